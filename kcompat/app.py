@@ -1,0 +1,113 @@
+"""The typer app and what every command shares: options, output, exit status.
+
+Exit codes: 0 clean, 1 findings at or above ``--fail-on``, 2 bad usage or unreadable input.
+Commands live in :mod:`kcompat.commands`, one module each.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated, NoReturn
+
+import typer
+
+app = typer.Typer(
+    name="kcompat",
+    help="Keep Kafka-style message protocols compatible, and show the bytes.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+class Color(StrEnum):
+    auto = "auto"
+    always = "always"
+    never = "never"
+
+
+class LintFormat(StrEnum):
+    text = "text"
+    json = "json"
+    sarif = "sarif"
+    github = "github"
+    junit = "junit"
+    markdown = "markdown"
+
+
+class FailOn(StrEnum):
+    error = "error"
+    warning = "warning"
+    info = "info"
+    never = "never"
+
+
+ColorOption = Annotated[
+    Color, typer.Option("--color", help="Colour the text output.", case_sensitive=False)
+]
+ConfigOption = Annotated[
+    Path | None,
+    typer.Option("--config", help="kcompat.toml or pyproject.toml to use (default: nearest)."),
+]
+
+
+def console_for(color: Color, stderr: bool = False):  # type: ignore[no-untyped-def]
+    from rich.console import Console
+
+    force = {Color.always: True, Color.never: False}.get(color)
+    no_color = color is Color.never or (color is Color.auto and "NO_COLOR" in os.environ)
+    return Console(
+        stderr=stderr,
+        force_terminal=force,
+        no_color=no_color,
+        highlight=False,
+        soft_wrap=True,
+        emoji=False,
+        markup=False,
+    )
+
+
+def fail(message: str) -> NoReturn:
+    """Print one line to stderr and exit 2."""
+    print(f"kcompat: error: {message}", file=sys.stderr)
+    raise typer.Exit(2)
+
+
+def exit_status(findings: Sequence[object], fail_on: FailOn | None, configured: int) -> int:
+    from kcompat.rules.engine import Finding, Severity
+
+    if fail_on is FailOn.never:
+        return 0
+    threshold = Severity[fail_on.name.upper()] if fail_on is not None else Severity(configured)
+    return 1 if any(isinstance(f, Finding) and f.severity >= threshold for f in findings) else 0
+
+
+def emit(
+    findings: Sequence[object],
+    *,
+    fmt: LintFormat,
+    command: str,
+    files: int,
+    color: Color,
+    base_label: str = "BASE",
+    extra: dict[str, object] | None = None,
+) -> None:
+    """Render findings in the chosen format to stdout."""
+    from kcompat.report import formats
+    from kcompat.rules.engine import Finding
+
+    typed = [f for f in findings if isinstance(f, Finding)]
+    if fmt is LintFormat.text:
+        from kcompat.report.text import render_text
+
+        console = console_for(color)
+        for line in render_text(typed, files=files, base_label=base_label):
+            console.print(line)
+        return
+    text = formats.render(fmt.value, typed, command=command, files=files, extra=extra)
+    sys.stdout.write(text if text.endswith("\n") else text + "\n")

@@ -1,0 +1,42 @@
+"""``kcompat rules``: list the rules or explain one."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Annotated
+
+import typer
+
+from kcompat.app import Color, ColorOption, FailOn, app, console_for
+
+
+class RuleKind(StrEnum):
+    lint = "lint"
+    diff = "diff"
+
+
+@app.command()
+def rules(
+    rule_id: Annotated[str | None, typer.Argument(help="Explain one rule.")] = None,
+    kind: Annotated[RuleKind | None, typer.Option("--kind", help="lint or diff rules.")] = None,
+    category: Annotated[str | None, typer.Option("--category", help="Only this category.")] = None,
+    severity: Annotated[
+        FailOn | None, typer.Option("--severity", help="Only this default severity.")
+    ] = None,
+    fmt: Annotated[str, typer.Option("--format", "-f", help="text, json or markdown.")] = "text",
+    color: ColorOption = Color.auto,
+) -> None:
+    """List the rules, or explain one (why it matters, how to fix, examples)."""
+    from kcompat.rules.catalog import explain_rule, list_rules
+
+    console = console_for(color)
+    if rule_id is not None:
+        explain_rule(rule_id, console, raw=fmt == "markdown")
+        return
+    list_rules(
+        console,
+        kind=kind.value if kind else None,
+        category=category,
+        severity=severity.value if severity else None,
+        fmt=fmt,
+    )

@@ -1,0 +1,1 @@
+"""Renderers: each output format is a pure function of findings."""

@@ -1,0 +1,57 @@
+"""The versioned JSON report (schema: ``kcompat/data/findings.schema.json``)."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from kcompat import __version__
+from kcompat.rules.engine import Finding, Severity
+
+SCHEMA_VERSION = 1
+
+
+def finding_dict(finding: Finding) -> dict[str, Any]:
+    base = finding.base_location
+    out: dict[str, Any] = {
+        "rule": finding.rule,
+        "severity": finding.severity.label,
+        "message": finding.message,
+        "hint": finding.hint,
+        "file": finding.location.path,
+        "line": finding.location.line,
+        "column": finding.location.column,
+        "base_file": base.path if base else None,
+        "base_line": base.line if base else None,
+        "message_name": finding.message_name,
+        "field_path": finding.field_path,
+        "versions": finding.versions,
+        "fingerprint": finding.fingerprint,
+        "released_by": finding.released_by or None,
+        "evidence": finding.evidence.to_dict() if finding.evidence is not None else None,
+    }
+    return out
+
+
+def render_json(
+    findings: Sequence[Finding], *, command: str, files: int, extra: dict[str, Any] | None = None
+) -> str:
+    counts = Counter(f.severity for f in findings)
+    document: dict[str, Any] = {
+        "schema": "kcompat-findings",
+        "version": SCHEMA_VERSION,
+        "tool": {"name": "kcompat", "version": __version__},
+        "command": command,
+        "findings": [finding_dict(f) for f in findings],
+        "summary": {
+            "files": files,
+            "error": counts.get(Severity.ERROR, 0),
+            "warning": counts.get(Severity.WARNING, 0),
+            "info": counts.get(Severity.INFO, 0),
+        },
+    }
+    if extra:
+        document.update(extra)
+    return json.dumps(document, indent=2, ensure_ascii=False)

@@ -1,0 +1,1 @@
+"""Rules: lint (one revision) and evolution (two revisions), as registered functions."""

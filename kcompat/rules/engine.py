@@ -1,0 +1,211 @@
+"""Findings, severities, and the rule registry shared by lint and diff.
+
+A rule is a small function plus metadata (stable ID, category, default severity,
+one-line purpose). It reports through a :class:`Reporter` bound to its ID, never raises
+for bad specs, and returns nothing: findings are data collected by the engine.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+from enum import IntEnum
+from typing import Any
+
+from kcompat.spec.load import JArray, JObject, Position
+
+
+class Severity(IntEnum):
+    INFO = 1
+    WARNING = 2
+    ERROR = 3
+
+    @property
+    def label(self) -> str:
+        return self.name.lower()
+
+    @classmethod
+    def parse(cls, text: str) -> Severity:
+        try:
+            return cls[text.strip().upper()]
+        except KeyError:
+            raise ValueError(f"unknown severity {text!r}: use error, warning or info") from None
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Location:
+    path: str
+    line: int = 1
+    column: int = 1
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.column}"
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One problem found by one rule, with everything a report or a baseline needs."""
+
+    rule: str
+    severity: Severity
+    message: str
+    location: Location
+    hint: str = ""
+    message_name: str = ""
+    field_path: str = ""
+    versions: str = ""
+    base_location: Location | None = None
+    evidence: Any = None  # a codec counterexample (kcompat.codec.proof.Evidence)
+    released_by: str = ""  # why the versions count as released (base / tag name)
+
+    @property
+    def fingerprint(self) -> str:
+        """Stable across line moves and file renames: what is wrong, and where in the model."""
+        anchor = self.message_name or self.location.path
+        text = _LINE_REFS.sub("", self.message)
+        raw = "\x1f".join((self.rule, anchor, self.field_path, self.versions, text))
+        return hashlib.sha256(raw.encode()).hexdigest()[:16]
+
+    def sort_key(self) -> tuple[str, int, int, str, str]:
+        loc = self.location
+        return (loc.path, loc.line, loc.column, self.rule, self.message)
+
+
+_LINE_REFS = re.compile(
+    r"\s*\((?:first |was |see )?(?:at )?line \d+[^)]*\)|line \d+(?:, column \d+)?"
+)
+
+
+RuleCheck = Callable[..., None]
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A registered rule: metadata plus the function that checks it."""
+
+    id: str
+    kind: str  # "lint" or "diff"
+    category: str
+    severity: Severity
+    summary: str
+    check: RuleCheck = field(repr=False, compare=False)
+    scope: str = "message"  # lint: "document", "message" or "set"; diff: "pair"
+
+
+_REGISTRY: dict[str, Rule] = {}
+
+
+def rule(
+    rule_id: str,
+    *,
+    kind: str,
+    category: str,
+    severity: Severity,
+    summary: str,
+    scope: str = "message",
+) -> Callable[[RuleCheck], RuleCheck]:
+    """Register ``check`` under ``rule_id``; IDs are kebab-case and unique."""
+    if not re.fullmatch(r"[a-z0-9]+(?:-[a-z0-9]+)*", rule_id):
+        raise ValueError(f"rule ID {rule_id!r} is not kebab-case")
+
+    def register(check: RuleCheck) -> RuleCheck:
+        if rule_id in _REGISTRY:
+            raise ValueError(f"rule {rule_id!r} registered twice")
+        _REGISTRY[rule_id] = Rule(rule_id, kind, category, severity, summary, check, scope)
+        return check
+
+    return register
+
+
+def all_rules(kind: str | None = None) -> list[Rule]:
+    """Every registered rule (of one kind), sorted by kind then ID."""
+    _load_rule_modules()
+    rules = [r for r in _REGISTRY.values() if kind is None or r.kind == kind]
+    return sorted(rules, key=lambda r: (r.kind, r.id))
+
+
+def get_rule(rule_id: str) -> Rule | None:
+    _load_rule_modules()
+    return _REGISTRY.get(rule_id)
+
+
+def _load_rule_modules() -> None:
+    # Importing the packages registers their rules (each module uses @rule).
+    import kcompat.rules.evolution
+    import kcompat.rules.lint  # noqa: F401
+
+
+Where = Position | JObject | JArray | None
+
+
+class Reporter:
+    """Collects findings for one rule on one subject; rules call it like a function."""
+
+    def __init__(
+        self,
+        rule_: Rule,
+        path: str,
+        sink: list[Finding],
+        *,
+        message_name: str = "",
+        base_path: str = "",
+    ) -> None:
+        self.rule = rule_
+        self.path = path
+        self.base_path = base_path
+        self.message_name = message_name
+        self.sink = sink
+
+    def __call__(
+        self,
+        where: Where,
+        message: str,
+        *,
+        key: str | None = None,
+        hint: str = "",
+        field_path: str = "",
+        versions: str = "",
+        severity: Severity | None = None,
+        base: Where = None,
+        base_key: str | None = None,
+        path: str | None = None,
+        message_name: str | None = None,
+        evidence: Any = None,
+    ) -> None:
+        line, column = position_of(where, key)
+        base_location = None
+        if base is not None:
+            base_line, base_column = position_of(base, base_key if base_key else key)
+            base_location = Location(self.base_path or self.path, base_line, base_column)
+        self.sink.append(
+            Finding(
+                rule=self.rule.id,
+                severity=severity if severity is not None else self.rule.severity,
+                message=message,
+                location=Location(path or self.path, line, column),
+                hint=hint,
+                message_name=self.message_name if message_name is None else message_name,
+                field_path=field_path,
+                versions=versions,
+                base_location=base_location,
+                evidence=evidence,
+            )
+        )
+
+
+def position_of(where: Where, key: str | None = None) -> Position:
+    """The (line, column) of a node, or of one of its keys."""
+    if where is None:
+        return (1, 1)
+    if isinstance(where, JObject):
+        return where.where(key)
+    if isinstance(where, JArray):
+        return where.pos
+    return where
+
+
+def with_severity(findings: Iterable[Finding], overrides: dict[str, Severity]) -> list[Finding]:
+    """Apply configured severities (rules turned off are dropped by the caller)."""
+    return [replace(f, severity=overrides[f.rule]) if f.rule in overrides else f for f in findings]

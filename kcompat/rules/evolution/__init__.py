@@ -1,0 +1,1 @@
+"""Evolution (diff) rules; importing this package registers them all."""

@@ -1,0 +1,50 @@
+"""Seed 000: the early KIP-482 draft syntax that never shipped, with the way to migrate."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from kcompat.rules.engine import Reporter, Severity, rule
+from kcompat.spec.load import JArray, JObject
+from kcompat.spec.specfile import SpecFile
+
+_MIGRATION = {
+    "optionalFields": 'move these fields into "fields" with "tag": N, "taggedVersions": '
+    '"V+" and "versions": "V+"',
+    "versionsWithOptional": 'use "flexibleVersions": "V+" at the top level',
+    "nullable": 'use "nullableVersions": "V+" (nullability is per version)',
+}
+
+
+def _objects(value: object) -> Iterator[JObject]:
+    if isinstance(value, JObject):
+        yield value
+        for child in value.values():
+            yield from _objects(child)
+    elif isinstance(value, JArray):
+        for item in value:
+            yield from _objects(item)
+
+
+@rule(
+    "draft-syntax",
+    kind="lint",
+    category="syntax",
+    severity=Severity.ERROR,
+    summary="The unshipped KIP-482 draft syntax (optionalFields, versionsWithOptional, ...).",
+    scope="document",
+)
+def draft_syntax(spec: SpecFile, report: Reporter) -> None:
+    root = spec.document.root if spec.document is not None else None
+    for obj in _objects(root):
+        for key, hint in _MIGRATION.items():
+            if key in obj:
+                report(
+                    obj,
+                    f"{key!r} is draft KIP-482 syntax that Kafka never shipped; {hint}",
+                    key=key,
+                    hint=hint,
+                )
+        tag = obj.get("tag")
+        if isinstance(tag, str) and tag.lower().startswith("0x") and "optionalFields" not in obj:
+            pass  # tag-as-string reports hex-string tags with the integer to write

@@ -1,0 +1,148 @@
+"""Rules about names: field names, duplicates, case clashes, message name suffixes."""
+
+from __future__ import annotations
+
+import re
+from pathlib import PurePosixPath
+
+from kcompat.rules.engine import Reporter, Severity, rule
+from kcompat.rules.lint.scopes import fields_of, scopes
+from kcompat.spec.model import Message
+
+FIELD_NAME = re.compile(r"[A-Za-z][A-Za-z0-9]*\Z")
+MESSAGE_NAME = re.compile(r"[A-Z][A-Za-z0-9]*\Z")
+
+
+@rule(
+    "invalid-field-name",
+    kind="lint",
+    category="names",
+    severity=Severity.ERROR,
+    summary="A field name outside [A-Za-z][A-Za-z0-9]* (it becomes a Java identifier).",
+)
+def invalid_field_name(message: Message, report: Reporter) -> None:
+    for scope, field in fields_of(message):
+        if field.node is None or "name" not in field.node or FIELD_NAME.match(field.name):
+            continue
+        fixed = re.sub(r"[^A-Za-z0-9]+(.)?", lambda m: (m.group(1) or "").upper(), field.name)
+        fixed = fixed.lstrip("0123456789")
+        hint = (
+            f"rename it to {fixed!r}" if fixed else "start with a letter; letters and digits only"
+        )
+        report(
+            field.node.where_value("name"),
+            f"invalid field name {field.name!r}: use a letter followed by letters and digits",
+            field_path=scope.field_path(field),
+            hint=hint,
+        )
+
+
+@rule(
+    "duplicate-field-name",
+    kind="lint",
+    category="names",
+    severity=Severity.ERROR,
+    summary="Two fields with the same name in one struct.",
+)
+def duplicate_field_name(message: Message, report: Reporter) -> None:
+    for scope in scopes(message):
+        seen: dict[str, int] = {}
+        for field in scope.fields:
+            if not field.name or field.node is None:
+                continue
+            if field.name in seen:
+                report(
+                    field.node.where_value("name"),
+                    f"field {field.name!r} is defined twice in {scope.name} (first at line "
+                    f"{seen[field.name]})",
+                    field_path=scope.field_path(field),
+                    hint="rename or remove one of them",
+                )
+            else:
+                seen[field.name] = field.node.pos[0]
+
+
+@rule(
+    "field-name-case-clash",
+    kind="lint",
+    category="names",
+    severity=Severity.ERROR,
+    summary="Two fields whose names differ only in case: generated accessors collide.",
+)
+def field_name_case_clash(message: Message, report: Reporter) -> None:
+    for scope in scopes(message):
+        seen: dict[str, str] = {}
+        for field in scope.fields:
+            if not field.name or field.node is None:
+                continue
+            folded = field.name.lower()
+            if folded in seen and seen[folded] != field.name:
+                report(
+                    field.node.where_value("name"),
+                    f"field {field.name!r} differs from {seen[folded]!r} only in case; "
+                    "generated getters and JSON names collide",
+                    field_path=scope.field_path(field),
+                    hint="give one of them another name",
+                )
+            seen.setdefault(folded, field.name)
+
+
+@rule(
+    "message-name-suffix",
+    kind="lint",
+    category="names",
+    severity=Severity.ERROR,
+    summary="Request names must end in Request and response names in Response.",
+)
+def message_name_suffix(message: Message, report: Reporter) -> None:
+    if message.node is None or not message.name:
+        return
+    for kind, suffix in (("request", "Request"), ("response", "Response")):
+        if message.kind == kind and not message.name.endswith(suffix):
+            report(
+                message.node.where_value("name"),
+                f"{kind} {message.name!r} does not end in {suffix!r}; Kafka derives the API "
+                "name from it",
+                hint=f"rename it to {message.name + suffix!r}",
+            )
+
+
+@rule(
+    "invalid-message-name",
+    kind="lint",
+    category="names",
+    severity=Severity.ERROR,
+    summary="A message name that is not a capitalised identifier (it names generated classes).",
+)
+def invalid_message_name(message: Message, report: Reporter) -> None:
+    if (
+        message.node is None
+        or "name" not in message.node
+        or not isinstance(message.node.get("name"), str)
+    ):
+        return
+    if not MESSAGE_NAME.match(message.name):
+        report(
+            message.node.where_value("name"),
+            f"invalid message name {message.name!r}: start with a capital letter, then "
+            "letters and digits",
+        )
+
+
+@rule(
+    "file-name-mismatch",
+    kind="lint",
+    category="names",
+    severity=Severity.INFO,
+    summary="The file is not named after its message (Kafka does not care; readers do).",
+)
+def file_name_mismatch(message: Message, report: Reporter) -> None:
+    if message.node is None or not message.name or not message.path:
+        return
+    stem = PurePosixPath(message.path.replace("\\", "/")).stem
+    if stem != message.name and stem not in ("<string>", "-"):
+        report(
+            message.node.where_value("name"),
+            f"file {stem}.json holds message {message.name!r}",
+            hint=f"rename the file to {message.name}.json",
+        )

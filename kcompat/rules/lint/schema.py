@@ -1,0 +1,363 @@
+"""Validate spec files with the JSON Schema in ``specs/`` (through ``jsonschema``).
+
+The published schema is recursive and full of patterns for editors. Lint derives flat,
+``$ref``-free schemas for a message, a field and a common struct from it, keeping only
+the keywords whose findings no dedicated rule reports better (unknown keys, missing
+keys, value types, enum values). What is left depends only on an object's keys, its
+values' JSON types and its enum values, so validation is memoised by that shape: a
+repository's thousands of fields validate as a few dozen distinct shapes.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+from collections.abc import Iterator
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from kcompat.rules.engine import Reporter, Severity, rule
+from kcompat.spec.load import JArray, JObject
+from kcompat.spec.specfile import SpecFile
+
+#: Keywords lint takes from the schema; the others are reported by dedicated rules.
+_KEPT = {"type", "enum", "required", "anyOf", "properties", "additionalProperties", "items"}
+#: Seed-000 draft keys: the draft-syntax rule explains them with a migration hint.
+DRAFT_KEYS = frozenset({"optionalFields", "versionsWithOptional", "nullable"})
+_JSON_TYPES = {
+    "object": "an object",
+    "array": "an array",
+    "string": "a string",
+    "integer": "an integer",
+    "number": "a number",
+    "boolean": "true or false",
+    "null": "null",
+}
+
+
+def schema_text() -> str:
+    """The spec-file JSON Schema shipped with the package (same file as ``specs/``)."""
+    return resources.files("kcompat").joinpath("data/message-spec.schema.json").read_text()
+
+
+@cache
+def published_schema() -> dict[str, Any]:
+    schema: dict[str, Any] = json.loads(schema_text())
+    return schema
+
+
+class _FlatSchema:
+    """One object kind (message, field, common struct): a validator and its shape memo."""
+
+    def __init__(self, schema: dict[str, Any]) -> None:
+        from jsonschema import Draft202012Validator
+
+        self.schema = schema
+        self.properties: dict[str, Any] = schema.get("properties", {})
+        self.validator = Draft202012Validator(schema)
+        self.valid_shapes: set[tuple[Any, ...]] = set()
+
+    def shape(self, obj: JObject) -> tuple[Any, ...] | None:
+        items = []
+        for key, value in obj.items():
+            sub = self.properties.get(key)
+            if sub is None:
+                return None  # an unknown key: validate (and report) it
+            if "enum" in sub or "enum" in sub.get("items", {}):
+                if isinstance(value, JArray):
+                    value = tuple(value)
+                if isinstance(value, JObject | dict):
+                    return None
+                items.append((key, value))
+            else:
+                items.append((key, type(value).__name__))
+        return tuple(sorted(items, key=lambda kv: kv[0]))
+
+    def errors(self, obj: JObject) -> list[Any]:
+        shape = self.shape(obj)
+        if shape is not None and shape in self.valid_shapes:
+            return []
+        found = list(self.validator.iter_errors(obj))
+        if not found and shape is not None:
+            self.valid_shapes.add(shape)
+        return found
+
+
+@cache
+def _flat_schemas() -> dict[str, _FlatSchema]:
+    schema = published_schema()
+    defs = schema["$defs"]
+
+    def flatten(node: Any) -> Any:
+        """A schema without $refs and without the keywords dedicated rules cover."""
+        if not isinstance(node, dict):
+            return node
+        if "$ref" in node:
+            name = node["$ref"].rsplit("/", 1)[-1]
+            # nested fields and structs are validated as objects of their own
+            return {} if name in ("field", "commonStruct") else flatten(defs[name])
+        out: dict[str, Any] = {}
+        for keyword, value in node.items():
+            if keyword not in _KEPT:
+                continue
+            if keyword == "properties":
+                out[keyword] = {name: flatten(sub) for name, sub in value.items()}
+            elif keyword == "anyOf":
+                out[keyword] = [flatten(sub) for sub in value]
+            elif isinstance(value, dict):
+                out[keyword] = flatten(value)
+            else:
+                out[keyword] = value
+        return out
+
+    top = {k: v for k, v in schema.items() if k not in ("$defs", "$schema", "$id")}
+    return {
+        "message": _FlatSchema(flatten(top)),
+        "field": _FlatSchema(flatten(defs["field"])),
+        "commonStruct": _FlatSchema(flatten(defs["commonStruct"])),
+    }
+
+
+def _objects(spec: SpecFile) -> Iterator[tuple[str, JObject]]:
+    """Every object to validate, with the flat schema that applies to it."""
+    root = spec.document.root if spec.document is not None else None
+    if not isinstance(root, JObject):
+        return
+    yield "message", root
+
+    def fields(value: Any) -> Iterator[tuple[str, JObject]]:
+        if isinstance(value, JArray):
+            for item in value:
+                if isinstance(item, JObject):
+                    yield "field", item
+                    yield from fields(item.get("fields"))
+
+    yield from fields(root.get("fields"))
+    structs = root.get("commonStructs")
+    if isinstance(structs, JArray):
+        for struct in structs:
+            if isinstance(struct, JObject):
+                yield "commonStruct", struct
+                yield from fields(struct.get("fields"))
+
+
+_last_validated: list[Any] = [None, ()]
+
+
+def _schema_errors(spec: SpecFile) -> tuple[tuple[str, JObject, Any], ...]:
+    """One validation pass per file, shared by the four schema rules (run back to back)."""
+    if _last_validated[0] is not spec:
+        flat = _flat_schemas()
+        found = tuple(
+            (kind, obj, error) for kind, obj in _objects(spec) for error in flat[kind].errors(obj)
+        )
+        _last_validated[:] = [spec, found]
+    result: tuple[tuple[str, JObject, Any], ...] = _last_validated[1]
+    return result
+
+
+def _target(obj: JObject, error: Any) -> tuple[JObject | JArray, str | None]:
+    """The innermost object/array holding the failing value, and the key within it."""
+    node: Any = obj
+    path = list(error.path)
+    for step in path[:-1]:
+        node = node[step]
+    last = path[-1] if path else None
+    if isinstance(last, int) and isinstance(node, JArray):
+        return node, None
+    return node, last if isinstance(last, str) else None
+
+
+def _owner_name(obj: JObject) -> str:
+    name = obj.get("name")
+    return f" of {name!r}" if isinstance(name, str) else ""
+
+
+@rule(
+    "unknown-key",
+    kind="lint",
+    category="schema",
+    severity=Severity.ERROR,
+    summary="A key the spec format does not define (Kafka's parser rejects unknown keys).",
+    scope="document",
+)
+def unknown_key(spec: SpecFile, report: Reporter) -> None:
+    flat = _flat_schemas()
+    for kind, obj, error in _schema_errors(spec):
+        if error.validator != "additionalProperties":
+            continue
+        allowed = sorted(flat[kind].properties)
+        for key in obj:
+            if key in flat[kind].properties or key in DRAFT_KEYS:
+                continue
+            guess = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6)
+            hint = f"did you mean {guess[0]!r}?" if guess else f"allowed keys: {', '.join(allowed)}"
+            what = {"message": "a message", "field": "a field", "commonStruct": "a common struct"}
+            report(
+                obj,
+                f"unknown key {key!r} in {what[kind]}{_owner_name(obj)}; {hint}",
+                key=key,
+                hint=hint,
+            )
+
+
+@rule(
+    "missing-key",
+    kind="lint",
+    category="schema",
+    severity=Severity.ERROR,
+    summary="A required key is missing (name, type, versions, validVersions...).",
+    scope="document",
+)
+def missing_key(spec: SpecFile, report: Reporter) -> None:
+    for kind, obj, error in _schema_errors(spec):
+        if error.validator == "required" and not error.path:
+            for key in error.validator_value:
+                if key not in obj:
+                    report(
+                        obj,
+                        f"{_kind_text(kind)}{_owner_name(obj)} has no {key!r}",
+                        hint=_MISSING_HINTS.get(key, ""),
+                    )
+        elif error.validator == "anyOf" and not error.path and kind == "field":
+            report(
+                obj, f"field{_owner_name(obj)} has no 'versions'", hint=_MISSING_HINTS["versions"]
+            )
+
+
+_MISSING_HINTS = {
+    "versions": 'add "versions": "0+" (or the first version that has the field)',
+    "validVersions": 'add "validVersions": "0-N" with the highest version',
+    "type": 'add "type": one of the primitive types, a struct name or []T',
+    "name": 'add "name": a CamelCase name',
+    "fields": 'add "fields": [ ... ]',
+}
+
+
+def _kind_text(kind: str) -> str:
+    return {"message": "the message", "field": "field", "commonStruct": "common struct"}[kind]
+
+
+def _coercion(key: str | None, expected: Any, value: Any) -> str | None:
+    """How Kafka's Jackson reads a value of the wrong JSON type, or None if it rejects it."""
+    wanted = expected if isinstance(expected, list) else [expected]
+    if value is None:
+        if key in ("name", "type", "validVersions"):
+            return None
+        return "JSON null is read as if the key were absent"
+    if "boolean" in wanted and value in ("true", "false"):
+        return f"the string {value!r} is read as {value}"
+    if "integer" in wanted:
+        if isinstance(value, str) and re.fullmatch(r"-?[0-9]+", value):
+            return f"the string {value!r} is read as {int(value)}"
+        if isinstance(value, float) and value.is_integer():
+            return f"{value} is read as {int(value)}"
+    if "array" in wanted and isinstance(value, str):
+        return f"a single value is read as the list [{value!r}]"
+    return None
+
+
+def _type_errors(spec: SpecFile) -> Iterator[tuple[JObject | JArray, str | None, Any, str | None]]:
+    """(node, key, error, coercion) for each value of the wrong JSON type."""
+    for _kind, obj, error in _schema_errors(spec):
+        if error.validator != "type" or not error.path:
+            continue
+        node, key = _target(obj, error)
+        if key == "tag" and isinstance(error.instance, str):
+            continue  # reported by tag-as-string
+        yield node, key, error, _coercion(key, error.validator_value, error.instance)
+
+
+@rule(
+    "wrong-value-type",
+    kind="lint",
+    category="schema",
+    severity=Severity.ERROR,
+    summary="A key holds the wrong kind of JSON value (a number where a string belongs...).",
+    scope="document",
+)
+def wrong_value_type(spec: SpecFile, report: Reporter) -> None:
+    for node, key, error, coercion in _type_errors(spec):
+        if coercion is not None:
+            continue
+        expected = error.validator_value
+        wanted = " or ".join(
+            _JSON_TYPES.get(t, t) for t in (expected if isinstance(expected, list) else [expected])
+        )
+        found = _json_type(error.instance)
+        if isinstance(node, JObject) and key is not None:
+            report(node.where_value(key), f"{key!r} must be {wanted}, not {found}")
+        else:
+            report(
+                node, f"item {error.path[-1]} of {error.path[-2]!r} must be {wanted}, not {found}"
+            )
+
+
+@rule(
+    "coerced-value",
+    kind="lint",
+    category="schema",
+    severity=Severity.WARNING,
+    summary="A value of the wrong JSON type that Kafka's parser silently converts.",
+    scope="document",
+)
+def coerced_value(spec: SpecFile, report: Reporter) -> None:
+    for node, key, error, coercion in _type_errors(spec):
+        if coercion is None or not isinstance(node, JObject) or key is None:
+            continue
+        message = f"{key!r}: {coercion} by Kafka's parser; stricter tools reject it"
+        hint = "write the value with its proper JSON type"
+        if key == "default" and error.instance is None:
+            message = (
+                '"default": null (JSON null) means no custom default, so readers assume the '
+                'type\'s own default (an empty struct, 0, ""...) rather than null'
+            )
+            hint = 'write "default": "null" for a null default, or remove the key'
+        report(node.where_value(key), message, hint=hint)
+
+
+def _json_type(value: Any) -> str:
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "an integer"
+    if isinstance(value, float):
+        return "a number"
+    if isinstance(value, str):
+        return f"a string ({value!r})" if len(value) < 30 else "a string"
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, dict):
+        return "an object"
+    return "null"
+
+
+@rule(
+    "invalid-enum-value",
+    kind="lint",
+    category="schema",
+    severity=Severity.ERROR,
+    summary="A value outside its fixed set: message type, entityType or listener.",
+    scope="document",
+)
+def invalid_enum_value(spec: SpecFile, report: Reporter) -> None:
+    for _kind, obj, error in _schema_errors(spec):
+        if error.validator != "enum" or not error.path:
+            continue
+        node, key = _target(obj, error)
+        options = [str(x) for x in error.validator_value]
+        value = error.instance
+        guess = difflib.get_close_matches(str(value), options, n=1, cutoff=0.5)
+        lowered = {o.lower(): o for o in options}
+        if isinstance(value, str) and value.lower() in lowered:
+            guess = [lowered[value.lower()]]
+        hint = f"did you mean {guess[0]!r}?" if guess else f"use one of: {', '.join(options)}"
+        label = key if key is not None else str(error.path[-2])
+        if isinstance(node, JArray):
+            index = error.path[-1]
+            where: Any = node.item_pos[index] if isinstance(index, int) else node
+            report(where, f"{value!r} is not a valid {label} value; {hint}", hint=hint)
+        else:
+            report(node, f"{value!r} is not a valid {label}; {hint}", key=key, hint=hint)

@@ -1,0 +1,76 @@
+"""Walk a message's field lists (the top level, inline structs, common structs) once.
+
+Tags, names and mapKeys are scoped per struct, so most lint rules iterate scopes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from kcompat.spec.load import JObject
+from kcompat.spec.model import Field, Message
+from kcompat.spec.versions import Versions
+
+
+@dataclass(frozen=True)
+class Scope:
+    """One list of sibling fields and the versions in which it exists."""
+
+    name: str  # the message or struct name
+    path: str  # dotted path of the owning field ("" at the top level)
+    versions: Versions  # versions in which this scope exists
+    fields: tuple[Field, ...]
+    node: JObject | None
+    top_level: bool = False
+    common: bool = False
+
+    def field_path(self, field: Field) -> str:
+        return f"{self.path}.{field.name}" if self.path else field.name
+
+
+def scopes(message: Message) -> tuple[Scope, ...]:
+    """The top level, every inline struct (depth first), then every common struct.
+
+    Memoised on the (frozen) message: every lint rule walks the same scopes.
+    """
+    cached: tuple[Scope, ...] | None = message.__dict__.get("_scopes")
+    if cached is None:
+        cached = tuple(_scopes(message))
+        object.__setattr__(message, "_scopes", cached)
+    return cached
+
+
+def _scopes(message: Message) -> Iterator[Scope]:
+    top = Scope(message.name, "", message.valid_versions, message.fields, message.node, True)
+    yield top
+    yield from _inline(top)
+    for struct in message.common_structs:
+        common = Scope(
+            struct.name, struct.name, struct.versions, struct.fields, struct.node, common=True
+        )
+        yield common
+        yield from _inline(common)
+
+
+def _inline(scope: Scope) -> Iterator[Scope]:
+    for field in scope.fields:
+        if field.node is not None and isinstance(field.node.get("fields"), list):
+            child = Scope(
+                field.type.base,
+                scope.field_path(field),
+                scope.versions & field.versions,
+                field.fields,
+                field.node,
+            )
+            yield child
+            yield from _inline(child)
+
+
+def fields_of(message: Message) -> tuple[tuple[Scope, Field], ...]:
+    """Every field written in the spec, with the scope it belongs to (memoised)."""
+    cached: tuple[tuple[Scope, Field], ...] | None = message.__dict__.get("_fields_of")
+    if cached is None:
+        cached = tuple((scope, field) for scope in scopes(message) for field in scope.fields)
+        object.__setattr__(message, "_fields_of", cached)
+    return cached

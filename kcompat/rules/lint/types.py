@@ -1,0 +1,287 @@
+"""Rules about field types: parseable types, structs that exist, what each type allows."""
+
+from __future__ import annotations
+
+import difflib
+
+from kcompat.rules.engine import Reporter, Severity, rule
+from kcompat.rules.lint.scopes import fields_of
+from kcompat.spec.model import PRIMITIVE_TYPES, Field, Message
+
+#: Names people write for Kafka's primitives.
+_TYPE_ALIASES = {
+    "int": "int32",
+    "integer": "int32",
+    "long": "int64",
+    "short": "int16",
+    "byte": "int8",
+    "boolean": "bool",
+    "double": "float64",
+    "float": "float64",
+    "str": "string",
+    "uint8": "int8",
+    "uint64": "int64",
+    "binary": "bytes",
+    "varint": 'int32 with "encoding": "packed32"',
+}
+#: entityType -> the (element) type it requires.
+ENTITY_BASE_TYPES = {
+    "transactionalId": "string",
+    "producerId": "int64",
+    "groupId": "string",
+    "topicName": "string",
+    "brokerId": "int32",
+}
+
+
+def _type_hint(text: str) -> str:
+    base = text[2:] if text.startswith("[]") else text
+    prefix = "[]" if text.startswith("[]") else ""
+    if base.endswith("[]"):
+        return f"arrays are written []T: use {'[]' + base[:-2]!r}"
+    lowered = base.lower()
+    if lowered in PRIMITIVE_TYPES:
+        return f"did you mean {prefix + lowered!r}?"
+    if lowered in _TYPE_ALIASES:
+        return f"did you mean {prefix + _TYPE_ALIASES[lowered]}?"
+    guess = difflib.get_close_matches(base, sorted(PRIMITIVE_TYPES), n=1, cutoff=0.6)
+    if guess:
+        return f"did you mean {prefix + guess[0]!r}?"
+    return "use a primitive type, a capitalised struct name, or []T"
+
+
+@rule(
+    "invalid-type",
+    kind="lint",
+    category="types",
+    severity=Severity.ERROR,
+    summary="A type Kafka cannot parse (not a primitive, a struct name, or []T).",
+)
+def invalid_type(message: Message, report: Reporter) -> None:
+    for scope, field in fields_of(message):
+        node = field.node
+        if node is None or not isinstance(node.get("type"), str):
+            continue
+        text = field.type.text
+        if field.type.is_valid or (text.startswith("[][]")):
+            continue
+        hint = _type_hint(text.strip())
+        report(
+            node.where_value("type"),
+            f"invalid type {text!r} for {scope.field_path(field)}; {hint}",
+            field_path=scope.field_path(field),
+            hint=hint,
+        )
+
+
+@rule(
+    "array-of-arrays",
+    kind="lint",
+    category="types",
+    severity=Severity.ERROR,
+    summary="Arrays of arrays are not supported; wrap the inner array in a struct.",
+)
+def array_of_arrays(message: Message, report: Reporter) -> None:
+    for scope, field in fields_of(message):
+        if field.node is not None and field.type.text.startswith("[][]"):
+            report(
+                field.node.where_value("type"),
+                f"{scope.field_path(field)} is an array of arrays ({field.type})",
+                field_path=scope.field_path(field),
+                hint="use an array of structs that each hold one array",
+            )
+
+
+@rule(
+    "array-of-records",
+    kind="lint",
+    category="types",
+    severity=Severity.ERROR,
+    summary="[]records cannot be generated; records are one length-prefixed blob.",
+)
+def array_of_records(message: Message, report: Reporter) -> None:
+    for scope, field in fields_of(message):
+        if field.node is not None and field.type.text == "[]records":
+            report(
+                field.node.where_value("type"),
+                f"{scope.field_path(field)} is an array of records",
+                field_path=scope.field_path(field),
+                hint="use records (one record batch) or an array of structs",
+            )
+
+
+@rule(
+    "undefined-struct",
+    kind="lint",
+    category="types",
+    severity=Severity.ERROR,
+    summary="A struct type with no definition (Kafka silently makes it empty, e.g. Int32).",
+)
+def undefined_struct(message: Message, report: Reporter) -> None:
+    common = {s.name: s for s in message.common_structs}
+    inline = {s.name for s in message.structs if not s.common}
+    for scope, field in fields_of(message):
+        node = field.node
+        if node is None or not field.type.has_struct or "fields" in node:
+            continue
+        name = field.type.base
+        if name in common:
+            continue
+        lowered = name.lower()
+        prefix = "[]" if field.type.is_array else ""
+        if lowered in PRIMITIVE_TYPES:
+            hint = f"did you mean {prefix + lowered!r}? Kafka reads {name!r} as a struct name"
+        elif name in inline:
+            hint = f"{name} is defined inline elsewhere; only commonStructs can be shared by name"
+        else:
+            guesses = difflib.get_close_matches(name, sorted(set(common) | inline), n=1)
+            hint = (
+                f"did you mean {guesses[0]!r}?"
+                if guesses
+                else (f'define it with "fields" here, or add {name} to commonStructs')
+            )
+        report(
+            node.where_value("type"),
+            f"struct type {name!r} of {scope.field_path(field)} is not defined; {hint}",
+            field_path=scope.field_path(field),
+            hint=hint,
+        )
+
+
+@rule(
+    "fields-on-scalar",
+    kind="lint",
+    category="types",
+    severity=Severity.ERROR,
+    summary='"fields" on a type that is neither a struct nor an array of structs.',
+)
+def fields_on_scalar(message: Message, report: Reporter) -> None:
+    for scope, field in fields_of(message):
+        node = field.node
+        if node is None or not field.fields or field.type.has_struct or not field.type.is_valid:
+            continue
+        report(
+            node,
+            f"{scope.field_path(field)} has type {field.type} but defines fields",
+            key="fields",
+            field_path=scope.field_path(field),
+            hint="remove the fields, or give the field a struct type such as []Entry",
+        )
+
+
+def _can_be_null_hint(field: Field) -> str:
+    if field.type.text == "uuid":
+        return "a uuid has no null form; use the zero uuid (AAAAAAAAAAAAAAAAAAAAAA) for 'none'"
+    return "only string, bytes, records, arrays and structs can be null; remove nullableVersions"
+
+
+@rule(
+    "nullable-type-mismatch",
+    kind="lint",
+    category="types",
+    severity=Severity.ERROR,
+    summary="nullableVersions on a type with no null form (ints, bool, float64, uuid).",
+)
+def nullable_type_mismatch(message: Message, report: Reporter) -> None:
+    for scope, field in fields_of(message):
+        node = field.node
+        if node is None or field.nullable_versions.empty or not field.type.is_valid:
+            continue
+        if not field.type.can_be_nullable and field.type.text != "records":
+            hint = _can_be_null_hint(field)
+            report(
+                node,
+                f"{scope.field_path(field)} has type {field.type}, which cannot be null",
+                key="nullableVersions",
+                field_path=scope.field_path(field),
+                hint=hint,
+            )
+
+
+@rule(
+    "entity-type-mismatch",
+    kind="lint",
+    category="types",
+    severity=Severity.ERROR,
+    summary="entityType does not match the field type (brokerId needs int32, ...).",
+)
+def entity_type_mismatch(message: Message, report: Reporter) -> None:
+    for scope, field in fields_of(message):
+        node = field.node
+        required = ENTITY_BASE_TYPES.get(field.entity_type or "")
+        if node is None or required is None:
+            continue
+        base = field.type.base
+        if base != required:
+            report(
+                node.where_value("entityType"),
+                f"entityType {field.entity_type} needs type {required} (or []{required}), "
+                f"but {scope.field_path(field)} is {field.type}",
+                field_path=scope.field_path(field),
+                hint=f"change the type to {required} or drop entityType",
+            )
+
+
+@rule(
+    "zero-copy-not-bytes",
+    kind="lint",
+    category="types",
+    severity=Severity.ERROR,
+    summary="zeroCopy is only meaningful on bytes fields.",
+)
+def zero_copy_not_bytes(message: Message, report: Reporter) -> None:
+    for scope, field in fields_of(message):
+        if field.node is not None and field.zero_copy and field.type.text != "bytes":
+            report(
+                field.node,
+                f"{scope.field_path(field)} is {field.type}; zeroCopy applies only to bytes",
+                key="zeroCopy",
+                field_path=scope.field_path(field),
+                hint="remove zeroCopy",
+            )
+
+
+@rule(
+    "flexible-override-type",
+    kind="lint",
+    category="types",
+    severity=Severity.ERROR,
+    summary="A field-level flexibleVersions on a type other than string or bytes.",
+)
+def flexible_override_type(message: Message, report: Reporter) -> None:
+    for scope, field in fields_of(message):
+        node = field.node
+        if node is None or "flexibleVersions" not in node:
+            continue
+        if field.type.text not in ("string", "bytes"):
+            report(
+                node,
+                f"{scope.field_path(field)} is {field.type}; only string and bytes fields "
+                "may override flexibleVersions",
+                key="flexibleVersions",
+                field_path=scope.field_path(field),
+                hint="remove the field's flexibleVersions",
+            )
+
+
+@rule(
+    "flexible-override-wider",
+    kind="lint",
+    category="types",
+    severity=Severity.ERROR,
+    summary="A field's flexibleVersions override includes versions the message does not.",
+)
+def flexible_override_wider(message: Message, report: Reporter) -> None:
+    for scope, field in fields_of(message):
+        override = field.flexible_versions
+        if field.node is None or override is None:
+            continue
+        extra = override - message.flexible_versions
+        if not extra.empty:
+            report(
+                field.node.where_value("flexibleVersions"),
+                f"{scope.field_path(field)} overrides flexibleVersions with {override}, wider "
+                f"than the message's {message.flexible_versions}",
+                field_path=scope.field_path(field),
+                hint="an override may only narrow flexibility (RequestHeader.ClientId uses none)",
+            )

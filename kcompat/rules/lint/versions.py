@@ -1,0 +1,203 @@
+"""Rules about version ranges: syntax, bounds, and fields outside their parent's versions."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from kcompat.rules.engine import Reporter, Severity, rule
+from kcompat.rules.lint.scopes import fields_of
+from kcompat.spec.load import JArray, JObject
+from kcompat.spec.model import Message
+from kcompat.spec.specfile import SpecFile
+from kcompat.spec.versions import Versions, VersionSyntaxError
+
+_MESSAGE_KEYS = ("validVersions", "flexibleVersions", "deprecatedVersions")
+_FIELD_KEYS = ("versions", "nullableVersions", "taggedVersions", "flexibleVersions")
+
+
+def _version_values(root: JObject) -> Iterator[tuple[JObject, str, str, bool]]:
+    """(object, key, text, is_encoding_key) for every version string in a document."""
+    for key in _MESSAGE_KEYS:
+        if isinstance(root.get(key), str):
+            yield root, key, root[key], False
+
+    def fields(value: object) -> Iterator[tuple[JObject, str, str, bool]]:
+        if not isinstance(value, JArray):
+            return
+        for item in value:
+            if not isinstance(item, JObject):
+                continue
+            for key in _FIELD_KEYS:
+                if isinstance(item.get(key), str):
+                    yield item, key, item[key], False
+            encoding = item.get("encoding")
+            if isinstance(encoding, JObject):
+                for range_text in encoding:
+                    yield encoding, range_text, range_text, True
+            yield from fields(item.get("fields"))
+
+    yield from fields(root.get("fields"))
+    structs = root.get("commonStructs")
+    if isinstance(structs, JArray):
+        for struct in structs:
+            if isinstance(struct, JObject):
+                for key in ("versions", "deprecatedVersions"):
+                    if isinstance(struct.get(key), str):
+                        yield struct, key, struct[key], False
+                yield from fields(struct.get("fields"))
+
+
+@rule(
+    "invalid-versions",
+    kind="lint",
+    category="versions",
+    severity=Severity.ERROR,
+    summary="A version range that is not none, N, N-M or N+ (or is reversed, like 2-1).",
+    scope="document",
+)
+def invalid_versions(spec: SpecFile, report: Reporter) -> None:
+    root = spec.document.root if spec.document is not None else None
+    if not isinstance(root, JObject):
+        return
+    for obj, key, text, is_encoding in _version_values(root):
+        try:
+            Versions.parse(text)
+        except VersionSyntaxError as err:
+            if "," in text and not is_encoding:
+                message = f"invalid version range {text!r}: a single range is allowed here"
+            else:
+                message = str(err)
+            where = obj.key_pos[key] if is_encoding else obj.where_value(key)
+            label = "encoding range" if is_encoding else key
+            report(where, f"{label}: {message}", hint="write none, N, N-M or N+")
+
+
+@rule(
+    "valid-versions-unbounded",
+    kind="lint",
+    category="versions",
+    severity=Severity.ERROR,
+    summary="validVersions has no maximum (N+); Kafka requires the highest version spelled out.",
+)
+def valid_versions_unbounded(message: Message, report: Reporter) -> None:
+    if message.valid_versions.open_ended and message.node is not None:
+        low = message.valid_versions.lowest
+        report(
+            message.node.where_value("validVersions"),
+            f"validVersions {message.valid_versions} has no maximum version",
+            hint=f'write "{low}-N" with the highest supported version N',
+        )
+
+
+@rule(
+    "missing-flexible-versions",
+    kind="lint",
+    category="versions",
+    severity=Severity.WARNING,
+    summary="No flexibleVersions: read as none (pre-KIP-482); Kafka 2.4+ requires the key.",
+)
+def missing_flexible_versions(message: Message, report: Reporter) -> None:
+    node = message.node
+    if node is None or "flexibleVersions" in node or message.valid_versions.empty:
+        return
+    report(
+        node,
+        f"{message.name or 'the message'} has no flexibleVersions; it is read as "
+        '"none", and Kafka\'s generator (2.4 and later) requires it',
+        hint='add "flexibleVersions": "none" (or "N+" from the first flexible version)',
+    )
+
+
+@rule(
+    "flexible-versions-not-open",
+    kind="lint",
+    category="versions",
+    severity=Severity.ERROR,
+    summary="flexibleVersions must be none or open-ended (N+): flexibility is never dropped.",
+)
+def flexible_versions_not_open(message: Message, report: Reporter) -> None:
+    flexible = message.flexible_versions
+    if message.node is None or flexible.empty or flexible.open_ended:
+        return
+    report(
+        message.node.where_value("flexibleVersions"),
+        f"flexibleVersions {flexible} is not open-ended; once a version is flexible, every "
+        "later one is",
+        hint=f'write "{flexible.lowest}+"',
+    )
+
+
+@rule(
+    "versions-outside-parent",
+    kind="lint",
+    category="versions",
+    severity=Severity.WARNING,
+    summary="A field (or struct) whose versions never overlap its message's or parent's.",
+)
+def versions_outside_parent(message: Message, report: Reporter) -> None:
+    for scope, field in fields_of(message):
+        if field.node is None or field.versions.empty or scope.versions.empty:
+            continue
+        if "versions" not in field.node and "taggedVersions" not in field.node:
+            continue
+        if field.versions.overlaps(scope.versions):
+            continue
+        owner = (
+            "the message's validVersions"
+            if scope.top_level
+            else (
+                f"common struct {scope.name}'s versions"
+                if scope.common and not scope.path.count(".")
+                else f"its parent {scope.path}'s versions"
+            )
+        )
+        report(
+            field.node.where_value("versions"),
+            f"field {scope.field_path(field)} has versions {field.versions}, outside "
+            f"{owner} ({scope.versions}): it is never on the wire",
+            field_path=scope.field_path(field),
+            hint="fix the range, or delete the field if its versions are gone",
+        )
+
+
+@rule(
+    "nullable-versions-outside",
+    kind="lint",
+    category="versions",
+    severity=Severity.WARNING,
+    summary="nullableVersions that share no version with the field's versions have no effect.",
+)
+def nullable_versions_outside(message: Message, report: Reporter) -> None:
+    for scope, field in fields_of(message):
+        nullable = field.nullable_versions
+        if field.node is None or nullable.empty or field.versions.empty:
+            continue
+        if not nullable.overlaps(field.versions):
+            report(
+                field.node.where_value("nullableVersions"),
+                f"nullableVersions {nullable} of {scope.field_path(field)} never overlap its "
+                f"versions {field.versions}",
+                field_path=scope.field_path(field),
+                hint="fix the range or remove nullableVersions",
+            )
+
+
+@rule(
+    "deprecated-versions-outside",
+    kind="lint",
+    category="versions",
+    severity=Severity.WARNING,
+    summary="deprecatedVersions names versions that validVersions does not have.",
+)
+def deprecated_versions_outside(message: Message, report: Reporter) -> None:
+    deprecated = message.deprecated_versions
+    if message.node is None or deprecated.empty or message.valid_versions.empty:
+        return
+    extra = deprecated - message.valid_versions
+    if not extra.empty:
+        report(
+            message.node.where_value("deprecatedVersions"),
+            f"deprecatedVersions {deprecated} includes {extra}, outside validVersions "
+            f"{message.valid_versions}",
+            hint="deprecate only versions that exist",
+        )

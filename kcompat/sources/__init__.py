@@ -1,0 +1,1 @@
+"""Where spec texts come from: files and directories, git revisions, the index."""

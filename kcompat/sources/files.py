@@ -1,0 +1,95 @@
+"""Spec files from the file system (read-only)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from kcompat.errors import UsageError
+from kcompat.spec.load import MAX_BYTES
+from kcompat.spec.specfile import SpecFile, looks_like_spec, read_spec
+
+_SKIP_DIRS = {".git", "node_modules", ".venv", "venv", "__pycache__", ".tox", "build", "dist"}
+
+
+def display_path(path: Path) -> str:
+    """A path as users typed it: relative to the working directory when inside it."""
+    try:
+        return os.path.relpath(path)
+    except ValueError:
+        return str(path)
+
+
+def read_file(path: Path, label: str | None = None) -> SpecFile:
+    """Read one file; a missing or unreadable file is a :class:`UsageError`."""
+    shown = label or display_path(path)
+    try:
+        size = path.stat().st_size
+        # Past the limit, read one byte more than allowed: bounded memory, clear error.
+        with path.open("rb") as handle:
+            data = handle.read(MAX_BYTES + 1 if size > MAX_BYTES else -1)
+    except FileNotFoundError:
+        raise UsageError(f"{shown}: no such file or directory") from None
+    except IsADirectoryError:
+        raise UsageError(f"{shown}: is a directory") from None
+    except OSError as err:
+        raise UsageError(f"{shown}: cannot read ({err.strerror or err})") from None
+    return read_spec(shown, data)
+
+
+def json_files(directory: Path) -> list[Path]:
+    """Every *.json under a directory, sorted, skipping VCS and build folders."""
+    found: list[Path] = []
+    for root, dirs, files in os.walk(directory):
+        dirs[:] = sorted(d for d in dirs if d not in _SKIP_DIRS and not d.startswith("."))
+        found.extend(Path(root) / name for name in sorted(files) if name.endswith(".json"))
+    return found
+
+
+def read_directory(directory: Path) -> list[SpecFile]:
+    """The spec files in a directory tree (other JSON files are skipped)."""
+    specs = (read_file(path) for path in json_files(directory))
+    return [spec for spec in specs if looks_like_spec(spec)]
+
+
+def read_paths(paths: Sequence[str]) -> tuple[list[SpecFile], list[SpecFile]]:
+    """Targets named on the command line, and context: sibling specs of named files.
+
+    Cross-file lint rules need a file's neighbours (its response, other API keys), so a
+    pre-commit run on one changed file still sees the rest of its directory.
+    """
+    targets: list[SpecFile] = []
+    context: list[SpecFile] = []
+    seen: set[str] = set()
+    sibling_dirs: set[Path] = set()
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            for spec in read_directory(path):
+                if spec.path not in seen:
+                    seen.add(spec.path)
+                    targets.append(spec)
+        else:
+            spec = read_file(path)
+            if spec.path not in seen:
+                seen.add(spec.path)
+                targets.append(spec)
+                sibling_dirs.add(path.parent)
+    for directory in sorted(sibling_dirs):
+        for sibling in _siblings(directory, seen):
+            context.append(sibling)
+    return targets, context
+
+
+def _siblings(directory: Path, seen: Iterable[str]) -> list[SpecFile]:
+    known = set(seen)
+    out = []
+    for path in sorted(directory.glob("*.json")):
+        label = display_path(path)
+        if label in known:
+            continue
+        spec = read_file(path, label)
+        if looks_like_spec(spec):
+            out.append(spec)
+    return out

@@ -1,0 +1,1 @@
+"""The spec model: load text, build immutable messages, resolve wire layouts per version."""

@@ -1,0 +1,405 @@
+"""Spec text to a document tree that remembers where every object, key and value is.
+
+Kafka spec files are JSON plus ``//`` and ``/* */`` comments. The ``json5`` library reads
+them, but it keeps no source positions and costs ~8 ms per file, so lint of a whole
+repository could not point at ``file:line:col`` or finish in well under a second. This
+module is a small single-regex tokenizer with an explicit stack: no recursion (10,000-deep
+nesting is an error, not a crash), bounded input size, and recoverable problems
+(duplicate keys, trailing commas) kept as notes so lint can report them and go on.
+The tests check it against ``json5`` on every spec in Kafka's history.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+#: Larger inputs are refused up front: Kafka's largest spec is about 40 KB.
+MAX_BYTES = 4 * 1024 * 1024
+#: JSON nesting deeper than this is refused; Kafka's deepest spec nests about 12 levels.
+MAX_DEPTH = 64
+
+Position = tuple[int, int]  # (line, column), both 1-based
+
+
+class JObject(dict[str, Any]):
+    """A JSON object with the positions of itself, its keys and its values."""
+
+    __slots__ = ("key_pos", "pos", "value_pos")
+
+    def __init__(self, pos: Position) -> None:
+        super().__init__()
+        self.pos = pos
+        self.key_pos: dict[str, Position] = {}
+        self.value_pos: dict[str, Position] = {}
+
+    def where(self, key: str | None = None) -> Position:
+        """Position of ``key`` if present, else of the object itself."""
+        if key is not None and key in self.key_pos:
+            return self.key_pos[key]
+        return self.pos
+
+    def where_value(self, key: str) -> Position:
+        """Position of the value of ``key`` if present, else of the object."""
+        return self.value_pos.get(key, self.pos)
+
+
+class JArray(list[Any]):
+    """A JSON array with the positions of itself and of its items."""
+
+    __slots__ = ("item_pos", "pos")
+
+    def __init__(self, pos: Position) -> None:
+        super().__init__()
+        self.pos = pos
+        self.item_pos: list[Position] = []
+
+
+@dataclass(frozen=True, slots=True)
+class SyntaxNote:
+    """A recoverable syntax problem: the document still parses, lint reports it."""
+
+    kind: str  # "duplicate-key" | "trailing-comma" | "trailing-content"
+    message: str
+    pos: Position
+
+
+@dataclass(frozen=True, slots=True)
+class Comment:
+    """A ``//`` comment that mentions kcompat (suppressions), with its line."""
+
+    line: int
+    text: str
+    own_line: bool  # nothing but whitespace before it on its line
+
+
+@dataclass(frozen=True)
+class Document:
+    """A parsed spec file: its root value, recoverable notes, and kcompat comments."""
+
+    path: str
+    text: str
+    root: Any
+    notes: tuple[SyntaxNote, ...] = ()
+    comments: tuple[Comment, ...] = field(default=(), repr=False)
+
+
+class LoadError(Exception):
+    """Input that cannot be read as a document at all; carries a precise position."""
+
+    def __init__(self, message: str, pos: Position = (1, 1)) -> None:
+        super().__init__(message)
+        self.message = message
+        self.pos = pos
+
+
+# One match per token: skippable whitespace and comments, then the token itself.
+_TOKEN = re.compile(
+    r"""
+    (?P<skip>(?:[ \t\r\n]+|//[^\n]*|/\*[\s\S]*?\*/)*)
+    (?:
+      (?P<string>"(?:[^"\\\x00-\x1f]|\\.)*")
+    | (?P<punct>[{}\[\]:,])
+    | (?P<number>-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?(?![0-9A-Za-z_.]))
+    | (?P<literal>(?:true|false|null)(?![0-9A-Za-z_]))
+    )?
+    """,
+    re.VERBOSE,
+)
+_COMMENT = re.compile(r"//[^\n]*|/\*[\s\S]*?\*/")
+_KINDS = ("string", "punct", "number", "literal")
+
+_LITERALS = {"true": True, "false": False, "null": None}
+_BOM = "\ufeff"
+
+
+def decode_bytes(data: bytes, path: str) -> str:
+    """UTF-8 bytes to text; a clear :class:`LoadError` naming the first bad byte otherwise."""
+    if len(data) > MAX_BYTES:
+        raise LoadError(
+            f"file is {len(data) / 1e6:.1f} MB, over the {MAX_BYTES // (1024 * 1024)} MiB limit "
+            "for a spec file; is this really a message spec?"
+        )
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = data.count(b"\n", 0, err.start) + 1
+        column = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
+        raise LoadError(
+            f"not valid UTF-8 (byte 0x{data[err.start]:02x} at offset {err.start}); "
+            "save the file as UTF-8",
+            (line, column),
+        ) from None
+    return text[1:] if text.startswith(_BOM) else text
+
+
+def parse_document(text: str, path: str = "<string>") -> Document:
+    """Parse spec text into a :class:`Document`; raises :class:`LoadError` when unreadable."""
+    if len(text) > MAX_BYTES:
+        raise LoadError(
+            f"file has {len(text)} characters, over the {MAX_BYTES // (1024 * 1024)} MiB limit"
+        )
+    parser = _Parser(text)
+    root = parser.parse()
+    return Document(path, text, root, tuple(parser.notes), tuple(parser.comments))
+
+
+def load_bytes(data: bytes, path: str) -> Document:
+    """Decode and parse one file's bytes."""
+    return parse_document(decode_bytes(data, path), path)
+
+
+class _Parser:
+    """Iterative JSON-with-comments parser with positions; one instance per document."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.pos = 0
+        self.line = 1
+        self.line_start = 0  # offset of the first character of the current line
+        self.notes: list[SyntaxNote] = []
+        self.comments: list[Comment] = []
+        self.track_comments = "kcompat" in text
+
+    # -- tokens ---------------------------------------------------------------------
+    def _where(self, offset: int) -> Position:
+        return (self.line, offset - self.line_start + 1)
+
+    def _advance_lines(self, start: int, end: int) -> None:
+        count = self.text.count("\n", start, end)
+        if count:
+            self.line += count
+            self.line_start = self.text.rfind("\n", start, end) + 1
+
+    def _next(self) -> tuple[str, str, int]:
+        """The next significant token as (kind, text, offset); ('eof', '', offset) at the end."""
+        text = self.text
+        pos = self.pos
+        match = _TOKEN.match(text, pos)
+        assert match is not None  # every group is optional
+        start = match.start("string")
+        skip_end = match.end("skip")
+        if skip_end > pos:
+            self._skipped(pos, skip_end)
+        kind = match.lastgroup
+        if kind is None or kind == "skip":
+            if skip_end >= len(text):
+                self.pos = skip_end
+                return ("eof", "", skip_end)
+            raise self._bad_token(skip_end)
+        start = match.start(kind)
+        self.pos = match.end()
+        return (kind, match.group(kind), start)
+
+    def _skipped(self, start: int, end: int) -> None:
+        """Account for whitespace and comments: line numbers, and kcompat comments."""
+        text = self.text
+        if self.track_comments and "kcompat" in text[start:end]:
+            for comment in _COMMENT.finditer(text, start, end):
+                if "kcompat" in comment.group():
+                    self._advance_lines(start, comment.start())
+                    start = comment.start()
+                    before = text[self.line_start : start]
+                    self.comments.append(Comment(self.line, comment.group(), not before.strip()))
+        self._advance_lines(start, end)
+
+    def _bad_token(self, offset: int) -> LoadError:
+        text = self.text
+        char = text[offset]
+        where = self._where(offset)
+        if text.startswith("/*", offset):
+            return LoadError("unterminated /* comment; close it with */", where)
+        if char == '"':
+            end = text.find("\n", offset)
+            snippet = text[offset : end if end != -1 else offset + 40]
+            if "\\" in snippet:
+                return LoadError(f"invalid escape in string {snippet[:40]}", where)
+            return LoadError(
+                "unterminated string; add the closing double quote on the same line", where
+            )
+        if char == "'":
+            return LoadError("single-quoted string; JSON strings use double quotes", where)
+        if char.isalpha() or char == "_":
+            word = re.match(r"[A-Za-z_][A-Za-z0-9_]*", text[offset:])
+            name = word.group() if word else char
+            if name in ("True", "False", "None", "NaN", "Infinity", "undefined"):
+                hint = {"True": "true", "False": "false", "None": "null"}.get(name)
+                fix = f"; write {hint}" if hint else "; it is not JSON"
+                return LoadError(f"unexpected {name!r}{fix}", where)
+            return LoadError(f"unexpected {name!r}: keys and strings must be double-quoted", where)
+        if char in "+-.0123456789":
+            word = re.match(r"[-+.0-9A-Za-z_]+", text[offset:])
+            number = word.group() if word else char
+            return LoadError(
+                f"invalid number {number!r}: JSON numbers are decimal, without a leading + "
+                'or leading zeros (write hex defaults as strings, e.g. "0x10")',
+                where,
+            )
+        if char == "/":
+            return LoadError("stray '/': comments start with // or /*", where)
+        return LoadError(f"unexpected character {char!r}", where)
+
+    @staticmethod
+    def _string_value(token: str, where: Position) -> str:
+        if "\\" not in token:
+            return token[1:-1]
+        try:
+            value = json.loads(token)
+        except ValueError:
+            raise LoadError(f"invalid escape sequence in string {token[:40]}", where) from None
+        assert isinstance(value, str)
+        return value
+
+    # -- grammar ----------------------------------------------------------------------
+    def parse(self) -> Any:
+        kind, token, offset = self._next()
+        if kind == "eof":
+            raise LoadError("file is empty; a spec file holds one JSON object", (1, 1))
+        root = self._value(kind, token, offset)
+        try:
+            kind, token, offset = self._next()
+        except LoadError as err:  # garbage after the value: Kafka never reads that far
+            kind, token, offset = "junk", self.text[self.pos : self.pos + 1], self.pos
+            err_pos = err.pos
+        else:
+            err_pos = self._where(offset)
+        if kind != "eof":
+            self.notes.append(
+                SyntaxNote(
+                    "trailing-content",
+                    f"unexpected {token!r} after the end of the top-level object; Kafka's "
+                    "parser ignores everything after it: delete it",
+                    err_pos,
+                )
+            )
+        return root
+
+    def _scalar(self, kind: str, token: str, offset: int) -> Any:
+        if kind == "string":
+            return self._string_value(token, self._where(offset))
+        if kind == "number":
+            if "." in token or "e" in token or "E" in token:
+                return float(token)
+            return int(token)
+        if kind == "literal":
+            return _LITERALS[token]
+        raise LoadError(f"expected a value, found {token!r}", self._where(offset))
+
+    def _value(self, kind: str, token: str, offset: int) -> Any:
+        """Parse one value starting with the given token, iteratively for containers."""
+        if not (kind == "punct" and token in "{["):
+            return self._scalar(kind, token, offset)
+        # Each stack entry: [container, pending key (objects), key position]
+        root = self._open(token, offset)
+        stack: list[list[Any]] = [[root, None, None]]
+        expect_value = True  # after '[' or ':' or ','
+        first = True
+        while stack:
+            top = stack[-1]
+            container = top[0]
+            is_object = isinstance(container, JObject)
+            kind, token, offset = self._next()
+            where = self._where(offset)
+            if kind == "eof":
+                closer = "}" if is_object else "]"
+                open_line, open_col = container.pos
+                raise LoadError(
+                    f"unexpected end of file: missing '{closer}' for the "
+                    f"{'object' if is_object else 'array'} opened at line {open_line}, "
+                    f"column {open_col}",
+                    where,
+                )
+            # closing bracket
+            if kind == "punct" and token in "}]":
+                want = "}" if is_object else "]"
+                if token != want:
+                    raise LoadError(f"expected '{want}' but found '{token}'", where)
+                if expect_value and not first:
+                    self.notes.append(
+                        SyntaxNote(
+                            "trailing-comma",
+                            "trailing comma before '" + token + "'; JSON and Kafka's parser "
+                            "reject it: remove the comma",
+                            self._last_comma,
+                        )
+                    )
+                stack.pop()
+                expect_value = False
+                first = False
+                continue
+            if not expect_value:
+                if kind == "punct" and token == ",":
+                    expect_value = True
+                    self._last_comma = where
+                    continue
+                closer = "}" if is_object else "]"
+                raise LoadError(
+                    f"expected ',' or '{closer}' but found {token!r} (missing comma?)", where
+                )
+            if kind == "punct" and token == ",":
+                raise LoadError("unexpected ','; a value is missing", where)
+            first = False
+            if is_object:
+                if kind != "string":
+                    raise LoadError(f"expected a double-quoted key, found {token!r}", where)
+                key = self._string_value(token, where)
+                kind2, token2, offset2 = self._next()
+                if not (kind2 == "punct" and token2 == ":"):
+                    raise LoadError(
+                        f"expected ':' after key {token}, found {token2 or 'end of file'!r}",
+                        self._where(offset2),
+                    )
+                kind, token, offset = self._next()
+                value_where = self._where(offset)
+                if kind == "eof":
+                    raise LoadError(f"unexpected end of file after key {key!r}", value_where)
+                if key in container:
+                    first_line = container.key_pos[key][0]
+                    self.notes.append(
+                        SyntaxNote(
+                            "duplicate-key",
+                            f"duplicate key {key!r} (first at line {first_line}); Kafka keeps "
+                            "only the last one: remove one of them",
+                            where,
+                        )
+                    )
+                container.key_pos[key] = where
+                container.value_pos[key] = value_where
+                if kind == "punct" and token in "{[":
+                    child = self._open(token, offset)
+                    container[key] = child
+                    stack.append([child, None, None])
+                    self._check_depth(len(stack), value_where)
+                    expect_value = True
+                    first = True
+                    continue
+                container[key] = self._scalar(kind, token, offset)
+                expect_value = False
+            else:
+                container.item_pos.append(where)
+                if kind == "punct" and token in "{[":
+                    child = self._open(token, offset)
+                    container.append(child)
+                    stack.append([child, None, None])
+                    self._check_depth(len(stack), where)
+                    expect_value = True
+                    first = True
+                    continue
+                container.append(self._scalar(kind, token, offset))
+                expect_value = False
+        return root
+
+    _last_comma: Position = (1, 1)
+
+    def _open(self, token: str, offset: int) -> JObject | JArray:
+        where = self._where(offset)
+        return JObject(where) if token == "{" else JArray(where)
+
+    @staticmethod
+    def _check_depth(depth: int, where: Position) -> None:
+        if depth > MAX_DEPTH:
+            raise LoadError(
+                f"nesting deeper than {MAX_DEPTH} levels; a message spec never needs this", where
+            )

@@ -1,0 +1,273 @@
+"""The wire layout of one message version: which fields are written, in what order, how.
+
+This is the single version-resolved view every command reads: lint checks it, diff
+compares two of them, the codec compiles it, explain draws it. A :class:`Wire` says
+exactly how one value becomes bytes at that version (fixed or varint integers, int16 /
+int32 / compact lengths, null markers), so two layouts that compare equal are
+byte-compatible.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from kcompat.spec.model import INT_TYPES, Default, Field, Message
+from kcompat.spec.versions import Versions
+
+
+class Kind(StrEnum):
+    BOOL = "bool"
+    INT = "int"
+    FLOAT64 = "float64"
+    UUID = "uuid"
+    STRING = "string"
+    BYTES = "bytes"
+    RECORDS = "records"
+    ARRAY = "array"
+    STRUCT = "struct"
+
+
+#: Integer forms (seed 004): fixed-width big-endian, zig-zag varint, unsigned varint.
+INT_FORMS = ("fixed", "packed", "upacked")
+
+
+@dataclass(frozen=True, slots=True)
+class Wire:
+    """How one value is written at one version."""
+
+    kind: Kind
+    form: str = ""  # ints: fixed | packed | upacked
+    bits: int = 0  # ints: encoded width (8/16/32/64)
+    signed: bool = True  # ints: false for uint16/uint32
+    type_bits: int = 0  # ints: width of the declared type; wider than bits = range-checked
+    compact: bool = False  # string/bytes/records/array: uvarint(length+1) prefix
+    nullable: bool = False
+    null_marker: str = ""  # nullable structs: "int8" (-1/1) or "uvarint" (0/1, tagged)
+    element: Wire | None = None  # arrays
+    struct: StructLayout | None = None  # structs
+
+    @property
+    def is_varint(self) -> bool:
+        return self.kind is Kind.INT and self.form != "fixed"
+
+    @property
+    def fixed_size(self) -> int | None:
+        """Bytes on the wire when constant, else ``None``."""
+        if self.kind is Kind.BOOL:
+            return 1
+        if self.kind is Kind.INT and self.form == "fixed":
+            return self.bits // 8
+        if self.kind is Kind.FLOAT64:
+            return 8
+        if self.kind is Kind.UUID:
+            return 16
+        return None
+
+    def describe(self) -> str:
+        """A protocol-guide style name: INT32, COMPACT_NULLABLE_STRING, UNSIGNED_VARINT..."""
+        kind = self.kind
+        if kind is Kind.BOOL:
+            return "BOOLEAN"
+        if kind is Kind.INT:
+            if self.form == "fixed":
+                name = ("INT" if self.signed else "UINT") + str(self.bits)
+                return name if self.bits == self.type_bits else f"{name}(of int{self.type_bits})"
+            base = {"packed": "VARINT", "upacked": "UNSIGNED_VARINT"}[self.form]
+            if self.bits == 64:
+                base = base.replace("VARINT", "VARLONG")
+            return base if self.bits in (32, 64) else f"{base}{self.bits}"
+        if kind is Kind.FLOAT64:
+            return "FLOAT64"
+        if kind is Kind.UUID:
+            return "UUID"
+        prefix = ("COMPACT_" if self.compact else "") + ("NULLABLE_" if self.nullable else "")
+        if kind in (Kind.STRING, Kind.BYTES):
+            return prefix + kind.value.upper()
+        if kind is Kind.RECORDS:
+            return ("COMPACT_" if self.compact else "") + "RECORDS"
+        if kind is Kind.ARRAY:
+            assert self.element is not None
+            return f"{prefix}ARRAY[{self.element.describe()}]"
+        assert self.struct is not None
+        return ("NULLABLE_" if self.nullable else "") + f"STRUCT {self.struct.name}"
+
+
+@dataclass(frozen=True, slots=True)
+class LayoutField:
+    """One field as it appears on the wire at one version."""
+
+    field: Field
+    path: str  # dotted from the message: Topics.Partitions.PartitionIndex
+    wire: Wire
+    tag: int | None  # the tag when the field is tagged at this version
+    nullable: bool
+
+    @property
+    def name(self) -> str:
+        return self.field.name
+
+    @property
+    def default(self) -> Default:
+        return self.field.default
+
+    @property
+    def tagged(self) -> bool:
+        return self.tag is not None
+
+
+@dataclass(frozen=True, slots=True)
+class StructLayout:
+    """A struct (or the message body) at one version: fields in wire order, then tags."""
+
+    name: str
+    path: str
+    fields: tuple[LayoutField, ...]  # untagged, in wire order
+    tagged: tuple[LayoutField, ...]  # tagged, ascending tag
+    flexible: bool  # a tagged-field section follows the fields
+    defined: bool = True  # False when the struct type is not defined anywhere
+
+    def all_fields(self) -> tuple[LayoutField, ...]:
+        return self.fields + self.tagged
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """A message at one version."""
+
+    message: Message
+    version: int
+    flexible: bool
+    root: StructLayout
+
+
+def resolve(message: Message, version: int) -> Layout:
+    """The wire layout of ``message`` at ``version`` (memoised per message object)."""
+    cache = _cache_of(message)
+    layout = cache.get(version)
+    if layout is None:
+        if version not in message.valid_versions:
+            raise ValueError(
+                f"{message.name} has no version {version} (valid: {message.valid_versions})"
+            )
+        flexible = version in message.flexible_versions
+        root = _struct_layout(message, message.name, "", message.fields, version, flexible)
+        layout = Layout(message, version, flexible, root)
+        cache[version] = layout
+    return layout
+
+
+def layouts(message: Message, versions: Versions | None = None) -> list[Layout]:
+    """Layouts for every valid version (or the valid ones among ``versions``)."""
+    wanted = message.valid_versions if versions is None else versions & message.valid_versions
+    return [resolve(message, v) for v in wanted]
+
+
+def _cache_of(message: Message) -> dict[int, Layout]:
+    # A memo on the (frozen) message: layouts are a pure function of it.
+    cache: dict[int, Layout] | None = message.__dict__.get("_layouts")
+    if cache is None:
+        cache = {}
+        object.__setattr__(message, "_layouts", cache)
+    return cache
+
+
+def _struct_layout(
+    message: Message,
+    name: str,
+    path: str,
+    fields: tuple[Field, ...],
+    version: int,
+    flexible: bool,
+    defined: bool = True,
+) -> StructLayout:
+    regular: list[LayoutField] = []
+    tagged: list[LayoutField] = []
+    for field in fields:
+        if version not in field.versions:
+            continue
+        field_path = f"{path}.{field.name}" if path else field.name
+        is_tagged = field.tagged_at(version)
+        nullable = field.nullable_at(version)
+        wire = _wire(message, field, field_path, version, flexible, is_tagged, nullable)
+        entry = LayoutField(field, field_path, wire, field.tag if is_tagged else None, nullable)
+        (tagged if is_tagged else regular).append(entry)
+    tagged.sort(key=lambda entry: entry.tag if entry.tag is not None else -1)
+    return StructLayout(name, path, tuple(regular), tuple(tagged), flexible, defined)
+
+
+def _wire(
+    message: Message,
+    field: Field,
+    path: str,
+    version: int,
+    flexible: bool,
+    tagged: bool,
+    nullable: bool,
+) -> Wire:
+    field_type = field.type
+    compact = flexible or tagged
+    if field.flexible_versions is not None and not tagged:
+        compact = version in field.flexible_versions
+    if field_type.is_array:
+        element = _element_wire(message, field, path, version, flexible)
+        return Wire(Kind.ARRAY, compact=compact, nullable=nullable, element=element)
+    name = field_type.text
+    if name in INT_TYPES:
+        return _int_wire(field, version)
+    if field_type.is_struct:
+        struct = _struct_of(message, field, path, version, flexible)
+        marker = ("uvarint" if tagged else "int8") if nullable else ""
+        return Wire(Kind.STRUCT, nullable=nullable, null_marker=marker, struct=struct)
+    kind = _SIMPLE_KINDS.get(name)
+    if kind is None:  # an invalid type: lint reports it; describe it as opaque bytes
+        kind = Kind.BYTES
+    if kind in (Kind.BOOL, Kind.FLOAT64, Kind.UUID):
+        return Wire(kind)
+    return Wire(kind, compact=compact, nullable=nullable or kind is Kind.RECORDS)
+
+
+_SIMPLE_KINDS = {
+    "bool": Kind.BOOL,
+    "float64": Kind.FLOAT64,
+    "uuid": Kind.UUID,
+    "string": Kind.STRING,
+    "bytes": Kind.BYTES,
+    "records": Kind.RECORDS,
+}
+
+
+def _int_wire(field: Field, version: int) -> Wire:
+    type_bits, signed = INT_TYPES[field.type.text]
+    rule = field.encoding_at(version)
+    if rule is not None and rule.form in INT_FORMS and rule.bits in (16, 32, 64):
+        return Wire(Kind.INT, form=rule.form, bits=rule.bits, signed=signed, type_bits=type_bits)
+    return Wire(Kind.INT, form="fixed", bits=type_bits, signed=signed, type_bits=type_bits)
+
+
+def _element_wire(message: Message, field: Field, path: str, version: int, flexible: bool) -> Wire:
+    element = field.type.element
+    if element.is_struct:
+        struct = _struct_of(message, field, path, version, flexible)
+        return Wire(Kind.STRUCT, struct=struct)
+    name = element.text
+    if name in INT_TYPES:
+        bits, signed = INT_TYPES[name]
+        return Wire(Kind.INT, form="fixed", bits=bits, signed=signed, type_bits=bits)
+    kind = _SIMPLE_KINDS.get(name, Kind.BYTES)
+    if kind in (Kind.BOOL, Kind.FLOAT64, Kind.UUID):
+        return Wire(kind)
+    return Wire(kind, compact=flexible, nullable=kind is Kind.RECORDS)
+
+
+def _struct_of(
+    message: Message, field: Field, path: str, version: int, flexible: bool
+) -> StructLayout:
+    """The layout of a struct-typed field: its inline fields, or the named struct's."""
+    name = field.type.base
+    if field.fields or (field.node is not None and "fields" in field.node):
+        return _struct_layout(message, name, path, field.fields, version, flexible)
+    struct = message.structs.get(name)
+    if struct is None:
+        return _struct_layout(message, name, path, (), version, flexible, defined=False)
+    return _struct_layout(message, name, path, struct.fields, version, flexible)

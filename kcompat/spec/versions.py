@@ -1,0 +1,209 @@
+"""Version ranges as Kafka writes them (``none``, ``N``, ``N-M``, ``N+``) and sets of them.
+
+A :class:`Versions` is an immutable, normalised set of disjoint ranges, so subtracting
+``3-4`` from ``0+`` keeps both ``0-2`` and ``5+`` instead of losing one side, which is
+what a single Kafka-style range would do.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+#: The highest version Kafka can express; ``N+`` means ``N-32767``.
+MAX_VERSION = 0x7FFF
+
+_RANGE_RE = re.compile(r"\s*(\d+)\s*(?:(\+)|-\s*(\d+))?\s*\Z")
+
+
+class VersionSyntaxError(ValueError):
+    """A version string that is not ``none``, ``N``, ``N-M`` or ``N+``."""
+
+
+@dataclass(frozen=True, slots=True)
+class Versions:
+    """An immutable set of versions stored as sorted, disjoint, non-adjacent ranges."""
+
+    ranges: tuple[tuple[int, int], ...] = ()
+
+    # -- construction -----------------------------------------------------------------
+    @staticmethod
+    def none() -> Versions:
+        return _NONE
+
+    @staticmethod
+    def of(lowest: int, highest: int = MAX_VERSION) -> Versions:
+        """The range ``lowest-highest`` (empty when reversed)."""
+        if lowest > highest:
+            return _NONE
+        return Versions(((lowest, highest),))
+
+    @staticmethod
+    def from_ranges(ranges: Iterable[tuple[int, int]]) -> Versions:
+        """Normalise arbitrary ranges: drop empty ones, sort, merge overlaps and neighbours."""
+        merged: list[tuple[int, int]] = []
+        for low, high in sorted(r for r in ranges if r[0] <= r[1]):
+            if merged and low <= merged[-1][1] + 1:
+                if high > merged[-1][1]:
+                    merged[-1] = (merged[-1][0], high)
+            else:
+                merged.append((low, high))
+        return Versions(tuple(merged)) if merged else _NONE
+
+    @staticmethod
+    def parse(text: str) -> Versions:
+        """Parse ``none``, ``N``, ``N-M`` or ``N+``; also ``a, b`` lists as :meth:`__str__` writes.
+
+        Raises :class:`VersionSyntaxError` for anything else, including reversed ranges
+        such as ``2-1``, so the caller can report them rather than silently reading none.
+        """
+        stripped = text.strip()
+        if stripped == "none":
+            return _NONE
+        parts = stripped.split(",")
+        ranges = []
+        for part in parts:
+            match = _RANGE_RE.match(part)
+            if not match:
+                raise VersionSyntaxError(
+                    f"invalid version range {text!r}: use 'none', 'N', 'N-M' or 'N+'"
+                )
+            low = int(match.group(1))
+            if match.group(2):
+                high = MAX_VERSION
+            elif match.group(3) is not None:
+                high = int(match.group(3))
+            else:
+                high = low
+            if low > MAX_VERSION or high > MAX_VERSION:
+                raise VersionSyntaxError(f"version in {text!r} is above {MAX_VERSION}")
+            if low > high:
+                raise VersionSyntaxError(
+                    f"reversed version range {text!r}: the lowest version comes first"
+                )
+            ranges.append((low, high))
+        return Versions.from_ranges(ranges)
+
+    @staticmethod
+    def try_parse(text: object) -> Versions | None:
+        """Like :meth:`parse` but returns ``None`` for anything invalid (tolerant builders)."""
+        if not isinstance(text, str):
+            return None
+        try:
+            return Versions.parse(text)
+        except VersionSyntaxError:
+            return None
+
+    # -- queries ----------------------------------------------------------------------
+    @property
+    def empty(self) -> bool:
+        return not self.ranges
+
+    @property
+    def lowest(self) -> int:
+        """The lowest version; raises on an empty set."""
+        if not self.ranges:
+            raise ValueError("empty version set has no lowest version")
+        return self.ranges[0][0]
+
+    @property
+    def highest(self) -> int:
+        """The highest version (``MAX_VERSION`` when open-ended); raises on an empty set."""
+        if not self.ranges:
+            raise ValueError("empty version set has no highest version")
+        return self.ranges[-1][1]
+
+    @property
+    def open_ended(self) -> bool:
+        return bool(self.ranges) and self.ranges[-1][1] == MAX_VERSION
+
+    @property
+    def contiguous(self) -> bool:
+        return len(self.ranges) <= 1
+
+    def __contains__(self, version: object) -> bool:
+        if not isinstance(version, int):
+            return False
+        return any(low <= version <= high for low, high in self.ranges)
+
+    def contains(self, other: Versions) -> bool:
+        """True when every version of ``other`` is in this set."""
+        return other.subtract(self).empty
+
+    def overlaps(self, other: Versions) -> bool:
+        return not self.intersect(other).empty
+
+    def __bool__(self) -> bool:
+        return bool(self.ranges)
+
+    def __iter__(self) -> Iterator[int]:
+        """Every version, in order. Open-ended sets stop at ``MAX_VERSION``; clip first."""
+        for low, high in self.ranges:
+            yield from range(low, high + 1)
+
+    def __len__(self) -> int:
+        return sum(high - low + 1 for low, high in self.ranges)
+
+    # -- algebra ----------------------------------------------------------------------
+    def intersect(self, other: Versions) -> Versions:
+        out: list[tuple[int, int]] = []
+        i = j = 0
+        a, b = self.ranges, other.ranges
+        while i < len(a) and j < len(b):
+            low = max(a[i][0], b[j][0])
+            high = min(a[i][1], b[j][1])
+            if low <= high:
+                out.append((low, high))
+            if a[i][1] < b[j][1]:
+                i += 1
+            else:
+                j += 1
+        return Versions(tuple(out)) if out else _NONE
+
+    def union(self, other: Versions) -> Versions:
+        return Versions.from_ranges(self.ranges + other.ranges)
+
+    def subtract(self, other: Versions) -> Versions:
+        out: list[tuple[int, int]] = []
+        for low, high in self.ranges:
+            current = low
+            for o_low, o_high in other.ranges:
+                if o_high < current or o_low > high:
+                    continue
+                if o_low > current:
+                    out.append((current, o_low - 1))
+                current = max(current, o_high + 1)
+                if current > high:
+                    break
+            if current <= high:
+                out.append((current, high))
+        return Versions.from_ranges(out)
+
+    __and__ = intersect
+    __or__ = union
+    __sub__ = subtract
+
+    def clip(self, highest: int) -> Versions:
+        """This set without versions above ``highest`` (to iterate open-ended sets)."""
+        return self.intersect(Versions.of(0, highest))
+
+    # -- text -------------------------------------------------------------------------
+    def __str__(self) -> str:
+        if not self.ranges:
+            return "none"
+        return ", ".join(_range_text(low, high) for low, high in self.ranges)
+
+    def __repr__(self) -> str:
+        return f"Versions({str(self)!r})"
+
+
+def _range_text(low: int, high: int) -> str:
+    if high == MAX_VERSION:
+        return f"{low}+"
+    if low == high:
+        return str(low)
+    return f"{low}-{high}"
+
+
+_NONE = Versions(())
