@@ -6,6 +6,7 @@ codec, explain) gets a model it can always walk. The builder never raises for ba
 
 from __future__ import annotations
 
+import re
 from types import MappingProxyType
 from typing import Any
 
@@ -58,9 +59,12 @@ def _int(value: Any) -> int | None:
         return value
     if isinstance(value, float) and value.is_integer():
         return int(value)
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-        return int(value)
+    if isinstance(value, str) and _INT_TEXT.fullmatch(value):
+        return int(value)  # ASCII digits only: str.isdigit() also takes "²", which int() refuses
     return None
+
+
+_INT_TEXT = re.compile(r"\s*-?[0-9]{1,20}\s*")
 
 
 def _bool(value: Any) -> bool:

@@ -18,9 +18,10 @@ from typing import Any
 from kcompat.spec.model import EMPTY_STRUCT, INT_TYPES, ZERO_UUID, Default, FieldType
 from kcompat.spec.versions import Versions
 
-_DECIMAL = re.compile(r"-?(?:0|[1-9][0-9]*)\Z")
-_HEX = re.compile(r"0[xX]([0-9a-fA-F]+)\Z")
-_OCTAL = re.compile(r"(-?)0([0-7]+)\Z")
+_DECIMAL = re.compile(r"([-+]?)([0-9]+)\Z")
+_HEX = re.compile(r"0x([0-9a-fA-F]+)\Z")
+_HEX_LIKE = re.compile(r"[-+]?0[xX][0-9a-fA-F]+\Z")
+_OCTAL_DIGITS = re.compile(r"[0-7]+\Z")
 
 
 def implicit_default(field_type: FieldType) -> Any:
@@ -85,6 +86,8 @@ def _typed(text: str, field_type: FieldType, versions: Versions, nullable: Versi
         return parse_int_default(text, name)
     if name == "bool":
         lowered = text.lower()
+        if text == "":  # Kafka reads an empty default as no default: false
+            return False
         if lowered in ("true", "false"):
             return lowered == "true"
         raise ValueError(f'invalid bool default {text!r}: use "true" or "false"')
@@ -108,42 +111,100 @@ def _typed(text: str, field_type: FieldType, versions: Versions, nullable: Versi
 
 
 def parse_int_default(text: str, type_name: str) -> int:
-    """A decimal, ``0x`` hex or ``0``-octal integer within the type's range."""
+    """A decimal, ``0x`` hex or ``0``-octal integer within the type's range.
+
+    Kafka's generator range-checks the text as decimal (or hex after a lowercase ``0x``)
+    and then pastes it into Java source, where a leading ``0`` makes it octal. So
+    ``010`` means 8, ``09`` does not compile, and ``0177`` fails for an int8 because
+    the check reads it as 177. An empty text means 0, as when there is no default.
+    """
     bits, signed = INT_TYPES[type_name]
+    low, high = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if signed else (0, (1 << bits) - 1)
+    out_of_range = f"{type_name} default {text!r} is out of range [{low}, {high}]"
+    if text == "":
+        return 0
     hex_match = _HEX.match(text)
-    octal_match = _OCTAL.match(text)
+    decimal_match = _DECIMAL.match(text)
     if hex_match:
-        value = int(hex_match.group(1), 16)
-    elif octal_match:
-        value = int(octal_match.group(2), 8) * (-1 if octal_match.group(1) else 1)
-    elif _DECIMAL.match(text):
-        value = int(text)
+        digits = hex_match.group(1).lstrip("0") or "0"
+        if len(digits) > 16:
+            raise ValueError(out_of_range)
+        value = int(digits, 16)
+    elif decimal_match:
+        sign, digits = decimal_match.groups()
+        if len(digits.lstrip("0")) > 20:  # checked before int(): no huge conversions
+            raise ValueError(out_of_range)
+        value = int(sign + digits)
+        if len(digits) > 1 and digits.startswith("0"):
+            if not _OCTAL_DIGITS.match(digits):
+                raise ValueError(
+                    f"invalid {type_name} default {text!r}: a leading 0 makes a Java octal "
+                    "literal, and 8 and 9 are not octal digits; drop the leading zeros"
+                )
+            if not low <= value <= high:
+                raise ValueError(
+                    f"{out_of_range}: Kafka's generator range-checks it as the decimal {value}"
+                )
+            value = int(digits, 8) * (-1 if sign == "-" else 1)
+    elif _HEX_LIKE.match(text):
+        raise ValueError(
+            f"invalid {type_name} default {text!r}: Kafka reads hex only with a lowercase "
+            "0x prefix and no sign; write a negative value in decimal"
+        )
     else:
         raise ValueError(
             f"invalid {type_name} default {text!r}: write a decimal, 0x-hex or 0-octal integer"
         )
-    low, high = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if signed else (0, (1 << bits) - 1)
     if not low <= value <= high:
-        raise ValueError(f"{type_name} default {text!r} is out of range [{low}, {high}]")
+        raise ValueError(out_of_range)
     return value
+
+
+# Java's Double.parseDouble grammar (after trimming): NaN, Infinity, decimal or hex
+# floating-point literals with an optional f/F/d/D suffix. Python's float() differs: it
+# takes "inf", "nan" in any case and "1_000", and refuses hex floats.
+_JAVA_FLOAT = re.compile(
+    r"""
+    (?P<sign>[+-]?)
+    (?:
+      (?P<special>NaN|Infinity)
+    | (?P<decimal>(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)[fFdD]?
+    | (?P<hex>0[xX](?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)[pP][+-]?[0-9]+)[fFdD]?
+    )\Z
+    """,
+    re.VERBOSE,
+)
 
 
 def _parse_float(text: str) -> float:
-    cleaned = text.strip()
-    if cleaned.endswith(("d", "D", "f", "F")) and not cleaned.lower().endswith("inf"):
-        cleaned = cleaned[:-1]
-    try:
-        value = float(cleaned)
-    except ValueError:
-        raise ValueError(f"invalid float64 default {text!r}") from None
-    if math.isnan(value) and cleaned.lower() not in ("nan", "+nan", "-nan"):
-        raise ValueError(f"invalid float64 default {text!r}")
-    return value
+    """A float64 default as Java's ``Double.parseDouble`` reads it ("" means 0.0)."""
+    if text == "":
+        return 0.0
+    cleaned = text.strip(_JAVA_SPACE)
+    match = _JAVA_FLOAT.match(cleaned)
+    if match is None:
+        raise ValueError(
+            f"invalid float64 default {text!r}: write a number such as 1.5, -2e3 or 0x1p4 "
+            "(or NaN, Infinity)"
+        )
+    sign = -1.0 if match.group("sign") == "-" else 1.0
+    special = match.group("special")
+    if special is not None:
+        return math.nan if special == "NaN" else sign * math.inf
+    if match.group("hex") is not None:
+        return sign * float.fromhex(match.group("hex"))
+    return sign * float(match.group("decimal"))
 
+
+#: Characters Java's String.trim() removes: everything up to and including the space.
+_JAVA_SPACE = "".join(chr(code) for code in range(0x21))
 
 LEGACY_UUID = re.compile(
     r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\Z"
 )
+
+
+_BASE64_UUID = re.compile(r"[A-Za-z0-9_-]{22}(?:==)?\Z")
 
 
 def parse_uuid_default(text: str) -> uuid.UUID:
@@ -152,14 +213,17 @@ def parse_uuid_default(text: str) -> uuid.UUID:
     Kafka 2.5 to 2.7 used java.util.UUID and its hyphenated hex form; that is read too
     (the same 128 bits), and lint warns about it.
     """
+    if text == "":
+        return ZERO_UUID
     if LEGACY_UUID.match(text):
         return uuid.UUID(text)
-    padded = text + "=" * (-len(text) % 4)
-    try:
-        raw = base64.urlsafe_b64decode(padded.encode("ascii"))
-    except (binascii.Error, UnicodeEncodeError, ValueError):
-        raw = b""
-    if len(raw) != 16 or "+" in text or "/" in text:
+    raw = b""
+    if _BASE64_UUID.match(text):  # urlsafe_b64decode would silently skip other characters
+        try:
+            raw = base64.urlsafe_b64decode(text[:22] + "==")
+        except (binascii.Error, ValueError):
+            raw = b""
+    if len(raw) != 16:
         raise ValueError(
             f"invalid uuid default {text!r}: write the 22-character URL-safe base64 form "
             "that Uuid.toString() prints"

@@ -112,6 +112,8 @@ _COMMENT = re.compile(r"//[^\n]*|/\*[\s\S]*?\*/")
 _KINDS = ("string", "punct", "number", "literal")
 
 _LITERALS = {"true": True, "false": False, "null": None}
+#: Longer integer literals are refused (Python's int() stops at 4300 digits).
+_MAX_INT_DIGITS = 400
 _BOM = "\ufeff"
 
 
@@ -212,13 +214,7 @@ class _Parser:
         if text.startswith("/*", offset):
             return LoadError("unterminated /* comment; close it with */", where)
         if char == '"':
-            end = text.find("\n", offset)
-            snippet = text[offset : end if end != -1 else offset + 40]
-            if "\\" in snippet:
-                return LoadError(f"invalid escape in string {snippet[:40]}", where)
-            return LoadError(
-                "unterminated string; add the closing double quote on the same line", where
-            )
+            return self._bad_string(offset)
         if char == "'":
             return LoadError("single-quoted string; JSON strings use double quotes", where)
         if char.isalpha() or char == "_":
@@ -240,6 +236,50 @@ class _Parser:
         if char == "/":
             return LoadError("stray '/': comments start with // or /*", where)
         return LoadError(f"unexpected character {char!r}", where)
+
+    def _bad_string(self, offset: int) -> LoadError:
+        """Why the string starting at ``offset`` is not a JSON string, where exactly."""
+        text = self.text
+        index = offset + 1
+        while index < len(text):
+            char = text[index]
+            if char == '"':  # unreachable for a well-formed prefix; kept for safety
+                break
+            if char == "\n" or text.startswith("\r\n", index):
+                break
+            if char < " ":
+                return LoadError(
+                    f"control character {char!r} inside a string; write it escaped "
+                    "(\\t, \\u0000...)",
+                    self._where(index),
+                )
+            if char == "\\":
+                escape = text[index + 1 : index + 2]
+                if escape == "u":
+                    digits = text[index + 2 : index + 6]
+                    if re.fullmatch(r"[0-9A-Fa-f]{4}", digits) is None:
+                        return LoadError(
+                            "invalid \\u escape in string: write four hex digits",
+                            self._where(index),
+                        )
+                    index += 6
+                    continue
+                if escape in ("", "\n", "\r"):
+                    break  # a backslash at the end of the line: the string never ends
+                if escape not in '"\\/bfnrt':
+                    shown = "\\" + escape
+                    return LoadError(
+                        f"invalid escape {shown!r} in string; JSON allows "
+                        '\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX',
+                        self._where(index),
+                    )
+                index += 2
+                continue
+            index += 1
+        return LoadError(
+            "unterminated string; add the closing double quote on the same line",
+            self._where(offset),
+        )
 
     @staticmethod
     def _string_value(token: str, where: Position) -> str:
@@ -282,6 +322,12 @@ class _Parser:
         if kind == "number":
             if "." in token or "e" in token or "E" in token:
                 return float(token)
+            if len(token) > _MAX_INT_DIGITS:  # int() refuses thousands of digits anyway
+                raise LoadError(
+                    f"number with {len(token.lstrip('-'))} digits is too long; "
+                    "no spec value needs more than 20",
+                    self._where(offset),
+                )
             return int(token)
         if kind == "literal":
             return _LITERALS[token]

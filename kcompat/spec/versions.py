@@ -14,7 +14,10 @@ from dataclasses import dataclass
 #: The highest version Kafka can express; ``N+`` means ``N-32767``.
 MAX_VERSION = 0x7FFF
 
-_RANGE_RE = re.compile(r"\s*(\d+)\s*(?:(\+)|-\s*(\d+))?\s*\Z")
+# ASCII digits only (``\d`` would take other scripts' digits) and, as in Kafka's
+# Short.parseShort, no whitespace inside a range: "1 - 3" is an error there.
+_RANGE_RE = re.compile(r"\s*([0-9]+)(?:(\+)|-([0-9]+))?\s*\Z")
+_SPACED_RE = re.compile(r"\s*[0-9]+\s*(?:\+|-\s*[0-9]+)?\s*\Z")
 
 
 class VersionSyntaxError(ValueError):
@@ -66,14 +69,25 @@ class Versions:
         for part in parts:
             match = _RANGE_RE.match(part)
             if not match:
+                if _SPACED_RE.match(part):
+                    raise VersionSyntaxError(
+                        f"invalid version range {text!r}: no spaces inside a range "
+                        "(Kafka reads '1 - 3' as an error); write 'N-M' or 'N+'"
+                    )
                 raise VersionSyntaxError(
                     f"invalid version range {text!r}: use 'none', 'N', 'N-M' or 'N+'"
                 )
-            low = int(match.group(1))
+            low_text, high_text = match.group(1), match.group(3)
+            if any(
+                len(digits.lstrip("0")) > len(str(MAX_VERSION))
+                for digits in (low_text, high_text or "")
+            ):  # checked before int(): Python refuses to convert thousands of digits
+                raise VersionSyntaxError(f"version in {text[:40]!r} is above {MAX_VERSION}")
+            low = int(low_text)
             if match.group(2):
                 high = MAX_VERSION
-            elif match.group(3) is not None:
-                high = int(match.group(3))
+            elif high_text is not None:
+                high = int(high_text)
             else:
                 high = low
             if low > MAX_VERSION or high > MAX_VERSION:
