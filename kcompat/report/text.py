@@ -34,7 +34,7 @@ def render_text(
         lines.append(finding_line(finding, base_label))
         if hints and finding.hint:
             lines.append(Text(f"    hint: {finding.hint}", style="dim"))
-        if finding.released_by:
+        if finding.released_by and finding.severity >= Severity.WARNING:
             lines.append(Text(f"    released: {finding.released_by}", style="dim"))
         if finding.evidence is not None:
             for row in str(finding.evidence).splitlines():

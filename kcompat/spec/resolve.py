@@ -180,6 +180,7 @@ def _struct_layout(
     version: int,
     flexible: bool,
     defined: bool = True,
+    chain: tuple[str, ...] = (),
 ) -> StructLayout:
     regular: list[LayoutField] = []
     tagged: list[LayoutField] = []
@@ -189,7 +190,9 @@ def _struct_layout(
         field_path = f"{path}.{field.name}" if path else field.name
         is_tagged = field.tagged_at(version)
         nullable = field.nullable_at(version)
-        wire = _wire(message, field, field_path, version, flexible, is_tagged, nullable)
+        wire = _wire(
+            message, field, field_path, version, flexible, is_tagged, nullable, (*chain, name)
+        )
         entry = LayoutField(field, field_path, wire, field.tag if is_tagged else None, nullable)
         (tagged if is_tagged else regular).append(entry)
     tagged.sort(key=lambda entry: entry.tag if entry.tag is not None else -1)
@@ -204,19 +207,20 @@ def _wire(
     flexible: bool,
     tagged: bool,
     nullable: bool,
+    chain: tuple[str, ...],
 ) -> Wire:
     field_type = field.type
     compact = flexible or tagged
     if field.flexible_versions is not None and not tagged:
         compact = version in field.flexible_versions
     if field_type.is_array:
-        element = _element_wire(message, field, path, version, flexible)
+        element = _element_wire(message, field, path, version, flexible, chain)
         return Wire(Kind.ARRAY, compact=compact, nullable=nullable, element=element)
     name = field_type.text
     if name in INT_TYPES:
         return _int_wire(field, version)
     if field_type.is_struct:
-        struct = _struct_of(message, field, path, version, flexible)
+        struct = _struct_of(message, field, path, version, flexible, chain)
         marker = ("uvarint" if tagged else "int8") if nullable else ""
         return Wire(Kind.STRUCT, nullable=nullable, null_marker=marker, struct=struct)
     kind = _SIMPLE_KINDS.get(name)
@@ -245,10 +249,17 @@ def _int_wire(field: Field, version: int) -> Wire:
     return Wire(Kind.INT, form="fixed", bits=type_bits, signed=signed, type_bits=type_bits)
 
 
-def _element_wire(message: Message, field: Field, path: str, version: int, flexible: bool) -> Wire:
+def _element_wire(
+    message: Message,
+    field: Field,
+    path: str,
+    version: int,
+    flexible: bool,
+    chain: tuple[str, ...],
+) -> Wire:
     element = field.type.element
     if element.is_struct:
-        struct = _struct_of(message, field, path, version, flexible)
+        struct = _struct_of(message, field, path, version, flexible, chain)
         return Wire(Kind.STRUCT, struct=struct)
     name = element.text
     if name in INT_TYPES:
@@ -261,13 +272,24 @@ def _element_wire(message: Message, field: Field, path: str, version: int, flexi
 
 
 def _struct_of(
-    message: Message, field: Field, path: str, version: int, flexible: bool
+    message: Message,
+    field: Field,
+    path: str,
+    version: int,
+    flexible: bool,
+    chain: tuple[str, ...],
 ) -> StructLayout:
-    """The layout of a struct-typed field: its inline fields, or the named struct's."""
+    """The layout of a struct-typed field: its inline fields, or the named struct's.
+
+    A struct that contains itself (directly or not) has no finite layout; it resolves as
+    undefined (lint reports recursive-struct) instead of recursing forever.
+    """
     name = field.type.base
+    if name in chain:
+        return _struct_layout(message, name, path, (), version, flexible, defined=False)
     if field.fields or (field.node is not None and "fields" in field.node):
-        return _struct_layout(message, name, path, field.fields, version, flexible)
+        return _struct_layout(message, name, path, field.fields, version, flexible, True, chain)
     struct = message.structs.get(name)
     if struct is None:
         return _struct_layout(message, name, path, (), version, flexible, defined=False)
-    return _struct_layout(message, name, path, struct.fields, version, flexible)
+    return _struct_layout(message, name, path, struct.fields, version, flexible, True, chain)

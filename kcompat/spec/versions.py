@@ -194,7 +194,12 @@ class Versions:
                 out.append((current, high))
         return Versions.from_ranges(out)
 
+    def symmetric_difference(self, other: Versions) -> Versions:
+        """Versions in exactly one of the two sets."""
+        return self.subtract(other).union(other.subtract(self))
+
     __and__ = intersect
+    __xor__ = symmetric_difference
     __or__ = union
     __sub__ = subtract
 

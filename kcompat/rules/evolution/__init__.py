@@ -1,1 +1,3 @@
 """Evolution (diff) rules; importing this package registers them all."""
+
+from kcompat.rules.evolution import fields, messages, tags, versions  # noqa: F401

@@ -112,3 +112,42 @@ def unused_common_struct(message: Message, report: Reporter) -> None:
                 f"common struct {struct.name} is never used",
                 hint="remove it or refer to it",
             )
+
+
+@rule(
+    "recursive-struct",
+    kind="lint",
+    category="structs",
+    severity=Severity.ERROR,
+    summary="A struct that contains itself: it has no finite encoding.",
+)
+def recursive_struct(message: Message, report: Reporter) -> None:
+    structs = {s.name: s for s in message.structs}
+
+    def children(name: str) -> set[str]:
+        struct = structs.get(name)
+        if struct is None:
+            return set()
+        found: set[str] = set()
+        stack = list(struct.fields)
+        while stack:
+            field = stack.pop()
+            if field.type.has_struct:
+                found.add(field.type.base)
+            stack.extend(field.fields)
+        return found
+
+    for name, struct in structs.items():
+        seen: set[str] = set()
+        frontier = children(name)
+        while frontier and name not in seen:
+            seen |= frontier
+            frontier = set().union(*(children(n) for n in frontier)) - seen if frontier else set()
+        if name in seen and struct.node is not None:
+            report(
+                struct.node.where_value("name")
+                if struct.common
+                else struct.node.where_value("type"),
+                f"struct {name} contains itself, so it has no finite encoding",
+                hint="break the cycle (Kafka's protocol has no recursive types)",
+            )

@@ -1,0 +1,1 @@
+"""Compare two revisions of a set of specs: pairing, tag ledger, and the rule engine."""

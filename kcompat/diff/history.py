@@ -1,0 +1,62 @@
+"""Build the tag ledger from BASE's git history (the I/O half of the ledger).
+
+Reading history costs time, so it is read only for messages whose HEAD binds a tag to
+something BASE does not: only those can introduce a reuse.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from kcompat.diff.ledger import TagLedger, tag_bindings
+from kcompat.sources.sides import Side, _source_path
+from kcompat.spec.specfile import SpecFile, read_spec
+
+
+def needs_history(base_specs: Sequence[SpecFile], head_specs: Sequence[SpecFile]) -> list[SpecFile]:
+    """BASE specs whose HEAD counterpart binds a tag to a new (name, type)."""
+    base_by_name = {s.message.name: s for s in base_specs if s.message is not None}
+    wanted = []
+    for head in head_specs:
+        if head.message is None:
+            continue
+        base = base_by_name.get(head.message.name)
+        head_bindings = tag_bindings(head.message, "HEAD")
+        if not head_bindings:
+            continue
+        if base is None or base.message is None:
+            continue
+        known = {k: (b.name, b.type) for k, b in tag_bindings(base.message, "BASE").items()}
+        if any(known.get(k) != (b.name, b.type) for k, b in head_bindings.items()):
+            wanted.append(base)
+    return wanted
+
+
+def ledger_from_history(
+    side: Side, base_specs: Sequence[SpecFile], head_specs: Sequence[SpecFile]
+) -> TagLedger:
+    """Tags of every revision in BASE's history that touched the files that need it."""
+    ledger = TagLedger.empty()
+    if side.kind != "rev" or side.repo is None or side.sha is None:
+        return ledger
+    repo = side.repo
+    for spec in needs_history(base_specs, head_specs):
+        path = _source_path(side, spec.path)
+        if path is None:
+            continue
+        for commit, old_path in repo.file_history(side.sha, path):
+            data = repo.read_at(commit, old_path)
+            if data is None or b'"tag"' not in data:
+                continue
+            old = read_spec(old_path, data)
+            if old.message is not None and spec.message is not None:
+                # A message keeps its identity across renames of the file.
+                if old.message.name == spec.message.name or old_path != path:
+                    ledger.add(_renamed(old.message, spec.message.name), commit[:12])
+    return ledger
+
+
+def _renamed(message, name):  # type: ignore[no-untyped-def]
+    from dataclasses import replace
+
+    return message if message.name == name else replace(message, name=name)

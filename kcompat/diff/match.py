@@ -1,0 +1,256 @@
+"""Pair two revisions once: messages by name, then structs and fields by name, per version.
+
+Every evolution rule reads these pairs instead of re-deriving them, in the style of buf's
+breaking-change handlers. Fields are matched by name, never by position alone; a field
+that only one side has at a released version, sitting at the same wire position with
+the same wire shape as a field only the other side has, is paired as a rename.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from kcompat.spec.model import Field, Message
+from kcompat.spec.resolve import Kind, LayoutField, StructLayout, Wire, resolve
+from kcompat.spec.specfile import SpecFile
+from kcompat.spec.versions import Versions
+
+
+@dataclass(frozen=True)
+class StructPair:
+    """One struct (or the message body) at one released version, on both sides."""
+
+    version: int
+    path: str  # dotted path of the owning field in HEAD; "" for the message body
+    base: StructLayout
+    head: StructLayout
+    matched: tuple[tuple[LayoutField, LayoutField], ...]  # same name
+    renamed: tuple[tuple[LayoutField, LayoutField], ...]  # same position or tag, same shape
+    base_only: tuple[LayoutField, ...]
+    head_only: tuple[LayoutField, ...]
+    flexibility_changed: bool  # the message's flexibility differs at this version
+
+
+@dataclass(frozen=True)
+class MessagePair:
+    """A message in BASE and HEAD, with the versions that count as released."""
+
+    base: Message
+    head: Message
+    base_spec: SpecFile
+    head_spec: SpecFile
+    released: Versions  # versions whose wire format must not change
+    released_by: str = "base"  # why: "base", or the release tag(s)
+
+    @cached_property
+    def common(self) -> Versions:
+        """Released versions that HEAD still has (removed ones are reported on their own)."""
+        return self.released & self.head.valid_versions
+
+    @cached_property
+    def struct_pairs(self) -> tuple[StructPair, ...]:
+        pairs: list[StructPair] = []
+        for version in self.common:
+            base_layout = resolve(self.base, version)
+            head_layout = resolve(self.head, version)
+            changed = base_layout.flexible != head_layout.flexible
+            _pair_structs(version, "", base_layout.root, head_layout.root, changed, pairs)
+        return tuple(pairs)
+
+    def matched_fields(self) -> Iterator[tuple[StructPair, LayoutField, LayoutField]]:
+        """Every (struct pair, base field, head field) matched by name, all versions."""
+        for struct_pair in self.struct_pairs:
+            for base_field, head_field in struct_pair.matched:
+                yield struct_pair, base_field, head_field
+
+    def unique_matched_fields(self) -> Iterator[tuple[str, Field, Field]]:
+        """Each field matched by name once (its HEAD path, base and head definitions)."""
+        seen: set[str] = set()
+        for _pair, base_field, head_field in self.matched_fields():
+            if head_field.path not in seen:
+                seen.add(head_field.path)
+                yield head_field.path, base_field.field, head_field.field
+
+
+def _pair_structs(
+    version: int,
+    path: str,
+    base: StructLayout,
+    head: StructLayout,
+    flexibility_changed: bool,
+    out: list[StructPair],
+) -> None:
+    base_by_name = {f.name: f for f in base.all_fields()}
+    head_by_name = {f.name: f for f in head.all_fields()}
+    matched = tuple((base_by_name[f.name], f) for f in head.all_fields() if f.name in base_by_name)
+    base_only = [f for f in base.all_fields() if f.name not in head_by_name]
+    head_only = [f for f in head.all_fields() if f.name not in base_by_name]
+    renamed = _renames(base, head, base_only, head_only)
+    renamed_base = {id(b) for b, _h in renamed}
+    renamed_head = {id(h) for _b, h in renamed}
+    out.append(
+        StructPair(
+            version,
+            path,
+            base,
+            head,
+            matched,
+            renamed,
+            tuple(f for f in base_only if id(f) not in renamed_base),
+            tuple(f for f in head_only if id(f) not in renamed_head),
+            flexibility_changed,
+        )
+    )
+    for base_field, head_field in (*matched, *renamed):
+        base_child = _child_struct(base_field.wire)
+        head_child = _child_struct(head_field.wire)
+        if base_child is not None and head_child is not None:
+            _pair_structs(
+                version, head_field.path, base_child, head_child, flexibility_changed, out
+            )
+
+
+def _child_struct(wire: Wire) -> StructLayout | None:
+    if wire.kind is Kind.STRUCT:
+        return wire.struct
+    if wire.kind is Kind.ARRAY and wire.element is not None and wire.element.kind is Kind.STRUCT:
+        return wire.element.struct
+    return None
+
+
+def _renames(
+    base: StructLayout,
+    head: StructLayout,
+    base_only: list[LayoutField],
+    head_only: list[LayoutField],
+) -> tuple[tuple[LayoutField, LayoutField], ...]:
+    """Unmatched fields at the same wire position (or tag) with the same wire shape."""
+    pairs = []
+    head_left = {id(f) for f in head_only}
+    base_index = {id(f): i for i, f in enumerate(base.fields)}
+    head_index = {id(f): i for i, f in enumerate(head.fields)}
+    for old in base_only:
+        for new in head_only:
+            if id(new) not in head_left or old.tagged != new.tagged:
+                continue
+            same_slot = (
+                old.tag == new.tag
+                if old.tagged
+                else base_index.get(id(old)) == head_index.get(id(new))
+            )
+            if same_slot and wire_shape(old.wire) == wire_shape(new.wire):
+                pairs.append((old, new))
+                head_left.discard(id(new))
+                break
+    return tuple(pairs)
+
+
+def wire_shape(wire: Wire) -> tuple[object, ...]:
+    """The bytes-level shape of a value: everything but names, recursively."""
+    element = wire_shape(wire.element) if wire.element is not None else None
+    struct = struct_shape(wire.struct) if wire.struct is not None else None
+    return (
+        wire.kind,
+        wire.form,
+        wire.bits,
+        wire.signed,
+        wire.compact,
+        wire.nullable,
+        wire.null_marker,
+        element,
+        struct,
+    )
+
+
+def struct_shape(layout: StructLayout) -> tuple[object, ...]:
+    return (
+        tuple(wire_shape(f.wire) for f in layout.fields),
+        tuple((f.tag, wire_shape(f.wire)) for f in layout.tagged),
+        layout.flexible,
+    )
+
+
+def own_shape(wire: Wire) -> tuple[object, ...]:
+    """A value's shape without the insides of structs (those are compared field by field)."""
+    element = own_shape(wire.element) if wire.element is not None else None
+    return (
+        wire.kind,
+        wire.form,
+        wire.bits,
+        wire.signed,
+        wire.compact,
+        wire.nullable,
+        wire.null_marker,
+        element,
+    )
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """How the messages of two revisions correspond."""
+
+    pairs: tuple[MessagePair, ...]
+    removed: tuple[SpecFile, ...]  # BASE messages with no HEAD counterpart
+    added: tuple[SpecFile, ...]  # HEAD messages with no BASE counterpart
+    renamed: tuple[MessagePair, ...] = field(default=())  # matched by apiKey or file, not name
+
+
+def pair_messages(
+    base_specs: list[SpecFile],
+    head_specs: list[SpecFile],
+    released_for: ReleasedFor,
+) -> Pairing:
+    """Match by name; then unmatched ones by (type, apiKey), then by file path (renames)."""
+    base_by_name = {s.message.name: s for s in base_specs if s.message is not None}
+    head_by_name = {s.message.name: s for s in head_specs if s.message is not None}
+    pairs: list[MessagePair] = []
+    renamed: list[MessagePair] = []
+
+    def make(base_spec: SpecFile, head_spec: SpecFile) -> MessagePair:
+        assert base_spec.message is not None and head_spec.message is not None
+        versions, why = released_for(base_spec.message)
+        return MessagePair(
+            base_spec.message, head_spec.message, base_spec, head_spec, versions, why
+        )
+
+    for name, base_spec in base_by_name.items():
+        head_spec = head_by_name.get(name)
+        if head_spec is not None:
+            pairs.append(make(base_spec, head_spec))
+    base_left = {n: s for n, s in base_by_name.items() if n not in head_by_name}
+    head_left = {n: s for n, s in head_by_name.items() if n not in base_by_name}
+
+    def key_of(spec: SpecFile) -> tuple[str, int] | None:
+        message = spec.message
+        if message is None or message.api_key is None:
+            return None
+        return (message.kind, message.api_key)
+
+    for strategy in (key_of, lambda s: s.path):
+        head_index = {}
+        for name, spec in head_left.items():
+            k = strategy(spec)
+            if k is not None:
+                head_index.setdefault(k, name)
+        for name, base_spec in list(base_left.items()):
+            k = strategy(base_spec)
+            head_name = head_index.get(k) if k is not None else None
+            if head_name is not None and head_name in head_left:
+                pair = make(base_spec, head_left.pop(head_name))
+                renamed.append(pair)
+                base_left.pop(name)
+    return Pairing(
+        tuple(pairs + renamed),
+        tuple(base_left.values()),
+        tuple(head_left.values()),
+        tuple(renamed),
+    )
+
+
+class ReleasedFor:
+    """Which versions of a BASE message count as released, and why (a callable)."""
+
+    def __call__(self, message: Message) -> tuple[Versions, str]:
+        return message.released_versions, "base"

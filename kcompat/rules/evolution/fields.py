@@ -1,0 +1,465 @@
+"""Field-level evolution rules, over fields matched by name at each released version."""
+
+from __future__ import annotations
+
+from kcompat.diff.engine import DiffContext
+from kcompat.diff.match import MessagePair, StructPair, own_shape
+from kcompat.rules.engine import Reporter, Severity, rule
+from kcompat.rules.evolution.common import (
+    DIFF,
+    boxing_exception,
+    describe,
+    int_encoding_changed,
+    node,
+    struct_renamed,
+    type_names_differ,
+)
+from kcompat.spec.model import show_value
+from kcompat.spec.resolve import Kind, LayoutField
+
+
+def _owner(pair: MessagePair, struct_pair: StructPair, side: str) -> object:
+    """The JSON node that owns a struct: the field holding it, or the message."""
+    layout = struct_pair.head if side == "head" else struct_pair.base
+    message = pair.head if side == "head" else pair.base
+    if not layout.path:
+        return message.node
+    for _path, field in message.walk():
+        if _path == layout.path:
+            return field.node
+    return message.node
+
+
+@rule(
+    "field-added",
+    category="fields",
+    severity=Severity.ERROR,
+    summary="A non-tagged field added to a released version: old readers misparse.",
+    **DIFF,
+)
+def field_added(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
+    for struct_pair in pair.struct_pairs:
+        for entry in struct_pair.head_only:
+            if entry.tagged:
+                continue
+            report(
+                node(entry),
+                f"non-tagged field {entry.path} ({entry.field.type}) was added to {{versions}}",
+                key="versions",
+                field_path=entry.path,
+                versions=str(struct_pair.version),
+                base=_owner(pair, struct_pair, "base"),
+                hint=f'add it only to a new version ("versions": "'
+                f'{pair.base.valid_versions.highest + 1}+") or make it a tagged field',
+            )
+
+
+@rule(
+    "field-removed",
+    category="fields",
+    severity=Severity.ERROR,
+    summary="A non-tagged field removed from a released version.",
+    **DIFF,
+)
+def field_removed(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
+    for struct_pair in pair.struct_pairs:
+        for entry in struct_pair.base_only:
+            if entry.tagged:
+                continue  # removing a tagged field is compatible
+            report(
+                _owner(pair, struct_pair, "head"),
+                f"field {entry.path} ({entry.field.type}) was removed from {{versions}}",
+                key="fields",
+                field_path=entry.path,
+                versions=str(struct_pair.version),
+                base=node(entry),
+                base_key="name",
+                hint='keep it in released versions: end its range instead ("versions": '
+                f'"{entry.field.versions.lowest}-{pair.base.valid_versions.highest}")'
+                if not entry.field.versions.empty
+                else "keep it in released versions",
+            )
+
+
+def _moved(order: list[int]) -> set[int]:
+    """Positions not in a longest increasing subsequence: the fields that moved."""
+    if not order:
+        return set()
+    tails: list[int] = []
+    parent = [-1] * len(order)
+    tail_index: list[int] = []
+    import bisect
+
+    for i, value in enumerate(order):
+        k = bisect.bisect_left(tails, value)
+        if k == len(tails):
+            tails.append(value)
+            tail_index.append(i)
+        else:
+            tails[k] = value
+            tail_index[k] = i
+        parent[i] = tail_index[k - 1] if k > 0 else -1
+    keep = set()
+    i = tail_index[-1]
+    while i >= 0:
+        keep.add(i)
+        i = parent[i]
+    return set(range(len(order))) - keep
+
+
+@rule(
+    "fields-reordered",
+    category="fields",
+    severity=Severity.ERROR,
+    summary="Fields of a released version change order (even two of the same type).",
+    **DIFF,
+)
+def fields_reordered(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
+    for struct_pair in pair.struct_pairs:
+        base_index = {f.name: i for i, f in enumerate(struct_pair.base.fields)}
+        matched = [h for b, h in struct_pair.matched if not b.tagged and not h.tagged]
+        matched.sort(key=lambda h: struct_pair.head.fields.index(h))
+        order = [base_index[h.name] for h in matched]
+        for position in sorted(_moved(order)):
+            entry = matched[position]
+            base_entry = struct_pair.base.fields[order[position]]
+            report(
+                node(entry),
+                f"field {entry.path} moved from position {order[position] + 1} "
+                f"to {struct_pair.head.fields.index(entry) + 1} in {{versions}}",
+                key="name",
+                field_path=entry.path,
+                versions=str(struct_pair.version),
+                base=node(base_entry),
+                base_key="name",
+                hint="fields go on the wire in spec order; put it back where it was",
+            )
+
+
+def _type_change(base: LayoutField, head: LayoutField) -> str | None:
+    """Why a matched field's type change breaks the wire, or None if it does not."""
+    if not type_names_differ(base, head) or struct_renamed(base, head):
+        return None
+    boxing = boxing_exception(base, head)
+    if boxing == "compatible":
+        return None
+    if boxing is not None:
+        return boxing
+    if own_shape(base.wire) == own_shape(head.wire) and base.wire.kind is not Kind.STRUCT:
+        return None  # e.g. int32 -> int64 with a fixed32 encoding for old versions
+    return ""
+
+
+@rule(
+    "field-type-changed",
+    category="fields",
+    severity=Severity.ERROR,
+    summary="A field's type changed (except []P <-> []{P} in non-flexible versions).",
+    **DIFF,
+)
+def field_type_changed(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
+    for struct_pair, base, head in pair.matched_fields():
+        why = _type_change(base, head)
+        if why is None:
+            continue
+        detail = f": {why}" if why else f" ({describe(base)} -> {describe(head)})"
+        report(
+            node(head),
+            f"field {head.path} changed type from {base.field.type} to "
+            f"{head.field.type} in {{versions}}{detail}",
+            key="type",
+            field_path=head.path,
+            versions=str(struct_pair.version),
+            base=node(base),
+            base_key="type",
+            hint="add a new field in a new version instead of changing this one",
+        )
+
+
+@rule(
+    "encoding-changed",
+    category="fields",
+    severity=Severity.ERROR,
+    summary="Seed 004 integer encoding changed for a released version (incl. narrower).",
+    **DIFF,
+)
+def encoding_changed(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
+    for struct_pair, base, head in pair.matched_fields():
+        if type_names_differ(base, head) or base.tagged != head.tagged:
+            continue
+        if int_encoding_changed(base.wire, head.wire):
+            narrower = " (narrower)" if head.wire.bits < base.wire.bits else ""
+            report(
+                node(head),
+                f"encoding of {head.path} changed from {describe(base)} to "
+                f"{describe(head)}{narrower} in {{versions}}",
+                key="encoding",
+                field_path=head.path,
+                versions=str(struct_pair.version),
+                base=node(base),
+                base_key="encoding",
+                hint="change an encoding only from a new version on (an encoding range)",
+            )
+
+
+@rule(
+    "nullable-narrowed",
+    category="fields",
+    severity=Severity.ERROR,
+    summary="A field stopped being nullable in a released version: old nulls fail to read.",
+    **DIFF,
+)
+def nullable_narrowed(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
+    for struct_pair, base, head in pair.matched_fields():
+        if base.wire.kind is Kind.STRUCT or type_names_differ(base, head):
+            continue
+        if base.nullable and not head.nullable:
+            report(
+                node(head),
+                f"{head.path} is no longer nullable in {{versions}}; readers "
+                "reject the nulls old writers send",
+                key="nullableVersions",
+                field_path=head.path,
+                versions=str(struct_pair.version),
+                base=node(base),
+                base_key="nullableVersions",
+                hint=f'keep "nullableVersions": "{base.field.nullable_versions}"',
+            )
+
+
+@rule(
+    "nullable-widened",
+    category="fields",
+    severity=Severity.ERROR,
+    summary="A field became nullable in a released version: old readers reject the null.",
+    **DIFF,
+)
+def nullable_widened(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
+    for struct_pair, base, head in pair.matched_fields():
+        if base.wire.kind is Kind.STRUCT or type_names_differ(base, head):
+            continue
+        if head.nullable and not base.nullable:
+            report(
+                node(head),
+                f"{head.path} became nullable in {{versions}}; old readers fail on a null",
+                key="nullableVersions",
+                field_path=head.path,
+                versions=str(struct_pair.version),
+                base=node(base),
+                base_key="nullableVersions",
+                hint="make it nullable from a new version on",
+            )
+
+
+@rule(
+    "struct-nullability-changed",
+    category="fields",
+    severity=Severity.ERROR,
+    summary="KIP-893: a struct became nullable or non-nullable in a released version.",
+    **DIFF,
+)
+def struct_nullability_changed(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
+    for struct_pair, base, head in pair.matched_fields():
+        if base.wire.kind is not Kind.STRUCT or head.wire.kind is not Kind.STRUCT:
+            continue
+        if base.nullable != head.nullable:
+            now = "nullable" if head.nullable else "non-nullable"
+            marker = "adds" if head.nullable else "drops"
+            report(
+                node(head),
+                f"struct {head.path} became {now} in {{versions}}, which "
+                f"{marker} the presence byte before it (KIP-893)",
+                key="nullableVersions",
+                field_path=head.path,
+                versions=str(struct_pair.version),
+                base=node(base),
+                base_key="nullableVersions",
+                hint="change nullability only in a new version",
+            )
+
+
+@rule(
+    "wire-format-changed",
+    category="fields",
+    severity=Severity.ERROR,
+    summary="A field's bytes changed in a released version in another way (e.g. compact).",
+    **DIFF,
+)
+def wire_format_changed(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
+    for struct_pair, base, head in pair.matched_fields():
+        if struct_pair.flexibility_changed or type_names_differ(base, head):
+            continue
+        if base.tagged != head.tagged or int_encoding_changed(base.wire, head.wire):
+            continue
+        b, h = base.wire, head.wire
+        if b.nullable != h.nullable:
+            continue  # nullable-* and struct-nullability-changed
+        if own_shape(b) != own_shape(h):
+            report(
+                node(head),
+                f"{head.path} is written as {describe(head)} instead of "
+                f"{describe(base)} in {{versions}}",
+                key="type",
+                field_path=head.path,
+                versions=str(struct_pair.version),
+                base=node(base),
+                base_key="type",
+                hint="check field-level flexibleVersions overrides",
+            )
+
+
+@rule(
+    "default-changed",
+    category="fields",
+    severity=Severity.ERROR,
+    summary="A field's default changed (compared as values: 0x10 equals 16).",
+    **DIFF,
+)
+def default_changed(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
+    for path, base, head in pair.unique_matched_fields():
+        if base.type.text != head.type.text:
+            continue
+        if base.default.key() != head.default.key():
+            report(
+                head.node.where_value("default")
+                if head.node is not None and "default" in head.node
+                else head.node,
+                f"default of {path} changed from {show_value(base.default.value)} to "
+                f"{show_value(head.default.value)}",
+                field_path=path,
+                base=base.node,
+                base_key="default" if base.node is not None and "default" in base.node else "name",
+                hint="readers of versions without the field, and tagged-field readers, "
+                "would disagree on its value; add a new field instead",
+            )
+
+
+@rule(
+    "field-renamed",
+    category="naming",
+    severity=Severity.WARNING,
+    summary="A field renamed: same bytes, but generated code and JSON break.",
+    **DIFF,
+)
+def field_renamed(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
+    seen = set()
+    for struct_pair in pair.struct_pairs:
+        for base, head in struct_pair.renamed:
+            if (base.path, head.path) in seen:
+                continue
+            seen.add((base.path, head.path))
+            report(
+                node(head),
+                f"field {base.path} was renamed to {head.name}",
+                key="name",
+                field_path=head.path,
+                base=node(base),
+                base_key="name",
+                hint="keep the old name; renames break generated accessors and JSON",
+            )
+
+
+@rule(
+    "struct-renamed",
+    category="naming",
+    severity=Severity.WARNING,
+    summary="A struct type renamed: same bytes, but generated class names change.",
+    **DIFF,
+)
+def struct_renamed_rule(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
+    seen = set()
+    for _struct_pair, base, head in pair.matched_fields():
+        if struct_renamed(base, head) and head.path not in seen:
+            seen.add(head.path)
+            report(
+                node(head),
+                f"struct type of {head.path} was renamed from "
+                f"{base.field.type.base} to {head.field.type.base}",
+                key="type",
+                field_path=head.path,
+                base=node(base),
+                base_key="type",
+                hint="keep the struct's name; generated classes are named after it",
+            )
+
+
+@rule(
+    "map-key-changed",
+    category="fields",
+    severity=Severity.WARNING,
+    summary="mapKey changed: the generated collection type and lookups change.",
+    **DIFF,
+)
+def map_key_changed(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
+    for path, base, head in pair.unique_matched_fields():
+        if base.map_key != head.map_key:
+            report(
+                head.node,
+                f"mapKey of {path} changed from {str(base.map_key).lower()} to "
+                f"{str(head.map_key).lower()}",
+                key="mapKey" if head.map_key else "name",
+                field_path=path,
+                base=base.node,
+                hint="generated code switches between a list and a keyed collection",
+            )
+
+
+@rule(
+    "ignorable-changed",
+    category="fields",
+    severity=Severity.WARNING,
+    summary="ignorable changed: writers now drop (or refuse to drop) the field silently.",
+    **DIFF,
+)
+def ignorable_changed(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
+    for path, base, head in pair.unique_matched_fields():
+        if base.ignorable != head.ignorable:
+            report(
+                head.node,
+                f"ignorable of {path} changed from {str(base.ignorable).lower()} "
+                f"to {str(head.ignorable).lower()}",
+                key="ignorable" if head.node is not None and "ignorable" in head.node else "name",
+                field_path=path,
+                base=base.node,
+                hint="writers of older versions now behave differently when it is set",
+            )
+
+
+@rule(
+    "entity-type-changed",
+    category="fields",
+    severity=Severity.WARNING,
+    summary="entityType changed: tooling that redacts or routes by entity breaks.",
+    **DIFF,
+)
+def entity_type_changed(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
+    for path, base, head in pair.unique_matched_fields():
+        if (base.entity_type or "unknown") != (head.entity_type or "unknown"):
+            report(
+                head.node,
+                f"entityType of {path} changed from {base.entity_type or 'none'} "
+                f"to {head.entity_type or 'none'}",
+                key="entityType" if head.node is not None and "entityType" in head.node else "name",
+                field_path=path,
+                base=base.node,
+            )
+
+
+@rule(
+    "docs-changed",
+    category="docs",
+    severity=Severity.INFO,
+    summary="A field's about text changed (compatible).",
+    **DIFF,
+)
+def docs_changed(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
+    for path, base, head in pair.unique_matched_fields():
+        if base.about != head.about:
+            report(
+                head.node,
+                f"documentation of {path} changed",
+                key="about",
+                field_path=path,
+                base=base.node,
+                base_key="about",
+            )

@@ -1,0 +1,128 @@
+"""Message-level evolution rules: removed, added, renamed, apiKey and type changes."""
+
+from __future__ import annotations
+
+from kcompat.diff.engine import DiffContext
+from kcompat.diff.match import MessagePair
+from kcompat.rules.engine import Reporter, Severity, rule
+from kcompat.rules.evolution.common import DIFF
+
+_SET = dict(kind="diff", scope="set")
+
+
+@rule(
+    "message-removed",
+    category="messages",
+    severity=Severity.ERROR,
+    summary="A message present in BASE is gone from HEAD.",
+    **_SET,
+)
+def message_removed(context: DiffContext, report: Reporter) -> None:
+    for spec in context.pairing.removed:
+        message = spec.message
+        assert message is not None
+        versions = message.released_versions
+        report(
+            message.node,
+            f"{message.kind} {message.name} was removed; clients of its "
+            f"released versions ({versions}) can no longer use it",
+            path=spec.path,
+            message_name=message.name,
+            versions=str(versions),
+            hint="keep the spec; deprecate versions with deprecatedVersions instead",
+        )
+
+
+@rule(
+    "message-added",
+    category="messages",
+    severity=Severity.INFO,
+    summary="A new message (compatible).",
+    **_SET,
+)
+def message_added(context: DiffContext, report: Reporter) -> None:
+    for spec in context.pairing.added:
+        message = spec.message
+        assert message is not None
+        report(
+            message.node,
+            f"new {message.kind} {message.name} (versions {message.valid_versions})",
+            path=spec.path,
+            message_name=message.name,
+        )
+
+
+@rule(
+    "message-renamed",
+    category="messages",
+    severity=Severity.WARNING,
+    summary="A message renamed: the wire is unchanged, generated class names are not.",
+    **DIFF,
+)
+def message_renamed(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
+    if pair.base.name != pair.head.name and pair.head.node is not None:
+        report(
+            pair.head.node,
+            f"message {pair.base.name} was renamed to {pair.head.name}",
+            key="name",
+            base=pair.base.node,
+            base_key="name",
+            hint="renames break generated code and JSON tooling; keep the old name",
+        )
+
+
+@rule(
+    "api-key-changed",
+    category="messages",
+    severity=Severity.ERROR,
+    summary="The apiKey changed: every client sends the old key.",
+    **DIFF,
+)
+def api_key_changed(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
+    if pair.base.api_key != pair.head.api_key and pair.head.node is not None:
+        report(
+            pair.head.node,
+            f"apiKey of {pair.head.name} changed from {pair.base.api_key} to {pair.head.api_key}",
+            key="apiKey",
+            base=pair.base.node,
+            base_key="apiKey",
+            hint="an apiKey is permanent; define a new message for a new key",
+        )
+
+
+@rule(
+    "message-type-changed",
+    category="messages",
+    severity=Severity.ERROR,
+    summary="The message type changed (request, response, header, ...).",
+    **DIFF,
+)
+def message_type_changed(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
+    if pair.base.kind != pair.head.kind and pair.head.node is not None:
+        report(
+            pair.head.node,
+            f"{pair.head.name} changed type from {pair.base.kind} to {pair.head.kind}",
+            key="type",
+            base=pair.base.node,
+            base_key="type",
+        )
+
+
+@rule(
+    "listener-removed",
+    category="messages",
+    severity=Severity.WARNING,
+    summary="A request is no longer accepted by a listener it used to be sent to.",
+    **DIFF,
+)
+def listener_removed(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
+    gone = [x for x in pair.base.listeners if x not in pair.head.listeners]
+    if gone and pair.head.listeners and pair.head.node is not None:
+        report(
+            pair.head.node,
+            f"{pair.head.name} is no longer accepted by listener(s) {', '.join(gone)}",
+            key="listeners",
+            base=pair.base.node,
+            base_key="listeners",
+            hint="clients that send it there will get an unsupported-version error",
+        )

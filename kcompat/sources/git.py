@@ -1,0 +1,265 @@
+"""Spec texts from git, read-only: revisions, the index and the working tree.
+
+Everything goes through gitpython, which runs git without a shell; revisions are resolved
+to commit SHAs first (with ``--end-of-options``), so a ref name can never be read as an
+option or reach a shell. Nothing is checked out and neither the index nor the working
+tree is written: blobs come from git's object store through one persistent
+``git cat-file --batch`` process.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from kcompat.errors import UsageError
+
+if TYPE_CHECKING:
+    import git
+
+#: What a comparison's HEAD side can be.
+HEAD_KINDS = ("rev", "index", "worktree")
+
+
+@dataclass(frozen=True)
+class Tag:
+    name: str
+    sha: str  # the commit it points at
+
+
+@dataclass
+class GitRepo:
+    """A repository opened read-only."""
+
+    root: Path
+    _repo: Any = field(repr=False)
+    _blob_cache: dict[str, bytes | None] = field(default_factory=dict, repr=False)
+
+    @staticmethod
+    def open(path: str | Path = ".") -> GitRepo:
+        """Open the repository containing ``path``; exit 2 with a clear line if there is none."""
+        import git
+
+        start = Path(path)
+        if not start.exists():
+            raise UsageError(f"{path}: no such directory")
+        try:
+            repo = git.Repo(start, search_parent_directories=True)
+        except (git.InvalidGitRepositoryError, git.NoSuchPathError):
+            raise UsageError(
+                f"{path}: not inside a git repository (use --repo DIR, or compare directories)"
+            ) from None
+        if repo.bare or repo.working_tree_dir is None:
+            root = Path(repo.git_dir)
+        else:
+            root = Path(repo.working_tree_dir)
+        return GitRepo(root, repo)
+
+    @property
+    def git(self) -> git.Git:
+        return self._repo.git  # type: ignore[no-any-return]
+
+    def _run(self, *args: str) -> str:
+        import git
+
+        try:
+            return str(self.git.execute(["git", *args], stdout_as_string=True))
+        except git.GitCommandError as err:
+            detail = (err.stderr or "").strip().splitlines()
+            message = detail[-1].removeprefix("stderr: ").strip(" '") if detail else str(err)
+            raise UsageError(f"git {args[0]} failed: {message}") from None
+
+    # -- revisions ------------------------------------------------------------------
+    @cached_property
+    def shallow(self) -> bool:
+        return self._run("rev-parse", "--is-shallow-repository").strip() == "true"
+
+    def resolve(self, rev: str) -> str:
+        """The commit SHA a revision names; exit 2 with the ``git fetch`` to run if missing."""
+        import git
+
+        if not rev or rev.startswith("-") or "\n" in rev or "\x00" in rev:
+            raise UsageError(f"invalid revision {rev!r}")
+        try:
+            out = self.git.execute(
+                [
+                    "git",
+                    "rev-parse",
+                    "--verify",
+                    "--quiet",
+                    "--end-of-options",
+                    f"{rev}^{{commit}}",
+                ],
+                stdout_as_string=True,
+            )
+        except git.GitCommandError:
+            out = ""
+        sha = str(out).strip()
+        if not re.fullmatch(r"[0-9a-f]{40,64}", sha):
+            raise UsageError(f"unknown revision {rev!r} in {self.root}; {self.fetch_hint(rev)}")
+        return sha
+
+    def fetch_hint(self, rev: str) -> str:
+        """The exact command that would make ``rev`` available."""
+        remotes = [r.name for r in self._repo.remotes]
+        if "/" in rev:
+            remote, _, branch = rev.partition("/")
+            if remote in remotes:
+                return f"fetch it first: git fetch {remote} {branch}"
+        if re.fullmatch(r"v?\d+(\.\d+)*", rev):
+            return f"fetch the tag first: git fetch {remotes[0] if remotes else 'origin'} tag {rev}"
+        if self.shallow:
+            return "this is a shallow clone: git fetch --unshallow (or fetch-depth: 0 in CI)"
+        if remotes:
+            return f"fetch it first: git fetch {remotes[0]} {rev}"
+        return "check the name with: git log --oneline --all"
+
+    def merge_base(self, a: str, b: str) -> str:
+        import git
+
+        try:
+            out = self.git.merge_base(a, b)
+        except git.GitCommandError:
+            out = ""
+        sha = str(out).strip().splitlines()[0] if str(out).strip() else ""
+        if not sha:
+            hint = (
+                "this is a shallow clone: git fetch --unshallow (or fetch-depth: 0 in CI)"
+                if self.shallow
+                else "the two revisions share no history"
+            )
+            raise UsageError(f"no merge base of {a[:12]} and {b[:12]}; {hint}")
+        return sha
+
+    def head_sha(self) -> str:
+        return self.resolve("HEAD")
+
+    def tags(self) -> list[Tag]:
+        """Every tag that points (directly or through an annotated tag) at a commit."""
+        out = self._run(
+            "for-each-ref",
+            "--format=%(refname:strip=2)%00%(*objectname)%00%(objectname)",
+            "refs/tags",
+        )
+        tags = []
+        for line in out.splitlines():
+            name, peeled, direct = [*line.split("\x00"), "", "", ""][:3]
+            tags.append(Tag(name, peeled or direct))
+        return tags
+
+    def is_ancestor(self, ancestor: str, descendant: str) -> bool:
+        import git
+
+        try:
+            self.git.merge_base("--is-ancestor", ancestor, descendant)
+        except git.GitCommandError:
+            return False
+        return True
+
+    # -- files ----------------------------------------------------------------------
+    def list_files(self, sha: str, pathspecs: Sequence[str] = ()) -> dict[str, str]:
+        """path -> blob SHA of every file at a commit (under ``pathspecs`` if given)."""
+        out = self._run("ls-tree", "-r", "-z", "--full-tree", sha, "--", *pathspecs)
+        files = {}
+        for entry in out.split("\x00"):
+            if not entry:
+                continue
+            meta, _, path = entry.partition("\t")
+            parts = meta.split()
+            if len(parts) == 3 and parts[1] == "blob":
+                files[path] = parts[2]
+        return files
+
+    def changed_paths(
+        self, base: str, head_kind: str, head: str | None = None, pathspecs: Sequence[str] = ()
+    ) -> list[str]:
+        """Files that differ between commit ``base`` and the HEAD side (a commit, the
+        index, or the working tree, untracked files included)."""
+        specs = list(pathspecs) or ["."]
+        if head_kind == "rev":
+            assert head is not None
+            out = self._run("diff", "--name-only", "-z", "--no-renames", base, head, "--", *specs)
+        elif head_kind == "index":
+            out = self._run(
+                "diff", "--cached", "--name-only", "-z", "--no-renames", base, "--", *specs
+            )
+        else:
+            out = self._run("diff", "--name-only", "-z", "--no-renames", base, "--", *specs)
+            out += "\x00" + self._run(
+                "ls-files", "--others", "--exclude-standard", "-z", "--", *specs
+            )
+        return sorted({p for p in out.split("\x00") if p})
+
+    def read_at(self, sha: str, path: str) -> bytes | None:
+        """A file's bytes at a commit, or None if it does not exist there."""
+        return self._object(f"{sha}:{path}")
+
+    def read_index(self, path: str) -> bytes | None:
+        """A file's staged bytes, or None if it is not in the index."""
+        return self._object(f":{path}")
+
+    def read_worktree(self, path: str) -> bytes | None:
+        full = self.root / path
+        try:
+            with full.open("rb") as handle:
+                return handle.read()
+        except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+            return None
+        except OSError as err:
+            raise UsageError(f"{path}: cannot read ({err.strerror or err})") from None
+
+    def _object(self, name: str) -> bytes | None:
+        if name in self._blob_cache:
+            return self._blob_cache[name]
+        try:
+            _sha, kind, _size, data = self.git.get_object_data(name)
+        except (ValueError, Exception):  # missing objects raise ValueError in gitpython
+            data, kind = None, "missing"
+        result = bytes(data) if kind == b"blob" or kind == "blob" else None
+        self._blob_cache[name] = result
+        return result
+
+    def file_history(self, sha: str, path: str, limit: int = 2000) -> list[tuple[str, str]]:
+        """(commit, path at that commit) for every commit reachable from ``sha`` that touched
+        the file, newest first, following renames."""
+        out = self._run(
+            "log",
+            f"--max-count={limit}",
+            "--format=%x01%H",
+            "--name-only",
+            "--follow",
+            sha,
+            "--",
+            path,
+        )
+        history = []
+        for chunk in out.split("\x01"):
+            lines = [line for line in chunk.splitlines() if line.strip()]
+            if len(lines) >= 2:
+                history.append((lines[0], lines[-1]))
+        return history
+
+    def relative(self, path: str | Path) -> str:
+        """A path relative to the repository root (for files named on the command line)."""
+        full = Path(path).resolve()
+        try:
+            return full.relative_to(self.root.resolve()).as_posix()
+        except ValueError:
+            raise UsageError(f"{path} is outside the repository {self.root}") from None
+
+    def close(self) -> None:
+        self._repo.close()
+
+
+def display(path: str, repo: GitRepo) -> str:
+    """A repo-relative path as shown to users: relative to the working directory if inside."""
+    full = repo.root / path
+    try:
+        return os.path.relpath(full)
+    except ValueError:
+        return path

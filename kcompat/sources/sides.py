@@ -1,0 +1,204 @@
+"""The two sides of a comparison, and loading only the spec files that differ.
+
+A side is a git revision, the index, the working tree, a directory, or ``REV:path`` (a
+folder at a revision). When both sides live in one repository, git itself lists the files
+that differ, so a pre-commit run reads one or two files, not the whole tree; identical
+files cannot produce findings. Other combinations compare every spec file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from kcompat.errors import UsageError
+from kcompat.sources.files import display_path, json_files
+from kcompat.sources.git import GitRepo
+from kcompat.spec.specfile import SpecFile, looks_like_spec, read_spec
+
+
+@dataclass(frozen=True)
+class Side:
+    """Where one side's spec texts come from."""
+
+    label: str  # as the user wrote it
+    kind: str  # "rev", "index", "worktree" or "dir"
+    repo: GitRepo | None = None
+    sha: str | None = None
+    directory: Path | None = None
+    subpath: str = ""  # REV:path restricts a revision to a folder
+
+    @property
+    def in_git(self) -> bool:
+        return self.kind in ("rev", "index", "worktree")
+
+    def read(self, path: str) -> bytes | None:
+        """A file's bytes on this side (repo-relative path for git sides), None if absent."""
+        if self.kind == "dir":
+            assert self.directory is not None
+            full = self.directory / path
+            return full.read_bytes() if full.is_file() else None
+        assert self.repo is not None
+        if self.kind == "rev":
+            assert self.sha is not None
+            return self.repo.read_at(self.sha, path)
+        if self.kind == "index":
+            return self.repo.read_index(path)
+        return self.repo.read_worktree(path)
+
+    def all_json(self, pathspecs: Sequence[str] = ()) -> list[str]:
+        """Every *.json path on this side (used when the other side is not the same repo)."""
+        if self.kind == "dir":
+            assert self.directory is not None
+            return [p.relative_to(self.directory).as_posix() for p in json_files(self.directory)]
+        assert self.repo is not None
+        specs = [self.subpath] if self.subpath else list(pathspecs)
+        if self.kind == "rev":
+            assert self.sha is not None
+            paths = self.repo.list_files(self.sha, specs)
+            return sorted(p for p in paths if p.endswith(".json"))
+        head = self.repo.head_sha()
+        tracked = set(self.repo.list_files(head, specs))
+        changed = self.repo.changed_paths(head, self.kind, None, specs)
+        return sorted(p for p in tracked | set(changed) if p.endswith(".json"))
+
+
+def side_for(text: str, repo: GitRepo | None, *, prefer_dir: bool = True) -> Side:
+    """Interpret a command-line side: a directory or file, ``REV:path``, or a revision."""
+    path = Path(text)
+    if prefer_dir and path.is_dir() and not _is_rev(text, repo):
+        return Side(text, "dir", directory=path)
+    if repo is not None and ":" in text and not path.exists():
+        rev, _, sub = text.partition(":")
+        sha = repo.resolve(rev or "HEAD")
+        return Side(text, "rev", repo, sha, subpath=sub.strip("/"))
+    if repo is None:
+        if path.is_dir():
+            return Side(text, "dir", directory=path)
+        raise UsageError(
+            f"{text}: not a directory, and not in a git repository to read a "
+            "revision from (use --repo DIR)"
+        )
+    return Side(text, "rev", repo, repo.resolve(text))
+
+
+def _is_rev(text: str, repo: GitRepo | None) -> bool:
+    """A name that is both a directory and a ref is read as the directory, unless ./-less
+    and the directory is outside the repo (rare); keep it simple: directories win."""
+    return False
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """The spec files to compare: only those that can differ, on each side."""
+
+    base: list[SpecFile]
+    head: list[SpecFile]
+    compared: int  # spec files looked at (for the summary)
+
+
+def load_sides(base: Side, head: Side, pathspecs: Sequence[str] = ()) -> Loaded:
+    """Read the spec files that differ between two sides (all of them across sources)."""
+    if (
+        base.in_git
+        and head.in_git
+        and base.repo is head.repo
+        and not base.subpath
+        and not head.subpath
+    ):
+        assert base.repo is not None and base.sha is not None
+        changed = base.repo.changed_paths(base.sha, head.kind, head.sha, pathspecs)
+        candidates = [p for p in changed if p.endswith(".json")]
+        return _load_pairs(base, head, candidates, candidates)
+    return _load_pairs(
+        base, head, base.all_json(pathspecs), head.all_json(pathspecs), skip_identical=True
+    )
+
+
+def _load_pairs(
+    base: Side,
+    head: Side,
+    base_paths: list[str],
+    head_paths: list[str],
+    skip_identical: bool = False,
+) -> Loaded:
+    base_specs: list[SpecFile] = []
+    head_specs: list[SpecFile] = []
+    base_bytes = {p: base.read(p) for p in base_paths}
+    head_bytes = {p: head.read(p) for p in head_paths}
+    identical: set[str] = set()
+    if skip_identical:
+        # Same bytes under the same relative name: no finding can come from that pair.
+        base_digest = {_digest(d): p for p, d in base_bytes.items() if d is not None}
+        for path, data in head_bytes.items():
+            if data is not None and base_digest.get(_digest(data)) == path:
+                identical.add(path)
+    for path, data in base_bytes.items():
+        if data is not None and path not in identical:
+            spec = read_spec(_label(base, path), data)
+            if looks_like_spec(spec):
+                base_specs.append(spec)
+    for path, data in head_bytes.items():
+        if data is not None and path not in identical:
+            spec = read_spec(_label(head, path), data)
+            if looks_like_spec(spec):
+                head_specs.append(spec)
+    compared = len({*base_paths, *head_paths})
+    return Loaded(base_specs, head_specs, compared)
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.sha1(data, usedforsecurity=False).hexdigest()
+
+
+def _label(side: Side, path: str) -> str:
+    """How a file is named in findings: as the user would open it."""
+    if side.kind == "dir":
+        assert side.directory is not None
+        return display_path(side.directory / path)
+    assert side.repo is not None
+    full = side.repo.root / path
+    shown = display_path(full)
+    return shown if not shown.startswith("../../") else str(PurePosixPath(path))
+
+
+def companion_requests(side: Side, specs: Sequence[SpecFile]) -> list[SpecFile]:
+    """The requests of responses in ``specs`` that ``specs`` lacks, read from ``side``.
+
+    A response's released versions depend on its request's latestVersionUnstable, and a
+    change that touches only the response does not load the request otherwise.
+    """
+    names = {s.message.name for s in specs if s.message is not None}
+    extra: list[SpecFile] = []
+    for spec in specs:
+        message = spec.message
+        if message is None or message.kind != "response" or not message.name.endswith("Response"):
+            continue
+        request = message.name.removesuffix("Response") + "Request"
+        if request in names:
+            continue
+        path = _source_path(side, spec.path)
+        if path is None:
+            continue
+        sibling = str(PurePosixPath(path).with_name(request + ".json"))
+        data = side.read(sibling)
+        if data is not None:
+            found = read_spec(_label(side, sibling), data)
+            if found.message is not None and found.message.name == request:
+                extra.append(found)
+                names.add(request)
+    return extra
+
+
+def _source_path(side: Side, label: str) -> str | None:
+    """Back from a display label to the side-relative path."""
+    full = Path(label).resolve()
+    root = side.directory if side.kind == "dir" else (side.repo.root if side.repo else None)
+    if root is None:
+        return None
+    try:
+        return full.relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return label if not Path(label).is_absolute() else None
