@@ -74,7 +74,7 @@ def resolve_sides(request: DiffRequest, repo: GitRepo | None) -> tuple[Side, Sid
         head = side_for(request.head, repo)
     base = side_for(request.base or "HEAD", repo)
     if request.merge_base:
-        if repo is None or base.kind != "rev" or not (head.kind in ("rev", "index", "worktree")):
+        if repo is None or base.kind != "rev" or head.kind not in ("rev", "index", "worktree"):
             raise UsageError("--merge-base needs git revisions on both sides")
         assert base.sha is not None
         head_commit = head.sha if head.kind == "rev" and head.sha else repo.head_sha()

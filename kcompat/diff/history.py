@@ -48,15 +48,10 @@ def ledger_from_history(
             data = repo.read_at(commit, old_path)
             if data is None or b'"tag"' not in data:
                 continue
-            old = read_spec(old_path, data)
-            if old.message is not None and spec.message is not None:
-                # A message keeps its identity across renames of the file.
-                if old.message.name == spec.message.name or old_path != path:
-                    ledger.add(_renamed(old.message, spec.message.name), commit[:12])
+            old = read_spec(old_path, data).message
+            if old is None or spec.message is None:
+                continue
+            # The file's history is the message's: file renames keep its identity, and
+            # an older message name is filed under the current one.
+            ledger.add(old, commit[:12], as_name=spec.message.name)
     return ledger
-
-
-def _renamed(message, name):  # type: ignore[no-untyped-def]
-    from dataclasses import replace
-
-    return message if message.name == name else replace(message, name=name)

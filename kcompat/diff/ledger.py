@@ -60,8 +60,8 @@ class TagLedger:
     def empty() -> TagLedger:
         return TagLedger({})
 
-    def add(self, message: Message, seen_in: str) -> None:
-        book = self.entries.setdefault(message.name, {})
+    def add(self, message: Message, seen_in: str, as_name: str | None = None) -> None:
+        book = self.entries.setdefault(as_name or message.name, {})
         for key, binding in tag_bindings(message, seen_in).items():
             known = book.setdefault(key, [])
             if all((b.name, b.type) != (binding.name, binding.type) for b in known):
