@@ -301,7 +301,9 @@ class _Parser:
         try:
             kind, token, offset = self._next()
         except LoadError as err:  # garbage after the value: Kafka never reads that far
-            kind, token, offset = "junk", self.text[self.pos : self.pos + 1], self.pos
+            match = _TOKEN.match(self.text, self.pos)
+            junk_at = match.end("skip") if match is not None else self.pos
+            kind, token, offset = "junk", self.text[junk_at : junk_at + 1], junk_at
             err_pos = err.pos
         else:
             err_pos = self._where(offset)
@@ -331,6 +333,8 @@ class _Parser:
             return int(token)
         if kind == "literal":
             return _LITERALS[token]
+        if token in (",", "}", "]"):
+            raise LoadError(f"a value is missing before {token!r}", self._where(offset))
         raise LoadError(f"expected a value, found {token!r}", self._where(offset))
 
     def _value(self, kind: str, token: str, offset: int) -> Any:
