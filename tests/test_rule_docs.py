@@ -1,0 +1,261 @@
+"""Every lint rule has a page in rules/, and every page's examples do what it says."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import kcompat.commands  # noqa: F401  (registers the commands on the app)
+from kcompat.app import app
+from kcompat.rules.engine import Rule, Severity, all_rules, get_rule
+from tests.rule_docs import (
+    RULES_DIR,
+    RuleDoc,
+    RuleDocError,
+    all_rule_docs,
+    default_filename,
+    lint_example,
+    parse_rule_doc,
+)
+
+LINT_RULES = {rule.id: rule for rule in all_rules("lint")}
+#: Pages of lint rules; diff pages (kind diff) are tested by the diff suite.
+LINT_PAGES = sorted(
+    path for path in all_rule_docs() if (rule := get_rule(path.stem)) is None or rule.kind == "lint"
+)
+
+
+def _page_id(path: Path) -> str:
+    return path.stem
+
+
+@pytest.fixture(scope="module", params=LINT_PAGES, ids=_page_id)
+def page(request: pytest.FixtureRequest) -> tuple[RuleDoc, Rule]:
+    doc = parse_rule_doc(request.param)
+    rule = LINT_RULES.get(doc.id)
+    assert rule is not None, f"{request.param.name} documents no registered lint rule"
+    return doc, rule
+
+
+# -- coverage ---------------------------------------------------------------------------
+
+
+def test_every_lint_rule_has_a_page() -> None:
+    missing = sorted(
+        rule_id for rule_id in LINT_RULES if not (RULES_DIR / f"{rule_id}.md").is_file()
+    )
+    assert missing == []
+
+
+def test_every_page_names_a_registered_rule() -> None:
+    unknown = sorted(path.name for path in all_rule_docs() if get_rule(path.stem) is None)
+    assert unknown == []
+    assert len(LINT_PAGES) == len(LINT_RULES) >= 60
+
+
+def test_the_package_ships_the_pages() -> None:
+    from kcompat.rules.catalog import rule_doc
+
+    for rule_id in LINT_RULES:
+        assert rule_doc(rule_id) == (RULES_DIR / f"{rule_id}.md").read_text(encoding="utf-8")
+
+
+# -- each page --------------------------------------------------------------------------
+
+
+def test_header_matches_the_registry(page: tuple[RuleDoc, Rule]) -> None:
+    doc, rule = page
+    assert doc.id == rule.id == doc.path.stem
+    assert (doc.kind, doc.category, doc.severity) == (
+        rule.kind,
+        rule.category,
+        rule.severity.label,
+    )
+    assert doc.summary == rule.summary
+
+
+def test_prose_sections(page: tuple[RuleDoc, Rule]) -> None:
+    doc, _rule = page
+    sentences = [s for s in doc.why.replace("\n", " ").split(". ") if s.strip()]
+    assert 2 <= len(sentences) <= 8, f"'Why it matters' has {len(sentences)} sentences"
+    assert len(doc.fix) >= 40
+    assert set(doc.examples) == {"fail", "pass"}, "lint pages have fail and pass examples"
+
+
+def test_failing_example_fires_the_rule(page: tuple[RuleDoc, Rule]) -> None:
+    doc, rule = page
+    run = lint_example(doc.files("fail"))
+    hits = run.of_rule(rule.id)
+    assert hits, f"the failing example of {rule.id} does not trigger it: {run.findings}"
+    for finding in hits:
+        text = run.files[run.file_of(finding)]
+        assert 1 <= finding.location.line <= len(text.splitlines())
+        assert finding.location.column >= 1
+        assert finding.message and "\n" not in finding.message
+        assert finding.severity is rule.severity or rule.id == "tag-as-string"
+
+
+def test_passing_example_is_clean(page: tuple[RuleDoc, Rule]) -> None:
+    doc, rule = page
+    run = lint_example(doc.files("pass"))
+    assert [f for f in run.findings if f.severity >= Severity.WARNING] == []
+    assert run.of_rule(rule.id) == []
+    # Info findings are allowed only where unavoidable; no page needs one today.
+    assert run.findings == []
+
+
+def test_examples_differ(page: tuple[RuleDoc, Rule]) -> None:
+    doc, _rule = page
+    assert doc.files("fail") != doc.files("pass")
+
+
+# -- the CLI prints the pages -------------------------------------------------------------
+
+runner = CliRunner()
+
+
+def test_rules_command_prints_the_page(page: tuple[RuleDoc, Rule]) -> None:
+    doc, _rule = page
+    result = runner.invoke(app, ["rules", doc.id, "--color", "never"])
+    assert result.exit_code == 0, result.output
+    assert result.output.rstrip("\n") == doc.path.read_text(encoding="utf-8").rstrip("\n")
+
+
+def test_rules_command_through_a_real_process() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "kcompat", "rules", "tag-duplicate"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("# tag-duplicate\n\n| kind | category | severity |")
+    assert "```json fail" in done.stdout and "## How to fix" in done.stdout
+
+
+def test_rules_command_unknown_rule_suggests_one() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "kcompat", "rules", "tag-duplicates"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        "kcompat: error: unknown rule 'tag-duplicates'; did you mean 'tag-duplicate'?"
+    ]
+
+
+def test_rules_list_json_has_every_lint_rule() -> None:
+    result = runner.invoke(app, ["rules", "--kind", "lint", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.output)
+    assert {row["id"] for row in rows} == set(LINT_RULES)
+    for row in rows:
+        rule = LINT_RULES[row["id"]]
+        assert row == {
+            "id": rule.id,
+            "kind": "lint",
+            "category": rule.category,
+            "severity": rule.severity.label,
+            "summary": rule.summary,
+        }
+        assert (RULES_DIR / f"{row['id']}.md").is_file()
+
+
+# -- the parser itself ----------------------------------------------------------------------
+
+_PAGE = """\
+# some-rule
+
+| kind | category | severity |
+|---|---|---|
+| diff | fields | error |
+
+A one-line summary.
+
+## Why it matters
+Because. It does.
+
+## How to fix
+Do the thing described here, carefully.
+
+## Examples
+
+### Failing
+
+```json fail-base
+{ "name": "FooRequest", "type": "request", "validVersions": "0" }
+```
+
+```json fail-head
+// a comment
+{ "type": "request", "name": "FooRequest", "validVersions": "0-1" }
+```
+
+### Passing
+
+```json pass-base Other.json
+{ "name": "FooRequest" }
+```
+
+```json pass-head Other.json
+{
+```
+
+```text
+not an example
+```
+"""
+
+
+def test_parser_reads_diff_roles_and_file_names(tmp_path: Path) -> None:
+    path = tmp_path / "some-rule.md"
+    path.write_text(_PAGE, encoding="utf-8")
+    doc = parse_rule_doc(path)
+    assert (doc.id, doc.kind, doc.category, doc.severity) == (
+        "some-rule",
+        "diff",
+        "fields",
+        "error",
+    )
+    assert doc.summary == "A one-line summary."
+    assert doc.why == "Because. It does."
+    assert sorted(doc.examples) == ["fail-base", "fail-head", "pass-base", "pass-head"]
+    assert [name for name, _ in doc.files("fail-base")] == ["FooRequest.json"]
+    assert doc.files("fail-head")[0][1].startswith("// a comment\n")
+    assert doc.files("pass-head") == [("Other.json", "{\n")]
+    assert doc.examples["fail-base"][0].line == 19
+
+
+@pytest.mark.parametrize(
+    ("change", "error"),
+    [
+        (("| kind | category | severity |", "| kind | severity |"), "table header"),
+        (("```json fail-base", "```json broken"), "needs a role"),
+        (("## How to fix", "## How not to fix"), "missing section '## How to fix'"),
+        (("```json pass-base Other.json", "```json pass-base ../x.json"), "bad example file"),
+        (("```json pass-head Other.json", "```json pass-base Other.json"), "both named"),
+    ],
+)
+def test_parser_rejects_malformed_pages(
+    tmp_path: Path, change: tuple[str, str], error: str
+) -> None:
+    path = tmp_path / "some-rule.md"
+    path.write_text(_PAGE.replace(*change), encoding="utf-8")
+    with pytest.raises(RuleDocError, match=error):
+        parse_rule_doc(path)
+
+
+def test_default_file_names() -> None:
+    assert default_filename('{"name": "ShareAckRecord", "type": "metadata"}') == (
+        "ShareAckRecord.json"
+    )
+    assert default_filename('{"type": "data", "name": "Broken",, }') == "Broken.json"
+    assert default_filename("[1, 2]") == "Example.json"
+    assert default_filename("{}") == "Example.json"
