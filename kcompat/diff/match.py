@@ -147,17 +147,25 @@ def _renames(
     return tuple(pairs)
 
 
+def _kind_and_null(wire: Wire) -> tuple[Kind, bool]:
+    # records are length-prefixed bytes that may be null: byte for byte, nullable bytes
+    if wire.kind is Kind.RECORDS:
+        return Kind.BYTES, True
+    return wire.kind, wire.nullable
+
+
 def wire_shape(wire: Wire) -> tuple[object, ...]:
     """The bytes-level shape of a value: everything but names, recursively."""
     element = wire_shape(wire.element) if wire.element is not None else None
     struct = struct_shape(wire.struct) if wire.struct is not None else None
+    kind, nullable = _kind_and_null(wire)
     return (
-        wire.kind,
+        kind,
         wire.form,
         wire.bits,
         wire.signed,
         wire.compact,
-        wire.nullable,
+        nullable,
         wire.null_marker,
         element,
         struct,
@@ -175,13 +183,14 @@ def struct_shape(layout: StructLayout) -> tuple[object, ...]:
 def own_shape(wire: Wire) -> tuple[object, ...]:
     """A value's shape without the insides of structs (those are compared field by field)."""
     element = own_shape(wire.element) if wire.element is not None else None
+    kind, nullable = _kind_and_null(wire)
     return (
-        wire.kind,
+        kind,
         wire.form,
         wire.bits,
         wire.signed,
         wire.compact,
-        wire.nullable,
+        nullable,
         wire.null_marker,
         element,
     )
@@ -202,7 +211,8 @@ def pair_messages(
     head_specs: list[SpecFile],
     released_for: ReleasedFor,
 ) -> Pairing:
-    """Match by name; then unmatched ones by (type, apiKey), then by file path (renames)."""
+    """Match by name; then unmatched ones by (type, apiKey), by file path, and finally
+    (for messages without an apiKey) by mostly identical top-level fields: renames."""
     base_by_name = {s.message.name: s for s in base_specs if s.message is not None}
     head_by_name = {s.message.name: s for s in head_specs if s.message is not None}
     pairs: list[MessagePair] = []
@@ -228,6 +238,14 @@ def pair_messages(
             return None
         return (message.kind, message.api_key)
 
+    def similar(spec: SpecFile) -> tuple[str, frozenset[str]] | None:
+        """Messages without an apiKey (data, headers) renamed with their file: same type,
+        mostly the same top-level fields."""
+        message = spec.message
+        if message is None or message.api_key is not None:
+            return None
+        return (message.kind, frozenset(f.name for f in message.fields))
+
     for strategy in (key_of, lambda s: s.path):
         head_index = {}
         for name, spec in head_left.items():
@@ -238,9 +256,24 @@ def pair_messages(
             k = strategy(base_spec)
             head_name = head_index.get(k) if k is not None else None
             if head_name is not None and head_name in head_left:
-                pair = make(base_spec, head_left.pop(head_name))
-                renamed.append(pair)
+                renamed.append(make(base_spec, head_left.pop(head_name)))
                 base_left.pop(name)
+    for name, base_spec in list(base_left.items()):
+        base_key = similar(base_spec)
+        if base_key is None:
+            continue
+        best, best_score = None, 0.0
+        for head_name, head_spec in head_left.items():
+            head_key = similar(head_spec)
+            if head_key is None or head_key[0] != base_key[0]:
+                continue
+            union = base_key[1] | head_key[1]
+            score = len(base_key[1] & head_key[1]) / len(union) if union else 0.0
+            if score > best_score:
+                best, best_score = head_name, score
+        if best is not None and best_score >= 0.6:
+            renamed.append(make(base_spec, head_left.pop(best)))
+            base_left.pop(name)
     return Pairing(
         tuple(pairs + renamed),
         tuple(base_left.values()),

@@ -413,15 +413,28 @@ def map_key_changed(pair: MessagePair, report: Reporter, context: DiffContext) -
 )
 def ignorable_changed(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
     for path, base, head in pair.unique_matched_fields():
-        if base.ignorable != head.ignorable:
+        if base.ignorable == head.ignorable:
+            continue
+        key = "ignorable" if head.node is not None and "ignorable" in head.node else "name"
+        if base.ignorable:
             report(
                 head.node,
-                f"ignorable of {path} changed from {str(base.ignorable).lower()} "
-                f"to {str(head.ignorable).lower()}",
-                key="ignorable" if head.node is not None and "ignorable" in head.node else "name",
+                f"{path} is no longer ignorable: code that sets it and writes an "
+                "older version without it now fails instead of dropping it",
+                key=key,
                 field_path=path,
                 base=base.node,
-                hint="writers of older versions now behave differently when it is set",
+                hint="keep ignorable: true unless dropping the value is really unsafe",
+            )
+        else:
+            report(
+                head.node,
+                f"{path} became ignorable: writers of older versions now drop it "
+                "silently instead of failing",
+                key=key,
+                field_path=path,
+                base=base.node,
+                severity=Severity.INFO,
             )
 
 
@@ -429,20 +442,24 @@ def ignorable_changed(pair: MessagePair, report: Reporter, context: DiffContext)
     "entity-type-changed",
     category="fields",
     severity=Severity.WARNING,
-    summary="entityType changed: tooling that redacts or routes by entity breaks.",
+    summary="entityType changed or removed: tooling that redacts or routes by entity breaks.",
     **DIFF,
 )
 def entity_type_changed(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
     for path, base, head in pair.unique_matched_fields():
-        if (base.entity_type or "unknown") != (head.entity_type or "unknown"):
-            report(
-                head.node,
-                f"entityType of {path} changed from {base.entity_type or 'none'} "
-                f"to {head.entity_type or 'none'}",
-                key="entityType" if head.node is not None and "entityType" in head.node else "name",
-                field_path=path,
-                base=base.node,
-            )
+        before = base.entity_type if base.entity_type not in (None, "unknown") else None
+        after = head.entity_type if head.entity_type not in (None, "unknown") else None
+        if before is None or before == after:
+            continue  # adding an entityType where there was none breaks nothing
+        key = "entityType" if head.node is not None and "entityType" in head.node else "name"
+        report(
+            head.node,
+            f"entityType of {path} changed from {before} to {after or 'none'}",
+            key=key,
+            field_path=path,
+            base=base.node,
+            base_key="entityType",
+        )
 
 
 @rule(

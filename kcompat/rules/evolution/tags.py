@@ -73,8 +73,10 @@ def tag_reused(pair: MessagePair, report: Reporter, context: DiffContext) -> Non
         earlier = base_bindings.get((path, tag))
         if earlier is not None and (earlier.name, earlier.type) == (binding.name, binding.type):
             continue  # the same field as in BASE
-        if earlier is not None and earlier.type == binding.type:
-            continue  # same tag and type, new name: field-renamed reports it
+        if earlier is not None and (earlier.name == binding.name or earlier.type == binding.type):
+            # the same field with a new type (field-type-changed reports it), or a renamed
+            # field with the same type (field-renamed reports it)
+            continue
         meanings = [earlier] if earlier is not None else []
         meanings += [
             m
@@ -115,3 +117,13 @@ def tagged_field_added(pair: MessagePair, report: Reporter, context: DiffContext
                     field_path=entry.path,
                     versions=str(struct_pair.version),
                 )
+
+
+def _same_field(old: Binding, new: Binding) -> bool:
+    """Same name, and a struct type on both sides: the struct was renamed, not the tag reused."""
+    return (
+        old.name == new.name
+        and old.type.startswith("[]") == new.type.startswith("[]")
+        and old.type.removeprefix("[]")[:1].isupper()
+        and new.type.removeprefix("[]")[:1].isupper()
+    )
