@@ -73,6 +73,8 @@ def _bool(value: Any) -> bool:
 
 
 def _versions(value: Any, fallback: Versions | None = None) -> Versions:
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = str(value)  # Jackson reads a JSON number where a string belongs as its text
     parsed = Versions.try_parse(value)
     if parsed is None:
         return fallback if fallback is not None else Versions.none()

@@ -68,6 +68,7 @@ def duplicate_api_key(messages: Sequence[Message], report: Reporter) -> None:
 )
 def unpaired_request_response(messages: Sequence[Message], report: Reporter) -> None:
     by_key: dict[int, dict[str, Message]] = defaultdict(dict)
+    by_name = {m.name: m for m in messages if m.name}
     for message in messages:
         if message.kind in ("request", "response") and message.api_key is not None:
             by_key[message.api_key].setdefault(message.kind, message)
@@ -77,11 +78,24 @@ def unpaired_request_response(messages: Sequence[Message], report: Reporter) -> 
             if message is None or other_kind in pair or message.node is None:
                 continue
             stem = message.name.removesuffix(kind.capitalize())
+            partner = by_name.get(stem + other_kind.capitalize())
+            if partner is not None and partner.kind == other_kind:
+                has = "no apiKey" if partner.api_key is None else f"apiKey {partner.api_key}"
+                text = (
+                    f"{kind} {message.name} (apiKey {api_key}) has no {other_kind}: "
+                    f"{partner.name} has {has}"
+                )
+                hint = f"give {partner.name} apiKey {api_key}, or correct this one's apiKey"
+            else:
+                text = f"{kind} {message.name} (apiKey {api_key}) has no {other_kind}"
+                hint = (
+                    f"add {stem}{other_kind.capitalize()}.json with apiKey {api_key} in the "
+                    "same directory"
+                )
             report(
                 message.node,
-                f"{kind} {message.name} (apiKey {api_key}) has no {other_kind}",
+                text,
                 path=message.path,
                 message_name=message.name,
-                hint=f"add {stem}{other_kind.capitalize()}.json with apiKey {api_key}, or lint "
-                "both files together",
+                hint=hint,
             )

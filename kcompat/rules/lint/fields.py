@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from kcompat.rules.engine import Reporter, Severity, rule
 from kcompat.rules.lint.scopes import fields_of
-from kcompat.spec.defaults import LEGACY_UUID, parse_uuid_default, uuid_text
-from kcompat.spec.model import Message
+from kcompat.spec.defaults import LEGACY_UUID, implicit_default, parse_uuid_default, uuid_text
+from kcompat.spec.model import Message, show_value
 
 
 @rule(
@@ -62,6 +62,8 @@ def invalid_default(message: Message, report: Reporter) -> None:
             node.where_value("default"),
             f"invalid default for {scope.field_path(field)} ({field.type}): {field.default.error}",
             field_path=scope.field_path(field),
+            hint="fix the default, or remove it to use the type's own default "
+            f"({show_value(implicit_default(field.type))})",
         )
 
 

@@ -62,6 +62,27 @@ def duplicate_field_name(message: Message, report: Reporter) -> None:
                 seen[field.name] = field.node.pos[0]
 
 
+def _camel(name: str) -> str:
+    """The name Kafka's generator gives accessors and JSON keys (first letter lowered)."""
+    return name[:1].lower() + name[1:]
+
+
+def _snake(name: str) -> str:
+    """Kafka's toSnakeCase (schema field names): '_' before a capital after a non-capital."""
+    out = []
+    previous_capital = True
+    for char in name:
+        if char.isupper():
+            if not previous_capital:
+                out.append("_")
+            out.append(char.lower())
+            previous_capital = True
+        else:
+            out.append(char)
+            previous_capital = False
+    return "".join(out)
+
+
 @rule(
     "field-name-case-clash",
     kind="lint",
@@ -71,20 +92,24 @@ def duplicate_field_name(message: Message, report: Reporter) -> None:
 )
 def field_name_case_clash(message: Message, report: Reporter) -> None:
     for scope in scopes(message):
-        seen: dict[str, str] = {}
+        camel: dict[str, str] = {}
+        snake: dict[str, str] = {}
         for field in scope.fields:
             if not field.name or field.node is None:
                 continue
-            folded = field.name.lower()
-            if folded in seen and seen[folded] != field.name:
+            other, what = camel.get(_camel(field.name)), f"accessor {_camel(field.name)}()"
+            if other is None or other == field.name:
+                other, what = snake.get(_snake(field.name)), f"schema name {_snake(field.name)}"
+            if other is not None and other != field.name:
                 report(
                     field.node.where_value("name"),
-                    f"field {field.name!r} differs from {seen[folded]!r} only in case; "
-                    "generated getters and JSON names collide",
+                    f"field {field.name!r} differs from {other!r} only in case; both get the "
+                    f"generated {what}",
                     field_path=scope.field_path(field),
-                    hint="give one of them another name",
+                    hint="give one of them a name that differs in more than case",
                 )
-            seen.setdefault(folded, field.name)
+            camel.setdefault(_camel(field.name), field.name)
+            snake.setdefault(_snake(field.name), field.name)
 
 
 @rule(
@@ -99,11 +124,20 @@ def message_name_suffix(message: Message, report: Reporter) -> None:
         return
     for kind, suffix in (("request", "Request"), ("response", "Response")):
         if message.kind == kind and not message.name.endswith(suffix):
+            other_suffix = "Response" if suffix == "Request" else "Request"
+            if message.name.endswith(other_suffix):
+                stem = message.name.removesuffix(other_suffix)
+                hint = (
+                    f'if this is the {other_suffix.lower()}, set "type": '
+                    f'"{other_suffix.lower()}"; otherwise rename it to {stem + suffix!r}'
+                )
+            else:
+                hint = f"rename it to {message.name + suffix!r}"
             report(
                 message.node.where_value("name"),
                 f"{kind} {message.name!r} does not end in {suffix!r}; Kafka derives the API "
                 "name from it",
-                hint=f"rename it to {message.name + suffix!r}",
+                hint=hint,
             )
 
 
@@ -122,10 +156,15 @@ def invalid_message_name(message: Message, report: Reporter) -> None:
     ):
         return
     if not MESSAGE_NAME.match(message.name):
+        words = re.findall(r"[A-Za-z0-9]+", message.name)
+        fixed = "".join(word[:1].upper() + word[1:] for word in words).lstrip("0123456789")
         report(
             message.node.where_value("name"),
             f"invalid message name {message.name!r}: start with a capital letter, then "
             "letters and digits",
+            hint=f"rename it (and its file) to {fixed!r}"
+            if fixed
+            else "use a CamelCase name such as FooRequest",
         )
 
 

@@ -170,9 +170,13 @@ def _target(obj: JObject, error: Any) -> tuple[JObject | JArray, str | None]:
     return node, last if isinstance(last, str) else None
 
 
-def _owner_name(obj: JObject) -> str:
+def _owner(kind: str, obj: JObject) -> str:
+    """The object a finding is about: "field 'Topics'", "the message", "common struct 'X'"."""
     name = obj.get("name")
-    return f" of {name!r}" if isinstance(name, str) else ""
+    named = f" {name!r}" if isinstance(name, str) and name else ""
+    if kind == "message":
+        return f"message{named}" if named else "the message"
+    return ("field" if kind == "field" else "common struct") + named
 
 
 @rule(
@@ -192,12 +196,14 @@ def unknown_key(spec: SpecFile, report: Reporter) -> None:
         for key in obj:
             if key in flat[kind].properties or key in DRAFT_KEYS:
                 continue
+            lowered = {name.lower(): name for name in allowed}
             guess = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6)
+            if key.lower() in lowered:
+                guess = [lowered[key.lower()]]
             hint = f"did you mean {guess[0]!r}?" if guess else f"allowed keys: {', '.join(allowed)}"
-            what = {"message": "a message", "field": "a field", "commonStruct": "a common struct"}
             report(
                 obj,
-                f"unknown key {key!r} in {what[kind]}{_owner_name(obj)}; {hint}",
+                f"unknown key {key!r} in {_owner(kind, obj)}; Kafka's parser rejects it",
                 key=key,
                 hint=hint,
             )
@@ -218,13 +224,11 @@ def missing_key(spec: SpecFile, report: Reporter) -> None:
                 if key not in obj:
                     report(
                         obj,
-                        f"{_kind_text(kind)}{_owner_name(obj)} has no {key!r}",
+                        f"{_owner(kind, obj)} has no {key!r}",
                         hint=_MISSING_HINTS.get(key, ""),
                     )
         elif error.validator == "anyOf" and not error.path and kind == "field":
-            report(
-                obj, f"field{_owner_name(obj)} has no 'versions'", hint=_MISSING_HINTS["versions"]
-            )
+            report(obj, f"{_owner(kind, obj)} has no 'versions'", hint=_MISSING_HINTS["versions"])
 
 
 _MISSING_HINTS = {
@@ -236,10 +240,6 @@ _MISSING_HINTS = {
 }
 
 
-def _kind_text(kind: str) -> str:
-    return {"message": "the message", "field": "field", "commonStruct": "common struct"}[kind]
-
-
 def _coercion(key: str | None, expected: Any, value: Any) -> str | None:
     """How Kafka's Jackson reads a value of the wrong JSON type, or None if it rejects it."""
     wanted = expected if isinstance(expected, list) else [expected]
@@ -247,6 +247,9 @@ def _coercion(key: str | None, expected: Any, value: Any) -> str | None:
         if key in ("name", "type", "validVersions"):
             return None
         return "JSON null is read as if the key were absent"
+    if wanted == ["string"] and isinstance(value, bool | int | float):
+        text = ("true" if value else "false") if isinstance(value, bool) else str(value)
+        return f"{text} is read as the string {text!r}"
     if "boolean" in wanted and value in ("true", "false"):
         return f"the string {value!r} is read as {value}"
     if "integer" in wanted:
@@ -259,15 +262,17 @@ def _coercion(key: str | None, expected: Any, value: Any) -> str | None:
     return None
 
 
-def _type_errors(spec: SpecFile) -> Iterator[tuple[JObject | JArray, str | None, Any, str | None]]:
-    """(node, key, error, coercion) for each value of the wrong JSON type."""
-    for _kind, obj, error in _schema_errors(spec):
+def _type_errors(
+    spec: SpecFile,
+) -> Iterator[tuple[str, JObject, JObject | JArray, str | None, Any, str | None]]:
+    """(kind, owner, node, key, error, coercion) for each value of the wrong JSON type."""
+    for kind, obj, error in _schema_errors(spec):
         if error.validator != "type" or not error.path:
             continue
         node, key = _target(obj, error)
         if key == "tag" and isinstance(error.instance, str):
             continue  # reported by tag-as-string
-        yield node, key, error, _coercion(key, error.validator_value, error.instance)
+        yield kind, obj, node, key, error, _coercion(key, error.validator_value, error.instance)
 
 
 @rule(
@@ -279,7 +284,7 @@ def _type_errors(spec: SpecFile) -> Iterator[tuple[JObject | JArray, str | None,
     scope="document",
 )
 def wrong_value_type(spec: SpecFile, report: Reporter) -> None:
-    for node, key, error, coercion in _type_errors(spec):
+    for kind, obj, node, key, error, coercion in _type_errors(spec):
         if coercion is not None:
             continue
         expected = error.validator_value
@@ -287,12 +292,33 @@ def wrong_value_type(spec: SpecFile, report: Reporter) -> None:
             _JSON_TYPES.get(t, t) for t in (expected if isinstance(expected, list) else [expected])
         )
         found = _json_type(error.instance)
+        owner = _owner(kind, obj)
         if isinstance(node, JObject) and key is not None:
-            report(node.where_value(key), f"{key!r} must be {wanted}, not {found}")
+            report(
+                node.where_value(key),
+                f"{key!r} of {owner} must be {wanted}, not {found}",
+                hint=_VALUE_HINTS.get(key, f"write {key!r} as {wanted}"),
+            )
         else:
             report(
-                node, f"item {error.path[-1]} of {error.path[-2]!r} must be {wanted}, not {found}"
+                node,
+                f"item {error.path[-1]} of {error.path[-2]!r} in {owner} must be {wanted}, "
+                f"not {found}",
+                hint=f"write each item of {error.path[-2]!r} as {wanted}",
             )
+
+
+_RANGE_HINT = 'a version range is one string: "none", "N", "N-M" or "N+"'
+_VALUE_HINTS = {
+    "versions": _RANGE_HINT,
+    "validVersions": _RANGE_HINT,
+    "flexibleVersions": _RANGE_HINT,
+    "nullableVersions": _RANGE_HINT,
+    "taggedVersions": _RANGE_HINT,
+    "deprecatedVersions": _RANGE_HINT,
+    "fields": 'write "fields": [ {...}, {...} ], a list of field objects',
+    "commonStructs": 'write "commonStructs": [ {...} ], a list of struct objects',
+}
 
 
 @rule(
@@ -304,11 +330,12 @@ def wrong_value_type(spec: SpecFile, report: Reporter) -> None:
     scope="document",
 )
 def coerced_value(spec: SpecFile, report: Reporter) -> None:
-    for node, key, error, coercion in _type_errors(spec):
+    for _kind, _obj, node, key, error, coercion in _type_errors(spec):
         if coercion is None or not isinstance(node, JObject) or key is None:
             continue
         message = f"{key!r}: {coercion} by Kafka's parser; stricter tools reject it"
-        hint = "write the value with its proper JSON type"
+        proper = _proper_json(error.validator_value, error.instance)
+        hint = f'write "{key}": {proper}' if proper else "write the value with its proper JSON type"
         if key == "default" and error.instance is None:
             message = (
                 '"default": null (JSON null) means no custom default, so readers assume the '
@@ -316,6 +343,20 @@ def coerced_value(spec: SpecFile, report: Reporter) -> None:
             )
             hint = 'write "default": "null" for a null default, or remove the key'
         report(node.where_value(key), message, hint=hint)
+
+
+def _proper_json(expected: Any, value: Any) -> str | None:
+    """The value written with the JSON type the key expects, when there is one obvious form."""
+    wanted = expected if isinstance(expected, list) else [expected]
+    if wanted == ["string"] and isinstance(value, bool | int | float):
+        return json.dumps(("true" if value else "false") if isinstance(value, bool) else str(value))
+    if "boolean" in wanted and value in ("true", "false"):
+        return str(value)
+    if "integer" in wanted and isinstance(value, str | float):
+        return str(int(value))
+    if "array" in wanted and isinstance(value, str):
+        return json.dumps([value])
+    return None
 
 
 def _json_type(value: Any) -> str:
@@ -358,6 +399,10 @@ def invalid_enum_value(spec: SpecFile, report: Reporter) -> None:
         if isinstance(node, JArray):
             index = error.path[-1]
             where: Any = node.item_pos[index] if isinstance(index, int) else node
-            report(where, f"{value!r} is not a valid {label} value; {hint}", hint=hint)
+            report(where, f"{value!r} is not a valid {label} value", hint=hint)
         else:
-            report(node, f"{value!r} is not a valid {label}; {hint}", key=key, hint=hint)
+            report(
+                node.where_value(key) if key is not None else node,
+                f"{value!r} is not a valid {label}",
+                hint=hint,
+            )

@@ -106,7 +106,9 @@ def struct_defined_twice(message: Message, report: Reporter) -> None:
 def unused_common_struct(message: Message, report: Reporter) -> None:
     used = {field.type.base for _scope, field in fields_of(message) if field.type.has_struct}
     for struct in message.common_structs:
-        if struct.node is not None and struct.name and struct.name not in used:
+        if not struct.name[:1].isupper():
+            continue  # common-struct-lowercase: no type can refer to it until it is renamed
+        if struct.node is not None and struct.name not in used:
             report(
                 struct.node.where_value("name"),
                 f"common struct {struct.name} is never used",
@@ -148,6 +150,7 @@ def recursive_struct(message: Message, report: Reporter) -> None:
                 struct.node.where_value("name")
                 if struct.common
                 else struct.node.where_value("type"),
-                f"struct {name} contains itself, so it has no finite encoding",
-                hint="break the cycle (Kafka's protocol has no recursive types)",
+                f"struct {name} contains itself, so its layout cannot be resolved per version",
+                hint="break the cycle: spell out a bounded depth with distinct struct types, "
+                "or flatten the tree into an array with parent indexes",
             )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from kcompat.rules.engine import Reporter, Severity, rule
+from kcompat.spec.load import JArray
 from kcompat.spec.specfile import SpecFile
 
 _SYNTAX = dict(kind="lint", category="syntax", scope="document")
@@ -16,7 +17,11 @@ _SYNTAX = dict(kind="lint", category="syntax", scope="document")
 )
 def invalid_json(spec: SpecFile, report: Reporter) -> None:
     if spec.error is not None:
-        report(spec.error.pos, spec.error.message)
+        report(
+            spec.error.pos,
+            spec.error.message,
+            hint="fix this first: no other rule can check a file that does not parse",
+        )
 
 
 @rule(
@@ -27,20 +32,49 @@ def invalid_json(spec: SpecFile, report: Reporter) -> None:
 )
 def not_an_object(spec: SpecFile, report: Reporter) -> None:
     if spec.document is not None and spec.message is None:
-        kind = type(spec.document.root).__name__
-        shown = {"JArray": "an array", "str": "a string", "NoneType": "null"}.get(kind, kind)
+        root = spec.document.root
+        kind = type(root).__name__
+        shown = {
+            "JArray": "an array",
+            "str": "a string",
+            "NoneType": "null",
+            "bool": "a boolean",
+            "int": "a number",
+            "float": "a number",
+        }.get(kind, kind)
         report(
-            (1, 1),
+            root.pos if isinstance(root, JArray) else (1, 1),
             f"the top-level value is {shown}; a spec file holds one JSON object",
             hint='start the file with { "name": ..., "type": ..., "fields": [...] }',
         )
+
+
+#: How to fix each recoverable syntax problem (the loader's note says what is wrong).
+_NOTE_HINTS = {
+    "duplicate-key": "keep the value you mean and delete the other key",
+    "trailing-comma": "delete the comma",
+    "trailing-content": "delete everything after the closing brace (comments may stay)",
+}
+#: The loader's wording predates Kafka's FAIL_ON_TRAILING_TOKENS; say what both do.
+_TRAILING_WORDING = (
+    "; Kafka's parser ignores everything after it",
+    "; older Kafka ignores it, newer Kafka rejects the file",
+)
+
+
+def _note_message(message: str) -> str:
+    """The note without its ': remove ...' tail (that goes in the hint), worded for Kafka."""
+    head, sep, tail = message.rpartition(": ")
+    if sep and tail.split(" ", 1)[0] in ("remove", "delete"):
+        message = head
+    return message.replace(*_TRAILING_WORDING)
 
 
 def _notes(kind: str, spec: SpecFile, report: Reporter) -> None:
     if spec.document is not None:
         for note in spec.document.notes:
             if note.kind == kind:
-                report(note.pos, note.message)
+                report(note.pos, _note_message(note.message), hint=_NOTE_HINTS[kind])
 
 
 @rule(

@@ -114,6 +114,7 @@ def tag_negative(message: Message, report: Reporter) -> None:
 def tag_duplicate(message: Message, report: Reporter) -> None:
     for scope in scopes(message):
         seen: dict[int, str] = {}
+        tags = [f.tag for f in scope.fields if f.tag is not None and f.node is not None]
         for field in scope.fields:
             if field.tag is None or field.node is None:
                 continue
@@ -123,7 +124,7 @@ def tag_duplicate(message: Message, report: Reporter) -> None:
                     f"tag {field.tag} of {scope.field_path(field)} is already used by "
                     f"{seen[field.tag]}",
                     field_path=scope.field_path(field),
-                    hint=f"use tag {max(seen) + 1}, the next free one",
+                    hint=f"use tag {max(tags) + 1}, the next free one",
                 )
             else:
                 seen[field.tag] = scope.field_path(field)
@@ -215,8 +216,8 @@ def tagged_versions_not_flexible(message: Message, report: Reporter) -> None:
         if not extra.empty:
             report(
                 field.node.where_value("taggedVersions"),
-                f"{scope.field_path(field)} is tagged in {extra}, which are not flexible "
-                f"(flexibleVersions {effective})",
+                f"{scope.field_path(field)} is tagged in versions {extra}, which are not "
+                f"flexible (flexibleVersions {effective})",
                 field_path=scope.field_path(field),
                 hint=f'start taggedVersions at a flexible version, e.g. "{effective}"'
                 if not effective.empty

@@ -43,7 +43,8 @@ def _type_hint(text: str) -> str:
     if lowered in PRIMITIVE_TYPES:
         return f"did you mean {prefix + lowered!r}?"
     if lowered in _TYPE_ALIASES:
-        return f"did you mean {prefix + _TYPE_ALIASES[lowered]}?"
+        alias = _TYPE_ALIASES[lowered]
+        return f"did you mean {prefix + alias!r}?" if " " not in alias else f"use {alias}"
     guess = difflib.get_close_matches(base, sorted(PRIMITIVE_TYPES), n=1, cutoff=0.6)
     if guess:
         return f"did you mean {prefix + guess[0]!r}?"
@@ -68,7 +69,8 @@ def invalid_type(message: Message, report: Reporter) -> None:
         hint = _type_hint(text.strip())
         report(
             node.where_value("type"),
-            f"invalid type {text!r} for {scope.field_path(field)}; {hint}",
+            f"invalid type {text!r} for {scope.field_path(field)}: not a primitive, a "
+            "capitalised struct name or []T",
             field_path=scope.field_path(field),
             hint=hint,
         )
@@ -129,12 +131,24 @@ def undefined_struct(message: Message, report: Reporter) -> None:
             continue
         lowered = name.lower()
         prefix = "[]" if field.type.is_array else ""
-        if lowered in PRIMITIVE_TYPES:
-            hint = f"did you mean {prefix + lowered!r}? Kafka reads {name!r} as a struct name"
+        same_but_case = [s for s in common if s.lower() == lowered]
+        if lowered in PRIMITIVE_TYPES or lowered in _TYPE_ALIASES:
+            primitive = lowered if lowered in PRIMITIVE_TYPES else _TYPE_ALIASES[lowered]
+            hint = (
+                f"did you mean {prefix + primitive!r}? Kafka reads {name!r} as a struct name"
+                if " " not in primitive
+                else f"use {primitive}; Kafka reads {name!r} as a struct name"
+            )
+        elif same_but_case:
+            hint = (
+                f"common struct {same_but_case[0]!r} differs only in case; struct names "
+                f"start with a capital letter, so rename it to {name!r}"
+            )
         elif name in inline:
             hint = f"{name} is defined inline elsewhere; only commonStructs can be shared by name"
         else:
-            guesses = difflib.get_close_matches(name, sorted(set(common) | inline), n=1)
+            defined = sorted(s for s in set(common) | inline if s[:1].isupper())
+            guesses = difflib.get_close_matches(name, defined, n=1)
             hint = (
                 f"did you mean {guesses[0]!r}?"
                 if guesses
@@ -142,7 +156,8 @@ def undefined_struct(message: Message, report: Reporter) -> None:
             )
         report(
             node.where_value("type"),
-            f"struct type {name!r} of {scope.field_path(field)} is not defined; {hint}",
+            f"struct type {name!r} of {scope.field_path(field)} is not defined (Kafka would "
+            "silently make it an empty struct)",
             field_path=scope.field_path(field),
             hint=hint,
         )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from kcompat.rules.engine import Reporter, Severity, rule
@@ -15,11 +16,20 @@ _MESSAGE_KEYS = ("validVersions", "flexibleVersions", "deprecatedVersions")
 _FIELD_KEYS = ("versions", "nullableVersions", "taggedVersions", "flexibleVersions")
 
 
+def _text(value: object) -> str | None:
+    """A version value as Kafka reads it: a string, or a JSON integer's text."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    return None
+
+
 def _version_values(root: JObject) -> Iterator[tuple[JObject, str, str, bool]]:
     """(object, key, text, is_encoding_key) for every version string in a document."""
     for key in _MESSAGE_KEYS:
-        if isinstance(root.get(key), str):
-            yield root, key, root[key], False
+        if (text := _text(root.get(key))) is not None:
+            yield root, key, text, False
 
     def fields(value: object) -> Iterator[tuple[JObject, str, str, bool]]:
         if not isinstance(value, JArray):
@@ -28,8 +38,8 @@ def _version_values(root: JObject) -> Iterator[tuple[JObject, str, str, bool]]:
             if not isinstance(item, JObject):
                 continue
             for key in _FIELD_KEYS:
-                if isinstance(item.get(key), str):
-                    yield item, key, item[key], False
+                if (text := _text(item.get(key))) is not None:
+                    yield item, key, text, False
             encoding = item.get("encoding")
             if isinstance(encoding, JObject):
                 for range_text in encoding:
@@ -42,8 +52,8 @@ def _version_values(root: JObject) -> Iterator[tuple[JObject, str, str, bool]]:
         for struct in structs:
             if isinstance(struct, JObject):
                 for key in ("versions", "deprecatedVersions"):
-                    if isinstance(struct.get(key), str):
-                        yield struct, key, struct[key], False
+                    if (text := _text(struct.get(key))) is not None:
+                        yield struct, key, text, False
                 yield from fields(struct.get("fields"))
 
 
@@ -69,7 +79,12 @@ def invalid_versions(spec: SpecFile, report: Reporter) -> None:
                 message = str(err)
             where = obj.key_pos[key] if is_encoding else obj.where_value(key)
             label = "encoding range" if is_encoding else key
-            report(where, f"{label}: {message}", hint="write none, N, N-M or N+")
+            reversed_range = re.fullmatch(r"\s*(\d+)\s*-\s*(\d+)\s*", text)
+            if reversed_range and int(reversed_range[1]) > int(reversed_range[2]):
+                hint = f'write "{reversed_range[2]}-{reversed_range[1]}"'
+            else:
+                hint = "write none, N, N-M or N+"
+            report(where, f"{label}: {message}", hint=hint)
 
 
 @rule(
@@ -100,6 +115,8 @@ def missing_flexible_versions(message: Message, report: Reporter) -> None:
     node = message.node
     if node is None or "flexibleVersions" in node or message.valid_versions.empty:
         return
+    if "versionsWithOptional" in node:
+        return  # draft-syntax explains how to migrate it to flexibleVersions
     report(
         node,
         f"{message.name or 'the message'} has no flexibleVersions; it is read as "
@@ -119,6 +136,8 @@ def flexible_versions_not_open(message: Message, report: Reporter) -> None:
     flexible = message.flexible_versions
     if message.node is None or flexible.empty or flexible.open_ended:
         return
+    if message.valid_versions.empty:
+        return  # no versions at all: Kafka ignores flexibleVersions
     report(
         message.node.where_value("flexibleVersions"),
         f"flexibleVersions {flexible} is not open-ended; once a version is flexible, every "
