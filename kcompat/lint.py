@@ -54,7 +54,8 @@ def _directories(specs: Sequence[SpecFile]) -> list[list[Message]]:
         if spec.message is not None:
             folder = spec.path.replace("\\", "/").rpartition("/")[0]
             groups.setdefault(folder, {}).setdefault(spec.path, spec.message)
-    return [list(group.values()) for _folder, group in sorted(groups.items())]
+    # Sorted by path, so a set rule's verdict does not depend on which files are targets.
+    return [[group[path] for path in sorted(group)] for _folder, group in sorted(groups.items())]
 
 
 def _name(spec: SpecFile) -> str:

@@ -18,21 +18,24 @@ _SET = dict(kind="lint", category="corpus", scope="set")
     **_SET,
 )
 def duplicate_message_name(messages: Sequence[Message], report: Reporter) -> None:
-    first: dict[str, Message] = {}
+    # Every file involved gets the finding, so linting any one of them alone shows it.
+    by_name: dict[str, list[Message]] = defaultdict(list)
     for message in messages:
-        if not message.name or message.node is None:
+        if message.name and message.node is not None:
+            by_name[message.name].append(message)
+    for name, group in by_name.items():
+        if len(group) < 2:
             continue
-        if message.name in first:
-            other = first[message.name]
+        for message in group:
+            assert message.node is not None
+            elsewhere = ", ".join(m.path for m in group if m is not message)
             report(
                 message.node.where_value("name"),
-                f"message {message.name} is also defined in {other.path}",
+                f"message {name} is also defined in {elsewhere}",
                 path=message.path,
-                message_name=message.name,
+                message_name=name,
                 hint="rename one of them or delete the copy",
             )
-        else:
-            first[message.name] = message
 
 
 @rule(
@@ -42,22 +45,24 @@ def duplicate_message_name(messages: Sequence[Message], report: Reporter) -> Non
     **_SET,
 )
 def duplicate_api_key(messages: Sequence[Message], report: Reporter) -> None:
-    seen: dict[tuple[str, int], Message] = {}
+    by_key: dict[tuple[str, int], list[Message]] = defaultdict(list)
     for message in messages:
-        if message.api_key is None or message.node is None:
-            continue
-        key = (message.kind, message.api_key)
-        if key in seen and seen[key].name != message.name:
+        if message.api_key is not None and message.node is not None:
+            by_key[(message.kind, message.api_key)].append(message)
+    for (kind, api_key), group in by_key.items():
+        if len({m.name for m in group}) < 2:
+            continue  # one message defined twice: duplicate-message-name reports it
+        for message in group:
+            assert message.node is not None
+            others = [m for m in group if m.name != message.name]
             report(
                 message.node.where_value("apiKey"),
-                f"{message.kind} apiKey {message.api_key} of {message.name} is already used by "
-                f"{seen[key].name} ({seen[key].path})",
+                f"{kind} apiKey {api_key} of {message.name} is also used by "
+                + ", ".join(f"{m.name} ({m.path})" for m in others),
                 path=message.path,
                 message_name=message.name,
-                hint="use the next free apiKey",
+                hint="give each API its own apiKey (the request and its response share one)",
             )
-        else:
-            seen.setdefault(key, message)
 
 
 @rule(
