@@ -55,15 +55,28 @@ def diff_specs(
                 base_path=pair.base_spec.path,
             )
             diff_rule.check(pair, reporter, context)
-    merged = merge_versions(findings)
-    released = {p.head.name: p.released_by for p in pairing.pairs}
-    merged = [
-        replace(f, released_by=released.get(f.message_name, "")) if f.versions else f
-        for f in merged
-    ]
+    merged = [_with_reason(f, pairing, released_for) for f in merge_versions(findings)]
     comments = {s.path: s.document.comments for s in head_specs if s.document is not None}
     kept = apply_suppressions(merged, comments)
     return sorted(with_severity(kept, dict(config.severities)), key=Finding.sort_key)
+
+
+def _with_reason(finding: Finding, pairing: Pairing, released_for: ReleasedFor | None) -> Finding:
+    """Say why a finding's versions count as released: the base, or the release tag."""
+    if not finding.versions:
+        return finding
+    names = {p.head.name: p for p in pairing.pairs}
+    pair = names.get(finding.message_name)
+    if pair is None:
+        return finding
+    reason = pair.released_by
+    explain = getattr(released_for, "explain", None)
+    versions = Versions.try_parse(finding.versions)
+    if explain is not None and versions is not None:
+        reason = explain(pair.base.name, versions)
+    elif reason == "base":
+        reason = "in BASE's validVersions"
+    return replace(finding, released_by=reason)
 
 
 def merge_versions(findings: list[Finding]) -> list[Finding]:

@@ -86,7 +86,7 @@ class Rule:
     """A registered rule: metadata plus the function that checks it."""
 
     id: str
-    kind: str  # "lint" or "diff"
+    kind: str  # "lint", "diff" or "drift"
     category: str
     severity: Severity
     summary: str

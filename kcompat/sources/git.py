@@ -152,6 +152,13 @@ class GitRepo:
             tags.append(Tag(name, peeled or direct))
         return tags
 
+    def tags_merged_into(self, sha: str) -> set[str]:
+        """Names of the tags reachable from a commit (one git call)."""
+        out = self._run(
+            "for-each-ref", f"--merged={sha}", "--format=%(refname:strip=2)", "refs/tags"
+        )
+        return {line for line in out.splitlines() if line}
+
     def is_ancestor(self, ancestor: str, descendant: str) -> bool:
         import git
 

@@ -29,6 +29,7 @@ class Side:
     sha: str | None = None
     directory: Path | None = None
     subpath: str = ""  # REV:path restricts a revision to a folder
+    only: str = ""  # a single file (a plain file pair): its name inside ``directory``
 
     @property
     def in_git(self) -> bool:
@@ -52,6 +53,8 @@ class Side:
         """Every *.json path on this side (used when the other side is not the same repo)."""
         if self.kind == "dir":
             assert self.directory is not None
+            if self.only:
+                return [self.only]
             return [p.relative_to(self.directory).as_posix() for p in json_files(self.directory)]
         assert self.repo is not None
         specs = [self.subpath] if self.subpath else list(pathspecs)
@@ -66,10 +69,16 @@ class Side:
 
 
 def side_for(text: str, repo: GitRepo | None, *, prefer_dir: bool = True) -> Side:
-    """Interpret a command-line side: a directory or file, ``REV:path``, or a revision."""
+    """Interpret a command-line side: a directory or file, ``REV:path``, or a revision.
+
+    An existing directory or file wins over a revision of the same name (``./name`` or
+    ``name^{commit}`` disambiguate).
+    """
     path = Path(text)
-    if prefer_dir and path.is_dir() and not _is_rev(text, repo):
+    if prefer_dir and path.is_dir():
         return Side(text, "dir", directory=path)
+    if path.is_file():
+        return Side(text, "dir", directory=path.parent, only=path.name)
     if repo is not None and ":" in text and not path.exists():
         rev, _, sub = text.partition(":")
         sha = repo.resolve(rev or "HEAD")
@@ -82,12 +91,6 @@ def side_for(text: str, repo: GitRepo | None, *, prefer_dir: bool = True) -> Sid
             "revision from (use --repo DIR)"
         )
     return Side(text, "rev", repo, repo.resolve(text))
-
-
-def _is_rev(text: str, repo: GitRepo | None) -> bool:
-    """A name that is both a directory and a ref is read as the directory, unless ./-less
-    and the directory is outside the repo (rare); keep it simple: directories win."""
-    return False
 
 
 @dataclass(frozen=True)
@@ -202,3 +205,15 @@ def _source_path(side: Side, label: str) -> str | None:
         return full.relative_to(root.resolve()).as_posix()
     except ValueError:
         return label if not Path(label).is_absolute() else None
+
+
+def load_all(side: Side, pathspecs: Sequence[str] = ()) -> list[SpecFile]:
+    """Every spec file on one side (for drift and explain, which need all of them)."""
+    specs = []
+    for path in side.all_json(pathspecs):
+        data = side.read(path)
+        if data is not None:
+            spec = read_spec(_label(side, path), data)
+            if looks_like_spec(spec):
+                specs.append(spec)
+    return specs

@@ -1,0 +1,61 @@
+"""``kcompat drift UPSTREAM LOCAL``: a vendored copy of specs against its upstream."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from kcompat.app import Color, ColorOption, FailOn, LintFormat, app, emit, exit_status
+
+
+@app.command()
+def drift(
+    upstream: Annotated[
+        str, typer.Argument(help="Upstream specs: a directory, revision or REV:path.")
+    ],
+    local: Annotated[
+        str, typer.Argument(help="The local copy: a directory, revision or REV:path.")
+    ],
+    repo_dir: Annotated[
+        Path | None, typer.Option("--repo", help="Repository for revisions (default: current).")
+    ] = None,
+    fmt: Annotated[
+        LintFormat, typer.Option("--format", "-f", help="Output format.", case_sensitive=False)
+    ] = LintFormat.text,
+    fail_on: Annotated[
+        FailOn | None,
+        typer.Option("--fail-on", help="Exit 1 on findings at or above this severity."),
+    ] = None,
+    color: ColorOption = Color.auto,
+) -> None:
+    """Where a vendored copy of a protocol no longer matches upstream, version by version."""
+    from kcompat.drift import drift_specs
+    from kcompat.errors import UsageError
+    from kcompat.rules.engine import Severity
+    from kcompat.sources.git import GitRepo
+    from kcompat.sources.sides import load_all, side_for
+
+    try:
+        repo = GitRepo.open(repo_dir or Path("."))
+    except UsageError:
+        if repo_dir is not None:
+            raise
+        repo = None
+    up_side, local_side = side_for(upstream, repo), side_for(local, repo)
+    up_specs, local_specs = load_all(up_side), load_all(local_side)
+    if not up_specs or not local_specs:
+        empty = upstream if not up_specs else local
+        raise UsageError(f"no spec files found in {empty}")
+    findings = drift_specs(up_specs, local_specs)
+    emit(
+        findings,
+        fmt=fmt,
+        command="drift",
+        files=len(up_specs) + len(local_specs),
+        color=color,
+        base_label="upstream",
+        extra={"base": upstream, "head": local},
+    )
+    raise typer.Exit(exit_status(findings, fail_on, Severity.ERROR))
