@@ -1,0 +1,135 @@
+"""An annotated hex dump: each field's bytes, its path, its wire form and its value.
+
+Evidence of a break is a byte string; nobody can read one unaided. Each line shows the
+offset, the first bytes of a span, and what the layout says those bytes are::
+
+    0000  00 00 00 05               ThrottleTimeMs (int32) = 5
+    0004  03                        Brokers (compact array, 2 items)
+    0005  00 00 00 01                 Brokers[0].NodeId (int32) = 1
+    0009  03 68 31                    Brokers[0].Host (compact string) = "h1"
+
+If the bytes do not decode, the dump stops at the failing offset with the error and
+counts the bytes left unread.
+"""
+
+from __future__ import annotations
+
+import math
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+from kcompat.codec.reference import NO_VALUE, Span, decode_spans
+from kcompat.spec.defaults import uuid_text
+from kcompat.spec.resolve import Layout
+
+#: Bytes shown per line; longer spans are cut with an ellipsis.
+HEX_BYTES = 8
+VALUE_CHARS = 48
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One line of the dump; ``path`` is the field it describes ("" for the message)."""
+
+    offset: int
+    path: str
+    text: str
+
+
+def annotate(layout: Layout, data: bytes, *, max_lines: int | None = None) -> list[str]:
+    """The dump of ``data`` read with ``layout``, as text lines."""
+    return [line.text for line in annotate_lines(layout, data, max_lines=max_lines)]
+
+
+def annotate_lines(layout: Layout, data: bytes, *, max_lines: int | None = None) -> list[Line]:
+    """The dump as :class:`Line` objects (with the path of each line, for focusing)."""
+    data = bytes(data)
+    _, spans, error = decode_spans(layout, data)
+    width = max(4, len(f"{len(data):x}"))
+    lines = [_line(span, data, width) for span in sorted(spans, key=lambda s: s.start)]
+    if error is not None:
+        lines.append(Line(error.offset, error.path, f"{error.offset:0{width}x}  !! {error}"))
+        covered = max((span.end for span in spans), default=0)
+        rest = len(data) - max(covered, error.offset)
+        if rest > 0:
+            start = max(covered, error.offset)
+            chunk = _hex(data[start : start + HEX_BYTES], rest)
+            lines.append(Line(start, "", f"{start:0{width}x}  {chunk}  ({rest} bytes not read)"))
+    if max_lines is not None and len(lines) > max_lines:
+        hidden = len(lines) - max_lines + 1
+        lines = [*lines[: max_lines - 1], Line(-1, "", f"... {hidden} more lines")]
+    return lines
+
+
+def focus(lines: list[Line], path: str, limit: int) -> list[str]:
+    """At most ``limit`` lines around the first line about ``path`` (or the start)."""
+    if len(lines) <= limit:
+        return [line.text for line in lines]
+    target = 0
+    for index, line in enumerate(lines):
+        if line.path == path or line.path.startswith((path + ".", path + "[")):
+            target = index
+            break
+    else:
+        for index, line in enumerate(lines):
+            if line.text.split("  ", 2)[-1].lstrip().startswith("!!"):
+                target = index
+                break
+    before = min(target, max(limit // 3, 1))
+    start = max(0, target - before)
+    end = min(len(lines), start + limit)
+    start = max(0, end - limit)
+    shown = [line.text for line in lines[start:end]]
+    if start > 0:
+        shown[0] = f"... {start} lines before"
+    if end < len(lines):
+        shown[-1] = f"... {len(lines) - end} lines after"
+    return shown
+
+
+def _line(span: Span, data: bytes, width: int) -> Line:
+    chunk = _hex(data[span.start : min(span.end, span.start + HEX_BYTES)], span.end - span.start)
+    label = span.path or "(message)"
+    text = f"{'  ' * span.depth}{label} ({span.what})"
+    if span.value is not NO_VALUE:
+        text += f" = {show(span.value)}"
+    return Line(
+        span.start, span.path, f"{span.start:0{width}x}  {chunk:<{HEX_BYTES * 3 + 1}} {text}"
+    )
+
+
+def _hex(chunk: bytes, total: int) -> str:
+    text = " ".join(f"{byte:02x}" for byte in chunk)
+    if total > len(chunk):
+        text += " …"
+    return text
+
+
+def show(value: Any, limit: int = VALUE_CHARS) -> str:
+    """A value as the dump prints it: JSON-like, short."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        text = value if len(value) <= limit else value[:limit] + "…"
+        return (
+            '"'
+            + text.replace("\\", "\\\\").replace('"', '\\"')
+            + '"'
+            + (f" ({len(value)} chars)" if len(value) > limit else "")
+        )
+    if isinstance(value, bytes | bytearray):
+        shown = bytes(value[: limit // 2]).hex()
+        more = "…" if len(value) > limit // 2 else ""
+        return f"0x{shown}{more} ({len(value)} bytes)" if value else "empty bytes"
+    if isinstance(value, uuid.UUID):
+        return uuid_text(value)
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    if isinstance(value, list):
+        return f"[{len(value)} items]"
+    if isinstance(value, dict):
+        return "{...}"
+    return str(value)

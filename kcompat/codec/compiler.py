@@ -1,0 +1,844 @@
+"""Compile one version-resolved layout into a fast encoder and decoder (Python source).
+
+Interpreting a layout per value costs a dictionary walk and a dispatch per field; the
+proof encodes and decodes thousands of samples, so each (message, version) is compiled
+once into straight-line Python: runs of fixed-width fields become one
+``struct.pack``/``unpack_from`` call, arrays of fixed-width primitives one
+``unpack_from(">{n}i")``, nested structs are inlined into their parent's loop, and
+every constant (defaults, key sets, the bytes a tagged default takes) is a literal.
+
+The generated code checks only what it must to stay safe (lengths against the bytes
+left, nulls, string limits, varint lengths); it does no bookkeeping of paths or offsets.
+When it fails, :mod:`kcompat.codec.codec` re-runs the input through the reference codec,
+which names the offset and the field. The source depends only on the layout, so
+identical layouts (common across versions and revisions) share one compiled code object.
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+import uuid
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from types import CodeType
+from typing import Any
+
+from kcompat.codec.reference import INT_CODES, _Writer, uvarint_bytes
+from kcompat.codec.values import (
+    MAX_STRING_BYTES,
+    UNKNOWN_TAGS,
+    StructKeys,
+    default_value,
+    int_range,
+    is_default,
+    layout_owner_fields,
+    struct_keys,
+    varint_max_bytes,
+)
+from kcompat.spec.model import Message
+from kcompat.spec.resolve import Kind, Layout, LayoutField, StructLayout, Wire
+
+#: Loops nested deeper than this are moved into their own function (CPython allows 20
+#: nested blocks per function).
+_MAX_INLINE_LOOPS = 8
+_FIXED_CODES = {Kind.BOOL: "?", Kind.FLOAT64: "d", Kind.UUID: "16s"}
+
+
+class _Bad(Exception):
+    """Raised by generated code on invalid input; the reference codec explains it."""
+
+
+class _Missing:
+    pass
+
+
+_MISSING = _Missing()
+
+
+# ------------------------------------------------------------------------------------
+# Runtime helpers the generated code calls
+# ------------------------------------------------------------------------------------
+
+
+def _ruv(buf: bytes, pos: int, limit: int, bits: int) -> tuple[int, int]:
+    """An unsigned varint of at most ``limit`` bytes and ``bits`` bits at ``pos``."""
+    result = shift = 0
+    for _ in range(limit):
+        byte = buf[pos]
+        pos += 1
+        result |= (byte & 0x7F) << shift
+        if byte < 0x80:
+            if result >> bits:
+                raise _Bad
+            return result, pos
+        shift += 7
+    raise _Bad
+
+
+def _wuv(out: bytearray, value: int) -> None:
+    while value >= 0x80:
+        out.append((value & 0x7F) | 0x80)
+        value >>= 7
+    out.append(value)
+
+
+_UNPACKERS: dict[tuple[str, int], Callable[[bytes, int], tuple[Any, ...]]] = {}
+_PACKERS: dict[tuple[str, int], Callable[..., bytes]] = {}
+
+
+def _uf(code: str, count: int) -> Callable[[bytes, int], tuple[Any, ...]]:
+    """``unpack_from`` for ``count`` big-endian items of ``code`` (cached for small counts)."""
+    key = (code, count)
+    found = _UNPACKERS.get(key)
+    if found is None:
+        found = struct.Struct(f">{count}{code}").unpack_from
+        if count <= 1024:
+            _UNPACKERS[key] = found
+    return found
+
+
+def _pf(code: str, count: int) -> Callable[..., bytes]:
+    key = (code, count)
+    found = _PACKERS.get(key)
+    if found is None:
+        found = struct.Struct(f">{count}{code}").pack
+        if count <= 1024:
+            _PACKERS[key] = found
+    return found
+
+
+def _small_unpackers(code: str) -> list[Callable[[bytes, int], tuple[Any, ...]]]:
+    return [_uf(code, count) for count in range(64)]
+
+
+def _as_bytes(value: Any) -> bytes:
+    if isinstance(value, bytearray | memoryview):
+        return bytes(value)
+    raise _Bad
+
+
+def _extra(value: Any, keys: tuple[StructKeys, Message]) -> Any:
+    """Keys beyond this version's fields: other versions' fields at default, unknown tags."""
+    struct_keys_, message = keys
+    unknown = None
+    for key, item in value.items():
+        if key in struct_keys_.names:
+            continue
+        if key == UNKNOWN_TAGS:
+            unknown = item
+            continue
+        other = struct_keys_.others.get(key) if isinstance(key, str) else None
+        if other is None or not (other.ignorable or is_default(other, item, message)):
+            raise _Bad
+    return unknown
+
+
+def _merge(
+    entries: list[tuple[int, Any]] | None, unknown: Any, declared: frozenset[int]
+) -> list[tuple[int, Any]]:
+    """Known tagged entries plus unknown ones, validated and in ascending tag order."""
+    merged = list(entries or ())
+    if unknown.__class__ is not list and unknown.__class__ is not tuple:
+        raise _Bad
+    seen: set[int] = set()
+    for item in unknown:
+        if (item.__class__ is not list and item.__class__ is not tuple) or len(item) != 2:
+            raise _Bad
+        tag, data = item
+        if tag.__class__ is not int or not 0 <= tag < (1 << 31) or tag in declared or tag in seen:
+            raise _Bad
+        seen.add(tag)
+        if data.__class__ is not bytes:
+            data = _as_bytes(data)
+        merged.append((tag, data))
+    merged.sort(key=lambda entry: entry[0])
+    return merged
+
+
+def _wtags(out: bytearray, entries: list[tuple[int, Any]]) -> None:
+    _wuv(out, len(entries))
+    for tag, payload in entries:
+        _wuv(out, tag)
+        _wuv(out, len(payload))
+        out += payload
+
+
+def _namespace() -> dict[str, Any]:
+    return {
+        "_Bad": _Bad,
+        "_MISSING": _MISSING,
+        "_ruv": _ruv,
+        "_wuv": _wuv,
+        "_uf": _uf,
+        "_pf": _pf,
+        "_as_bytes": _as_bytes,
+        "_extra": _extra,
+        "_merge": _merge,
+        "_wtags": _wtags,
+        "_Struct": struct.Struct,
+        "_UUID": uuid.UUID,
+        "_small_unpackers": _small_unpackers,
+        "_INF": math.inf,
+        "_NAN": math.nan,
+        "__builtins__": __builtins__,
+    }
+
+
+# ------------------------------------------------------------------------------------
+# Source generation
+# ------------------------------------------------------------------------------------
+
+
+def literal(value: Any) -> str:
+    """Python source that evaluates to a fresh copy of a value-model value."""
+    if value is None or isinstance(value, bool | int | str | bytes):
+        return repr(value)
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "_NAN"
+        if math.isinf(value):
+            return "_INF" if value > 0 else "(-_INF)"
+        return repr(value)
+    if isinstance(value, uuid.UUID):
+        return f"_UUID(int={value.int})"
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(literal(item) for item in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k!r}: {literal(v)}" for k, v in value.items()) + "}"
+    raise TypeError(f"no literal for {type(value).__name__}")
+
+
+class _Source:
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.depth = 0
+
+    def __call__(self, line: str) -> None:
+        self.lines.append("    " * self.depth + line)
+
+    @contextmanager
+    def block(self, header: str) -> Iterator[None]:
+        self(header)
+        self.depth += 1
+        yield
+        self.depth -= 1
+
+
+class _Generator:
+    """Writes the module for one layout: ``_enc(v) -> bytearray``, ``_dec(buf) -> dict``."""
+
+    def __init__(self, layout: Layout) -> None:
+        self.layout = layout
+        self.owners = layout_owner_fields(layout)
+        self.writer = _Writer(layout)
+        self.header: list[str] = []
+        self.struct_names: dict[str, str] = {}
+        self.functions: list[list[str]] = []
+        self.keys: list[tuple[StructKeys, Message]] = []
+        self.consts: dict[str, str] = {}
+        self.count = 0
+
+    # -- shared ------------------------------------------------------------------------
+    def uid(self) -> int:
+        self.count += 1
+        return self.count
+
+    def struct_const(self, fmt: str) -> str:
+        name = self.struct_names.get(fmt)
+        if name is None:
+            name = f"_S{len(self.struct_names)}"
+            self.struct_names[fmt] = name
+            self.header.append(f"{name} = _Struct({fmt!r})")
+        return name
+
+    def unpackers(self, code: str) -> str:
+        return self.const(f"_small_unpackers({code!r})")
+
+    def const(self, expr: str) -> str:
+        """A module-level constant for ``expr`` (evaluated once, shared by all calls)."""
+        name = self.consts.get(expr)
+        if name is None:
+            name = f"_C{len(self.consts)}"
+            self.consts[expr] = name
+            self.header.append(f"{name} = {expr}")
+        return name
+
+    def value_const(self, value: Any) -> str:
+        """A default for the encoder, which only reads it: inline when immutable."""
+        if value is None or isinstance(value, bool | int | str | bytes):
+            return repr(value)
+        return self.const(literal(value))
+
+    def keys_index(self, layout: StructLayout) -> int:
+        owner = self.owners.get(id(layout))
+        self.keys.append((struct_keys(self.layout.message, layout, owner), self.layout.message))
+        return len(self.keys) - 1
+
+    def build(self) -> str:
+        enc = _Source()
+        with enc.block("def _enc(v):"):
+            enc("out = bytearray()")
+            self.enc_struct(enc, self.layout.root, "v", "out", 0)
+            enc("return out")
+        dec = _Source()
+        with dec.block("def _dec(buf):"):
+            dec("blen = len(buf)")
+            dec("pos = 0")
+            self.dec_struct(dec, self.layout.root, "buf", "pos", "blen", "r", 0)
+            with dec.block("if pos != blen:"):
+                dec("raise _Bad")
+            dec("return r")
+        parts = ["\n".join(self.header)]
+        parts.extend("\n".join(lines) for lines in self.functions)
+        parts.append("\n".join(enc.lines))
+        parts.append("\n".join(dec.lines))
+        return "\n\n".join(parts) + "\n"
+
+    # -- encoding ----------------------------------------------------------------------
+    def enc_struct(self, src: _Source, layout: StructLayout, v: str, out: str, loops: int) -> None:
+        if loops > _MAX_INLINE_LOOPS:
+            name = f"_es{self.uid()}"
+            fn = _Source()
+            with fn.block(f"def {name}(v, out):"):
+                self.enc_struct(fn, layout, "v", "out", 0)
+            self.functions.append(fn.lines)
+            src(f"{name}({v}, {out})")
+            return
+        k = self.uid()
+        names = frozenset(lf.name for lf in layout.all_fields())
+        unknown = f"u{k}"
+        with src.block(f"if {self.const(sorted_set(names))}.issuperset({v}):"):
+            src(f"{unknown} = None")
+        with src.block("else:"):
+            src(f"{unknown} = _extra({v}, _SK[{self.keys_index(layout)}])")
+        get = f"g{k}"
+        if layout.all_fields():
+            src(f"{get} = {v}.get")
+        values = []
+        for i, lf in enumerate(layout.fields):
+            var = f"x{k}_{i}"
+            values.append(var)
+            src(f"{var} = {get}({lf.name!r}, {self.value_const(default_value(lf))})")
+        self.enc_fields(src, list(zip(layout.fields, values, strict=True)), out, loops)
+        self.enc_tags(src, layout, get, unknown, out, loops, k)
+
+    def enc_fields(
+        self, src: _Source, fields: list[tuple[LayoutField, str]], out: str, loops: int
+    ) -> None:
+        run: list[tuple[Wire, str]] = []
+        for lf, var in fields:
+            if lf.wire.fixed_size is not None:
+                run.append((lf.wire, var))
+                continue
+            self.enc_run(src, run, out)
+            run = []
+            self.enc_value(src, lf.wire, var, out, loops)
+        self.enc_run(src, run, out)
+
+    def enc_run(self, src: _Source, run: list[tuple[Wire, str]], out: str) -> None:
+        if not run:
+            return
+        codes = []
+        args = []
+        for wire, var in run:
+            if wire.kind is Kind.INT:
+                codes.append(INT_CODES[(wire.bits, wire.signed)])
+                self.enc_int_check(src, wire, var)
+                args.append(var)
+            elif wire.kind is Kind.BOOL:
+                with src.block(f"if {var}.__class__ is not bool:"):
+                    src("raise _Bad")
+                codes.append("?")
+                args.append(var)
+            elif wire.kind is Kind.UUID:
+                codes.append("16s")
+                args.append(f"{var}.bytes")
+            else:
+                codes.append("d")
+                args.append(var)
+        packer = self.struct_const(">" + "".join(codes))
+        src(f"{out} += {packer}.pack({', '.join(args)})")
+
+    def enc_int_check(self, src: _Source, wire: Wire, var: str) -> None:
+        """Range check where ``struct`` would not do it (a type narrower than its wire)."""
+        low, high = int_range(wire)
+        if wire.form != "fixed" or (wire.type_bits and wire.type_bits < wire.bits):
+            with src.block(f"if not {low} <= {var} <= {high}:"):
+                src("raise _Bad")
+
+    def enc_uv(self, src: _Source, out: str, expr: str) -> None:
+        with src.block(f"if {expr} < 128:"):
+            src(f"{out}.append({expr})")
+        with src.block("else:"):
+            src(f"_wuv({out}, {expr})")
+
+    def enc_null(self, src: _Source, wire: Wire, out: str, short: bool) -> None:
+        if not wire.nullable:
+            src("raise _Bad")
+        elif wire.compact:
+            src(f"{out}.append(0)")
+        else:
+            marker = b"\xff\xff" if short else b"\xff\xff\xff\xff"
+            src(f"{out} += {marker!r}")
+
+    def enc_value(self, src: _Source, wire: Wire, var: str, out: str, loops: int) -> None:
+        kind = wire.kind
+        u = self.uid()
+        if wire.fixed_size is not None:
+            self.enc_run(src, [(wire, var)], out)
+        elif kind is Kind.INT:
+            self.enc_int_check(src, wire, var)
+            raw = f"z{u}"
+            if wire.form == "packed":
+                src(f"{raw} = ({var} << 1) ^ ({var} >> {wire.bits - 1})")
+            elif wire.signed:
+                src(f"{raw} = {var} & {(1 << wire.bits) - 1}")
+            else:
+                src(f"{raw} = {var}")
+            self.enc_uv(src, out, raw)
+        elif kind in (Kind.STRING, Kind.BYTES, Kind.RECORDS):
+            self.enc_blob(src, wire, var, out, u)
+        elif kind is Kind.ARRAY:
+            self.enc_array(src, wire, var, out, loops, u)
+        else:
+            layout = wire.struct
+            assert layout is not None
+            if wire.nullable:
+                marker = "0" if wire.null_marker == "uvarint" else "255"
+                with src.block(f"if {var} is None:"):
+                    src(f"{out}.append({marker})")
+                with src.block("else:"):
+                    src(f"{out}.append(1)")
+                    self.enc_struct(src, layout, var, out, loops)
+            else:
+                self.enc_struct(src, layout, var, out, loops)
+
+    def enc_blob(self, src: _Source, wire: Wire, var: str, out: str, u: int) -> None:
+        is_string = wire.kind is Kind.STRING
+        data, size = f"b{u}", f"n{u}"
+        with src.block(f"if {var} is None:"):
+            self.enc_null(src, wire, out, short=is_string)
+        with src.block("else:"):
+            if is_string:
+                src(f"{data} = {var}.encode()")
+                src(f"{size} = len({data})")
+                with src.block(f"if {size} > {MAX_STRING_BYTES}:"):
+                    src("raise _Bad")
+            else:
+                with src.block(f"if {var}.__class__ is bytes:"):
+                    src(f"{data} = {var}")
+                with src.block("else:"):
+                    src(f"{data} = _as_bytes({var})")
+                src(f"{size} = len({data})")
+            if wire.compact:
+                src(f"{size} += 1")
+                self.enc_uv(src, out, size)
+            else:
+                packer = self.struct_const(">h" if is_string else ">i")
+                src(f"{out} += {packer}.pack({size})")
+            src(f"{out} += {data}")
+
+    def enc_array(self, src: _Source, wire: Wire, var: str, out: str, loops: int, u: int) -> None:
+        element = wire.element
+        assert element is not None
+        size = f"n{u}"
+        with src.block(f"if {var} is None:"):
+            self.enc_null(src, wire, out, short=False)
+        with src.block(f"elif {var}.__class__ is not list and {var}.__class__ is not tuple:"):
+            src("raise _Bad")
+        with src.block("else:"):
+            src(f"{size} = len({var})")
+            if wire.compact:
+                with src.block(f"if {size} < 127:"):
+                    src(f"{out}.append({size} + 1)")
+                with src.block("else:"):
+                    src(f"_wuv({out}, {size} + 1)")
+            else:
+                src(f"{out} += {self.struct_const('>i')}.pack({size})")
+            item = f"e{u}"
+            fixed = element.fixed_size is not None
+            if fixed and element.kind in (Kind.INT, Kind.FLOAT64):
+                code = (
+                    INT_CODES[(element.bits, element.signed)] if element.kind is Kind.INT else "d"
+                )
+                with src.block(f"if {size}:"):
+                    src(f"{out} += _pf({code!r}, {size})(*{var})")
+                return
+            with src.block(f"for {item} in {var}:"):
+                if element.kind is Kind.STRUCT:
+                    assert element.struct is not None
+                    self.enc_struct(src, element.struct, item, out, loops + 1)
+                else:
+                    self.enc_value(src, element, item, out, loops + 1)
+
+    def enc_tags(
+        self,
+        src: _Source,
+        layout: StructLayout,
+        get: str,
+        unknown: str,
+        out: str,
+        loops: int,
+        k: int,
+    ) -> None:
+        entries = f"tg{k}"
+        if layout.flexible:
+            src(f"{entries} = None")
+        for lf in layout.tagged:
+            var, payload = f"t{k}_{lf.tag}", f"p{k}_{lf.tag}"
+            src(f"{var} = {get}({lf.name!r}, _MISSING)")
+            with src.block(f"if {var} is not _MISSING:"):
+                src(f"{payload} = bytearray()")
+                self.enc_value(src, lf.wire, var, payload, loops + 1)
+                default = self.writer.default_payload(lf)
+                with src.block(f"if {payload} != {default!r}:"):
+                    if not layout.flexible:
+                        src("raise _Bad")
+                    else:
+                        with src.block(f"if {entries} is None:"):
+                            src(f"{entries} = []")
+                        src(f"{entries}.append(({lf.tag}, {payload}))")
+        if not layout.flexible:
+            with src.block(f"if {unknown}:"):
+                src("raise _Bad")
+            return
+        declared = struct_keys(
+            self.layout.message, layout, self.owners.get(id(layout))
+        ).declared_tags
+        with src.block(f"if {unknown} is not None:"):
+            src(f"{entries} = _merge({entries}, {unknown}, {self.const(sorted_set(declared))})")
+        with src.block(f"if {entries} is None:"):
+            src(f"{out}.append(0)")
+        with src.block("else:"):
+            src(f"_wtags({out}, {entries})")
+
+    # -- decoding ----------------------------------------------------------------------
+    def dec_struct(
+        self,
+        src: _Source,
+        layout: StructLayout,
+        buf: str,
+        pos: str,
+        blen: str,
+        target: str,
+        loops: int,
+    ) -> None:
+        if loops > _MAX_INLINE_LOOPS:
+            name = f"_ds{self.uid()}"
+            fn = _Source()
+            with fn.block(f"def {name}(buf, pos, blen):"):
+                self.dec_struct(fn, layout, "buf", "pos", "blen", "r", 0)
+                fn("return r, pos")
+            self.functions.append(fn.lines)
+            src(f"{target}, {pos} = {name}({buf}, {pos}, {blen})")
+            return
+        k = self.uid()
+        values: list[tuple[str, str]] = []
+        run: list[tuple[Wire, str]] = []
+        for i, lf in enumerate(layout.fields):
+            var = f"a{k}_{i}"
+            values.append((lf.name, var))
+            if lf.wire.fixed_size is not None:
+                run.append((lf.wire, var))
+                continue
+            self.dec_run(src, run, buf, pos)
+            run = []
+            self.dec_value(src, lf.wire, var, buf, pos, blen, loops)
+        self.dec_run(src, run, buf, pos)
+        unknown = f"u{k}"
+        if layout.flexible:
+            self.dec_tags(src, layout, buf, pos, blen, loops, k, values, unknown)
+        else:
+            for lf in layout.tagged:
+                var = f"t{k}_{lf.tag}"
+                src(f"{var} = {literal(default_value(lf))}")
+                values.append((lf.name, var))
+        items = ", ".join(f"{name!r}: {var}" for name, var in values)
+        src(f"{target} = {{{items}}}")
+        if layout.flexible:
+            with src.block(f"if {unknown} is not None:"):
+                src(f"{target}[{UNKNOWN_TAGS!r}] = {unknown}")
+
+    def dec_run(self, src: _Source, run: list[tuple[Wire, str]], buf: str, pos: str) -> None:
+        if not run:
+            return
+        codes = []
+        for wire, _ in run:
+            if wire.kind is Kind.INT:
+                codes.append(INT_CODES[(wire.bits, wire.signed)])
+            else:
+                codes.append(_FIXED_CODES[wire.kind])
+        fmt = ">" + "".join(codes)
+        unpacker = self.struct_const(fmt)
+        names = ", ".join(var for _, var in run)
+        src(f"{names}, = {unpacker}.unpack_from({buf}, {pos})")
+        src(f"{pos} += {struct.calcsize(fmt)}")
+        for wire, var in run:
+            if wire.kind is Kind.UUID:
+                src(f"{var} = _UUID(bytes={var})")
+            elif wire.kind is Kind.INT and wire.type_bits and wire.type_bits < wire.bits:
+                low, high = int_range(wire)
+                with src.block(f"if not {low} <= {var} <= {high}:"):
+                    src("raise _Bad")
+
+    def dec_uv(self, src: _Source, var: str, buf: str, pos: str, bits: int = 32) -> None:
+        src(f"{var} = {buf}[{pos}]")
+        src(f"{pos} += 1")
+        with src.block(f"if {var} > 127:"):
+            src(f"{var}, {pos} = _ruv({buf}, {pos} - 1, {varint_max_bytes(bits)}, {bits})")
+
+    def dec_value(
+        self,
+        src: _Source,
+        wire: Wire,
+        var: str,
+        buf: str,
+        pos: str,
+        blen: str,
+        loops: int,
+    ) -> None:
+        kind = wire.kind
+        u = self.uid()
+        if wire.fixed_size is not None:
+            self.dec_run(src, [(wire, var)], buf, pos)
+        elif kind is Kind.INT:
+            raw = f"z{u}"
+            self.dec_uv(src, raw, buf, pos, wire.bits)
+            if wire.form == "packed":
+                src(f"{var} = ({raw} >> 1) ^ -({raw} & 1)")
+            elif wire.signed:
+                src(f"{var} = {raw} - {1 << wire.bits} if {raw} >> {wire.bits - 1} else {raw}")
+            else:
+                src(f"{var} = {raw}")
+            if wire.type_bits and wire.type_bits < wire.bits:
+                low, high = int_range(wire)
+                with src.block(f"if not {low} <= {var} <= {high}:"):
+                    src("raise _Bad")
+        elif kind in (Kind.STRING, Kind.BYTES, Kind.RECORDS):
+            self.dec_blob(src, wire, var, buf, pos, blen, u)
+        elif kind is Kind.ARRAY:
+            self.dec_array(src, wire, var, buf, pos, blen, loops, u)
+        else:
+            layout = wire.struct
+            assert layout is not None
+            if not wire.nullable:
+                self.dec_struct(src, layout, buf, pos, blen, var, loops)
+                return
+            marker = f"m{u}"
+            if wire.null_marker == "uvarint":
+                self.dec_uv(src, marker, buf, pos)
+                null = f"{marker} == 0 or {marker} >= {1 << 31}"
+            else:
+                src(f"{marker} = {buf}[{pos}]")
+                src(f"{pos} += 1")
+                null = f"{marker} > 127"
+            with src.block(f"if {null}:"):
+                src(f"{var} = None")
+            with src.block("else:"):
+                self.dec_struct(src, layout, buf, pos, blen, var, loops)
+
+    def dec_length(
+        self, src: _Source, wire: Wire, size: str, buf: str, pos: str, short: bool
+    ) -> str:
+        """Read a length into ``size``; returns the condition that means null."""
+        if wire.compact:
+            self.dec_uv(src, size, buf, pos)
+            src(f"{size} -= 1")
+        else:
+            unpacker = self.struct_const(">h" if short else ">i")
+            src(f"{size}, = {unpacker}.unpack_from({buf}, {pos})")
+            src(f"{pos} += {2 if short else 4}")
+            with src.block(f"if {size} < -1:"):
+                src("raise _Bad")
+        return f"{size} == -1"
+
+    def dec_blob(
+        self,
+        src: _Source,
+        wire: Wire,
+        var: str,
+        buf: str,
+        pos: str,
+        blen: str,
+        u: int,
+    ) -> None:
+        is_string = wire.kind is Kind.STRING
+        size, end = f"n{u}", f"q{u}"
+        null = self.dec_length(src, wire, size, buf, pos, short=is_string)
+        with src.block(f"if {null}:"):
+            if wire.nullable:
+                src(f"{var} = None")
+            else:
+                src("raise _Bad")
+        with src.block("else:"):
+            if is_string and wire.compact:
+                with src.block(f"if {size} > {MAX_STRING_BYTES}:"):
+                    src("raise _Bad")
+            src(f"{end} = {pos} + {size}")
+            with src.block(f"if {end} > {blen}:"):
+                src("raise _Bad")
+            if is_string:
+                src(f"{var} = {buf}[{pos}:{end}].decode()")
+            else:
+                src(f"{var} = {buf}[{pos}:{end}]")
+            src(f"{pos} = {end}")
+
+    def dec_array(
+        self,
+        src: _Source,
+        wire: Wire,
+        var: str,
+        buf: str,
+        pos: str,
+        blen: str,
+        loops: int,
+        u: int,
+    ) -> None:
+        element = wire.element
+        assert element is not None
+        size = f"n{u}"
+        null = self.dec_length(src, wire, size, buf, pos, short=False)
+        with src.block(f"if {null}:"):
+            if wire.nullable:
+                src(f"{var} = None")
+            else:
+                src("raise _Bad")
+        with src.block(f"elif {size} > {blen} - {pos}:"):
+            src("raise _Bad")
+        with src.block("else:"):
+            width = element.fixed_size
+            if width is not None and element.kind is not Kind.UUID:
+                code = (
+                    INT_CODES[(element.bits, element.signed)]
+                    if element.kind is Kind.INT
+                    else _FIXED_CODES[element.kind]
+                )
+                small = self.unpackers(code)
+                if width > 1:
+                    with src.block(f"if {size} * {width} > {blen} - {pos}:"):
+                        src("raise _Bad")
+                src(
+                    f"{var} = [*({small}[{size}] if {size} < 64 else _uf({code!r}, {size}))"
+                    f"({buf}, {pos})]"
+                )
+                src(f"{pos} += {size} * {width}" if width > 1 else f"{pos} += {size}")
+                return
+            if element.kind is Kind.UUID:
+                with src.block(f"if {size} * 16 > {blen} - {pos}:"):
+                    src("raise _Bad")
+                src(
+                    f"{var} = [_UUID(bytes={buf}[i:i + 16]) "
+                    f"for i in range({pos}, {pos} + 16 * {size}, 16)]"
+                )
+                src(f"{pos} += 16 * {size}")
+                return
+            item, append = f"e{u}", f"ap{u}"
+            src(f"{var} = []")
+            src(f"{append} = {var}.append")
+            with src.block(f"for _ in range({size}):"):
+                if element.kind is Kind.STRUCT:
+                    assert element.struct is not None
+                    self.dec_struct(src, element.struct, buf, pos, blen, item, loops + 1)
+                else:
+                    self.dec_value(src, element, item, buf, pos, blen, loops + 1)
+                src(f"{append}({item})")
+
+    def dec_tags(
+        self,
+        src: _Source,
+        layout: StructLayout,
+        buf: str,
+        pos: str,
+        blen: str,
+        loops: int,
+        k: int,
+        values: list[tuple[str, str]],
+        unknown: str,
+    ) -> None:
+        count, tag, size, end, seen = f"c{k}", f"tag{k}", f"sz{k}", f"te{k}", f"seen{k}"
+        self.dec_uv(src, count, buf, pos)
+        for lf in layout.tagged:
+            var = f"t{k}_{lf.tag}"
+            values.append((lf.name, var))
+            src(f"{var} = {literal(default_value(lf))}")
+        src(f"{unknown} = None")
+        declared = struct_keys(
+            self.layout.message, layout, self.owners.get(id(layout))
+        ).declared_tags
+        with src.block(f"if {count}:"):
+            src(f"{seen} = set()")
+            with src.block(f"for _ in range({count}):"):
+                self.dec_uv(src, tag, buf, pos)
+                self.dec_uv(src, size, buf, pos)
+                src(f"{end} = {pos} + {size}")
+                with src.block(f"if {end} > {blen} or {tag} in {seen}:"):
+                    src("raise _Bad")
+                src(f"{seen}.add({tag})")
+                keyword = "if"
+                for lf in layout.tagged:
+                    with src.block(f"{keyword} {tag} == {lf.tag}:"):
+                        sub, subpos, sublen = (
+                            f"sb{k}_{lf.tag}",
+                            f"sp{k}_{lf.tag}",
+                            f"sl{k}_{lf.tag}",
+                        )
+                        src(f"{sub} = {buf}[{pos}:{end}]")
+                        src(f"{subpos} = 0")
+                        src(f"{sublen} = {size}")
+                        self.dec_value(
+                            src, lf.wire, f"t{k}_{lf.tag}", sub, subpos, sublen, loops + 1
+                        )
+                        with src.block(f"if {subpos} != {sublen}:"):
+                            src("raise _Bad")
+                    keyword = "elif"
+                if declared:
+                    with src.block(f"{keyword} {tag} in {self.const(sorted_set(declared))}:"):
+                        src("raise _Bad")
+                    keyword = "elif"
+                with src.block("else:" if keyword == "elif" else "if True:"):
+                    with src.block(f"if {unknown} is None:"):
+                        src(f"{unknown} = []")
+                    src(f"{unknown}.append([{tag}, {buf}[{pos}:{end}]])")
+                src(f"{pos} = {end}")
+
+
+def sorted_set(items: frozenset[Any]) -> str:
+    """A frozenset literal with a stable text (so equal layouts give equal source)."""
+    if not items:
+        return "frozenset()"
+    return "frozenset({" + ", ".join(repr(item) for item in sorted(items)) + "})"
+
+
+# ------------------------------------------------------------------------------------
+# Compilation with a cache of code objects keyed by source
+# ------------------------------------------------------------------------------------
+
+_CODE_CACHE: OrderedDict[str, CodeType] = OrderedDict()
+_CODE_CACHE_SIZE = 512
+
+
+def compile_layout(
+    layout: Layout,
+) -> tuple[Callable[[Any], bytearray], Callable[[bytes], dict[str, Any]], str]:
+    """The generated encoder and decoder for ``layout``, and their source."""
+    generator = _Generator(layout)
+    source = generator.build()
+    code = _CODE_CACHE.get(source)
+    if code is None:
+        code = compile(source, f"<kcompat codec {layout.message.name} v{layout.version}>", "exec")
+        _CODE_CACHE[source] = code
+        if len(_CODE_CACHE) > _CODE_CACHE_SIZE:
+            _CODE_CACHE.popitem(last=False)
+    else:
+        _CODE_CACHE.move_to_end(source)
+    namespace = _namespace()
+    namespace["_SK"] = generator.keys
+    exec(code, namespace)
+    return namespace["_enc"], namespace["_dec"], source
+
+
+def uvarint(value: int) -> bytes:
+    """Exposed for tests: the unsigned varint bytes of ``value``."""
+    return uvarint_bytes(value)

@@ -1,0 +1,407 @@
+"""The round-trip proof: show a wire break with bytes, or find none.
+
+For every version both messages have, samples generated from one side's layout are
+encoded by that side (the writer) and decoded by the other (the reader), in both
+directions. A break is a sample the reader cannot decode, or decodes to something other
+than what the writer meant. The first such sample (smallest encoding first) becomes an
+:class:`Evidence`: the bytes, an annotated dump by the writer's layout, the field, what
+was written and what was read.
+
+What counts as "what the writer meant" is the heart of it, because several changes
+alter the spec without altering the wire, and the proof must stay silent on them:
+
+* Fields are matched by name. A field the other side does not know by name is matched
+  by position among the untagged fields, or by tag number among the tagged ones, when
+  that position or tag is also unmatched on the other side: a pure **rename** keeps its
+  bytes and its meaning, so it compares equal (the rename rule reports it as a warning).
+* A **tagged field only the writer knows** is dropped by the reader, which keeps it as
+  an unknown tag: that is the documented tagged-field contract (adding or removing a
+  tagged field is compatible), so it is not a mismatch.
+* A **tagged field only the reader knows** must read as its default (the writer never
+  wrote that tag).
+* An **untagged field only one side knows** must hold its default on that side: the
+  writer's value is lost otherwise (a field removed from a released version), or the
+  reader made a value out of bytes meant for something else (a field added to one).
+  Removing or adding an untagged field also shifts every later byte, which the
+  comparison of the later fields or the decoder's trailing-bytes check shows anyway.
+* Docs, ``ignorable``, ``mapKey``, ``entityType``, struct type names and defaults of
+  untagged fields do not reach the wire and are never compared. (A changed default of an
+  untagged field matters only in versions where the field is absent, where no bytes
+  exist to show; the rules report it on their own.)
+* Values compare by type as well as value (``True`` is not ``1``; a string is not its
+  bytes), and NaN equals NaN. The one documented type change, an array of primitives
+  becoming an array of single-field structs, compares the element with that field.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+import uuid
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from kcompat.codec.annotate import annotate_lines, focus, show
+from kcompat.codec.codec import codec_for
+from kcompat.codec.errors import DecodeError, EncodeError
+from kcompat.codec.jsonform import value_to_json
+from kcompat.codec.reference import join
+from kcompat.codec.samples import generate_samples
+from kcompat.codec.values import UNKNOWN_TAGS, default_value
+from kcompat.spec.model import Message
+from kcompat.spec.resolve import Kind, Layout, LayoutField, StructLayout, Wire, resolve
+from kcompat.spec.versions import Versions
+
+#: Bytes shown as hex in evidence; the dump covers the rest around the field.
+MAX_HEX_BYTES = 1024
+#: Lines of annotated dump kept in evidence, and shown by ``str()``.
+MAX_ANNOTATED = 40
+SHORT_ANNOTATED = 22
+#: At most this many versions are tried for an open-ended range (a broken spec).
+MAX_VERSIONS = 256
+_ITEMS_SHOWN = 8
+
+BASE_TO_HEAD = "base->head"
+HEAD_TO_BASE = "head->base"
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """One counterexample: the bytes a writer produced and what the reader made of them."""
+
+    message: str
+    version: int
+    direction: str  # "base->head" or "head->base"
+    field_path: str
+    hex: str
+    annotated: tuple[str, ...]
+    written: Any
+    read: Any
+    error: str | None
+    size: int = 0
+    short: tuple[str, ...] = field(default=(), repr=False, compare=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able, as ``findings.schema.json`` describes ``evidence``."""
+        return {
+            "message": self.message,
+            "version": self.version,
+            "direction": self.direction,
+            "field_path": self.field_path,
+            "hex": self.hex,
+            "annotated": list(self.annotated),
+            "written": value_to_json(_shorten(self.written)),
+            "read": value_to_json(_shorten(self.read)),
+            "error": self.error,
+        }
+
+    def summary(self) -> str:
+        where = f"{self.message} v{self.version} {self.direction}"
+        if self.error is not None:
+            return f"{where}: the reader fails on {self.size} bytes: {self.error}"
+        return (
+            f"{where}: {self.field_path}: wrote {show(self.written)}, "
+            f"read {show(self.read)} ({self.size} bytes)"
+        )
+
+    def __str__(self) -> str:
+        lines = self.short or self.annotated[:SHORT_ANNOTATED]
+        return "\n".join([self.summary(), *(f"  {line}" for line in lines)])
+
+
+def prove(
+    base: Message, head: Message, versions: Versions, *, samples: int = 20, seed: int = 0
+) -> list[Evidence]:
+    """Evidence of every (version, direction) whose bytes do not survive the change."""
+    return _Prover(samples, seed).run(base, head, versions)
+
+
+@dataclass(frozen=True)
+class ProofRate:
+    """How fast the proof runs: samples (encode, decode, compare) per second."""
+
+    samples: int
+    versions: int
+    seconds: float
+
+    @property
+    def per_second(self) -> float:
+        return self.samples / self.seconds if self.seconds > 0 else 0.0
+
+
+def samples_per_second(
+    messages: Iterable[Message], *, samples: int = 20, seed: int = 0
+) -> ProofRate:
+    """Run the proof of each message against itself (base == head) and time it."""
+    prover = _Prover(samples, seed)
+    versions = 0
+    start = time.perf_counter()
+    for message in messages:
+        chosen = _bounded(message.valid_versions)
+        versions += len(chosen)
+        prover.run(message, message, chosen)
+    return ProofRate(prover.count, versions, time.perf_counter() - start)
+
+
+def _bounded(versions: Versions) -> Versions:
+    if versions.empty or versions.highest - versions.lowest < MAX_VERSIONS:
+        return versions
+    return versions.clip(versions.lowest + MAX_VERSIONS - 1)
+
+
+_Pairs = list[tuple[LayoutField | None, LayoutField | None]]
+
+
+@dataclass(frozen=True, slots=True)
+class _Mismatch:
+    path: str
+    written: Any
+    read: Any
+
+
+class _Prover:
+    def __init__(self, samples: int, seed: int) -> None:
+        self.samples = samples
+        self.seed = seed
+        self.count = 0
+        self.pairs: dict[tuple[int, int], tuple[StructLayout, StructLayout, _Pairs]] = {}
+
+    def run(self, base: Message, head: Message, versions: Versions) -> list[Evidence]:
+        found: list[Evidence] = []
+        common = _bounded(versions & base.valid_versions & head.valid_versions)
+        for version in common:
+            base_layout, head_layout = resolve(base, version), resolve(head, version)
+            for direction, writer, reader in (
+                (BASE_TO_HEAD, base_layout, head_layout),
+                (HEAD_TO_BASE, head_layout, base_layout),
+            ):
+                evidence = self.check(writer, reader, direction)
+                if evidence is not None:
+                    found.append(evidence)
+        return found
+
+    def check(self, writer: Layout, reader: Layout, direction: str) -> Evidence | None:
+        writer_codec, reader_codec = codec_for(writer), codec_for(reader)
+        encoded: list[tuple[int, int, dict[str, Any], bytes]] = []
+        for index, sample in enumerate(generate_samples(writer, self.samples, self.seed)):
+            try:
+                data = writer_codec.encode(sample)
+            except EncodeError:
+                continue  # a sample this writer cannot produce (a broken default)
+            encoded.append((len(data), index, sample, data))
+        encoded.sort(key=lambda item: (item[0], item[1]))
+        for _, _, sample, data in encoded:
+            self.count += 1
+            try:
+                value = reader_codec.decode(data)
+            except DecodeError as err:
+                written = _value_at(sample, err.path)
+                return _evidence(writer, direction, data, err.path, written, None, str(err))
+            mismatch = self.compare_struct(writer.root, reader.root, sample, value, "")
+            if mismatch is not None:
+                return _evidence(
+                    writer, direction, data, mismatch.path, mismatch.written, mismatch.read, None
+                )
+        return None
+
+    # -- comparison ----------------------------------------------------------------------
+    def pair(
+        self, writer: StructLayout, reader: StructLayout
+    ) -> list[tuple[LayoutField | None, LayoutField | None]]:
+        key = (id(writer), id(reader))
+        entry = self.pairs.get(key)
+        if entry is None or entry[0] is not writer or entry[1] is not reader:
+            entry = (writer, reader, _pair_fields(writer, reader))
+            self.pairs[key] = entry
+        return entry[2]
+
+    def compare_struct(
+        self,
+        writer: StructLayout,
+        reader: StructLayout,
+        written: dict[str, Any],
+        read: dict[str, Any],
+        path: str,
+    ) -> _Mismatch | None:
+        for wlf, rlf in self.pair(writer, reader):
+            if wlf is not None and rlf is not None:
+                where = join(path, wlf.name)
+                mismatch = self.compare(
+                    wlf.wire, rlf.wire, written.get(wlf.name), read.get(rlf.name), where
+                )
+            elif wlf is not None:
+                if wlf.tagged:
+                    continue  # the reader keeps it as an unknown tag: compatible
+                item = written.get(wlf.name)
+                where = join(path, wlf.name)
+                mismatch = self.compare(wlf.wire, wlf.wire, item, default_value(wlf), where)
+                if mismatch is not None:
+                    mismatch = _Mismatch(where, item, None)
+            else:
+                assert rlf is not None
+                item = read.get(rlf.name)
+                where = join(path, rlf.name)
+                mismatch = self.compare(rlf.wire, rlf.wire, default_value(rlf), item, where)
+                if mismatch is not None:
+                    mismatch = _Mismatch(where, None, item)
+            if mismatch is not None:
+                return mismatch
+        return None
+
+    def compare(
+        self, writer: Wire, reader: Wire, written: Any, read: Any, path: str
+    ) -> _Mismatch | None:
+        if written is None or read is None:
+            return None if written is None and read is None else _Mismatch(path, written, read)
+        wkind, rkind = writer.kind, reader.kind
+        if wkind is Kind.STRUCT and rkind is Kind.STRUCT:
+            assert writer.struct is not None and reader.struct is not None
+            if not isinstance(written, dict) or not isinstance(read, dict):
+                return _Mismatch(path, written, read)
+            return self.compare_struct(writer.struct, reader.struct, written, read, path)
+        if wkind is Kind.ARRAY and rkind is Kind.ARRAY:
+            assert writer.element is not None and reader.element is not None
+            if not isinstance(written, list | tuple) or not isinstance(read, list | tuple):
+                return _Mismatch(path, written, read)
+            if len(written) != len(read):
+                return _Mismatch(path, written, read)
+            for index, (item_w, item_r) in enumerate(zip(written, read, strict=True)):
+                mismatch = self.compare(
+                    writer.element, reader.element, item_w, item_r, f"{path}[{index}]"
+                )
+                if mismatch is not None:
+                    return mismatch
+            return None
+        single_w, single_r = _single_field(writer), _single_field(reader)
+        if single_w is not None and isinstance(written, dict) and rkind is not Kind.STRUCT:
+            inner = join(path, single_w.name)
+            return self.compare(single_w.wire, reader, written.get(single_w.name), read, inner)
+        if single_r is not None and isinstance(read, dict) and wkind is not Kind.STRUCT:
+            inner = join(path, single_r.name)
+            return self.compare(writer, single_r.wire, written, read.get(single_r.name), inner)
+        return None if same_scalar(written, read) else _Mismatch(path, written, read)
+
+
+def _pair_fields(
+    writer: StructLayout, reader: StructLayout
+) -> list[tuple[LayoutField | None, LayoutField | None]]:
+    """Writer fields (wire order) with their reader counterparts, then reader-only ones."""
+    by_name = {lf.name: lf for lf in reader.all_fields()}
+    matched: dict[int, LayoutField | None] = {}
+    used: set[int] = set()
+    for lf in writer.all_fields():
+        other = by_name.get(lf.name)
+        if other is not None and id(other) not in used:
+            matched[id(lf)] = other
+            used.add(id(other))
+    for index, lf in enumerate(writer.fields):  # renames: same position, both unmatched
+        if id(lf) not in matched and index < len(reader.fields):
+            other = reader.fields[index]
+            if id(other) not in used:
+                matched[id(lf)] = other
+                used.add(id(other))
+    reader_tags = {lf.tag: lf for lf in reader.tagged}
+    for lf in writer.tagged:  # renamed tagged fields: same tag, both unmatched
+        other = reader_tags.get(lf.tag)
+        if id(lf) not in matched and other is not None and id(other) not in used:
+            matched[id(lf)] = other
+            used.add(id(other))
+    pairs: list[tuple[LayoutField | None, LayoutField | None]] = [
+        (lf, matched.get(id(lf))) for lf in writer.all_fields()
+    ]
+    pairs.extend((None, lf) for lf in reader.all_fields() if id(lf) not in used)
+    return pairs
+
+
+def _single_field(wire: Wire) -> LayoutField | None:
+    """The field of a struct with exactly one (untagged) field, for the []T -> []S rule."""
+    if wire.kind is not Kind.STRUCT or wire.struct is None:
+        return None
+    struct = wire.struct
+    if len(struct.fields) == 1 and not struct.tagged:
+        return struct.fields[0]
+    return None
+
+
+def same_scalar(written: Any, read: Any) -> bool:
+    """Equal values of the same kind (bool is not int; NaN equals NaN)."""
+    if isinstance(written, bytearray | memoryview):
+        written = bytes(written)
+    if isinstance(read, bytearray | memoryview):
+        read = bytes(read)
+    if type(written) is not type(read):
+        return False
+    if isinstance(written, float):
+        return written == read or (math.isnan(written) and math.isnan(read))
+    return bool(written == read)
+
+
+def _value_at(value: Any, path: str) -> Any:
+    """The part of a sample at a dotted path with ``[i]`` indexes (``None`` if absent)."""
+    if not path:
+        return None
+    current = value
+    for part in path.replace("[", ".[").split("."):
+        if not part:
+            continue
+        if part.startswith("["):
+            index = part[1:-1]
+            if not index.isdigit() or not isinstance(current, list | tuple):
+                return None
+            position = int(index)
+            if position >= len(current):
+                return None
+            current = current[position]
+        elif isinstance(current, dict) and part in current:
+            current = current[part]
+        else:
+            return None
+    return current
+
+
+def _evidence(
+    writer: Layout,
+    direction: str,
+    data: bytes,
+    path: str,
+    written: Any,
+    read: Any,
+    error: str | None,
+) -> Evidence:
+    lines = annotate_lines(writer, data)
+    shown = data[:MAX_HEX_BYTES].hex()
+    if len(data) > MAX_HEX_BYTES:
+        shown += f"...(+{len(data) - MAX_HEX_BYTES} bytes)"
+    return Evidence(
+        message=writer.message.name,
+        version=writer.version,
+        direction=direction,
+        field_path=path,
+        hex=shown,
+        annotated=tuple(focus(lines, path, MAX_ANNOTATED)),
+        written=written,
+        read=read,
+        error=error,
+        size=len(data),
+        short=tuple(focus(lines, path, SHORT_ANNOTATED)),
+    )
+
+
+def _shorten(value: Any) -> Any:
+    """Evidence values for JSON: long lists, strings and byte strings cut down."""
+    if isinstance(value, list | tuple) and len(value) > _ITEMS_SHOWN:
+        return [_shorten(item) for item in value[:_ITEMS_SHOWN]] + [
+            f"... {len(value) - _ITEMS_SHOWN} more items"
+        ]
+    if isinstance(value, list | tuple):
+        return [_shorten(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _shorten(item) for key, item in value.items() if key != UNKNOWN_TAGS}
+    if isinstance(value, str) and len(value) > 200:
+        return value[:200] + "..."
+    if isinstance(value, bytes | bytearray) and len(value) > 256:
+        return bytes(value[:256])
+    if isinstance(value, uuid.UUID):
+        return value
+    return value

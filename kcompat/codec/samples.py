@@ -1,0 +1,197 @@
+"""Deterministic sample values for a layout, edge cases first.
+
+The proof is only as good as its samples: a break hides unless some sample puts a value
+where the two sides differ. So the first samples are systematic (every field at its
+default; every field at its low edge: nulls, empty arrays, minimum integers; at its high
+edge: maximum integers, non-ASCII strings, tagged fields set; long arrays and strings
+that need two-byte varints; small "one of each" values), and the rest are random. Every
+sample is a complete value (every field of the version, tagged ones included) that the
+layout can encode, and the same (layout, count, seed) always gives the same samples.
+
+Size is bounded: each sample has a budget of leaf values; once spent, arrays are empty,
+so deeply nested layouts cannot explode into megabytes.
+"""
+
+from __future__ import annotations
+
+import random
+import uuid
+from typing import Any
+
+from kcompat.codec.values import default_value, int_range
+from kcompat.spec.resolve import Kind, Layout, LayoutField, StructLayout, Wire
+
+#: Leaf values per sample before arrays collapse to empty.
+LEAF_BUDGET = 3000
+LONG_ARRAY = 130  # crosses the one-byte varint boundary (127)
+LONG_TEXT = 200
+
+_DEFAULTS, _LOW, _HIGH, _LONG, _SMALL, _RANDOM = range(6)
+_SYSTEMATIC = (_DEFAULTS, _LOW, _HIGH, _LONG, _SMALL)
+_TEXTS = ("", "a", "kafka", "ünïcødé ✓ 🙂", "topic-1", "x" * 40, "日本語")
+_BIG_FLOAT = 1.7976931348623157e308
+
+
+def generate_samples(layout: Layout, count: int, seed: int = 0) -> list[dict[str, Any]]:
+    """``count`` complete values for ``layout``: systematic edge cases, then random ones."""
+    samples = []
+    for index in range(max(count, 0)):
+        plan = _SYSTEMATIC[index] if index < len(_SYSTEMATIC) else _RANDOM
+        rng = random.Random(f"kcompat:{seed}:{index}")
+        samples.append(_Builder(rng, plan).struct(layout.root, 0))
+    return samples
+
+
+class _Builder:
+    def __init__(self, rng: random.Random, plan: int) -> None:
+        self.rng = rng
+        self.plan = plan
+        self.budget = LEAF_BUDGET
+
+    def spend(self, amount: int = 1) -> bool:
+        self.budget -= amount
+        return self.budget >= 0
+
+    def struct(self, layout: StructLayout, depth: int) -> dict[str, Any]:
+        value: dict[str, Any] = {}
+        for lf in layout.fields:
+            value[lf.name] = self.field(lf, depth)
+        for lf in layout.tagged:
+            value[lf.name] = self.tagged(lf, depth)
+        return value
+
+    def tagged(self, lf: LayoutField, depth: int) -> Any:
+        if self.plan == _RANDOM and self.rng.random() < 0.4:
+            return self.default(lf, depth)
+        return self.field(lf, depth)
+
+    def default(self, lf: LayoutField, depth: int) -> Any:
+        """The field's default if the layout can write it (broken specs aside)."""
+        value = default_value(lf)
+        wire = lf.wire
+        if value is None and not wire.nullable:
+            return self.value(wire, depth, _LOW)
+        if wire.kind is Kind.INT and isinstance(value, int):
+            low, high = int_range(wire)
+            if not low <= value <= high:
+                return low
+        return value
+
+    def field(self, lf: LayoutField, depth: int) -> Any:
+        if self.plan == _DEFAULTS:
+            return self.default(lf, depth)
+        return self.value(lf.wire, depth, self.plan)
+
+    def value(self, wire: Wire, depth: int, plan: int) -> Any:
+        self.spend()
+        rng = self.rng
+        kind = wire.kind
+        nullable = wire.nullable
+        if nullable and (plan == _LOW or (plan == _RANDOM and rng.random() < 0.2)):
+            return None
+        if kind is Kind.BOOL:
+            return plan in (_HIGH, _SMALL) or (plan == _RANDOM and rng.random() < 0.5)
+        if kind is Kind.INT:
+            return self.integer(wire, plan)
+        if kind is Kind.FLOAT64:
+            return {
+                _LOW: -_BIG_FLOAT,
+                _HIGH: float("inf"),
+                _LONG: -0.5,
+                _SMALL: 1.5,
+            }.get(plan, rng.choice((0.0, -1.25, 3.0e-300, 2.5e300, float("-inf"))))
+        if kind is Kind.UUID:
+            if plan in (_LOW, _SMALL):
+                return uuid.UUID(int=0)
+            if plan == _HIGH:
+                return uuid.UUID(int=(1 << 128) - 1)
+            if plan == _RANDOM and rng.random() < 0.2:
+                return uuid.UUID(int=0)
+            return uuid.UUID(int=rng.getrandbits(128))
+        if kind is Kind.STRING:
+            return self.text(plan)
+        if kind in (Kind.BYTES, Kind.RECORDS):
+            return self.blob(plan)
+        if kind is Kind.ARRAY:
+            return self.array(wire, depth, plan)
+        assert wire.struct is not None
+        return self.struct(wire.struct, depth + 1)
+
+    def integer(self, wire: Wire, plan: int) -> int:
+        low, high = int_range(wire)
+        if plan == _LOW:
+            return low
+        if plan == _HIGH:
+            return high
+        if plan == _LONG:
+            return max(low, -1) if low < 0 else min(high, 300)
+        if plan == _SMALL:
+            return min(high, 1)
+        choice = self.rng.random()
+        if choice < 0.15:
+            return low
+        if choice < 0.3:
+            return high
+        if choice < 0.45:
+            return max(low, min(high, self.rng.choice((0, -1, 1, 127, 128, -64, 16384))))
+        if choice < 0.7:
+            return max(low, min(high, self.rng.randint(-1000, 100000)))
+        return self.rng.randint(low, high)
+
+    def text(self, plan: int) -> str:
+        if plan == _LOW:
+            return ""
+        if plan == _HIGH:
+            return "ünïcødé ✓ 🙂"
+        if plan == _LONG:
+            return "k" * LONG_TEXT if self.spend(LONG_TEXT // 10) else "k"
+        if plan == _SMALL:
+            return "a"
+        rng = self.rng
+        if rng.random() < 0.5:
+            return rng.choice(_TEXTS)
+        alphabet = "abcXYZ019-_.é✓🙂 "
+        return "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 24)))
+
+    def blob(self, plan: int) -> bytes:
+        if plan == _LOW:
+            return b""
+        if plan == _HIGH:
+            return b"\x00\xff\x7f\x80records"
+        if plan == _LONG:
+            return bytes(range(256)) + b"\x00" * 44 if self.spend(30) else b"\x01"
+        if plan == _SMALL:
+            return b"\x01"
+        return self.rng.randbytes(self.rng.randint(0, 40))
+
+    def array(self, wire: Wire, depth: int, plan: int) -> list[Any]:
+        element = wire.element
+        assert element is not None
+        if plan == _LOW or self.budget <= 0:
+            return []
+        if plan == _HIGH:
+            count = 2
+        elif plan == _LONG:
+            # Long arrays where they stay cheap: primitives anywhere, structs near the top.
+            cheap = element.kind is not Kind.STRUCT or depth == 0
+            count = LONG_ARRAY if cheap and self.budget > LONG_ARRAY * 4 else 2
+        elif plan == _SMALL:
+            count = 1
+        else:
+            count = self.rng.choice((0, 1, 1, 2, 3))
+        items = []
+        for _ in range(count):
+            if self.budget <= 0:
+                break
+            item_plan = plan if plan != _LONG or element.kind is Kind.STRUCT else _RANDOM
+            items.append(self.value(_not_null(element), depth + 1, item_plan))
+        return items
+
+
+def _not_null(wire: Wire) -> Wire:
+    """Array elements are never null."""
+    if not wire.nullable:
+        return wire
+    from dataclasses import replace
+
+    return replace(wire, nullable=False)
