@@ -1,0 +1,173 @@
+"""``kcompat encode`` / ``kcompat decode``: a message value to bytes and back.
+
+The value is JSON in the form :mod:`kcompat.codec.jsonform` documents (bytes as base64,
+uuids in Kafka's 22-character form). Exit status: 0 done, 1 the value or the bytes do not
+fit the message at that version (one line naming the field, and for bytes the offset),
+2 bad usage (unknown message, version, unreadable input).
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from kcompat.app import ConfigOption, app
+from kcompat.errors import UsageError
+
+MessageArgument = Annotated[
+    str, typer.Argument(help='The message name, as in the spec\'s "name" (e.g. FetchRequest).')
+]
+VersionOption = Annotated[int, typer.Option("--version", help="The message version.")]
+SpecsOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--specs",
+        help="A spec file or directory to find the message in (repeatable; default: the "
+        "configured paths, or the current directory).",
+    ),
+]
+
+_HEX_TEXT = re.compile(rb"\A\s*(?:0x)?[0-9a-fA-F\s:]*\Z")
+
+
+@app.command()
+def encode(
+    message: MessageArgument,
+    version: VersionOption,
+    source: Annotated[
+        str, typer.Argument(help="A JSON file holding the value, or - for standard input.")
+    ] = "-",
+    raw: Annotated[bool, typer.Option("--raw", help="Write raw bytes, not hex.")] = False,
+    specs: SpecsOption = None,
+    config_file: ConfigOption = None,
+) -> None:
+    """Encode a JSON value as the message's bytes at a version (printed as hex)."""
+    from kcompat.codec import EncodeError, encode_message
+    from kcompat.codec.jsonform import from_json
+    from kcompat.spec.resolve import resolve
+
+    found = _find_message(message, version, specs, config_file)
+    text = _read_input(source)
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError) as err:
+        raise UsageError(f"{_label(source)}: invalid JSON: {err}") from None
+    try:
+        value = from_json(resolve(found, version), data)
+        encoded = encode_message(found, version, value)
+    except EncodeError as err:
+        _codec_failure(f"cannot encode {found.name} v{version}: {err}")
+    if raw:
+        sys.stdout.buffer.write(encoded)
+        sys.stdout.buffer.flush()
+    else:
+        sys.stdout.write(encoded.hex() + "\n")
+
+
+@app.command()
+def decode(
+    message: MessageArgument,
+    version: VersionOption,
+    data: Annotated[
+        str,
+        typer.Argument(
+            help="The bytes as hex, or @FILE (raw bytes, or hex text) or @- (standard input)."
+        ),
+    ],
+    specs: SpecsOption = None,
+    config_file: ConfigOption = None,
+) -> None:
+    """Decode the message's bytes at a version and print the value as JSON."""
+    from kcompat.codec import DecodeError, decode_message
+    from kcompat.codec.jsonform import to_json
+    from kcompat.spec.resolve import resolve
+
+    found = _find_message(message, version, specs, config_file)
+    payload = _read_bytes(data)
+    try:
+        value = decode_message(found, version, payload)
+    except DecodeError as err:
+        _codec_failure(f"cannot decode {found.name} v{version}: {err}")
+    shown = to_json(resolve(found, version), value)
+    sys.stdout.write(json.dumps(shown, indent=2, ensure_ascii=False) + "\n")
+
+
+def _codec_failure(message: str) -> Any:
+    print(f"kcompat: error: {message}", file=sys.stderr)
+    raise typer.Exit(1)
+
+
+def _find_message(
+    name: str, version: int, specs: list[str] | None, config_file: Path | None
+) -> Any:
+    """The message called ``name`` among the spec files, checked to have ``version``."""
+    from kcompat.config import load_config
+    from kcompat.sources.files import read_paths
+
+    config = load_config(explicit=config_file)
+    chosen = list(specs or [])
+    if not chosen:
+        base = Path(config.root) if config.root else Path(".")
+        chosen = [str(base / p) for p in config.paths] or ["."]
+    targets, context = read_paths(chosen)
+    messages: dict[str, Any] = {}
+    for spec in (*targets, *context):
+        if spec.message is not None and spec.message.name and spec.message.name not in messages:
+            messages[spec.message.name] = spec.message
+    found = messages.get(name)
+    if found is None:
+        folded = {key.lower(): value for key, value in messages.items()}
+        found = folded.get(name.lower())
+    if found is None:
+        where = ", ".join(chosen)
+        if not messages:
+            raise UsageError(f"no spec files found in {where}")
+        guess = difflib.get_close_matches(name, sorted(messages), n=1)
+        hint = f"; did you mean {guess[0]!r}?" if guess else ""
+        raise UsageError(f"no message named {name!r} in {where}{hint}")
+    if version not in found.valid_versions:
+        raise UsageError(
+            f"{found.name} has no version {version} (valid versions: {found.valid_versions})"
+        )
+    return found
+
+
+def _label(source: str) -> str:
+    return "standard input" if source == "-" else source
+
+
+def _read_input(source: str) -> bytes:
+    if source == "-":
+        return sys.stdin.buffer.read()
+    try:
+        return Path(source).read_bytes()
+    except OSError as err:
+        raise UsageError(f"{source}: cannot read ({err.strerror or err})") from None
+
+
+def _read_bytes(argument: str) -> bytes:
+    """Hex on the command line, or ``@FILE``: raw bytes unless the file is all hex text."""
+    if argument.startswith("@"):
+        content = _read_input(argument[1:] or "-")
+        if content.strip() and _HEX_TEXT.match(content):
+            return _parse_hex(content.decode("ascii"), argument)
+        return content
+    return _parse_hex(argument, "the argument")
+
+
+def _parse_hex(text: str, where: str) -> bytes:
+    cleaned = re.sub(r"[\s:]", "", text)
+    if cleaned.lower().startswith("0x"):
+        cleaned = cleaned[2:]
+    try:
+        return bytes.fromhex(cleaned)
+    except ValueError:
+        bad = next((c for c in cleaned if c not in "0123456789abcdefABCDEF"), None)
+        reason = f"{bad!r} is not a hex digit" if bad else "an odd number of hex digits"
+        raise UsageError(f"invalid hex in {where}: {reason}") from None
