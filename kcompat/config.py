@@ -44,6 +44,37 @@ class Config:
     source: str = ""  # the file it came from, "" for defaults
     root: str = ""  # the directory holding that file
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # mappingproxy does not pickle; Spark ships the configuration to executors
+        return (
+            _rebuild,
+            (
+                self.paths,
+                self.disabled,
+                dict(self.severities),
+                self.fail_on,
+                self.released,
+                self.release_tags,
+                self.source,
+                self.root,
+            ),
+        )
+
+
+def _rebuild(
+    paths: tuple[str, ...],
+    disabled: frozenset[str],
+    severities: dict[str, Severity],
+    fail_on: Severity,
+    released: str,
+    release_tags: str,
+    source: str,
+    root: str,
+) -> Config:
+    return Config(
+        paths, disabled, MappingProxyType(severities), fail_on, released, release_tags, source, root
+    )
+
 
 _KEYS = {"paths", "disable", "fail-on", "severity", "released", "release-tags"}
 

@@ -1,8 +1,8 @@
-"""Run one ``kcompat diff``: resolve the two sides, load what differs, check, prove.
+"""Run one ``kcompat diff``: resolve the two sides, prepare the comparison, check it.
 
-This is the I/O edge around the pure :func:`kcompat.diff.engine.diff_specs`: it opens the
-repository, reads configuration, turns command-line sides into :class:`Side` objects,
-reads history for the tag ledger, and runs the round-trip proof.
+The I/O edge: it opens the repository, reads configuration and turns command-line sides
+into :class:`Side` objects; :mod:`kcompat.diff.prepared` does the rest (prepare reads git,
+check is pure), exactly as ``kcompat history`` does on Spark.
 """
 
 from __future__ import annotations
@@ -11,16 +11,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from kcompat.config import Config, load_config
-from kcompat.diff.engine import diff_specs
-from kcompat.diff.history import ledger_from_history
-from kcompat.diff.ledger import TagLedger
-from kcompat.diff.match import ReleasedFor
-from kcompat.diff.released import BaseReleased
+from kcompat.diff.prepared import check_pair, prepare_pair
 from kcompat.errors import UsageError
 from kcompat.rules.engine import Finding, Severity
 from kcompat.sources.git import GitRepo
-from kcompat.sources.sides import Side, companion_requests, load_sides, side_for
-from kcompat.spec.specfile import SpecFile
+from kcompat.sources.sides import Side, side_for
 
 
 @dataclass(frozen=True)
@@ -96,53 +91,13 @@ def run_diff(request: DiffRequest) -> DiffResult:
     start = repo.root if repo is not None else Path(".")
     config = load_config(start=start, explicit=request.config_file)
     base, head = resolve_sides(request, repo)
-    loaded = load_sides(base, head, pathspecs(config, repo))
-    released_for = released_policy(request, config, base, loaded.base)
-    ledger = (
-        ledger_from_history(base, loaded.base, loaded.head)
-        if request.history
-        else TagLedger.empty()
+    prepared = prepare_pair(
+        base,
+        head,
+        pathspecs=pathspecs(config, repo),
+        released_mode=request.released or config.released,
+        config=config,
+        history=request.history,
     )
-    findings = diff_specs(
-        loaded.base, loaded.head, config=config, released_for=released_for, ledger=ledger
-    )
-    if request.proof:
-        findings = add_proof(
-            findings, loaded.base, loaded.head, released_for, request.samples, config
-        )
-    return DiffResult(findings, loaded.compared, base.label, head.label, config.fail_on)
-
-
-def released_policy(
-    request: DiffRequest, config: Config, base: Side, base_specs: list[SpecFile]
-) -> ReleasedFor:
-    mode = request.released or config.released
-    messages = [
-        s.message
-        for s in (*base_specs, *companion_requests(base, base_specs))
-        if s.message is not None
-    ]
-    if mode == "tags":
-        from kcompat.diff.tags_released import tags_policy
-
-        return tags_policy(base, messages, config)
-    if mode != "base":
-        raise UsageError(f"--released must be 'base' or 'tags', not {mode!r}")
-    return BaseReleased(messages)
-
-
-def add_proof(
-    findings: list[Finding],
-    base_specs: list[SpecFile],
-    head_specs: list[SpecFile],
-    released_for: ReleasedFor,
-    samples: int,
-    config: Config,
-) -> list[Finding]:
-    """Round-trip evidence for every released version both sides have (if the codec is in)."""
-    try:
-        from kcompat.codec.prove_findings import proof_findings
-    except ImportError:  # the codec is optional at this layer
-        return findings
-    extra = proof_findings(base_specs, head_specs, released_for, samples=samples, config=config)
-    return sorted([*findings, *extra], key=Finding.sort_key)
+    findings = check_pair(prepared, config=config, proof=request.proof, samples=request.samples)
+    return DiffResult(findings, prepared.compared, base.label, head.label, config.fail_on)

@@ -17,6 +17,7 @@ class SpecFile:
     document: Document | None = None
     message: Message | None = None
     error: LoadError | None = None
+    raw: bytes | None = None  # the bytes of a file that could not be read as a document
 
     @property
     def ok(self) -> bool:
@@ -28,7 +29,7 @@ def read_spec(path: str, data: bytes) -> SpecFile:
     try:
         document = load_bytes(data, path)
     except LoadError as err:
-        return SpecFile(path, error=err)
+        return SpecFile(path, error=err, raw=data)
     return SpecFile(path, document, build_message(document))
 
 
