@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-import jsonschema
+import jsonschema  # type: ignore[import-untyped]
 import pytest
 
 # -- specs --------------------------------------------------------------------------------
@@ -366,7 +366,7 @@ def test_junit_format(project: Path, write: Write) -> None:
     root = ET.fromstring(run.out)
     assert root.tag == "testsuites"
     assert (root.get("tests"), root.get("failures")) == ("2", "2")
-    suites = {suite.get("name"): suite for suite in root.iter("testsuite")}
+    suites = {str(suite.get("name")): suite for suite in root.iter("testsuite")}
     assert sorted(suites) == ["LeaseLog.json", "LeaseState.json"]
     (case,) = suites["LeaseState.json"].iter("testcase")
     assert case.get("name") == f"tag-duplicate LeaseState.json:{TAG_LINE}:{TAG_COLUMN}"

@@ -74,9 +74,9 @@ def duplicate_api_key(messages: Sequence[Message], report: Reporter) -> None:
 def unpaired_request_response(messages: Sequence[Message], report: Reporter) -> None:
     by_key: dict[int, dict[str, Message]] = defaultdict(dict)
     by_name = {m.name: m for m in messages if m.name}
-    for message in messages:
-        if message.kind in ("request", "response") and message.api_key is not None:
-            by_key[message.api_key].setdefault(message.kind, message)
+    for candidate in messages:
+        if candidate.kind in ("request", "response") and candidate.api_key is not None:
+            by_key[candidate.api_key].setdefault(candidate.kind, candidate)
     for api_key, pair in sorted(by_key.items()):
         for kind, other_kind in (("request", "response"), ("response", "request")):
             message = pair.get(kind)

@@ -52,7 +52,7 @@ class _FlatSchema:
     """One object kind (message, field, common struct): a validator and its shape memo."""
 
     def __init__(self, schema: dict[str, Any]) -> None:
-        from jsonschema import Draft202012Validator
+        from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
 
         self.schema = schema
         self.properties: dict[str, Any] = schema.get("properties", {})
@@ -289,7 +289,8 @@ def wrong_value_type(spec: SpecFile, report: Reporter) -> None:
             continue
         expected = error.validator_value
         wanted = " or ".join(
-            _JSON_TYPES.get(t, t) for t in (expected if isinstance(expected, list) else [expected])
+            _JSON_TYPES.get(str(t), str(t))
+            for t in (expected if isinstance(expected, list) else [expected])
         )
         found = _json_type(error.instance)
         owner = _owner(kind, obj)
