@@ -40,10 +40,10 @@ def suggest_encoding(name: str) -> str:
 def _entries(node: JObject) -> list[tuple[tuple[int, int], str, object]]:
     """(position, range text, name) of each encoding entry; a string applies to all versions."""
     value = node.get("encoding")
-    if isinstance(value, str):
-        return [(node.where_value("encoding"), "", value)]
     if isinstance(value, JObject):
         return [(value.key_pos[key], key, name) for key, name in value.items()]
+    if "encoding" in node:  # a name, or a value of the wrong kind (reported as unknown)
+        return [(node.where_value("encoding"), "", value)]
     return []
 
 
@@ -141,8 +141,8 @@ def encoding_coverage(message: Message, report: Reporter) -> None:
         if node is None or not isinstance(node.get("encoding"), JObject):
             continue
         ranges = _ranges(node)
-        if not ranges:
-            continue
+        if not ranges and node["encoding"]:
+            continue  # only unreadable ranges: invalid-versions reports them
         covered = Versions.none()
         for _pos, versions in ranges:
             covered = covered | versions

@@ -46,8 +46,14 @@ def _scopes(message: Message) -> Iterator[Scope]:
     yield top
     yield from _inline(top)
     for struct in message.common_structs:
+        # A common struct exists only in message versions that its own versions allow.
         common = Scope(
-            struct.name, struct.name, struct.versions, struct.fields, struct.node, common=True
+            struct.name,
+            struct.name,
+            struct.versions & message.valid_versions,
+            struct.fields,
+            struct.node,
+            common=True,
         )
         yield common
         yield from _inline(common)

@@ -219,9 +219,13 @@ def tagged_versions_not_flexible(message: Message, report: Reporter) -> None:
                 f"{scope.field_path(field)} is tagged in versions {extra}, which are not "
                 f"flexible (flexibleVersions {effective})",
                 field_path=scope.field_path(field),
-                hint=f'start taggedVersions at a flexible version, e.g. "{effective}"'
-                if not effective.empty
-                else "tagged fields need flexible versions",
+                hint=(
+                    "remove the field's flexibleVersions override, or do not tag the field"
+                    if field.flexible_versions is not None
+                    else f'start taggedVersions at a flexible version, e.g. "{effective}"'
+                    if not effective.empty
+                    else "tagged fields need flexible versions"
+                ),
             )
 
 

@@ -165,7 +165,7 @@ def versions_outside_parent(message: Message, report: Reporter) -> None:
             "the message's validVersions"
             if scope.top_level
             else (
-                f"common struct {scope.name}'s versions"
+                f"common struct {scope.name}'s versions within validVersions"
                 if scope.common and not scope.path.count(".")
                 else f"its parent {scope.path}'s versions"
             )
