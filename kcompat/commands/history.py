@@ -1,0 +1,158 @@
+"""``kcompat history``: audit whole histories and release matrices on Spark."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from kcompat.app import Color, ColorOption, ConfigOption, app, console_for
+
+
+@app.command()
+def history(
+    repo_dir: Annotated[Path, typer.Option("--repo", help="The git repository.")] = Path("."),
+    mode: Annotated[
+        str,
+        typer.Option("--mode", help="consecutive (commits), releases, or transitive (all pairs)."),
+    ] = "consecutive",
+    revision_range: Annotated[
+        str | None, typer.Option("--range", help="A..B for consecutive mode (default: HEAD).")
+    ] = None,
+    tags: Annotated[
+        str | None, typer.Option("--tags", help="Regex of release tags (default: X.Y.Z).")
+    ] = None,
+    released: Annotated[
+        str | None,
+        typer.Option("--released", help="base or tags (default: tags if the repo has some)."),
+    ] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Where to write findings (Parquet) and summary.")
+    ] = None,
+    fmt: Annotated[str, typer.Option("--format", "-f", help="text, json or markdown.")] = "text",
+    master: Annotated[
+        str | None, typer.Option("--master", help="Spark master (default local[*]).")
+    ] = None,
+    proof: Annotated[bool, typer.Option("--proof/--no-proof", help="Round-trip proofs.")] = True,
+    samples: Annotated[int, typer.Option("--samples", help="Samples per version.")] = 20,
+    partitions: Annotated[
+        int | None, typer.Option("--partitions", help="Spark partitions (default 2x cores).")
+    ] = None,
+    color: ColorOption = Color.auto,
+    config_file: ConfigOption = None,
+) -> None:
+    """Diff every commit, every release, or every pair of releases, on Spark."""
+    from kcompat.config import load_config
+    from kcompat.errors import UsageError
+    from kcompat.pipeline.audit import MODES, HistoryRequest, run_history
+    from kcompat.pipeline.session import spark_session
+    from kcompat.sources.git import GitRepo
+
+    if mode not in MODES:
+        raise UsageError(f"--mode must be one of {', '.join(MODES)}, not {mode!r}")
+    if fmt not in ("text", "json", "markdown"):
+        raise UsageError(f"--format must be text, json or markdown, not {fmt!r}")
+    repo = GitRepo.open(repo_dir)
+    config = load_config(start=repo.root, explicit=config_file)
+    console = console_for(color)
+    err_console = console_for(color, stderr=True)
+    request = HistoryRequest(
+        repo.root,
+        mode,
+        revision_range,
+        tags,
+        released,
+        out,
+        master,
+        proof,
+        samples,
+        True,
+        partitions,
+        config,
+    )
+    spark = spark_session(master)
+    result = run_history(request, spark, err_console)
+    if fmt == "json":
+        import json
+
+        console.print(json.dumps(result.summary, indent=2), markup=False, highlight=False)
+    else:
+        render_summary(result, console, markdown=fmt == "markdown")
+    errors = sum(1 for f in result.findings if f["severity"] == "error")
+    internal = sum(1 for f in result.findings if f["rule"] == "internal-error")
+    raise typer.Exit(3 if internal else (1 if errors else 0))
+
+
+def render_summary(result: Any, console: Any, *, markdown: bool = False) -> None:
+    summary = result.summary
+    head = (
+        f"{summary['comparisons']} comparisons ({summary['mode']}), released versions from "
+        f"{summary['released']}: {summary['findings']} findings in {result.seconds:.1f} s; "
+        f"Parquet and summary.json in {result.out}"
+    )
+    tables: list[tuple[str, list[str], list[list[str]]]] = [
+        (
+            "Findings per rule",
+            ["rule", "severity", "count"],
+            [[r["rule"], r["severity"], str(r["count"])] for r in summary["per_rule"]],
+        ),
+        (
+            "Errors per message",
+            ["message", "errors"],
+            [[m["message"], str(m["errors"])] for m in summary["per_message"][:25]],
+        ),
+    ]
+    if summary.get("per_release"):
+        tables.append(
+            (
+                "Per release",
+                ["release", "against", "errors", "warnings", "infos"],
+                [
+                    [r["release"], r["base"], str(r["error"]), str(r["warning"]), str(r["info"])]
+                    for r in summary["per_release"]
+                ],
+            )
+        )
+    if summary.get("breaks"):
+        tables.append(
+            (
+                "Breaks: first release and every pair affected",
+                ["first release", "rule", "message", "field", "pairs"],
+                [
+                    [
+                        b["first_release"],
+                        b["rule"],
+                        b["message"],
+                        b["field_path"],
+                        f"{len(b['pairs'])}: "
+                        + ", ".join(b["pairs"][:4])
+                        + (" ..." if len(b["pairs"]) > 4 else ""),
+                    ]
+                    for b in summary["breaks"]
+                ],
+            )
+        )
+    if markdown:
+        lines = ["### kcompat history", "", head, ""]
+        for title, columns, rows in tables:
+            lines += [
+                f"#### {title}",
+                "",
+                "| " + " | ".join(columns) + " |",
+                "|" + "---|" * len(columns),
+            ]
+            lines += ["| " + " | ".join(c.replace("|", "\\|") for c in row) + " |" for row in rows]
+            lines.append("")
+        console.print("\n".join(lines), markup=False, highlight=False)
+        return
+    from rich.table import Table
+
+    console.print(head, markup=False, highlight=False)
+    for title, columns, rows in tables:
+        table = Table(title=title, title_justify="left", header_style="bold")
+        for column in columns:
+            table.add_column(column, overflow="fold")
+        for row in rows:
+            table.add_row(*row)
+        console.print(table)

@@ -1,0 +1,270 @@
+"""The driver side of ``kcompat history``: enumerate, prepare, run on Spark, summarise."""
+
+from __future__ import annotations
+
+import json
+import tempfile
+import threading
+import time
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from kcompat.config import Config
+from kcompat.diff.prepared import prepare_pair
+from kcompat.diff.tags_released import TagReleases, release_tags
+from kcompat.errors import UsageError
+from kcompat.pipeline.history import CheckOptions, pair_row, run_checks
+from kcompat.pipeline.revisions import Comparison, consecutive, releases
+from kcompat.sources.git import GitRepo
+from kcompat.sources.sides import Side
+
+MODES = ("consecutive", "releases", "transitive")
+
+
+@dataclass(frozen=True)
+class HistoryRequest:
+    repo: Path = Path(".")
+    mode: str = "consecutive"
+    revision_range: str | None = None
+    tags: str | None = None  # release tag pattern (default: configuration)
+    released: str | None = None  # base | tags (default: tags when the repo has release tags)
+    out: Path | None = None
+    master: str | None = None
+    proof: bool = True
+    samples: int = 20
+    history: bool = True
+    partitions: int | None = None
+    config: Config = field(default_factory=Config)
+
+
+@dataclass(frozen=True)
+class HistoryResult:
+    comparisons: int
+    findings: list[dict[str, Any]]
+    summary: dict[str, Any]
+    out: Path
+    released_mode: str
+    seconds: float
+
+
+def plan(request: HistoryRequest, repo: GitRepo, pathspecs: Sequence[str]) -> list[Comparison]:
+    pattern = request.tags or request.config.release_tags
+    if request.mode == "consecutive":
+        return consecutive(repo, request.revision_range, pathspecs)
+    if request.mode in ("releases", "transitive"):
+        return releases(repo, pattern, transitive=request.mode == "transitive")
+    raise UsageError(f"--mode must be one of {', '.join(MODES)}, not {request.mode!r}")
+
+
+def released_mode_for(request: HistoryRequest, repo: GitRepo) -> str:
+    """``tags`` when the repository has release tags (and the user did not choose)."""
+    if request.released is not None:
+        return request.released
+    pattern = request.tags or request.config.release_tags
+    return "tags" if release_tags(repo, pattern) else "base"
+
+
+def prepare_rows(
+    repo: GitRepo,
+    comparisons: Sequence[Comparison],
+    *,
+    released_mode: str,
+    request: HistoryRequest,
+    pathspecs: Sequence[str],
+    progress: Any = None,
+) -> list[dict[str, Any]]:
+    """Read and prepare every comparison on the driver (git access lives here)."""
+    pattern = request.tags or request.config.release_tags
+    shared = TagReleases(repo, release_tags(repo, pattern)) if released_mode == "tags" else None
+    rows = []
+    for comparison in comparisons:
+        base = Side(comparison.base_label, "rev", repo, comparison.base)
+        head = Side(comparison.head_label, "rev", repo, comparison.head)
+        prepared = prepare_pair(
+            base,
+            head,
+            pathspecs=pathspecs,
+            released_mode=released_mode,
+            config=request.config,
+            history=request.history,
+            releases=shared,
+        )
+        rows.append(pair_row(comparison, prepared))
+        if progress is not None:
+            progress()
+    return rows
+
+
+class SparkProgress:
+    """Poll Spark's status tracker and report finished tasks of one job group."""
+
+    def __init__(self, spark: Any, group: str, update: Any) -> None:
+        self.tracker = spark.sparkContext.statusTracker()
+        self.group = group
+        self.update = update
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._poll, daemon=True)
+
+    def _poll(self) -> None:
+        while not self.stop.wait(0.25):
+            done = total = 0
+            for job_id in self.tracker.getJobIdsForGroup(self.group) or []:
+                job = self.tracker.getJobInfo(job_id)
+                for stage_id in job.stageIds if job else []:
+                    stage = self.tracker.getStageInfo(stage_id)
+                    if stage is not None:
+                        done += stage.numCompletedTasks
+                        total += stage.numTasks
+            if total:
+                self.update(done, total)
+
+    def __enter__(self) -> SparkProgress:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop.set()
+        self.thread.join(timeout=2)
+
+
+def run_history(request: HistoryRequest, spark: Any, console: Any = None) -> HistoryResult:
+    started = time.perf_counter()
+    repo = GitRepo.open(request.repo)
+    from kcompat.diffing import pathspecs as configured_paths
+
+    specs_paths = configured_paths(request.config, repo)
+    comparisons = plan(request, repo, specs_paths)
+    mode = released_mode_for(request, repo)
+    out = request.out or Path(tempfile.mkdtemp(prefix="kcompat-history-"))
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+    )
+    with Progress(
+        *columns,
+        console=console,
+        transient=True,
+        disable=console is None or not console.is_terminal,
+    ) as bar:
+        reading = bar.add_task("reading revisions", total=len(comparisons))
+        rows = prepare_rows(
+            repo,
+            comparisons,
+            released_mode=mode,
+            request=request,
+            pathspecs=specs_paths,
+            progress=lambda: bar.advance(reading),
+        )
+        options = CheckOptions(request.config, request.proof, request.samples)
+        checking = bar.add_task("checking on Spark", total=None)
+        spark.sparkContext.setJobGroup("kcompat-history", "kcompat history checks")
+        with SparkProgress(
+            spark,
+            "kcompat-history",
+            lambda done, total: bar.update(checking, completed=done, total=total),
+        ):
+            findings_frame = run_checks(spark, rows, options, request.partitions) if rows else None
+            if findings_frame is not None:
+                findings_frame.write.mode("overwrite").parquet(str(out / "findings"))
+                findings = [
+                    r.asDict()
+                    for r in spark.read.parquet(str(out / "findings"))
+                    .orderBy("pair_index", "file", "line", "rule")
+                    .collect()
+                ]
+            else:
+                findings = []
+    summary = summarise(findings, comparisons, request.mode, mode)
+    summary["seconds"] = round(time.perf_counter() - started, 2)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "summary.json").write_text(json.dumps(summary, indent=2), encoding="utf-8")
+    return HistoryResult(
+        len(comparisons), findings, summary, out, mode, time.perf_counter() - started
+    )
+
+
+def _finding_key(row: dict[str, Any]) -> tuple[str, str, str]:
+    return (row["rule"], row["message_name"] or row["file"], row["field_path"] or "")
+
+
+def summarise(
+    findings: Sequence[dict[str, Any]],
+    comparisons: Sequence[Comparison],
+    audit_mode: str,
+    released_mode: str,
+) -> dict[str, Any]:
+    """Counts per rule, per message and per release; for transitive audits, each break's
+    first release and every release pair it affects."""
+    per_rule: Counter[tuple[str, str]] = Counter((f["rule"], f["severity"]) for f in findings)
+    per_message: Counter[str] = Counter(
+        f["message_name"] or f["file"] for f in findings if f["severity"] == "error"
+    )
+    per_release: dict[str, Counter[str]] = defaultdict(Counter)
+    for f in findings:
+        per_release[f["head_label"]][f["severity"]] += 1
+    summary: dict[str, Any] = {
+        "mode": audit_mode,
+        "released": released_mode,
+        "comparisons": len(comparisons),
+        "findings": len(findings),
+        "per_rule": [
+            {"rule": rule, "severity": severity, "count": n}
+            for (rule, severity), n in sorted(per_rule.items(), key=lambda kv: (-kv[1], kv[0]))
+        ],
+        "per_message": [{"message": m, "errors": n} for m, n in per_message.most_common()],
+        "per_release": [
+            {
+                "release": c.head_label,
+                "base": c.base_label,
+                **{s: per_release[c.head_label].get(s, 0) for s in ("error", "warning", "info")},
+            }
+            for c in comparisons
+        ]
+        if audit_mode == "releases"
+        else [],
+    }
+    if audit_mode == "transitive":
+        breaks: dict[tuple[str, str, str], dict[str, Any]] = {}
+        for f in findings:
+            if f["severity"] != "error":
+                continue
+            key = _finding_key(f)
+            entry = breaks.setdefault(
+                key,
+                {
+                    "rule": key[0],
+                    "message": key[1],
+                    "field_path": key[2],
+                    "first_release": None,
+                    "pairs": [],
+                },
+            )
+            entry["pairs"].append(f"{f['base_label']}..{f['head_label']}")
+        labels = _release_order(
+            [c.head_label for c in comparisons] + [c.base_label for c in comparisons]
+        )
+        for entry in breaks.values():
+            heads = {p.split("..")[1] for p in entry["pairs"]}
+            entry["first_release"] = min(heads, key=labels.index)
+            entry["pairs"] = sorted(
+                set(entry["pairs"]),
+                key=lambda p: (labels.index(p.split("..")[0]), labels.index(p.split("..")[1])),
+            )
+        summary["breaks"] = sorted(
+            breaks.values(), key=lambda b: (labels.index(b["first_release"]), b["rule"])
+        )
+    return summary
+
+
+def _release_order(labels: Sequence[str]) -> list[str]:
+    import re
+
+    unique = sorted(set(labels), key=lambda n: (tuple(int(x) for x in re.findall(r"\d+", n)), n))
+    return unique

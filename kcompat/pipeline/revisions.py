@@ -1,0 +1,70 @@
+"""Which comparisons a history audit makes: consecutive commits, releases, all pairs."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from kcompat.diff.tags_released import release_tags
+from kcompat.errors import UsageError
+from kcompat.sources.git import GitRepo
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """One pair of revisions to diff, in audit order."""
+
+    index: int
+    base: str  # commit SHA
+    head: str
+    base_label: str
+    head_label: str
+
+
+def consecutive(
+    repo: GitRepo, revision_range: str | None, pathspecs: Sequence[str] = ()
+) -> list[Comparison]:
+    """Every commit on the first-parent line of ``A..B`` (default: HEAD's history) that
+    touched spec files, against its first parent."""
+    spec = revision_range or "HEAD"
+    if ".." in spec:
+        start, _, end = spec.partition("..")
+        end_sha = repo.resolve(end or "HEAD")
+        start_sha = repo.resolve(start) if start else None
+        rev_args = [f"{start_sha}..{end_sha}"] if start_sha else [end_sha]
+    else:
+        rev_args = [repo.resolve(spec)]
+    out = repo._run(
+        "rev-list",
+        "--first-parent",
+        "--reverse",
+        "--parents",
+        *rev_args,
+        "--",
+        *(pathspecs or ["."]),
+    )
+    comparisons = []
+    for line in out.splitlines():
+        shas = line.split()
+        if len(shas) < 2:
+            continue  # the root commit has nothing to compare with
+        commit, parent = shas[0], shas[1]
+        comparisons.append(Comparison(len(comparisons), parent, commit, parent[:12], commit[:12]))
+    return comparisons
+
+
+def releases(repo: GitRepo, pattern: str, transitive: bool = False) -> list[Comparison]:
+    """Release tags in version order: each against the previous one, or every pair."""
+    tags = release_tags(repo, pattern)
+    if len(tags) < 2:
+        raise UsageError(
+            f"found {len(tags)} release tag(s) matching {pattern!r}; need at least two "
+            "(use --tags PATTERN)"
+        )
+    pairs = (
+        [(a, b) for i, a in enumerate(tags) for b in tags[i + 1 :]]
+        if transitive
+        else list(itertools.pairwise(tags))
+    )
+    return [Comparison(i, a.sha, b.sha, a.name, b.name) for i, (a, b) in enumerate(pairs)]

@@ -1,0 +1,72 @@
+"""The SparkSession: local by default, a real cluster unchanged.
+
+No master is hard-coded: ``--master`` wins; under ``spark-submit`` the submitted master is
+used; otherwise ``local[*]``. Locally the UI is off, everything binds to 127.0.0.1, logs
+are quiet, and Python workers run this interpreter. Missing pyspark or Java is one clear
+line, not a stack trace.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from typing import Any
+
+from kcompat.errors import UsageError
+
+
+def _under_spark_submit() -> bool:
+    # spark-submit starts the driver with these set (the gateway is already up).
+    return "PYSPARK_GATEWAY_PORT" in os.environ or "SPARK_SUBMIT_OPTS" in os.environ
+
+
+def require_spark() -> None:
+    """Fail with one line if pyspark or Java is missing."""
+    try:
+        import pyspark  # noqa: F401
+    except ImportError:
+        raise UsageError(
+            "pyspark is not installed: pip install 'kcompat[spark]' (needs Java 17+)"
+        ) from None
+    if not _under_spark_submit():
+        java_home = os.environ.get("JAVA_HOME")
+        java = os.path.join(java_home, "bin", "java") if java_home else shutil.which("java")
+        if not java or not os.path.exists(java):
+            raise UsageError(
+                "Java was not found (Spark needs Java 17 or later): install a JDK or set JAVA_HOME"
+            )
+
+
+def spark_session(master: str | None = None, app_name: str = "kcompat", **conf: str) -> Any:
+    """Get or create the session (see the module docstring for the defaults)."""
+    require_spark()
+    from pyspark.sql import SparkSession
+
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
+    builder = SparkSession.builder.appName(app_name)
+    local = master is None and not _under_spark_submit()
+    if master is not None:
+        builder = builder.master(master)
+    elif local:
+        builder = builder.master("local[*]")
+    if local or (master or "").startswith("local"):
+        builder = (
+            builder.config("spark.ui.enabled", "false")
+            .config("spark.driver.bindAddress", "127.0.0.1")
+            .config("spark.driver.host", "127.0.0.1")
+            .config("spark.ui.showConsoleProgress", "false")
+        )
+    builder = builder.config("spark.sql.execution.arrow.pyspark.enabled", "true")
+    builder = builder.config("spark.python.worker.reuse", "true")
+    for key, value in conf.items():
+        builder = builder.config(key.replace("__", "."), value)
+    try:
+        session = builder.getOrCreate()
+    except Exception as err:  # the JVM did not start: say why in one line
+        text = str(err).strip().splitlines()
+        reason = text[-1] if text else type(err).__name__
+        raise UsageError(f"Spark could not start: {reason}") from None
+    session.sparkContext.setLogLevel("ERROR")
+    return session
