@@ -72,3 +72,21 @@ def repo(tmp_path: Path) -> Iterator[Path]:
     git(path, "init", "-q", "-b", "main")
     yield path
     shutil.rmtree(path, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def spark() -> Iterator[object]:
+    """One SparkSession for the whole test run: local[2], 2 shuffle partitions, UI off."""
+    pytest.importorskip("pyspark", reason="pyspark is not installed (the spark extra)")
+    if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
+        pytest.skip("Java is not installed (Spark needs Java 17+)")
+    from kcompat.pipeline.session import spark_session
+
+    session = spark_session(
+        "local[2]",
+        "kcompat-tests",
+        spark__sql__shuffle__partitions="2",
+        spark__default__parallelism="2",
+    )
+    yield session
+    session.stop()
