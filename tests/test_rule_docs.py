@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -28,6 +29,9 @@ LINT_RULES = {rule.id: rule for rule in all_rules("lint")}
 LINT_PAGES = sorted(
     path for path in all_rule_docs() if (rule := get_rule(path.stem)) is None or rule.kind == "lint"
 )
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Za-z`\"(])")
 
 
 def _page_id(path: Path) -> str:
@@ -81,8 +85,8 @@ def test_header_matches_the_registry(page: tuple[RuleDoc, Rule]) -> None:
 
 def test_prose_sections(page: tuple[RuleDoc, Rule]) -> None:
     doc, _rule = page
-    sentences = [s for s in doc.why.replace("\n", " ").split(". ") if s.strip()]
-    assert 2 <= len(sentences) <= 8, f"'Why it matters' has {len(sentences)} sentences"
+    sentences = [s for s in _SENTENCE_END.split(" ".join(doc.why.split())) if s]
+    assert 2 <= len(sentences) <= 6, f"'Why it matters' has {len(sentences)} sentences"
     assert len(doc.fix) >= 40
     assert set(doc.examples) == {"fail", "pass"}, "lint pages have fail and pass examples"
 
