@@ -247,7 +247,7 @@ def pair_messages(
         return (message.kind, frozenset(f.name for f in message.fields))
 
     for strategy in (key_of, lambda s: s.path):
-        head_index = {}
+        head_index: dict[object, str] = {}
         for name, spec in head_left.items():
             k = strategy(spec)
             if k is not None:

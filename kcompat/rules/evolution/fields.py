@@ -14,11 +14,12 @@ from kcompat.rules.evolution.common import (
     struct_renamed,
     type_names_differ,
 )
+from kcompat.spec.load import JObject
 from kcompat.spec.model import show_value
 from kcompat.spec.resolve import Kind, LayoutField
 
 
-def _owner(pair: MessagePair, struct_pair: StructPair, side: str) -> object:
+def _owner(pair: MessagePair, struct_pair: StructPair, side: str) -> JObject | None:
     """The JSON node that owns a struct: the field holding it, or the message."""
     layout = struct_pair.head if side == "head" else struct_pair.base
     message = pair.head if side == "head" else pair.base
@@ -49,6 +50,7 @@ def field_added(pair: MessagePair, report: Reporter, context: DiffContext) -> No
                 field_path=entry.path,
                 versions=str(struct_pair.version),
                 base=_owner(pair, struct_pair, "base"),
+                base_key="fields",
                 hint=f'add it only to a new version ("versions": "'
                 f'{pair.base.valid_versions.highest + 1}+") or make it a tagged field',
             )
@@ -299,13 +301,19 @@ def wire_format_changed(pair: MessagePair, report: Reporter, context: DiffContex
                 node(head),
                 f"{head.path} is written as {describe(head)} instead of "
                 f"{describe(base)} in {{versions}}",
-                key="type",
+                key=_override_key(head),
                 field_path=head.path,
                 versions=str(struct_pair.version),
                 base=node(base),
-                base_key="type",
+                base_key=_override_key(base),
                 hint="check field-level flexibleVersions overrides",
             )
+
+
+def _override_key(entry: LayoutField) -> str:
+    """Where a field's own encoding is decided: its flexibleVersions override, or its type."""
+    found = node(entry)
+    return "flexibleVersions" if found is not None and "flexibleVersions" in found else "type"
 
 
 @rule(

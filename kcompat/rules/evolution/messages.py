@@ -22,10 +22,13 @@ def message_removed(context: DiffContext, report: Reporter) -> None:
         message = spec.message
         assert message is not None
         versions = message.released_versions
+        if versions.empty:
+            continue  # no version left to use (validVersions "none"): nobody to break
         report(
             message.node,
             f"{message.kind} {message.name} was removed; clients of its "
             f"released versions ({versions}) can no longer use it",
+            key="name",
             path=spec.path,
             message_name=message.name,
             versions=str(versions),
@@ -47,6 +50,7 @@ def message_added(context: DiffContext, report: Reporter) -> None:
         report(
             message.node,
             f"new {message.kind} {message.name} (versions {message.valid_versions})",
+            key="name",
             path=spec.path,
             message_name=message.name,
         )

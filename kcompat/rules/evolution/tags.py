@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from kcompat.diff.engine import DiffContext
 from kcompat.diff.ledger import Binding, tag_bindings
+from kcompat.diff.ledger import _fields as ledger_fields
 from kcompat.diff.match import MessagePair
 from kcompat.rules.engine import Reporter, Severity, rule
 from kcompat.rules.evolution.common import DIFF, node
+from kcompat.spec.model import Field, Message
+from kcompat.spec.resolve import LayoutField
 
 
 @rule(
@@ -68,7 +71,10 @@ def field_tagging_changed(pair: MessagePair, report: Reporter, context: DiffCont
     **DIFF,
 )
 def tag_reused(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
+    base_fields = _tagged_fields(pair.base)
+    head_fields = _tagged_fields(pair.head)
     base_bindings = tag_bindings(pair.base, "BASE")
+    renumbered = _renumbered(base_fields, head_fields)
     for (path, tag), binding in tag_bindings(pair.head, "HEAD").items():
         earlier = base_bindings.get((path, tag))
         if earlier is not None and (earlier.name, earlier.type) == (binding.name, binding.type):
@@ -83,11 +89,15 @@ def tag_reused(pair: MessagePair, report: Reporter, context: DiffContext) -> Non
             for m in context.ledger.meanings(pair.base.name, path, tag)
             if (m.name, m.type) != (binding.name, binding.type)
         ]
+        # A field that HEAD keeps under another number is tag-changed's finding, not a reuse
+        # (two fields swapping their tags would otherwise be reported four times).
+        meanings = [m for m in meanings if (path, m.name, m.type) not in renumbered]
         if not meanings:
             continue
         old: Binding = meanings[0]
         field_path = f"{path}.{binding.name}" if path else binding.name
-        head_field = dict(pair.head.walk()).get(field_path)
+        head_field = head_fields.get((path, tag))
+        base_field = base_fields.get((path, tag)) if old.seen_in == "BASE" else None
         where = "in BASE" if old.seen_in == "BASE" else f"in {old.seen_in}"
         report(
             head_field.node if head_field is not None else pair.head.node,
@@ -95,8 +105,32 @@ def tag_reused(pair: MessagePair, report: Reporter, context: DiffContext) -> Non
             f"({old.type}) {where}, now {binding.name} ({binding.type})",
             key="tag",
             field_path=field_path,
+            base=base_field.node if base_field is not None else None,
+            base_key="tag",
             hint="never reuse a tag; take the next unused one",
         )
+
+
+def _tagged_fields(message: Message) -> dict[tuple[str, int], Field]:
+    """(struct path, tag) -> field, as :func:`tag_bindings` keys them."""
+    out: dict[tuple[str, int], Field] = {}
+    for scope_path, field in ledger_fields(message, message.fields, "", ()):
+        if field.tag is not None and not field.tagged_versions.empty:
+            out.setdefault((scope_path, field.tag), field)
+    return out
+
+
+def _renumbered(
+    base: dict[tuple[str, int], Field], head: dict[tuple[str, int], Field]
+) -> set[tuple[str, str, str]]:
+    """(struct path, name, type) of tagged fields whose tag differs between the sides."""
+    base_by_name = {(path, f.name): (tag, f) for (path, tag), f in base.items()}
+    out = set()
+    for (path, tag), field in head.items():
+        found = base_by_name.get((path, field.name))
+        if found is not None and found[0] != tag:
+            out.add((path, found[1].name, found[1].type.text))
+    return out
 
 
 @rule(
@@ -107,9 +141,12 @@ def tag_reused(pair: MessagePair, report: Reporter, context: DiffContext) -> Non
     **DIFF,
 )
 def tagged_field_added(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
+    base_bindings = tag_bindings(pair.base, "BASE")
     for struct_pair in pair.struct_pairs:
         for entry in struct_pair.head_only:
-            if entry.tagged:
+            if entry.tagged and not _tag_taken(
+                pair, context, base_bindings, struct_pair.path, entry
+            ):
                 report(
                     node(entry),
                     f"tagged field {entry.path} (tag {entry.tag}) added to {{versions}}",
@@ -119,11 +156,17 @@ def tagged_field_added(pair: MessagePair, report: Reporter, context: DiffContext
                 )
 
 
-def _same_field(old: Binding, new: Binding) -> bool:
-    """Same name, and a struct type on both sides: the struct was renamed, not the tag reused."""
-    return (
-        old.name == new.name
-        and old.type.startswith("[]") == new.type.startswith("[]")
-        and old.type.removeprefix("[]")[:1].isupper()
-        and new.type.removeprefix("[]")[:1].isupper()
+def _tag_taken(
+    pair: MessagePair,
+    context: DiffContext,
+    base_bindings: dict[tuple[str, int], Binding],
+    path: str,
+    entry: LayoutField,
+) -> bool:
+    """The tag meant another field in BASE or its history: tag-reused's finding, not ours."""
+    assert entry.tag is not None
+    meanings = [base_bindings.get((path, entry.tag))]
+    meanings += context.ledger.meanings(pair.base.name, path, entry.tag)
+    return any(
+        m is not None and (m.name, m.type) != (entry.name, entry.field.type.text) for m in meanings
     )

@@ -24,8 +24,8 @@ def lowest_version_raised(pair: MessagePair, report: Reporter, context: DiffCont
     if not dropped.empty:
         report(
             pair.head.node,
-            f"{pair.head.name} no longer supports released versions "
-            f"{dropped} (lowest version raised from {pair.base.valid_versions.lowest} to "
+            f"{pair.head.name} no longer supports {_released(dropped)} "
+            f"(lowest version raised from {pair.base.valid_versions.lowest} to "
             f"{head_valid.lowest})",
             key="validVersions",
             base=pair.base.node,
@@ -49,9 +49,10 @@ def released_version_removed(pair: MessagePair, report: Reporter, context: DiffC
     if not head_valid.empty:
         gone = gone - Versions.of(0, head_valid.lowest - 1)  # lowest-version-raised's job
     if not gone.empty:
+        verb = "was" if _single(gone) else "were"
         report(
             pair.head.node,
-            f"released versions {gone} of {pair.head.name} were removed "
+            f"{_released(gone)} of {pair.head.name} {verb} removed "
             f"(validVersions {pair.base.valid_versions} -> {head_valid})",
             key="validVersions",
             base=pair.base.node,
@@ -79,6 +80,8 @@ def released_version_unstable(pair: MessagePair, report: Reporter, context: Diff
             f"version {highest} of {head.name} is released but is now marked unstable",
             key="latestVersionUnstable",
             versions=str(highest),
+            base=pair.base.node,
+            base_key="validVersions",
             hint="mark only a new, unreleased version unstable",
         )
 
@@ -95,7 +98,7 @@ def version_added(pair: MessagePair, report: Reporter, context: DiffContext) -> 
     if not added.empty:
         report(
             pair.head.node,
-            f"{pair.head.name} adds versions {added}",
+            f"{pair.head.name} adds version{'' if _single(added) else 's'} {added}",
             key="validVersions",
             base=pair.base.node,
             base_key="validVersions",
@@ -126,3 +129,12 @@ def flexible_versions_changed(pair: MessagePair, report: Reporter, context: Diff
         versions=str(changed),
         hint="flexibility can only start at a new version",
     )
+
+
+def _single(versions: Versions) -> bool:
+    return len(versions.ranges) == 1 and versions.ranges[0][0] == versions.ranges[0][1]
+
+
+def _released(versions: Versions) -> str:
+    """ "released version 2" or "released versions 0-1"."""
+    return f"released version{'' if _single(versions) else 's'} {versions}"
