@@ -101,8 +101,8 @@ def merge_versions(findings: list[Finding]) -> list[Finding]:
             groups[key] = (finding, versions if versions is not None else Versions.none())
             order.append(key)
     out = []
-    for key in order:
-        finding, versions = groups[key]
+    for group in order:
+        finding, versions = groups[group]
         text = str(versions) if not versions.empty else finding.versions
         message = finding.message.replace("{versions}", _versions_phrase(versions))
         out.append(replace(finding, message=message, versions=text))

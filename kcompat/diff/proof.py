@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from kcompat.config import Config
 from kcompat.diff.match import ReleasedFor, pair_messages
 from kcompat.rules.engine import Finding, Reporter, Severity, get_rule, rule
+from kcompat.spec.load import JObject
 from kcompat.spec.model import Message
 from kcompat.spec.specfile import SpecFile
 from kcompat.spec.versions import Versions
@@ -125,7 +126,7 @@ def _tag_defaults(layout: object) -> list[object]:
     return out
 
 
-def _nodes(message: Message, field_path: str) -> object:
+def _nodes(message: Message, field_path: str) -> JObject | None:
     """The JSON node of a field path (or the message when the path is not a field)."""
     fields = dict(message.walk())
     path = field_path

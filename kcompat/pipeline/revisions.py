@@ -44,7 +44,7 @@ def consecutive(
         "--",
         *(pathspecs or ["."]),
     )
-    comparisons = []
+    comparisons: list[Comparison] = []
     for line in out.splitlines():
         shas = line.split()
         if len(shas) < 2:

@@ -19,7 +19,11 @@ def read_baseline(path: Path) -> set[str]:
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
         raise UsageError(f"{path}: not a kcompat JSON report ({err})") from None
     if isinstance(data, dict) and isinstance(data.get("findings"), list):
-        return {f.get("fingerprint") for f in data["findings"] if isinstance(f, dict)} - {None}
+        return {
+            str(f["fingerprint"])
+            for f in data["findings"]
+            if isinstance(f, dict) and isinstance(f.get("fingerprint"), str)
+        }
     if isinstance(data, list) and all(isinstance(x, str) for x in data):
         return set(data)
     raise UsageError(f"{path}: not a kcompat JSON report (no 'findings' list)")

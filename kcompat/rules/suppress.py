@@ -8,7 +8,7 @@ anywhere silences the rules for the whole file.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from kcompat.rules.engine import Finding
@@ -49,7 +49,7 @@ def parse_suppressions(comments: Sequence[Comment]) -> Suppressions:
 
 
 def apply_suppressions(
-    findings: Iterable[Finding], comments_by_path: dict[str, Sequence[Comment]]
+    findings: Iterable[Finding], comments_by_path: Mapping[str, Sequence[Comment]]
 ) -> list[Finding]:
     """Drop findings silenced by a comment in the file they point at."""
     cache: dict[str, Suppressions] = {}

@@ -225,9 +225,11 @@ class GitRepo:
             return self._blob_cache[name]
         try:
             _sha, kind, _size, data = self.git.get_object_data(name)
-        except (ValueError, Exception):  # missing objects raise ValueError in gitpython
-            data, kind = None, "missing"
-        result = bytes(data) if kind == b"blob" or kind == "blob" else None
+        except ValueError:  # gitpython's answer for a missing object
+            kind, data = "missing", b""
+        # gitpython's stubs say str; at run time the object type is bytes (b"blob")
+        is_blob = kind in (b"blob", "blob")
+        result: bytes | None = bytes(data) if is_blob else None
         self._blob_cache[name] = result
         return result
 

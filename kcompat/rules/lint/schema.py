@@ -19,7 +19,7 @@ from importlib import resources
 from typing import Any
 
 from kcompat.rules.engine import Reporter, Severity, rule
-from kcompat.spec.load import JArray, JObject
+from kcompat.spec.load import JArray, JObject, Position
 from kcompat.spec.specfile import SpecFile
 
 #: Keywords lint takes from the schema; the others are reported by dedicated rules.
@@ -71,6 +71,9 @@ class _FlatSchema:
                 if isinstance(value, JObject | dict):
                     return None
                 items.append((key, value))
+            elif isinstance(value, JArray):  # "fields" items must be objects: note their kinds
+                kinds = tuple(sorted({type(item).__name__ for item in value}))
+                items.append((key, ("JArray", *kinds)))
             else:
                 items.append((key, type(value).__name__))
         return tuple(sorted(items, key=lambda kv: kv[0]))
@@ -96,8 +99,11 @@ def _flat_schemas() -> dict[str, _FlatSchema]:
             return node
         if "$ref" in node:
             name = node["$ref"].rsplit("/", 1)[-1]
-            # nested fields and structs are validated as objects of their own
-            return {} if name in ("field", "commonStruct") else flatten(defs[name])
+            # nested fields and structs are validated as objects of their own; here they
+            # only have to be objects at all
+            if name in ("field", "commonStruct"):
+                return {"type": "object"}
+            return flatten(defs[name])
         out: dict[str, Any] = {}
         for keyword, value in node.items():
             if keyword not in _KEPT:
@@ -244,8 +250,8 @@ def _coercion(key: str | None, expected: Any, value: Any) -> str | None:
     """How Kafka's Jackson reads a value of the wrong JSON type, or None if it rejects it."""
     wanted = expected if isinstance(expected, list) else [expected]
     if value is None:
-        if key in ("name", "type", "validVersions"):
-            return None
+        if key is None or key in ("name", "type", "validVersions"):
+            return None  # a null list item, or a key Kafka cannot do without
         return "JSON null is read as if the key were absent"
     if wanted == ["string"] and isinstance(value, bool | int | float):
         text = ("true" if value else "false") if isinstance(value, bool) else str(value)
@@ -284,6 +290,19 @@ def _type_errors(
     scope="document",
 )
 def wrong_value_type(spec: SpecFile, report: Reporter) -> None:
+    for kind, obj, int_key, value in _out_of_range(spec):
+        low, high, what = _INT_RANGES[int_key]
+        bounds = f"from {low} to {high}" if low is not None else f"at most {high}"
+        hint = (
+            f"{what}s are never negative; use a value {bounds}"
+            if value < 0
+            else f"{value} does not fit the Java type Kafka reads it into; use a value {bounds}"
+        )
+        report(
+            obj.where_value(int_key),
+            f"{int_key!r} of {_owner(kind, obj)} must be an integer {bounds}, not {value}",
+            hint=hint,
+        )
     for kind, obj, node, key, error, coercion in _type_errors(spec):
         if coercion is not None:
             continue
@@ -301,12 +320,30 @@ def wrong_value_type(spec: SpecFile, report: Reporter) -> None:
                 hint=_VALUE_HINTS.get(key, f"write {key!r} as {wanted}"),
             )
         else:
+            index = error.path[-1]
+            where: Position | JObject | JArray = node
+            if isinstance(node, JArray) and isinstance(index, int) and index < len(node.item_pos):
+                where = node.item_pos[index]
             report(
-                node,
-                f"item {error.path[-1]} of {error.path[-2]!r} in {owner} must be {wanted}, "
-                f"not {found}",
+                where,
+                f"item {index} of {error.path[-2]!r} in {owner} must be {wanted}, not {found}",
                 hint=f"write each item of {error.path[-2]!r} as {wanted}",
             )
+
+
+#: Integer keys and the range of the Java type Kafka reads them into.
+_INT_RANGES = {"apiKey": (0, 0x7FFF, "API key"), "tag": (None, 0x7FFFFFFF, "tag")}
+
+
+def _out_of_range(spec: SpecFile) -> Iterator[tuple[str, JObject, str, int]]:
+    """(kind, object, key, value) for apiKey and tag values Kafka's parser cannot hold."""
+    for kind, obj in _objects(spec):
+        for key, (low, high, _what) in _INT_RANGES.items():
+            value = obj.get(key)
+            if isinstance(value, bool) or not isinstance(value, int):
+                continue
+            if (low is not None and value < low) or value > high:
+                yield kind, obj, key, value
 
 
 _RANGE_HINT = 'a version range is one string: "none", "N", "N-M" or "N+"'
@@ -399,6 +436,7 @@ def invalid_enum_value(spec: SpecFile, report: Reporter) -> None:
         label = key if key is not None else str(error.path[-2])
         if isinstance(node, JArray):
             index = error.path[-1]
+            assert isinstance(node, JArray)
             where: Any = node.item_pos[index] if isinstance(index, int) else node
             report(where, f"{value!r} is not a valid {label} value", hint=hint)
         else:
