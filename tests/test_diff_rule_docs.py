@@ -2,12 +2,15 @@
 
 The examples are run as a user would: BASE and HEAD are committed as two commits of a
 fresh git repository and ``kcompat diff HEAD~1 HEAD --format json --no-proof`` is run on
-it. The failing pair must produce the page's rule at the place the table below names;
-the passing pair must produce no warning or error at all, and nothing of that rule.
+it (with the round-trip proof for ``roundtrip-mismatch``, the proof's own rule). The
+failing pair must produce the page's rule at the place the table below names; the
+passing pair must produce no warning or error at all, and nothing of that rule, with or
+without the proof.
 """
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -57,6 +60,7 @@ ANCHORS: dict[str, tuple[str, str | None]] = {
     "nullable-widened": ('"nullableVersions": "0+"', '"name": "Tags"'),
     "released-version-removed": ('"validVersions": "0-1"', '"validVersions": "0-2"'),
     "released-version-unstable": ('"latestVersionUnstable": true', '"validVersions": "0-1"'),
+    "roundtrip-mismatch": ('"name"', '"name"'),
     "struct-nullability-changed": ('"nullableVersions": "0+"', '"name": "Holder"'),
     "struct-renamed": ('"type": "[]Item"', '"type": "[]ShelfItem"'),
     "tag-changed": ('"tag"', '"tag"'),
@@ -65,6 +69,8 @@ ANCHORS: dict[str, tuple[str, str | None]] = {
     "version-added": ('"validVersions": "0-1"', '"validVersions": "0"'),
     "wire-format-changed": ('"name": "ClientId"', '"flexibleVersions": "none"'),
 }
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Za-z`\"(])")
 
 #: Lint findings an example may have: a page shows one file of a larger protocol.
 LINT_ALLOWED = {"unpaired-request-response"}
@@ -80,11 +86,13 @@ def page(request: pytest.FixtureRequest) -> tuple[RuleDoc, Rule]:
     return doc, DIFF_RULES[doc.id]
 
 
-def _run(doc: RuleDoc, kind: str, tmp_path: Path) -> list[dict[str, object]]:
+def _run(
+    doc: RuleDoc, kind: str, tmp_path: Path, *, proof: bool = False
+) -> list[dict[str, object]]:
     base = dict(doc.files(f"{kind}-base"))
     head = dict(doc.files(f"{kind}-head"))
     repo = two_commits(tmp_path / kind, base, head)
-    run = diff_last_commit(repo)
+    run = diff_last_commit(repo, proof=proof)
     assert run.code in (0, 1), run.stderr
     assert run.stderr == ""
     return run.findings()
@@ -129,8 +137,8 @@ def test_header_matches_the_registry(page: tuple[RuleDoc, Rule]) -> None:
 
 def test_prose_and_roles(page: tuple[RuleDoc, Rule]) -> None:
     doc, _rule = page
-    sentences = [s for s in doc.why.replace("\n", " ").split(". ") if s.strip()]
-    assert 2 <= len(sentences) <= 8, f"'Why it matters' has {len(sentences)} sentences"
+    sentences = [s for s in _SENTENCE_END.split(" ".join(doc.why.split())) if s]
+    assert 2 <= len(sentences) <= 6, f"'Why it matters' has {len(sentences)} sentences"
     assert len(doc.fix) >= 40
     assert set(doc.examples) == set(DIFF_ROLES), "diff pages have all four example roles"
     assert doc.files("fail-base") != doc.files("fail-head")
@@ -139,7 +147,7 @@ def test_prose_and_roles(page: tuple[RuleDoc, Rule]) -> None:
 
 def test_failing_pair_fires_the_rule(page: tuple[RuleDoc, Rule], tmp_path: Path) -> None:
     doc, rule = page
-    findings = _run(doc, "fail", tmp_path)
+    findings = _run(doc, "fail", tmp_path, proof=rule.scope == "proof")
     hits = [f for f in findings if f["rule"] == rule.id]
     assert hits, f"the failing pair of {rule.id} does not trigger it: {findings}"
     base = dict(doc.files("fail-base"))
@@ -169,9 +177,10 @@ def test_failing_pair_fires_the_rule(page: tuple[RuleDoc, Rule], tmp_path: Path)
         )
 
 
-def test_passing_pair_is_clean(page: tuple[RuleDoc, Rule], tmp_path: Path) -> None:
+@pytest.mark.parametrize("proof", [False, True], ids=["static", "proof"])
+def test_passing_pair_is_clean(page: tuple[RuleDoc, Rule], tmp_path: Path, proof: bool) -> None:
     doc, rule = page
-    findings = _run(doc, "pass", tmp_path)
+    findings = _run(doc, "pass", tmp_path, proof=proof)
     loud = [f for f in findings if f["severity"] in ("warning", "error")]
     assert loud == []
     assert [f for f in findings if f["rule"] == rule.id] == []

@@ -133,6 +133,7 @@ def get_rule(rule_id: str) -> Rule | None:
 
 def _load_rule_modules() -> None:
     # Importing the packages registers their rules (each module uses @rule).
+    import kcompat.diff.proof  # roundtrip-mismatch
     import kcompat.rules.evolution
     import kcompat.rules.lint  # noqa: F401
 
