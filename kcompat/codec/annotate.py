@@ -50,12 +50,12 @@ def annotate_lines(layout: Layout, data: bytes, *, max_lines: int | None = None)
     lines = [_line(span, data, width) for span in sorted(spans, key=lambda s: s.start)]
     if error is not None:
         lines.append(Line(error.offset, error.path, f"{error.offset:0{width}x}  !! {error}"))
-        covered = max((span.end for span in spans), default=0)
-        rest = len(data) - max(covered, error.offset)
+        start = max((span.end for span in spans), default=0)
+        rest = len(data) - start
         if rest > 0:
-            start = max(covered, error.offset)
             chunk = _hex(data[start : start + HEX_BYTES], rest)
-            lines.append(Line(start, "", f"{start:0{width}x}  {chunk}  ({rest} bytes not read)"))
+            text = f"{start:0{width}x}  {chunk:<{HEX_BYTES * 3 + 1}} ({rest} bytes not decoded)"
+            lines.append(Line(start, "", text))
     if max_lines is not None and len(lines) > max_lines:
         hidden = len(lines) - max_lines + 1
         lines = [*lines[: max_lines - 1], Line(-1, "", f"... {hidden} more lines")]
