@@ -67,6 +67,8 @@ class _FlatSchema:
                 return None  # an unknown key: validate (and report) it
             if "enum" in sub or "enum" in sub.get("items", {}):
                 if isinstance(value, JArray):
+                    if any(isinstance(item, dict | list) for item in value):
+                        return None  # nested containers: not hashable, validate every time
                     value = tuple(value)
                 if isinstance(value, JObject | dict):
                     return None
