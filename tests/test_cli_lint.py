@@ -355,7 +355,7 @@ def test_github_format(project: Path, write: Write) -> None:
         "kcompat tag-duplicate",
     )
     assert match[6].startswith("tag 0 of Epoch is already used by Expiry (hint: ")
-    assert summary == "kcompat lint: 1 errors, 0 warnings, 0 infos in 1 spec files"
+    assert re.fullmatch(r"kcompat lint: 1 errors?, 0 warnings?, 0 infos? in 1 spec files?", summary)
 
 
 def test_junit_format(project: Path, write: Write) -> None:
@@ -388,7 +388,7 @@ def test_markdown_format(project: Path, write: Write) -> None:
     run = kcompat("lint", "--format", "markdown", "LeaseState.json", cwd=project)
     assert run.code == 1
     assert run.lines[0] == "### kcompat spec lint"
-    assert "1 errors, 0 warnings, 0 infos" in run.lines[2]
+    assert re.search(r"\b1 errors?, 0 warnings?, 0 infos?\b", run.lines[2])
     rows = [line for line in run.lines if line.startswith("| ")]
     assert rows[0] == "| rule | severity | count |"
     assert any(
