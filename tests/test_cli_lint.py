@@ -575,6 +575,14 @@ def test_one_file_sees_a_sibling_with_its_api_key(project: Path, write: Write) -
         assert other.removesuffix(".json") in report["findings"][0]["message"]
 
 
+def test_odd_neighbours_do_not_stop_a_single_file_lint(project: Path, write: Write) -> None:
+    write("specs/ExtendLeaseRequest.json", REQUEST)
+    write("specs/ExtendLeaseResponse.json", RESPONSE)
+    (project / "specs" / "archive.json").mkdir()
+    run = kcompat("lint", "specs/ExtendLeaseRequest.json", cwd=project)
+    assert (run.code, run.lines, run.err) == (0, ["No problems in 1 spec file."], "")
+
+
 def test_directory_discovery_skips_non_spec_json(project: Path, write: Write) -> None:
     write("specs/ExtendLeaseRequest.json", REQUEST)
     write("specs/ExtendLeaseResponse.json", RESPONSE)

@@ -87,9 +87,12 @@ def _siblings(directory: Path, seen: Iterable[str]) -> list[SpecFile]:
     out = []
     for path in sorted(directory.glob("*.json")):
         label = display_path(path)
-        if label in known:
-            continue
-        spec = read_file(path, label)
+        if label in known or not path.is_file():
+            continue  # a directory named *.json is not a sibling spec
+        try:
+            spec = read_file(path, label)
+        except UsageError:
+            continue  # an unreadable neighbour is context only: it must not end the run
         if looks_like_spec(spec):
             out.append(spec)
     return out
