@@ -1,0 +1,176 @@
+"""``kcompat explain MESSAGE``: one message across its versions, for reviewers.
+
+Exit status: 0 shown, 2 bad usage (unknown message or version, bad revision). The
+``--against`` findings are shown, not judged: use ``kcompat diff`` to gate a build.
+"""
+
+from __future__ import annotations
+
+import sys
+from enum import StrEnum
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from kcompat.app import Color, ColorOption, ConfigOption, app
+
+if TYPE_CHECKING:
+    from kcompat.explain.explanation import Explanation
+
+
+class ExplainFormat(StrEnum):
+    text = "text"
+    markdown = "markdown"
+    json = "json"
+    svg = "svg"
+    html = "html"
+
+
+class MessageKind(StrEnum):
+    request = "request"
+    response = "response"
+    header = "header"
+    metadata = "metadata"
+    data = "data"
+
+
+@app.command()
+def explain(
+    message: Annotated[
+        str,
+        typer.Argument(
+            help="The message: its name (FetchRequest, fetchrequest), a name without "
+            "Request/Response (Fetch), or an API key number (1).",
+            show_default=False,
+        ),
+    ],
+    kind: Annotated[
+        MessageKind | None,
+        typer.Option(
+            "--type",
+            "-t",
+            help="Which kind to pick for a bare name or an API key (default: request and "
+            "response both).",
+            case_sensitive=False,
+        ),
+    ] = None,
+    version: Annotated[
+        int | None,
+        typer.Option("--version", help="Show this version's wire layout as a grammar."),
+    ] = None,
+    rev: Annotated[
+        str | None,
+        typer.Option("--rev", help="Explain the message as it is at this git revision."),
+    ] = None,
+    against: Annotated[
+        str | None,
+        typer.Option(
+            "--against",
+            help="Highlight what changed since BASE (a revision, REV:path or a directory) "
+            "and show kcompat diff's findings for the message.",
+        ),
+    ] = None,
+    specs: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--specs",
+            help="A spec file or directory to look in (repeatable; default: the configured "
+            "paths, or the current directory).",
+        ),
+    ] = None,
+    repo_dir: Annotated[
+        Path | None, typer.Option("--repo", help="The git repository (default: current).")
+    ] = None,
+    fmt: Annotated[
+        ExplainFormat,
+        typer.Option("--format", "-f", help="Output format.", case_sensitive=False),
+    ] = ExplainFormat.text,
+    width: Annotated[
+        int | None,
+        typer.Option("--width", min=40, help="Columns to draw in (default: the terminal's)."),
+    ] = None,
+    ascii_only: Annotated[
+        bool, typer.Option("--ascii", help="Plain ASCII cells instead of Unicode glyphs.")
+    ] = False,
+    proof: Annotated[
+        bool,
+        typer.Option("--proof/--no-proof", help="With --against: round-trip samples as diff does."),
+    ] = True,
+    color: ColorOption = Color.auto,
+    config_file: ConfigOption = None,
+) -> None:
+    """Show a message across its versions: a version matrix, per-field timelines, one
+    version's wire layout (--version), or what changed since BASE (--against)."""
+    from kcompat.explain.run import ExplainRequest, run_explain
+
+    explanations = run_explain(
+        ExplainRequest(
+            query=message,
+            kind=kind.value if kind is not None else None,
+            version=version,
+            rev=rev,
+            against=against,
+            specs=tuple(specs or ()),
+            repo=repo_dir,
+            config_file=config_file,
+            proof=proof,
+        )
+    )
+    if fmt is ExplainFormat.json:
+        from kcompat.explain import render_json
+
+        sys.stdout.write(render_json.render(explanations))
+        return
+    if fmt is ExplainFormat.markdown:
+        from kcompat.explain import render_markdown
+
+        sys.stdout.write(render_markdown.render(explanations))
+        return
+    _picture(explanations, fmt, width, ascii_only, color)
+
+
+def _picture(
+    explanations: list[Explanation],
+    fmt: ExplainFormat,
+    width: int | None,
+    ascii_only: bool,
+    color: Color,
+) -> None:
+    """The rich rendering: to the terminal, or recorded and exported as SVG or HTML."""
+    import io
+
+    from rich.console import Console
+
+    from kcompat.app import console_for
+    from kcompat.explain import render_text
+
+    exporting = fmt in (ExplainFormat.svg, ExplainFormat.html)
+    if exporting:
+        console = Console(
+            file=io.StringIO(),
+            record=True,
+            width=width or 120,
+            force_terminal=True,
+            color_system="truecolor",
+            highlight=False,
+            emoji=False,
+            markup=False,
+        )
+    else:
+        console = console_for(color)
+        console.soft_wrap = False
+        if width is not None:
+            console.width = width
+    unicode_ok = "utf" in (console.encoding or "").lower()
+    renderables = render_text.render(
+        explanations,
+        width=console.width,
+        ascii_only=ascii_only or not unicode_ok,
+    )
+    for item in renderables:
+        console.print(item)
+    if fmt is ExplainFormat.svg:
+        sys.stdout.write(console.export_svg(title="kcompat explain"))
+    elif fmt is ExplainFormat.html:
+        sys.stdout.write(console.export_html(inline_styles=True))

@@ -1,0 +1,238 @@
+"""Finding one message among spec files: by name, loosely by name, or by API key.
+
+Explaining one message must not cost parsing a whole tree, so files named after the
+query (``MetadataResponse.json``, and ``Metadata{Request,Response}.json`` for
+``Metadata``) are read first, and everything else only when they do not answer. A query
+matches, in order of preference: the exact name, the name ignoring case, the name plus
+``Request``/``Response`` (``--type`` picks one, else both), or an API key number (requests
+and responses with that key; other kinds only if no request or response has it).
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import Protocol
+
+from kcompat.errors import UsageError
+from kcompat.spec.model import Message
+from kcompat.spec.specfile import SpecFile
+
+#: Kinds a bare name or an API key means when ``--type`` is not given.
+API_KINDS = ("request", "response")
+
+
+class Source(Protocol):
+    """Somewhere spec files can be listed and read."""
+
+    @property
+    def label(self) -> str: ...
+
+    def keys(self) -> list[str]:
+        """Every candidate *.json, as keys :meth:`load` accepts."""
+        ...
+
+    def load(self, key: str) -> SpecFile: ...
+
+
+@dataclass
+class FileSource:
+    """Files and directory trees on disk (the working tree, or ``--specs`` paths)."""
+
+    roots: Sequence[str]
+    _cache: dict[str, SpecFile] = field(default_factory=dict, repr=False)
+
+    @property
+    def label(self) -> str:
+        return ", ".join(self.roots)
+
+    def keys(self) -> list[str]:
+        from kcompat.sources.files import display_path, json_files
+
+        out: dict[str, None] = {}
+        for root in self.roots:
+            path = Path(root)
+            if path.is_dir():
+                out.update((display_path(p), None) for p in json_files(path))
+            elif path.is_file():
+                out[display_path(path)] = None
+            else:
+                raise UsageError(f"{root}: no such file or directory")
+        return list(out)
+
+    def load(self, key: str) -> SpecFile:
+        from kcompat.sources.files import read_file
+
+        if key not in self._cache:
+            self._cache[key] = read_file(Path(key), key)
+        return self._cache[key]
+
+
+@dataclass
+class SideSource:
+    """The spec files of one comparison side: a git revision, ``REV:path`` or a directory."""
+
+    side: object  # kcompat.sources.sides.Side (imported lazily: it pulls in git)
+    pathspecs: Sequence[str] = ()
+    _cache: dict[str, SpecFile] = field(default_factory=dict, repr=False)
+
+    @property
+    def label(self) -> str:
+        return str(getattr(self.side, "label", "?"))
+
+    def keys(self) -> list[str]:
+        return list(self.side.all_json(self.pathspecs))  # type: ignore[attr-defined]
+
+    def load(self, key: str) -> SpecFile:
+        from kcompat.spec.specfile import read_spec
+
+        if key not in self._cache:
+            data = self.side.read(key)  # type: ignore[attr-defined]
+            self._cache[key] = read_spec(self.display(key), data if data is not None else b"")
+        return self._cache[key]
+
+    def display(self, key: str) -> str:
+        """How a file is named in the output: ``REV:path`` for revisions."""
+        side = self.side
+        if getattr(side, "kind", "") == "dir":
+            from kcompat.sources.files import display_path
+
+            directory = getattr(side, "directory", None)
+            return display_path(Path(directory) / key) if directory is not None else key
+        return f"{self.label.partition(':')[0]}:{key}"
+
+
+@dataclass(frozen=True)
+class Found:
+    """A message and where it came from."""
+
+    message: Message
+    label: str  # as shown to users
+    key: str  # the source's key (a path relative to the side for revisions)
+
+
+def find_messages(source: Source, query: str, kind: str | None = None) -> list[Found]:
+    """The message(s) ``query`` names; a :class:`UsageError` with a did-you-mean if none."""
+    query = query.strip()
+    if not query:
+        raise UsageError("give a message name or an API key number")
+    keys = source.keys()
+    if not keys:
+        raise UsageError(f"no spec files found in {source.label}")
+    if query.isdigit():
+        return _by_api_key(source, keys, int(query), kind)
+    wanted = {name.lower() for name in _candidates(query, kind)}
+    quick = [k for k in keys if PurePosixPath(k).stem.lower() in wanted]
+    found = _match(_loaded(source, quick), query, kind)
+    if not found:
+        everything = _loaded(source, keys)
+        found = _match(everything, query, kind)
+        if not found:
+            raise UsageError(_unknown(everything, query, kind, source.label))
+    return found
+
+
+def find_exact(source: Source, name: str, prefer: str = "") -> Found | None:
+    """The message called exactly ``name`` (``prefer``: a key to try first), or None."""
+    keys = source.keys()
+    order = [k for k in keys if k == prefer]
+    order += [k for k in keys if k != prefer and PurePosixPath(k).stem == name]
+    for group in (order, keys):
+        for item in _loaded(source, group):
+            if item.message.name == name:
+                return item
+    return None
+
+
+def _candidates(query: str, kind: str | None) -> list[str]:
+    kinds = [kind] if kind else list(API_KINDS)
+    return [query, *(query + k.capitalize() for k in kinds if k in API_KINDS)]
+
+
+def _loaded(source: Source, keys: Sequence[str]) -> list[Found]:
+    out = []
+    for key in keys:
+        spec = source.load(key)
+        if spec.message is not None and spec.message.name:
+            out.append(Found(spec.message, spec.path, key))
+    return out
+
+
+def _match(items: Sequence[Found], query: str, kind: str | None) -> list[Found]:
+    """The best tier of matches: exact, then ignoring case, then with a kind suffix."""
+
+    def allowed(item: Found) -> bool:
+        return kind is None or item.message.kind == kind
+
+    exact = [f for f in items if f.message.name == query and allowed(f)]
+    if exact:
+        return _unique(exact)
+    lowered = query.lower()
+    folded = [f for f in items if f.message.name.lower() == lowered and allowed(f)]
+    if folded:
+        return _unique(folded)
+    kinds = [kind] if kind else list(API_KINDS)
+    suffixed = {lowered + k: k for k in kinds if k in API_KINDS}  # metadatarequest -> request
+    return _unique([f for f in items if suffixed.get(f.message.name.lower()) == f.message.kind])
+
+
+def _unique(items: Sequence[Found]) -> list[Found]:
+    """One per message name (the first file wins), requests before responses."""
+    seen: dict[str, Found] = {}
+    for item in items:
+        seen.setdefault(item.message.name, item)
+    order = {k: i for i, k in enumerate(API_KINDS)}
+    return sorted(seen.values(), key=lambda f: (order.get(f.message.kind, 9), f.message.name))
+
+
+def _by_api_key(source: Source, keys: Sequence[str], api_key: int, kind: str | None) -> list[Found]:
+    items = [f for f in _loaded(source, keys) if f.message.api_key == api_key]
+    if kind:
+        items = [f for f in items if f.message.kind == kind]
+    else:
+        preferred = [f for f in items if f.message.kind in API_KINDS]
+        items = preferred or items
+    if not items:
+        what = f"{kind}" if kind else "message"
+        raise UsageError(f"no {what} with apiKey {api_key} in {source.label}")
+    return _unique(items)
+
+
+def _unknown(items: Sequence[Found], query: str, kind: str | None, where: str) -> str:
+    names = sorted({f.message.name for f in items if kind is None or f.message.kind == kind})
+    what = kind or "message"
+    if not names:
+        return f"no {what} named {query!r} in {where} (no {what}s there at all)"
+    shown = did_you_mean(query, names)
+    hint = "; did you mean " + " or ".join(repr(n) for n in shown) + "?" if shown else ""
+    return f"no {what} named {query!r} in {where}{hint}"
+
+
+def did_you_mean(query: str, names: Sequence[str], limit: int = 3) -> list[str]:
+    """Close names, best first: ``Metdata`` finds ``MetadataRequest``, ``Widget`` finds
+    ``WidgetRequestHeader``; a shared ``Response`` suffix alone does not make names close."""
+    q_stem, q_suffix = _split(query.lower())
+    scored = []
+    for name in names:
+        n_stem, n_suffix = _split(name.lower())
+        score = _ratio(q_stem, n_stem)
+        if q_suffix and q_suffix != n_suffix:
+            score -= 0.1
+        if name.lower().startswith(query.lower()):
+            score = max(score, 0.8)
+        if score >= 0.75:
+            scored.append((-score, name))
+    return [name for _score, name in sorted(scored)[:limit]]
+
+
+def _split(name: str) -> tuple[str, str]:
+    for suffix in ("request", "response"):
+        if name.endswith(suffix) and len(name) > len(suffix):
+            return name[: -len(suffix)], suffix
+    return name, ""
+
+
+def _ratio(a: str, b: str) -> float:
+    return difflib.SequenceMatcher(None, a, b).ratio()

@@ -1,0 +1,322 @@
+"""The terminal picture: header, version matrix, legend, timelines, grammar, findings.
+
+A matrix wider than the console is cut into blocks of versions, each repeating the field
+and type columns, so FetchRequest's 18 versions stay readable at 100 columns. Styles are
+always attached; a console without colour drops them, which is how snapshots stay plain.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Sequence
+
+from rich.console import RenderableType
+from rich.text import Text
+
+from kcompat.explain.explanation import Explanation
+from kcompat.explain.grammar import Grammar
+from kcompat.explain.matrix import Cell, Column, Matrix, Row, Shape
+
+_SHAPE_STYLE = {
+    Shape.ABSENT: "dim",
+    Shape.FIXED: "",
+    Shape.NARROW: "magenta",
+    Shape.CLASSIC: "",
+    Shape.COMPACT: "green",
+    Shape.PACKED: "magenta",
+    Shape.UPACKED: "magenta",
+    Shape.STRUCT: "blue",
+}
+_CHANGE_STYLE = {"added": "bold green", "removed": "bold red", "changed": "bold yellow"}
+_ROW_MARK = {"added": "+", "removed": "-", "changed": "~"}
+_MAX_LABEL = 44
+_MAX_TYPE = 30
+_GAP = 1  # the space between two columns (padding 1 on the left only)
+
+#: The legend, short enough for one or two lines: (unicode, ascii, meaning).
+_LEGEND = (
+    ("●", "#", "fixed width"),
+    ("◐", "n", "fixed, narrower than its type"),
+    ("v", "v", "varint"),
+    ("u", "u", "unsigned varint"),
+    ("○", "o", "int16/int32 length"),
+    ("◆", "c", "compact length"),
+    ("■", "S", "struct"),
+    ("?", "?", "nullable"),
+    ("Tn", "Tn", "tag n"),
+    ("·", ".", "absent"),
+)
+
+
+def render(
+    explanations: Sequence[Explanation], *, width: int, ascii_only: bool = False
+) -> list[RenderableType]:
+    """Everything to print, in order; the caller's console decides colour."""
+    out: list[RenderableType] = []
+    for number, item in enumerate(explanations):
+        if number:
+            out.append(Text(""))
+        out.extend(render_one(item, width=width, ascii_only=ascii_only))
+    return out
+
+
+def render_one(item: Explanation, *, width: int, ascii_only: bool) -> list[RenderableType]:
+    out: list[RenderableType] = [*_header(item)]
+    if item.grammar is not None:
+        out.append(Text(""))
+        out.extend(_grammar(item.grammar, width))
+        return out
+    out.append(Text(""))
+    out.extend(_matrix_blocks(item.matrix, width, ascii_only, item.against is not None))
+    out.append(_legend(ascii_only, item.against is not None, width))
+    out.append(Text(""))
+    out.extend(_timelines(item, width))
+    if item.against is not None:
+        out.append(Text(""))
+        out.extend(_findings(item))
+    return out
+
+
+# -- header -------------------------------------------------------------------------------
+def _header(item: Explanation) -> list[Text]:
+    message = item.message
+    first = Text()
+    first.append(message.name or "(unnamed)", style="bold")
+    facts = [message.kind or "no type"]
+    if message.api_key is not None:
+        facts.append(f"apiKey {message.api_key}")
+    first.append(" · " + " · ".join(facts), style="cyan")
+    parts = [
+        f"valid {message.valid_versions}",
+        f"flexible {message.flexible_versions}",
+        f"deprecated {message.deprecated_versions}",
+    ]
+    unstable = item.matrix.unstable_version
+    if unstable is not None:
+        parts.append(f"v{unstable} unstable")
+    if message.listeners:
+        parts.append("listeners " + ", ".join(message.listeners))
+    lines = [first, Text(item.path, style="dim"), Text(" · ".join(parts))]
+    against = item.against
+    if against is not None:
+        where = f" ({against.base_path})" if against.base_path else " (not there: a new message)"
+        line = Text(f"changes since {against.base_label}{where} in {against.head_label}")
+        lines.append(Text(line.plain, style="bold"))
+    return lines
+
+
+# -- matrix -------------------------------------------------------------------------------
+# Lines are laid out here rather than with rich's Table: the widths are known, and
+# building Text lines directly is several times faster (cold start matters here).
+def _label(row: Row, marks: bool) -> str:
+    prefix = (_ROW_MARK.get(row.change, " ") + " ") if marks else ""
+    return prefix + "  " * row.depth + row.name
+
+
+def _type_text(row: Row) -> str:
+    if row.common:
+        return f"{row.type} (common)"
+    if row.recursive:
+        return f"{row.type} (recursive)"
+    return row.type
+
+
+def _fit(text: str, width: int) -> str:
+    """``text`` padded or cut (with an ellipsis) to exactly ``width`` characters."""
+    if len(text) > width:
+        return text[: max(width - 1, 0)] + "…"
+    return text.ljust(width)
+
+
+def _column_style(column: Column) -> str:
+    if column.change:
+        return _CHANGE_STYLE[column.change]
+    return "bold green" if column.flexible else "bold"
+
+
+def _cell_style(cell: Cell) -> str:
+    if cell.change:
+        return _CHANGE_STYLE[cell.change]
+    if cell.tag is not None:
+        return "cyan"
+    return _SHAPE_STYLE[cell.shape]
+
+
+def _matrix_blocks(matrix: Matrix, width: int, ascii_only: bool, marks: bool) -> list[Text]:
+    """The matrix as lines, cut into blocks of versions that fit ``width``."""
+    rows, columns = matrix.rows, matrix.columns
+    labels = [_label(r, marks) for r in rows]
+    types = [_type_text(r) for r in rows]
+    label_w = max(min(max((len(s) for s in labels), default=5), _MAX_LABEL), len("field"))
+    type_w = max(min(max((len(s) for s in types), default=4), _MAX_TYPE), len("type"))
+    heads = [{"added": "+", "removed": "-"}.get(c.change, "") + f"v{c.label}" for c in columns]
+    symbols = [[c.symbol(ascii_only) for c in r.cells] for r in rows]
+    cell_w = max(
+        [2, *(len(h) for h in heads), *(len(c.flags) for c in columns)]
+        + [len(text) for line in symbols for text in line]
+    )
+    show_type = True
+    per_block = (width - label_w - _GAP - type_w) // (cell_w + _GAP)
+    if per_block < min(4, len(columns)):  # too narrow: the type column goes first
+        show_type = False
+        per_block = (width - label_w) // (cell_w + _GAP)
+    per_block = max(per_block, 1)
+    if columns:  # balance the blocks: 9 + 9 reads better than 12 + 6
+        count = -(-len(columns) // per_block)
+        per_block = -(-len(columns) // count)
+    gap = " " * _GAP
+    lines: list[Text] = []
+    for start in range(0, max(len(columns), 1), per_block):
+        part = range(start, min(start + per_block, len(columns)))
+        if lines:
+            lines.append(Text(""))
+        top = Text(_fit("field", label_w), style="bold")
+        second = Text(" " * label_w)
+        if show_type:
+            top.append(gap + _fit("type", type_w), style="bold")
+            second.append(gap + " " * type_w)
+        for i in part:
+            top.append(gap + _fit(heads[i], cell_w), style=_column_style(columns[i]))
+            second.append(gap + _fit(columns[i].flags, cell_w), style=_column_style(columns[i]))
+        lines += [top, second]
+        for row, label, type_text, texts in zip(rows, labels, types, symbols, strict=True):
+            line = Text(_fit(label, label_w), style=_CHANGE_STYLE.get(row.change, ""))
+            if show_type:
+                line.append(gap + _fit(type_text, type_w), style="dim")
+            for i in part:
+                line.append(gap)
+                line.append(_fit(texts[i], cell_w), style=_cell_style(row.cells[i]))
+            lines.append(line)
+    for line in lines:
+        line.rstrip()
+    return lines
+
+
+def _legend(ascii_only: bool, marks: bool, width: int) -> Text:
+    entries = [f"{a if ascii_only else u} {meaning}" for u, a, meaning in _LEGEND]
+    entries.append("D deprecated, F flexible, U unstable")
+    if marks:
+        entries.append("since BASE: + added, - removed, * changed, ~ row changed")
+    words = "legend: " + "  ".join(entries)
+    wrapped = textwrap.fill(words, width=width, subsequent_indent="        ")
+    return Text(wrapped, style="dim")
+
+
+# -- timelines ----------------------------------------------------------------------------
+def _hanging(left: str, left_w: int, text: str, width: int) -> list[str]:
+    """``left`` in a column of ``left_w``, ``text`` wrapped beside it (or below if too long)."""
+    room = max(width - left_w - _GAP - 1, 20)
+    wrapped = textwrap.wrap(text, width=room, break_on_hyphens=False) or [""]
+    pad = " " * (left_w + _GAP + 1)
+    if len(left) > left_w:
+        return [left, *(pad + part for part in wrapped)]
+    first = left.ljust(left_w) + " " * (_GAP + 1) + wrapped[0]
+    return [first.rstrip(), *(pad + part for part in wrapped[1:])]
+
+
+def _timelines(item: Explanation, width: int) -> list[Text]:
+    rows = item.matrix.rows
+    marks = 2 if item.against is not None else 0
+    path_w = min(max((len(r.path) + marks for r in rows), default=5), width // 2)
+    lines = [Text("timeline", style="bold")]
+    for row, phrase in zip(rows, item.timelines, strict=True):
+        style = _CHANGE_STYLE.get(row.change, "")
+        mark = _ROW_MARK.get(row.change, " ") + " " if item.against is not None else ""
+        for number, text in enumerate(_hanging(mark + row.path, path_w, phrase, width)):
+            line = Text(text)
+            if number == 0:
+                line.stylize(style, 0, min(len(mark) + len(row.path), len(text)))
+            lines.append(line)
+    return lines
+
+
+# -- grammar ------------------------------------------------------------------------------
+def grammar_lines(grammar: Grammar, width: int) -> list[str]:
+    """The grammar, each line wrapped with a hanging indent under its first item."""
+    lines = []
+    for line in grammar.lines:
+        indent = " " * min(len(line.name) + 4, width // 2)
+        for text, hanging in ((line.text, indent), (line.tagged_text, " " * 17)):
+            if text:
+                lines.extend(
+                    textwrap.wrap(
+                        text,
+                        width=width,
+                        subsequent_indent=hanging,
+                        break_long_words=False,
+                        break_on_hyphens=False,
+                    )
+                )
+    return lines
+
+
+def _grammar(grammar: Grammar, width: int) -> list[RenderableType]:
+    flexible = "flexible" if grammar.flexible else "not flexible"
+    out: list[RenderableType] = [
+        Text(f"Version {grammar.version} ({flexible})", style="bold"),
+        Text(""),
+    ]
+    out.extend(Text(line) for line in grammar_lines(grammar, width))
+    out.append(Text(""))
+    names = ["  " * row.depth + row.name for row in grammar.rows]
+    name_w = max(min(max((len(n) for n in names), default=5), _MAX_LABEL), len("field"))
+    wire_w = max(min(max((len(r.wire) for r in grammar.rows), default=4), 48), len("type"))
+    size_w = max(max((len(r.size) for r in grammar.rows), default=5), len("bytes"))
+    gap = " " * _GAP
+    head = f"{_fit('field', name_w)}{gap}{_fit('type', wire_w)}{gap}{'bytes'.rjust(size_w)}"
+    out.append(Text(head + gap + "notes", style="bold"))
+    left_w = name_w + wire_w + size_w + 2 * _GAP
+    for row, name in zip(grammar.rows, names, strict=True):
+        left = Text(_fit(name, name_w), style="" if row.path else "dim")
+        left.append(gap + _fit(row.wire, wire_w), style="cyan" if row.tag is not None else "")
+        left.append(gap + row.size.rjust(size_w))
+        if not row.notes:
+            out.append(left)
+            continue
+        parts = _hanging("", left_w, row.notes, width)
+        left.append(parts[0][left_w:])
+        out.append(left)
+        out.extend(Text(part) for part in parts[1:])
+    return out
+
+
+# -- findings -----------------------------------------------------------------------------
+def _findings(item: Explanation) -> list[RenderableType]:
+    from kcompat.report.text import finding_line
+
+    against = item.against
+    assert against is not None
+    if not against.findings:
+        return [Text(f"kcompat diff: no findings for {item.message.name}.", style="green")]
+    count = len(against.findings)
+    out: list[RenderableType] = [
+        Text(f"kcompat diff: {count} finding{'s' if count != 1 else ''}", style="bold")
+    ]
+    for finding in against.findings:
+        out.append(finding_line(finding, against.base_label))
+        if finding.hint:
+            out.append(Text(f"    hint: {finding.hint}", style="dim"))
+    return out
+
+
+def to_string(renderables: Sequence[RenderableType], *, width: int) -> str:
+    """The picture as plain text at a fixed width (snapshots, tests, ``--no-color`` files)."""
+    import io
+
+    from rich.console import Console
+
+    buffer = io.StringIO()
+    console = Console(
+        file=buffer,
+        width=width,
+        color_system=None,
+        force_terminal=False,
+        no_color=True,
+        highlight=False,
+        emoji=False,
+        markup=False,
+        legacy_windows=False,
+    )
+    for item in renderables:
+        console.print(item)
+    return "\n".join(line.rstrip() for line in buffer.getvalue().splitlines()) + "\n"

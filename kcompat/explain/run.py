@@ -1,0 +1,170 @@
+"""The I/O edge of ``kcompat explain``: where to look, what to compare, diff's findings.
+
+Everything that touches the file system, git or configuration is here; the rest of the
+package is pure. Git is opened only for ``--rev`` and ``--against``, so explaining a
+message in the working tree never pays for gitpython.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from kcompat.config import Config, load_config
+from kcompat.errors import UsageError
+from kcompat.explain.explanation import Against, Explanation, explain
+from kcompat.explain.find import FileSource, Found, SideSource, Source, find_exact, find_messages
+
+if TYPE_CHECKING:
+    from kcompat.rules.engine import Finding
+    from kcompat.sources.git import GitRepo
+    from kcompat.sources.sides import Side
+    from kcompat.spec.model import Message
+
+
+@dataclass(frozen=True)
+class ExplainRequest:
+    query: str  # a name, a name without Request/Response, or an API key number
+    kind: str | None = None  # --type
+    version: int | None = None  # --version: the grammar of one version
+    rev: str | None = None  # --rev: the message as it was at a revision
+    against: str | None = None  # --against: a revision, REV:path or a directory
+    specs: tuple[str, ...] = ()  # --specs: files or directories to look in
+    repo: Path | None = None  # --repo
+    config_file: Path | None = None
+    proof: bool = True  # diff's round-trip proof for --against
+    samples: int = 20
+
+
+def run_explain(request: ExplainRequest) -> list[Explanation]:
+    """Find the message(s) and explain them; a :class:`UsageError` for anything wrong."""
+    if request.version is not None and request.against is not None:
+        raise UsageError("--version shows one version's layout; it does not combine with --against")
+    config = load_config(explicit=request.config_file)
+    repo = _repo(request) if request.rev is not None or request.against is not None else None
+    source = _source(request, config, repo)
+    found = find_messages(source, request.query, request.kind)
+    if request.version is not None:
+        for item in found:
+            valid = item.message.valid_versions
+            if request.version not in valid:
+                name = item.message.name
+                raise UsageError(
+                    f"{name} has no version {request.version} (valid versions: {valid})"
+                )
+    out = []
+    for item in found:
+        if request.against is None:
+            out.append(explain(item.message, item.label, version=request.version))
+            continue
+        base_message, against = _against(request, config, repo, source, item)
+        out.append(explain(item.message, item.label, base=base_message, against=against))
+    return out
+
+
+# -- where to look ------------------------------------------------------------------------
+def _repo(request: ExplainRequest) -> GitRepo | None:
+    from kcompat.sources.git import GitRepo
+
+    try:
+        return GitRepo.open(request.repo or Path("."))
+    except UsageError:
+        if request.repo is not None or request.rev is not None:
+            raise
+        return None  # --against a directory works without git
+
+
+def _roots(request: ExplainRequest, config: Config) -> list[str]:
+    if request.specs:
+        return list(request.specs)
+    if config.paths:
+        base = Path(config.root) if config.root else Path(".")
+        return [str(base / p) for p in config.paths]
+    return ["."]
+
+
+def _pathspecs(request: ExplainRequest, config: Config, repo: GitRepo) -> list[str]:
+    if request.specs:
+        return [repo.relative(p) for p in request.specs]
+    from kcompat.diffing import pathspecs
+
+    return pathspecs(config, repo)
+
+
+def _source(request: ExplainRequest, config: Config, repo: GitRepo | None) -> Source:
+    if request.rev is None:
+        return FileSource(_roots(request, config))
+    assert repo is not None
+    return SideSource(_rev_side(request.rev, repo), _pathspecs(request, config, repo))
+
+
+def _rev_side(rev: str, repo: GitRepo) -> Side:
+    """``--rev``: a revision, or ``REV:path`` for a folder at a revision."""
+    from kcompat.sources.sides import Side
+
+    if ":" in rev:
+        name, _, sub = rev.partition(":")
+        return Side(rev, "rev", repo, repo.resolve(name or "HEAD"), subpath=sub.strip("/"))
+    return Side(rev, "rev", repo, repo.resolve(rev))
+
+
+# -- --against ----------------------------------------------------------------------------
+def _against(
+    request: ExplainRequest,
+    config: Config,
+    repo: GitRepo | None,
+    source: Source,
+    item: Found,
+) -> tuple[Message | None, Against]:
+    from kcompat.sources.sides import side_for
+
+    assert request.against is not None
+    head, head_key = _head_side(source, item, repo)
+    base = side_for(request.against, repo)
+    base_specs = _pathspecs(request, config, repo) if base.kind == "rev" and repo else []
+    base_found = find_exact(SideSource(base, base_specs), item.message.name, prefer=head_key)
+    base_key = base_found.key if base_found is not None else head_key
+    findings = _findings(
+        _restrict(base, base_key), _restrict(head, head_key), config, request, item.message.name
+    )
+    against = Against(
+        base_label=request.against,
+        head_label=head.label,
+        base_path=base_found.label if base_found is not None else "",
+        findings=tuple(findings),
+    )
+    return (base_found.message if base_found is not None else None), against
+
+
+def _head_side(source: Source, item: Found, repo: GitRepo | None) -> tuple[Side, str]:
+    """The side the explained message comes from, and its key there."""
+    from kcompat.sources.sides import Side
+
+    if isinstance(source, SideSource):
+        return source.side, item.key  # type: ignore[return-value]
+    path = Path(item.label)
+    if repo is not None:
+        try:
+            return Side("the working tree", "worktree", repo), repo.relative(path)
+        except UsageError:
+            pass  # a file outside the repository: compare it as a plain file
+    return Side(str(path.parent), "dir", directory=path.parent), path.name
+
+
+def _restrict(side: Side, key: str) -> Side:
+    """The side reduced to one file, so diff reads and compares only that message."""
+    if side.kind == "dir":
+        return replace(side, only=key)
+    return replace(side, subpath=key)
+
+
+def _findings(
+    base: Side, head: Side, config: Config, request: ExplainRequest, name: str
+) -> Sequence[Finding]:
+    from kcompat.diff.prepared import check_pair, prepare_pair
+
+    prepared = prepare_pair(base, head, released_mode=config.released, config=config)
+    findings = check_pair(prepared, config=config, proof=request.proof, samples=request.samples)
+    return [f for f in findings if not f.message_name or f.message_name == name]
