@@ -46,7 +46,7 @@ from kcompat.codec.annotate import annotate_lines, focus, show
 from kcompat.codec.codec import codec_for
 from kcompat.codec.errors import DecodeError, EncodeError
 from kcompat.codec.jsonform import value_to_json
-from kcompat.codec.reference import join
+from kcompat.codec.reference import NO_VALUE, decode_spans, join
 from kcompat.codec.samples import generate_samples
 from kcompat.codec.values import UNKNOWN_TAGS, default_value
 from kcompat.spec.model import Message
@@ -196,8 +196,9 @@ class _Prover:
             try:
                 value = reader_codec.decode(data)
             except DecodeError as err:
-                written = _value_at(sample, err.path)
-                return _evidence(writer, direction, data, err.path, written, None, str(err))
+                path, read = _divergence(writer, reader, data, err)
+                written = _value_at(sample, path)
+                return _evidence(writer, direction, data, path, written, read, str(err))
             mismatch = self.compare_struct(writer.root, reader.root, sample, value, "")
             if mismatch is not None:
                 return _evidence(
@@ -335,6 +336,26 @@ def same_scalar(written: Any, read: Any) -> bool:
     if isinstance(written, float):
         return written == read or (math.isnan(written) and math.isnan(read))
     return bool(written == read)
+
+
+def _divergence(writer: Layout, reader: Layout, data: bytes, error: DecodeError) -> tuple[str, Any]:
+    """The first field where the reader's byte boundaries leave the writer's.
+
+    A reader that fails usually fails later than the change that broke it (an int32 read
+    as an int64 swallows the next field and fails further on), so the evidence names the
+    writer's field at the first span the two readings disagree on, and what the reader
+    made of those bytes. The error itself stays in the evidence.
+    """
+    _, written_spans, _ = decode_spans(writer, data)
+    _, read_spans, _ = decode_spans(reader, data)
+    for index, span in enumerate(written_spans):
+        if index >= len(read_spans):
+            return span.path or "(message)", None
+        other = read_spans[index]
+        if (span.start, span.end) != (other.start, other.end):
+            read = None if other.value is NO_VALUE else other.value
+            return span.path or "(message)", read
+    return error.path or "(message)", None
 
 
 def _value_at(value: Any, path: str) -> Any:

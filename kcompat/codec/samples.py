@@ -22,7 +22,7 @@ from kcompat.codec.values import default_value, int_range
 from kcompat.spec.resolve import Kind, Layout, LayoutField, StructLayout, Wire
 
 #: Leaf values per sample before arrays collapse to empty.
-LEAF_BUDGET = 3000
+LEAF_BUDGET = 4000
 LONG_ARRAY = 130  # crosses the one-byte varint boundary (127)
 LONG_TEXT = 200
 
@@ -38,32 +38,31 @@ def generate_samples(layout: Layout, count: int, seed: int = 0) -> list[dict[str
     for index in range(max(count, 0)):
         plan = _SYSTEMATIC[index] if index < len(_SYSTEMATIC) else _RANDOM
         rng = random.Random(f"kcompat:{seed}:{index}")
-        samples.append(_Builder(rng, plan).struct(layout.root, 0))
+        samples.append(_Builder(rng, plan).struct(layout.root, 0, plan))
     return samples
 
 
 class _Builder:
     def __init__(self, rng: random.Random, plan: int) -> None:
         self.rng = rng
-        self.plan = plan
         self.budget = LEAF_BUDGET
 
     def spend(self, amount: int = 1) -> bool:
         self.budget -= amount
         return self.budget >= 0
 
-    def struct(self, layout: StructLayout, depth: int) -> dict[str, Any]:
+    def struct(self, layout: StructLayout, depth: int, plan: int) -> dict[str, Any]:
         value: dict[str, Any] = {}
         for lf in layout.fields:
-            value[lf.name] = self.field(lf, depth)
+            value[lf.name] = self.field(lf, depth, plan)
         for lf in layout.tagged:
-            value[lf.name] = self.tagged(lf, depth)
+            value[lf.name] = self.tagged(lf, depth, plan)
         return value
 
-    def tagged(self, lf: LayoutField, depth: int) -> Any:
-        if self.plan == _RANDOM and self.rng.random() < 0.4:
+    def tagged(self, lf: LayoutField, depth: int, plan: int) -> Any:
+        if plan == _RANDOM and self.rng.random() < 0.4:
             return self.default(lf, depth)
-        return self.field(lf, depth)
+        return self.field(lf, depth, plan)
 
     def default(self, lf: LayoutField, depth: int) -> Any:
         """The field's default if the layout can write it (broken specs aside)."""
@@ -77,10 +76,10 @@ class _Builder:
                 return low
         return value
 
-    def field(self, lf: LayoutField, depth: int) -> Any:
-        if self.plan == _DEFAULTS:
+    def field(self, lf: LayoutField, depth: int, plan: int) -> Any:
+        if plan == _DEFAULTS:
             return self.default(lf, depth)
-        return self.value(lf.wire, depth, self.plan)
+        return self.value(lf.wire, depth, plan)
 
     def value(self, wire: Wire, depth: int, plan: int) -> Any:
         self.spend()
@@ -115,7 +114,7 @@ class _Builder:
         if kind is Kind.ARRAY:
             return self.array(wire, depth, plan)
         assert wire.struct is not None
-        return self.struct(wire.struct, depth + 1)
+        return self.struct(wire.struct, depth + 1, plan)
 
     def integer(self, wire: Wire, plan: int) -> int:
         low, high = int_range(wire)
@@ -180,10 +179,14 @@ class _Builder:
         else:
             count = self.rng.choice((0, 1, 1, 2, 3))
         items = []
-        for _ in range(count):
+        for index in range(count):
             if self.budget <= 0:
                 break
-            item_plan = plan if plan != _LONG or element.kind is Kind.STRUCT else _RANDOM
+            # A long array: its first item long too (nested arrays of primitives get long),
+            # the others random, so the budget covers all of them.
+            item_plan = plan if plan != _LONG or index == 0 else _RANDOM
+            if plan == _LONG and element.kind is not Kind.STRUCT:
+                item_plan = _RANDOM
             items.append(self.value(_not_null(element), depth + 1, item_plan))
         return items
 
