@@ -1,0 +1,136 @@
+"""``kcompat encode`` and ``kcompat decode`` through a real subprocess.
+
+Exit status: 0 done, 1 the value or the bytes do not fit the message (one line on stderr
+naming the field, and the offset for bytes), 2 usage (unknown message, bad version, bad
+JSON or hex). Never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.codec_helpers import EXAMPLES, ROOT
+
+pytestmark = pytest.mark.skipif(
+    not (EXAMPLES / "WidgetRequestHeader.json").is_file(), reason="specs/examples not there yet"
+)
+
+
+def kcompat(*args: str, stdin: bytes = b"", cwd: Path = ROOT) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
+        [sys.executable, "-m", "kcompat", *args],
+        input=stdin,
+        capture_output=True,
+        cwd=cwd,
+        timeout=60,
+        check=False,
+    )
+
+
+def one_error_line(done: subprocess.CompletedProcess[bytes]) -> str:
+    err = done.stderr.decode()
+    assert "Traceback" not in err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    return lines[0]
+
+
+HEADER = {"ServiceKey": 200, "ServiceVersion": 3, "CallId": 7, "CallerName": "cli",
+          "DeadlineMs": 5}  # fmt: skip
+# int16 200, int16 3, int32 7, classic string "cli", one tag (0, 8 bytes, int64 5)
+HEADER_HEX = "00c80003000000070003636c690100080000000000000005"
+
+
+def test_encode_reads_json_from_stdin_and_prints_hex() -> None:
+    done = kcompat("encode", "WidgetRequestHeader", "--version", "2", "--specs", str(EXAMPLES),
+                   stdin=json.dumps(HEADER).encode())  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.decode().strip() == HEADER_HEX
+
+
+def test_encode_from_a_file_as_raw_bytes(tmp_path: Path) -> None:
+    source = tmp_path / "value.json"
+    source.write_text(json.dumps(HEADER))
+    done = kcompat("encode", "WidgetRequestHeader", "--version", "2", str(source), "--raw",
+                   "--specs", str(EXAMPLES))  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == bytes.fromhex(HEADER_HEX)
+
+
+def test_decode_hex_prints_json() -> None:
+    done = kcompat("decode", "WidgetRequestHeader", "--version", "2", HEADER_HEX,
+                   "--specs", str(EXAMPLES))  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == HEADER
+
+
+def test_decode_at_file_raw_and_hex_text(tmp_path: Path) -> None:
+    raw = tmp_path / "body.bin"
+    raw.write_bytes(bytes.fromhex(HEADER_HEX))
+    text = tmp_path / "body.hex"
+    text.write_text(HEADER_HEX[:10] + "\n" + HEADER_HEX[10:] + "\n")
+    for path in (raw, text):
+        done = kcompat("decode", "WidgetRequestHeader", "--version", "2", f"@{path}",
+                       "--specs", str(EXAMPLES))  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        assert json.loads(done.stdout) == HEADER
+
+
+def test_round_trip_of_a_whole_request_with_bytes_and_uuids() -> None:
+    value = {"CatalogId": "AAAAAAAAAAAAAAAAAAAAAQ", "Widgets": [{"Name": "w", "Payload": "AP8=",
+             "RelatedIds": ["AAAAAAAAAAAAAAAAAAAAAg"]}], "TraceContext": "eg=="}  # fmt: skip
+    encoded = kcompat("encode", "WidgetRequest", "--version", "3", "--specs", str(EXAMPLES),
+                      stdin=json.dumps(value).encode())  # fmt: skip
+    assert encoded.returncode == 0, encoded.stderr
+    decoded = kcompat("decode", "WidgetRequest", "--version", "3", encoded.stdout.decode().strip(),
+                      "--specs", str(EXAMPLES))  # fmt: skip
+    assert decoded.returncode == 0, decoded.stderr
+    result = json.loads(decoded.stdout)
+    assert result["CatalogId"] == "AAAAAAAAAAAAAAAAAAAAAQ"
+    assert result["Widgets"][0]["Payload"] == "AP8="
+    assert result["Widgets"][0]["RelatedIds"] == ["AAAAAAAAAAAAAAAAAAAAAg"]
+    assert result["TraceContext"] == "eg=="
+    assert result["TimeoutMs"] == 0x7530  # the default
+
+
+def test_specs_default_to_the_current_directory() -> None:
+    done = kcompat("decode", "WidgetRequestHeader", "--version", "2", HEADER_HEX, cwd=EXAMPLES)
+    assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "stdin", "status", "words"),
+    [
+        (["decode", "WidgetRequestHeder", "--version", "2", "00"], b"", 2,
+         "did you mean 'WidgetRequestHeader'?"),
+        (["decode", "WidgetRequestHeader", "--version", "9", "00"], b"", 2,
+         "has no version 9 (valid versions: 0-2)"),
+        (["decode", "WidgetRequestHeader", "--version", "2", "0g"], b"", 2, "not a hex digit"),
+        (["decode", "WidgetRequestHeader", "--version", "2", "@/nonexistent/x"], b"", 2,
+         "cannot read"),
+        (["encode", "WidgetRequestHeader", "--version", "2"], b"{", 2, "invalid JSON"),
+        (["encode", "WidgetRequestHeader", "--version", "2"], b'{"CallId": "x"}', 1,
+         "CallId: expected an integer"),
+        (["encode", "WidgetRequestHeader", "--version", "2"], b'{"CallId": 4294967296}', 1,
+         "CallId: 4294967296 is out of range for int32"),
+        (["encode", "WidgetRequestHeader", "--version", "2"], b'{"Caller": "x"}', 1,
+         "Caller: WidgetRequestHeader has no such field (did you mean 'CallerName'?)"),
+        (["decode", "WidgetRequestHeader", "--version", "2", HEADER_HEX[:-4]], b"", 1,
+         "offset 14, DeadlineMs: tag 0 declares 8 bytes, 6 left"),
+        (["decode", "WidgetRequestHeader", "--version", "2", HEADER_HEX + "00"], b"", 1,
+         "offset 24: 1 trailing bytes after the message"),
+    ],
+)  # fmt: skip
+def test_errors_are_one_line_with_the_right_status(
+    args: list[str], stdin: bytes, status: int, words: str
+) -> None:
+    done = kcompat(*args, "--specs", str(EXAMPLES), stdin=stdin)
+    assert done.returncode == status
+    line = one_error_line(done)
+    assert line.startswith("kcompat: error: ")
+    assert words in line
