@@ -122,13 +122,14 @@ def fields_reordered(pair: MessagePair, report: Reporter, context: DiffContext) 
         matched = [h for b, h in struct_pair.matched if not b.tagged and not h.tagged]
         matched.sort(key=lambda h: struct_pair.head.fields.index(h))
         order = [base_index[h.name] for h in matched]
-        for position in sorted(_moved(order)):
+        moved = _moved(order)
+        for position in sorted(moved):
             entry = matched[position]
             base_entry = struct_pair.base.fields[order[position]]
             report(
                 node(entry),
-                f"field {entry.path} moved from position {order[position] + 1} "
-                f"to {struct_pair.head.fields.index(entry) + 1} in {{versions}}",
+                f"field {entry.path} was moved {_new_place(matched, moved, position)} "
+                "in {versions}",
                 key="name",
                 field_path=entry.path,
                 versions=str(struct_pair.version),
@@ -136,6 +137,21 @@ def fields_reordered(pair: MessagePair, report: Reporter, context: DiffContext) 
                 base_key="name",
                 hint="fields go on the wire in spec order; put it back where it was",
             )
+
+
+def _new_place(matched: list[LayoutField], moved: set[int], position: int) -> str:
+    """Where a moved field went, relative to a field that kept its place.
+
+    Named by a neighbour rather than a position number, so one move reads the same in
+    every version (positions shift when other fields come and go between versions).
+    """
+    for i in range(position + 1, len(matched)):
+        if i not in moved:
+            return f"before {matched[i].name}"
+    for i in range(position - 1, -1, -1):
+        if i not in moved:
+            return f"after {matched[i].name}"
+    return "to another place"
 
 
 def _type_change(base: LayoutField, head: LayoutField) -> str | None:
@@ -164,7 +180,9 @@ def field_type_changed(pair: MessagePair, report: Reporter, context: DiffContext
         why = _type_change(base, head)
         if why is None:
             continue
-        detail = f": {why}" if why else f" ({describe(base)} -> {describe(head)})"
+        # No per-version wire names here: string -> bytes is STRING -> BYTES in one version
+        # and COMPACT_STRING -> COMPACT_BYTES in the next, and it is one change.
+        detail = f": {why}" if why else ""
         report(
             node(head),
             f"field {head.path} changed type from {base.field.type} to "
@@ -327,6 +345,8 @@ def default_changed(pair: MessagePair, report: Reporter, context: DiffContext) -
     for path, base, head in pair.unique_matched_fields():
         if base.type.text != head.type.text:
             continue
+        if base.default.text == head.default.text and (base.default.error or head.default.error):
+            continue  # same text, now (or no longer) invalid for the field: lint's finding
         if base.default.key() != head.default.key():
             report(
                 head.node.where_value("default")
