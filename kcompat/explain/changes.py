@@ -3,7 +3,9 @@
 The result is an ordinary :class:`~kcompat.explain.matrix.Matrix` whose columns are every
 version of either side and whose rows are every field of either side (a removed field
 stays at its old place), with ``change`` set on columns, rows and cells. Renderers need
-no second code path: they only show the marks.
+no second code path: they only show the marks. A cell marked ``removed`` describes what
+BASE had there (HEAD has nothing to describe); every other cell describes HEAD, or BASE
+in a version HEAD no longer has.
 """
 
 from __future__ import annotations
@@ -42,7 +44,10 @@ def compare(base: Matrix | None, head: Matrix) -> Matrix:
             before = _cell_at(old, base_at.get(version))
             after = _cell_at(new, head_at.get(version))
             if version in head_versions and version in base_versions:
-                cells.append(replace(after, change=_cell_change(before, after)))
+                change = _cell_change(before, after)
+                # a removed cell shows what BASE had, marked: "○-" reads "was ○, gone"
+                shown_cell = before if change == "removed" else after
+                cells.append(replace(shown_cell, change=change))
             elif version in head_versions:
                 cells.append(after)
             else:

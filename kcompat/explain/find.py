@@ -203,6 +203,8 @@ def _by_api_key(source: Source, keys: Sequence[str], api_key: int, kind: str | N
 def _unknown(items: Sequence[Found], query: str, kind: str | None, where: str) -> str:
     names = sorted({f.message.name for f in items if kind is None or f.message.kind == kind})
     what = kind or "message"
+    if not items:
+        return f"no spec files found in {where}"
     if not names:
         return f"no {what} named {query!r} in {where} (no {what}s there at all)"
     shown = did_you_mean(query, names)
@@ -213,14 +215,16 @@ def _unknown(items: Sequence[Found], query: str, kind: str | None, where: str) -
 def did_you_mean(query: str, names: Sequence[str], limit: int = 3) -> list[str]:
     """Close names, best first: ``Metdata`` finds ``MetadataRequest``, ``Widget`` finds
     ``WidgetRequestHeader``; a shared ``Response`` suffix alone does not make names close."""
-    q_stem, q_suffix = _split(query.lower())
+    lowered = query.lower()
+    q_stem, q_suffix = _split(lowered)
     scored = []
     for name in names:
         n_stem, n_suffix = _split(name.lower())
-        score = _ratio(q_stem, n_stem)
-        if q_suffix and q_suffix != n_suffix:
-            score -= 0.1
-        if name.lower().startswith(query.lower()):
+        if q_suffix:  # compare what precedes the suffixes
+            score = _ratio(q_stem, n_stem) - (0.1 if q_suffix != n_suffix else 0.0)
+        else:
+            score = max(_ratio(lowered, name.lower()), _ratio(lowered, n_stem))
+        if name.lower().startswith(lowered):
             score = max(score, 0.8)
         if score >= 0.75:
             scored.append((-score, name))

@@ -94,7 +94,7 @@ def _type(row: Row) -> str:
 def _matrix(item: Explanation) -> list[str]:
     columns = item.matrix.columns
     header = ["field", "type", *(_column_header(c) for c in columns), "timeline"]
-    align = ["---", "---", *(":-:" for _ in columns), "---"]
+    align = ["---", "---", *(":---:" for _ in columns), "---"]
     lines = [_line(header), _line(align)]
     for row, phrase in zip(item.matrix.rows, item.timelines, strict=True):
         cells = [_field(row), _type(row)]

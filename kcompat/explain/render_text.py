@@ -61,7 +61,7 @@ def render(
 
 
 def render_one(item: Explanation, *, width: int, ascii_only: bool) -> list[RenderableType]:
-    out: list[RenderableType] = [*_header(item)]
+    out: list[RenderableType] = [*_header(item, ascii_only)]
     if item.grammar is not None:
         out.append(Text(""))
         out.extend(_grammar(item.grammar, width))
@@ -78,14 +78,15 @@ def render_one(item: Explanation, *, width: int, ascii_only: bool) -> list[Rende
 
 
 # -- header -------------------------------------------------------------------------------
-def _header(item: Explanation) -> list[Text]:
+def _header(item: Explanation, ascii_only: bool) -> list[Text]:
     message = item.message
+    dot = " | " if ascii_only else " · "
     first = Text()
     first.append(message.name or "(unnamed)", style="bold")
     facts = [message.kind or "no type"]
     if message.api_key is not None:
         facts.append(f"apiKey {message.api_key}")
-    first.append(" · " + " · ".join(facts), style="cyan")
+    first.append(dot + dot.join(facts), style="cyan")
     parts = [
         f"valid {message.valid_versions}",
         f"flexible {message.flexible_versions}",
@@ -96,7 +97,7 @@ def _header(item: Explanation) -> list[Text]:
         parts.append(f"v{unstable} unstable")
     if message.listeners:
         parts.append("listeners " + ", ".join(message.listeners))
-    lines = [first, Text(item.path, style="dim"), Text(" · ".join(parts))]
+    lines = [first, Text(item.path, style="dim"), Text(dot.join(parts))]
     against = item.against
     if against is not None:
         where = f" ({against.base_path})" if against.base_path else " (not there: a new message)"
@@ -122,9 +123,9 @@ def _type_text(row: Row) -> str:
 
 
 def _fit(text: str, width: int) -> str:
-    """``text`` padded or cut (with an ellipsis) to exactly ``width`` characters."""
+    """``text`` padded or cut (ending in ``~``) to exactly ``width`` characters."""
     if len(text) > width:
-        return text[: max(width - 1, 0)] + "…"
+        return text[: max(width - 1, 0)] + "~"
     return text.ljust(width)
 
 
@@ -264,7 +265,7 @@ def _grammar(grammar: Grammar, width: int) -> list[RenderableType]:
     size_w = max(max((len(r.size) for r in grammar.rows), default=5), len("bytes"))
     gap = " " * _GAP
     head = f"{_fit('field', name_w)}{gap}{_fit('type', wire_w)}{gap}{'bytes'.rjust(size_w)}"
-    out.append(Text(head + gap + "notes", style="bold"))
+    out.append(Text(head + gap + " notes", style="bold"))
     left_w = name_w + wire_w + size_w + 2 * _GAP
     for row, name in zip(grammar.rows, names, strict=True):
         left = Text(_fit(name, name_w), style="" if row.path else "dim")
