@@ -12,11 +12,12 @@ from kcompat.errors import UsageError
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point: usage errors become one line and exit 2; bugs one line and exit 3."""
+    """Entry point: usage errors are one line and exit 2; bugs one line and exit 3."""
     from kcompat.config import ConfigError
 
+    args = list(argv) if argv is not None else sys.argv[1:]
     try:
-        app(args=list(argv) if argv is not None else None, prog_name="kcompat")
+        result = app(args=args, prog_name="kcompat", standalone_mode=False)
     except SystemExit as done:
         code = done.code
         return code if isinstance(code, int) else (0 if code is None else 1)
@@ -28,7 +29,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
-    except Exception as err:  # a bug in kcompat: one line, the traceback on request
+    except Exception as err:
+        if _is_usage_error(err):  # click's bad option / missing argument: one line
+            known = {c.name or getattr(c.callback, "__name__", "") for c in app.registered_commands}
+            command = args[0] if args and args[0] in known else ""
+            where = f"kcompat {command} --help" if command else "kcompat --help"
+            text = err.format_message()  # type: ignore[attr-defined]
+            print(f"kcompat: error: {text} (see: {where})", file=sys.stderr)
+            return int(getattr(err, "exit_code", 2))
+        if type(err).__name__ == "Abort":
+            print("kcompat: interrupted", file=sys.stderr)
+            return 130
         if os.environ.get("KCOMPAT_DEBUG"):
             raise
         print(
@@ -37,7 +48,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 3
-    return 0
+    return result if isinstance(result, int) else 0
+
+
+def _is_usage_error(err: Exception) -> bool:
+    """click's exceptions (typer vendors click, so match them by shape, not by import)."""
+    return hasattr(err, "format_message") and hasattr(err, "exit_code")
 
 
 def run() -> None:

@@ -35,7 +35,7 @@ def read_file(path: Path, label: str | None = None) -> SpecFile:
         raise UsageError(f"{shown}: is a directory") from None
     except OSError as err:
         raise UsageError(f"{shown}: cannot read ({err.strerror or err})") from None
-    return read_spec(shown, data)
+    return read_spec(shown, data, size)
 
 
 def json_files(directory: Path) -> list[Path]:

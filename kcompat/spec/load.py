@@ -117,11 +117,15 @@ _MAX_INT_DIGITS = 400
 _BOM = "\ufeff"
 
 
-def decode_bytes(data: bytes, path: str) -> str:
-    """UTF-8 bytes to text; a clear :class:`LoadError` naming the first bad byte otherwise."""
+def decode_bytes(data: bytes, path: str, size: int | None = None) -> str:
+    """UTF-8 bytes to text; a clear :class:`LoadError` naming the first bad byte otherwise.
+
+    ``size`` is the file's real size when only its first bytes were read.
+    """
     if len(data) > MAX_BYTES:
+        total = size if size is not None else len(data)
         raise LoadError(
-            f"file is {len(data) / 1e6:.1f} MB, over the {MAX_BYTES // (1024 * 1024)} MiB limit "
+            f"file is {total / 1e6:.1f} MB, over the {MAX_BYTES // (1024 * 1024)} MiB limit "
             "for a spec file; is this really a message spec?"
         )
     try:
@@ -148,9 +152,9 @@ def parse_document(text: str, path: str = "<string>") -> Document:
     return Document(path, text, root, tuple(parser.notes), tuple(parser.comments))
 
 
-def load_bytes(data: bytes, path: str) -> Document:
-    """Decode and parse one file's bytes."""
-    return parse_document(decode_bytes(data, path), path)
+def load_bytes(data: bytes, path: str, size: int | None = None) -> Document:
+    """Decode and parse one file's bytes (``size``: the real size of a truncated read)."""
+    return parse_document(decode_bytes(data, path, size), path)
 
 
 class _Parser:

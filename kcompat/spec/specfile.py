@@ -24,10 +24,10 @@ class SpecFile:
         return self.message is not None
 
 
-def read_spec(path: str, data: bytes) -> SpecFile:
+def read_spec(path: str, data: bytes, size: int | None = None) -> SpecFile:
     """Parse and build one file; unreadable input becomes ``error``, never an exception."""
     try:
-        document = load_bytes(data, path)
+        document = load_bytes(data, path, size)
     except LoadError as err:
         return SpecFile(path, error=err, raw=data)
     return SpecFile(path, document, build_message(document))
