@@ -515,6 +515,12 @@ class _Generator:
             src(f"_wtags({out}, {entries})")
 
     # -- decoding ----------------------------------------------------------------------
+    #
+    # A variable-length field right after a run of fixed-width fields has its prefix (a
+    # classic int16/int32 length, the first byte of a compact length, a null marker, the
+    # tagged-field count) read by the run's ``unpack_from`` too: one call instead of two.
+    # ``pre`` names the variable that holds such an already-read prefix.
+
     def dec_struct(
         self,
         src: _Source,
@@ -536,46 +542,66 @@ class _Generator:
             return
         k = self.uid()
         values: list[tuple[str, str]] = []
-        run: list[tuple[Wire, str]] = []
+        run: list[tuple[str, str, Wire | None]] = []
         for i, lf in enumerate(layout.fields):
             var = f"a{k}_{i}"
             values.append((lf.name, var))
             if lf.wire.fixed_size is not None:
-                run.append((lf.wire, var))
+                run.append((self.fixed_code(lf.wire), var, lf.wire))
                 continue
+            pre = None
+            code = self.prefix_code(lf.wire)
+            if run and code is not None:
+                pre = f"p{k}_{i}"
+                run.append((code, pre, None))
             self.dec_run(src, run, buf, pos)
             run = []
-            self.dec_value(src, lf.wire, var, buf, pos, blen, loops)
+            self.dec_value(src, lf.wire, var, buf, pos, blen, loops, pre)
+        pre = None
+        if run and layout.flexible:
+            pre = f"pc{k}"
+            run.append(("B", pre, None))
         self.dec_run(src, run, buf, pos)
-        unknown = f"u{k}"
         if layout.flexible:
-            self.dec_tags(src, layout, buf, pos, blen, loops, k, values, unknown)
-        else:
-            for lf in layout.tagged:
-                var = f"t{k}_{lf.tag}"
-                src(f"{var} = {literal(default_value(lf))}")
-                values.append((lf.name, var))
-        items = ", ".join(f"{name!r}: {var}" for name, var in values)
-        src(f"{target} = {{{items}}}")
-        if layout.flexible:
-            with src.block(f"if {unknown} is not None:"):
-                src(f"{target}[{UNKNOWN_TAGS!r}] = {unknown}")
+            self.dec_tags(src, layout, buf, pos, blen, loops, k, values, target, pre)
+            return
+        for lf in layout.tagged:
+            values.append((lf.name, literal(default_value(lf))))
+        src(f"{target} = {{{', '.join(f'{n!r}: {v}' for n, v in values)}}}")
 
-    def dec_run(self, src: _Source, run: list[tuple[Wire, str]], buf: str, pos: str) -> None:
+    @staticmethod
+    def fixed_code(wire: Wire) -> str:
+        if wire.kind is Kind.INT:
+            return INT_CODES[(wire.bits, wire.signed)]
+        return _FIXED_CODES[wire.kind]
+
+    @staticmethod
+    def prefix_code(wire: Wire) -> str | None:
+        """The struct code of a variable-length field's first bytes, if they can be batched."""
+        kind = wire.kind
+        if kind in (Kind.STRING, Kind.BYTES, Kind.RECORDS, Kind.ARRAY):
+            if wire.compact:
+                return "B"
+            return "h" if kind is Kind.STRING else "i"
+        if kind is Kind.INT:  # a varint: its first byte
+            return "B"
+        if kind is Kind.STRUCT and wire.nullable and wire.null_marker != "uvarint":
+            return "B"
+        return None
+
+    def dec_run(
+        self, src: _Source, run: list[tuple[str, str, Wire | None]], buf: str, pos: str
+    ) -> None:
         if not run:
             return
-        codes = []
-        for wire, _ in run:
-            if wire.kind is Kind.INT:
-                codes.append(INT_CODES[(wire.bits, wire.signed)])
-            else:
-                codes.append(_FIXED_CODES[wire.kind])
-        fmt = ">" + "".join(codes)
+        fmt = ">" + "".join(code for code, _, _ in run)
         unpacker = self.struct_const(fmt)
-        names = ", ".join(var for _, var in run)
+        names = ", ".join(var for _, var, _ in run)
         src(f"{names}, = {unpacker}.unpack_from({buf}, {pos})")
         src(f"{pos} += {struct.calcsize(fmt)}")
-        for wire, var in run:
+        for _, var, wire in run:
+            if wire is None:
+                continue
             if wire.kind is Kind.UUID:
                 src(f"{var} = _UUID(bytes={var})")
             elif wire.kind is Kind.INT and wire.type_bits and wire.type_bits < wire.bits:
@@ -583,11 +609,27 @@ class _Generator:
                 with src.block(f"if not {low} <= {var} <= {high}:"):
                     src("raise _Bad")
 
-    def dec_uv(self, src: _Source, var: str, buf: str, pos: str, bits: int = 32) -> None:
-        src(f"{var} = {buf}[{pos}]")
-        src(f"{pos} += 1")
+    def dec_uv(
+        self,
+        src: _Source,
+        var: str,
+        buf: str,
+        pos: str,
+        bits: int = 32,
+        pre: str | None = None,
+        limit: int | None = None,
+    ) -> None:
+        """An unsigned varint into ``var``; ``limit`` is checked on the multi-byte path."""
+        if pre is None:
+            src(f"{var} = {buf}[{pos}]")
+            src(f"{pos} += 1")
+        elif pre != var:
+            src(f"{var} = {pre}")
         with src.block(f"if {var} > 127:"):
             src(f"{var}, {pos} = _ruv({buf}, {pos} - 1, {varint_max_bytes(bits)}, {bits})")
+            if limit is not None:
+                with src.block(f"if {var} > {limit}:"):
+                    src("raise _Bad")
 
     def dec_value(
         self,
@@ -598,14 +640,15 @@ class _Generator:
         pos: str,
         blen: str,
         loops: int,
+        pre: str | None = None,
     ) -> None:
         kind = wire.kind
         u = self.uid()
         if wire.fixed_size is not None:
-            self.dec_run(src, [(wire, var)], buf, pos)
+            self.dec_run(src, [(self.fixed_code(wire), var, wire)], buf, pos)
         elif kind is Kind.INT:
             raw = f"z{u}"
-            self.dec_uv(src, raw, buf, pos, wire.bits)
+            self.dec_uv(src, raw, buf, pos, wire.bits, pre)
             if wire.form == "packed":
                 src(f"{var} = ({raw} >> 1) ^ -({raw} & 1)")
             elif wire.signed:
@@ -617,9 +660,9 @@ class _Generator:
                 with src.block(f"if not {low} <= {var} <= {high}:"):
                     src("raise _Bad")
         elif kind in (Kind.STRING, Kind.BYTES, Kind.RECORDS):
-            self.dec_blob(src, wire, var, buf, pos, blen, u)
+            self.dec_blob(src, wire, var, buf, pos, blen, u, pre)
         elif kind is Kind.ARRAY:
-            self.dec_array(src, wire, var, buf, pos, blen, loops, u)
+            self.dec_array(src, wire, var, buf, pos, blen, loops, u, pre)
         else:
             layout = wire.struct
             assert layout is not None
@@ -628,31 +671,25 @@ class _Generator:
                 return
             marker = f"m{u}"
             if wire.null_marker == "uvarint":
-                self.dec_uv(src, marker, buf, pos)
+                self.dec_uv(src, marker, buf, pos, 32, pre)
                 null = f"{marker} == 0 or {marker} >= {1 << 31}"
             else:
-                src(f"{marker} = {buf}[{pos}]")
-                src(f"{pos} += 1")
+                if pre is None:
+                    src(f"{marker} = {buf}[{pos}]")
+                    src(f"{pos} += 1")
+                else:
+                    marker = pre
                 null = f"{marker} > 127"
             with src.block(f"if {null}:"):
                 src(f"{var} = None")
             with src.block("else:"):
                 self.dec_struct(src, layout, buf, pos, blen, var, loops)
 
-    def dec_length(
-        self, src: _Source, wire: Wire, size: str, buf: str, pos: str, short: bool
-    ) -> str:
-        """Read a length into ``size``; returns the condition that means null."""
-        if wire.compact:
-            self.dec_uv(src, size, buf, pos)
-            src(f"{size} -= 1")
+    def dec_null(self, src: _Source, wire: Wire, var: str) -> None:
+        if wire.nullable:
+            src(f"{var} = None")
         else:
-            unpacker = self.struct_const(">h" if short else ">i")
-            src(f"{size}, = {unpacker}.unpack_from({buf}, {pos})")
-            src(f"{pos} += {2 if short else 4}")
-            with src.block(f"if {size} < -1:"):
-                src("raise _Bad")
-        return f"{size} == -1"
+            src("raise _Bad")
 
     def dec_blob(
         self,
@@ -663,20 +700,33 @@ class _Generator:
         pos: str,
         blen: str,
         u: int,
+        pre: str | None,
     ) -> None:
         is_string = wire.kind is Kind.STRING
         size, end = f"n{u}", f"q{u}"
-        null = self.dec_length(src, wire, size, buf, pos, short=is_string)
-        with src.block(f"if {null}:"):
-            if wire.nullable:
-                src(f"{var} = None")
+        if wire.compact:  # uvarint(length + 1), 0 = null
+            limit = MAX_STRING_BYTES + 1 if is_string else None
+            size = pre or size
+            self.dec_uv(src, size, buf, pos, 32, pre, limit)
+            with src.block(f"if {size} == 0:"):
+                self.dec_null(src, wire, var)
+            src_else = "else:"
+            start = f"{pos} + {size} - 1"
+        else:  # int16/int32 length, -1 = null
+            if pre is None:
+                unpacker = self.struct_const(">h" if is_string else ">i")
+                src(f"{size}, = {unpacker}.unpack_from({buf}, {pos})")
+                src(f"{pos} += {2 if is_string else 4}")
             else:
-                src("raise _Bad")
-        with src.block("else:"):
-            if is_string and wire.compact:
-                with src.block(f"if {size} > {MAX_STRING_BYTES}:"):
+                size = pre
+            with src.block(f"if {size} < 0:"):
+                with src.block(f"if {size} != -1:"):
                     src("raise _Bad")
-            src(f"{end} = {pos} + {size}")
+                self.dec_null(src, wire, var)
+            src_else = "else:"
+            start = f"{pos} + {size}"
+        with src.block(src_else):
+            src(f"{end} = {start}")
             with src.block(f"if {end} > {blen}:"):
                 src("raise _Bad")
             if is_string:
@@ -695,36 +745,49 @@ class _Generator:
         blen: str,
         loops: int,
         u: int,
+        pre: str | None,
     ) -> None:
         element = wire.element
         assert element is not None
         size = f"n{u}"
-        null = self.dec_length(src, wire, size, buf, pos, short=False)
-        with src.block(f"if {null}:"):
-            if wire.nullable:
-                src(f"{var} = None")
+        # Read the count as "items + 1" (compact) or "items" (classic), -1/0 meaning null.
+        if wire.compact:
+            size = pre or size
+            self.dec_uv(src, size, buf, pos, 32, pre)
+            null, shift = f"{size} == 0", 1
+        else:
+            if pre is None:
+                src(f"{size}, = {self.struct_const('>i')}.unpack_from({buf}, {pos})")
+                src(f"{pos} += 4")
             else:
+                size = pre
+            with src.block(f"if {size} < -1:"):
                 src("raise _Bad")
-        with src.block(f"elif {size} > {blen} - {pos}:"):
-            src("raise _Bad")
+            null, shift = f"{size} == -1", 0
+        with src.block(f"if {null}:"):
+            self.dec_null(src, wire, var)
+        width = element.fixed_size
+        if width is not None and element.kind is not Kind.UUID:
+            # Small arrays of fixed-width items: one cached unpack_from, no bounds check
+            # needed (unpack_from itself refuses to read past the end).
+            code = self.fixed_code(element)
+            table = self.const(f"[None] * {shift} + _small_unpackers({code!r})")
+            with src.block(f"elif {size} < {64 + shift}:"):
+                src(f"{var} = [*{table}[{size}]({buf}, {pos})]")
+                src(f"{pos} += {width} * {size}" + (f" - {width * shift}" if shift else ""))
+            with src.block("else:"):
+                if shift:
+                    src(f"{size} -= 1")
+                with src.block(f"if {size} * {width} > {blen} - {pos}:"):
+                    src("raise _Bad")
+                src(f"{var} = [*_uf({code!r}, {size})({buf}, {pos})]")
+                src(f"{pos} += {size} * {width}")
+            return
         with src.block("else:"):
-            width = element.fixed_size
-            if width is not None and element.kind is not Kind.UUID:
-                code = (
-                    INT_CODES[(element.bits, element.signed)]
-                    if element.kind is Kind.INT
-                    else _FIXED_CODES[element.kind]
-                )
-                small = self.unpackers(code)
-                if width > 1:
-                    with src.block(f"if {size} * {width} > {blen} - {pos}:"):
-                        src("raise _Bad")
-                src(
-                    f"{var} = [*({small}[{size}] if {size} < 64 else _uf({code!r}, {size}))"
-                    f"({buf}, {pos})]"
-                )
-                src(f"{pos} += {size} * {width}" if width > 1 else f"{pos} += {size}")
-                return
+            if shift:
+                src(f"{size} -= 1")
+            with src.block(f"if {size} > {blen} - {pos}:"):
+                src("raise _Bad")
             if element.kind is Kind.UUID:
                 with src.block(f"if {size} * 16 > {blen} - {pos}:"):
                     src("raise _Bad")
@@ -755,19 +818,29 @@ class _Generator:
         loops: int,
         k: int,
         values: list[tuple[str, str]],
-        unknown: str,
+        target: str,
+        pre: str | None,
     ) -> None:
         count, tag, size, end, seen = f"c{k}", f"tag{k}", f"sz{k}", f"te{k}", f"seen{k}"
-        self.dec_uv(src, count, buf, pos)
-        for lf in layout.tagged:
-            var = f"t{k}_{lf.tag}"
-            values.append((lf.name, var))
-            src(f"{var} = {literal(default_value(lf))}")
-        src(f"{unknown} = None")
+        unknown = f"u{k}"
+        defaults = [(lf.name, literal(default_value(lf))) for lf in layout.tagged]
+        if pre is None:
+            src(f"{count} = {buf}[{pos}]")
+            src(f"{pos} += 1")
+        else:
+            count = pre
         declared = struct_keys(
             self.layout.message, layout, self.owners.get(id(layout))
         ).declared_tags
         with src.block(f"if {count}:"):
+            with src.block(f"if {count} > 127:"):
+                src(f"{count}, {pos} = _ruv({buf}, {pos} - 1, 5, 32)")
+            tagged_vars = []
+            for lf in layout.tagged:
+                var = f"t{k}_{lf.tag}"
+                tagged_vars.append((lf.name, var))
+                src(f"{var} = {literal(default_value(lf))}")
+            src(f"{unknown} = None")
             src(f"{seen} = set()")
             with src.block(f"for _ in range({count}):"):
                 self.dec_uv(src, tag, buf, pos)
@@ -802,6 +875,13 @@ class _Generator:
                         src(f"{unknown} = []")
                     src(f"{unknown}.append([{tag}, {buf}[{pos}:{end}]])")
                 src(f"{pos} = {end}")
+            items = ", ".join(f"{n!r}: {v}" for n, v in [*values, *tagged_vars])
+            src(f"{target} = {{{items}}}")
+            with src.block(f"if {unknown} is not None:"):
+                src(f"{target}[{UNKNOWN_TAGS!r}] = {unknown}")
+        with src.block("else:"):
+            items = ", ".join(f"{n!r}: {v}" for n, v in [*values, *defaults])
+            src(f"{target} = {{{items}}}")
 
 
 def sorted_set(items: frozenset[Any]) -> str:
