@@ -194,9 +194,11 @@ def trunk_messages(corpus: Path | None) -> tuple[list[Message], Path | None]:
     messages = []
     for path in sorted(corpus.rglob("*.json")):
         spec = read_spec(str(path), path.read_bytes())
-        if spec.message is not None and spec.message.name and not spec.message.valid_versions.empty:
-            if spec.document is not None and "validVersions" in spec.document.root:
-                messages.append(spec.message)
+        message, document = spec.message, spec.document
+        if message is None or document is None or not isinstance(document.root, dict):
+            continue
+        if message.name and "validVersions" in document.root:
+            messages.append(message)
     return messages, holder
 
 
