@@ -196,7 +196,9 @@ class GitRepo:
                 "diff", "--cached", "--name-only", "-z", "--no-renames", base, "--", *specs
             )
         else:
-            out = self._run("diff", "--name-only", "-z", "--no-renames", base, "--", *specs)
+            # diff-index, not diff: `git diff` refreshes and rewrites .git/index as a side
+            # effect; a stat-dirty but unchanged file only costs a read here.
+            out = self._run("diff-index", "--name-only", "-z", "--no-renames", base, "--", *specs)
             out += "\x00" + self._run(
                 "ls-files", "--others", "--exclude-standard", "-z", "--", *specs
             )
