@@ -33,6 +33,8 @@ class MessageKind(StrEnum):
     header = "header"
     metadata = "metadata"
     data = "data"
+    coordinator_key = "coordinator-key"
+    coordinator_value = "coordinator-value"
 
 
 @app.command()

@@ -14,11 +14,14 @@ import difflib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from kcompat.errors import UsageError
 from kcompat.spec.model import Message
 from kcompat.spec.specfile import SpecFile
+
+if TYPE_CHECKING:
+    from kcompat.sources.sides import Side
 
 #: Kinds a bare name or an API key means when ``--type`` is not given.
 API_KINDS = ("request", "response")
@@ -74,33 +77,32 @@ class FileSource:
 class SideSource:
     """The spec files of one comparison side: a git revision, ``REV:path`` or a directory."""
 
-    side: object  # kcompat.sources.sides.Side (imported lazily: it pulls in git)
+    side: Side  # imported for type checking only: sources.sides pulls in git
     pathspecs: Sequence[str] = ()
     _cache: dict[str, SpecFile] = field(default_factory=dict, repr=False)
 
     @property
     def label(self) -> str:
-        return str(getattr(self.side, "label", "?"))
+        return self.side.label
 
     def keys(self) -> list[str]:
-        return list(self.side.all_json(self.pathspecs))  # type: ignore[attr-defined]
+        return self.side.all_json(self.pathspecs)
 
     def load(self, key: str) -> SpecFile:
         from kcompat.spec.specfile import read_spec
 
         if key not in self._cache:
-            data = self.side.read(key)  # type: ignore[attr-defined]
+            data = self.side.read(key)
             self._cache[key] = read_spec(self.display(key), data if data is not None else b"")
         return self._cache[key]
 
     def display(self, key: str) -> str:
         """How a file is named in the output: ``REV:path`` for revisions."""
         side = self.side
-        if getattr(side, "kind", "") == "dir":
+        if side.kind == "dir":
             from kcompat.sources.files import display_path
 
-            directory = getattr(side, "directory", None)
-            return display_path(Path(directory) / key) if directory is not None else key
+            return display_path(side.directory / key) if side.directory is not None else key
         return f"{self.label.partition(':')[0]}:{key}"
 
 

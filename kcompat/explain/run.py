@@ -143,7 +143,7 @@ def _head_side(source: Source, item: Found, repo: GitRepo | None) -> tuple[Side,
     from kcompat.sources.sides import Side
 
     if isinstance(source, SideSource):
-        return source.side, item.key  # type: ignore[return-value]
+        return source.side, item.key
     path = Path(item.label)
     if repo is not None:
         try:
