@@ -1,3 +1,3 @@
 """One module per command; importing this package registers them on the app."""
 
-from kcompat.commands import codec, diff, drift, explain, history, lint, rules  # noqa: F401
+from kcompat.commands import codec, corpus, diff, drift, explain, history, lint, rules  # noqa: F401

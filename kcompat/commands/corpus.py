@@ -1,0 +1,257 @@
+"""``kcompat corpus build|verify``: store one revision's bytes, read them with another's.
+
+``build`` writes seeded samples of every message version at REV (the JSON value and the
+bytes) as Parquet; ``verify`` decodes every stored byte string with REV2's model on Spark
+and reports each sample it rejects or misreads, with the bytes. Exit status: 0 clean,
+1 mismatches in released versions, 2 bad usage, 3 a kcompat bug on some sample.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+import kcompat.pipeline.corpus_rules  # noqa: F401  (registers the corpus rules)
+from kcompat.app import Color, ColorOption, ConfigOption, app, console_for
+
+corpus_app = typer.Typer(
+    name="corpus",
+    help="Store one revision's bytes (build) and read them with another (verify), on Spark.",
+    no_args_is_help=True,
+)
+app.add_typer(corpus_app)
+
+RepoOption = Annotated[
+    Path, typer.Option("--repo", help="The git repository holding the revisions.")
+]
+MasterOption = Annotated[
+    str | None, typer.Option("--master", help="Spark master (default local[*]).")
+]
+PartitionsOption = Annotated[
+    int | None, typer.Option("--partitions", help="Spark partitions (default 2x cores).")
+]
+SpecsPathOption = Annotated[
+    list[str] | None,
+    typer.Option("--specs-path", help="Only specs under this path (repeatable)."),
+]
+
+
+def _config(repo_dir: Path, config_file: Path | None) -> Any:
+    from kcompat.config import load_config
+    from kcompat.errors import UsageError
+    from kcompat.sources.git import GitRepo
+
+    try:
+        start = GitRepo.open(repo_dir).root
+    except UsageError:
+        start = repo_dir
+    return load_config(start=start, explicit=config_file)
+
+
+@corpus_app.command("build")
+def build(
+    rev: Annotated[str, typer.Option("--rev", help="The revision (or directory) to sample.")],
+    out: Annotated[Path, typer.Option("--out", help="The corpus directory to write.")],
+    samples: Annotated[int, typer.Option("--samples", help="Samples per message version.")] = 100,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the random samples.")] = 0,
+    repo_dir: RepoOption = Path("."),
+    master: MasterOption = None,
+    specs_path: SpecsPathOption = None,
+    partitions: PartitionsOption = None,
+    color: ColorOption = Color.auto,
+    config_file: ConfigOption = None,
+) -> None:
+    """Write seeded samples of every message version at REV, with their bytes (Parquet)."""
+    from kcompat.pipeline.corpus import BuildRequest, plan_build
+    from kcompat.pipeline.corpus import build as run_build
+    from kcompat.pipeline.session import require_spark, spark_session
+
+    request = BuildRequest(
+        rev,
+        out,
+        samples,
+        seed,
+        repo_dir,
+        tuple(specs_path or ()),
+        partitions,
+        _config(repo_dir, config_file),
+    )
+    require_spark()
+    plan = plan_build(request)  # usage errors before Spark starts
+    result = run_build(plan, spark_session(master))
+    manifest = result.manifest
+    console = console_for(color)
+    skipped = manifest["skipped_samples"]
+    console.print(
+        f"corpus of {manifest['revision_label']}: {manifest['rows']} samples of "
+        f"{manifest['message_versions']} versions of {manifest['messages']} messages "
+        f"({manifest['samples']} per version, seed {manifest['seed']}"
+        + (f", {skipped} not encodable" if skipped else "")
+        + f") in {result.seconds:.1f} s, "
+        f"{manifest['rows'] / max(result.seconds, 1e-9):.0f} rows/s: {result.out}",
+        markup=False,
+        highlight=False,
+    )
+
+
+@corpus_app.command("verify")
+def verify(
+    corpus: Annotated[Path, typer.Argument(help="A directory written by kcompat corpus build.")],
+    rev: Annotated[str, typer.Option("--rev", help="The revision (or directory) to read with.")],
+    repo_dir: RepoOption = Path("."),
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Where to write findings (Parquet) and summary.")
+    ] = None,
+    fmt: Annotated[str, typer.Option("--format", "-f", help="text, json or markdown.")] = "text",
+    master: MasterOption = None,
+    specs_path: SpecsPathOption = None,
+    partitions: PartitionsOption = None,
+    color: ColorOption = Color.auto,
+    config_file: ConfigOption = None,
+) -> None:
+    """Decode every stored sample with REV2's model; report each one it misreads."""
+    from kcompat.errors import UsageError
+    from kcompat.pipeline.corpus import VerifyRequest, plan_verify
+    from kcompat.pipeline.corpus import verify as run_verify
+    from kcompat.pipeline.session import require_spark, spark_session
+
+    if fmt not in ("text", "json", "markdown"):
+        raise UsageError(f"--format must be text, json or markdown, not {fmt!r}")
+    request = VerifyRequest(
+        corpus,
+        rev,
+        repo_dir,
+        out,
+        tuple(specs_path or ()),
+        partitions,
+        _config(repo_dir, config_file),
+    )
+    require_spark()
+    plan = plan_verify(request)  # usage errors before Spark starts
+    result = run_verify(plan, spark_session(master))
+    console = console_for(color)
+    if fmt == "json":
+        console.print(render_json(result), markup=False, highlight=False)
+    else:
+        render_summary(result, console, markdown=fmt == "markdown")
+    raise typer.Exit(3 if result.internal else (1 if result.errors else 0))
+
+
+def render_json(result: Any) -> str:
+    """The standard findings report (one finding per group, with its counterexample and
+    count), with the corpus summary under ``"corpus"``."""
+    from kcompat import __version__
+
+    counts = {s: 0 for s in ("error", "warning", "info")}
+    findings = []
+    for group in result.groups:
+        counts[group["severity"]] += group["count"]
+        finding = {
+            k: group[k]
+            for k in (
+                "rule",
+                "severity",
+                "message",
+                "hint",
+                "file",
+                "line",
+                "column",
+                "base_file",
+                "base_line",
+                "message_name",
+                "field_path",
+                "versions",
+                "fingerprint",
+                "released_by",
+            )
+        }
+        finding["evidence"] = json.loads(group["evidence"]) if group["evidence"] else None
+        finding["count"] = group["count"]
+        findings.append(finding)
+    document = {
+        "schema": "kcompat-findings",
+        "version": 1,
+        "tool": {"name": "kcompat", "version": __version__},
+        "command": "corpus-verify",
+        "base": result.summary["corpus"]["revision_label"],
+        "head": result.summary["reader"],
+        "findings": findings,
+        "summary": {"files": result.summary["messages"], **counts},
+        "corpus": result.summary,
+    }
+    return json.dumps(document, indent=2, ensure_ascii=False)
+
+
+def render_summary(result: Any, console: Any, *, markdown: bool = False) -> None:
+    summary = result.summary
+    head = (
+        f"{summary['rows']} samples of {summary['messages']} messages from "
+        f"{summary['corpus']['revision_label']} read with {summary['reader']}: "
+        f"{summary['mismatches']} mismatches, {summary['findings']} findings in "
+        f"{result.seconds:.1f} s; Parquet and summary.json in {result.out}"
+    )
+    tables: list[tuple[str, list[str], list[list[str]]]] = [
+        (
+            "Findings per rule",
+            ["rule", "severity", "count"],
+            [[r["rule"], r["severity"], str(r["count"])] for r in summary["per_rule"]],
+        ),
+        (
+            "Mismatches per message",
+            ["message", "samples", "mismatches", "versions"],
+            [
+                [m["message"], str(m["samples"]), str(m["mismatches"]), m["versions"]]
+                for m in summary["per_message"][:40]
+            ],
+        ),
+        (
+            "Findings",
+            ["severity", "rule", "message", "version", "field", "count"],
+            [
+                [
+                    g["severity"],
+                    g["rule"],
+                    g["message_name"] or "",
+                    "" if g["version"] is None else str(g["version"]),
+                    g["field_path"] or "",
+                    str(g["count"]),
+                ]
+                for g in result.groups[:60]
+            ],
+        ),
+    ]
+    examples = [g for g in result.groups if g["evidence"]][:5]
+    if markdown:
+        lines = ["### kcompat corpus verify", "", head, ""]
+        for title, columns, rows in tables:
+            lines += [f"#### {title}", "", "| " + " | ".join(columns) + " |"]
+            lines += ["|" + "---|" * len(columns)]
+            lines += ["| " + " | ".join(c.replace("|", "\\|") for c in row) + " |" for row in rows]
+            lines.append("")
+        for group in examples:
+            lines += [f"#### {group['message']}", "", "```", *_dump(group), "```", ""]
+        console.print("\n".join(lines), markup=False, highlight=False)
+        return
+    from rich.table import Table
+
+    console.print(head, markup=False, highlight=False)
+    for title, columns, rows in tables:
+        if not rows:
+            continue
+        table = Table(title=title, title_justify="left", header_style="bold")
+        for column in columns:
+            table.add_column(column, overflow="fold")
+        for row in rows:
+            table.add_row(*row)
+        console.print(table)
+    for group in examples:
+        console.print(f"\n{group['file']}:{group['line']}: {group['message']}", markup=False)
+        console.print("\n".join(f"  {line}" for line in _dump(group)), markup=False)
+
+
+def _dump(group: dict[str, Any]) -> list[str]:
+    evidence = json.loads(group["evidence"])
+    return [f"hex {evidence['hex'][:96]}", *evidence["annotated"][:22]]

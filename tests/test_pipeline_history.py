@@ -1,0 +1,425 @@
+"""``kcompat history`` on Spark: exact findings per pair, equality with ``kcompat diff``.
+
+Every test here shares the one session-scoped SparkSession of ``conftest.py`` (local[2],
+two shuffle partitions, UI off); the CLI tests run in-process, so ``getOrCreate`` hands
+them that same session. The Kafka tests compare ``history`` with ``kcompat diff A B
+--format json`` run pair by pair: both must give exactly the same findings.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import subprocess
+import sys
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+import kcompat.commands  # noqa: F401  (registers the commands on the app)
+from kcompat.app import app
+from kcompat.config import Config, parse_config
+from kcompat.pipeline.audit import HistoryRequest, HistoryResult, run_history
+from tests.conftest import git
+
+pytestmark = pytest.mark.spark
+
+SHELF_DIR = "specs"
+
+
+def _field(name: str, type_: str, versions: str) -> dict[str, str]:
+    return {"name": name, "type": type_, "versions": versions, "about": f"The {name}."}
+
+
+def _spec(kind: str, versions: str, fields: Sequence[dict[str, str]]) -> str:
+    name = "ShelfRequest" if kind == "request" else "ShelfResponse"
+    document = {
+        "apiKey": 90,
+        "type": kind,
+        "name": name,
+        "validVersions": versions,
+        "flexibleVersions": "1+",
+        "fields": list(fields),
+    }
+    return json.dumps(document, indent=2) + "\n"
+
+
+#: The shelf history: (commit message, request versions, request fields, tag).
+SHELF_STEPS: list[tuple[str, str, list[dict[str, str]], str | None]] = [
+    (
+        "shelf v0-1",
+        "0-1",
+        [_field("ShelfId", "int32", "0+"), _field("Label", "string", "0+")],
+        "v1.0.0",
+    ),
+    (
+        "version 2 adds Color (compatible)",
+        "0-2",
+        [
+            _field("ShelfId", "int32", "0+"),
+            _field("Label", "string", "0+"),
+            _field("Color", "string", "2+"),
+        ],
+        "v1.1.0",
+    ),
+    (
+        "drop Label (breaks released versions)",
+        "0-2",
+        [_field("ShelfId", "int32", "0+"), _field("Color", "string", "2+")],
+        None,
+    ),
+    (
+        "ShelfId becomes int64 (breaks released versions)",
+        "0-2",
+        [_field("ShelfId", "int64", "0+"), _field("Color", "string", "2+")],
+        "v2.0.0",
+    ),
+]
+
+
+def shelf_repo(path: Path) -> list[str]:
+    """Commit the shelf history into the empty repository ``path``; the commit SHAs."""
+    shas = []
+    for message, versions, fields, tag in SHELF_STEPS:
+        folder = path / SHELF_DIR
+        folder.mkdir(exist_ok=True)
+        (folder / "ShelfRequest.json").write_text(_spec("request", versions, fields))
+        response = [_field("ErrorCode", "int16", "0+")]
+        (folder / "ShelfResponse.json").write_text(_spec("response", versions, response))
+        git(path, "add", SHELF_DIR)
+        git(path, "commit", "-q", "-m", message)
+        if tag:
+            git(path, "tag", tag)
+        shas.append(git(path, "rev-parse", "HEAD").strip())
+    return shas
+
+
+def history(spark: Any, repo: Path, tmp: Path, **options: Any) -> HistoryResult:
+    config = options.pop("config", Config())
+    request = HistoryRequest(repo=repo, out=tmp / "out", samples=5, config=config, **options)
+    return run_history(request, spark)
+
+
+def rules_per_pair(result: HistoryResult) -> dict[str, Counter[str]]:
+    out: dict[str, Counter[str]] = {}
+    for finding in result.findings:
+        pair = f"{finding['base_label']}..{finding['head_label']}"
+        out.setdefault(pair, Counter())[finding["rule"]] += 1
+    return out
+
+
+def _static(counts: Counter[str]) -> dict[str, int]:
+    """The rule counts without the proof's (its grouping is the codec's business)."""
+    return {rule: n for rule, n in counts.items() if rule != "roundtrip-mismatch"}
+
+
+# -- a small repository with known edits -----------------------------------------------------
+
+
+@pytest.fixture()
+def shelf(repo: Path) -> tuple[Path, list[str]]:
+    return repo, shelf_repo(repo)
+
+
+def test_consecutive_gives_the_exact_rules_per_commit(
+    spark: Any, shelf: tuple[Path, list[str]], tmp_path: Path
+) -> None:
+    repo, shas = shelf
+    result = history(spark, repo, tmp_path, mode="consecutive")
+    assert result.comparisons == 3
+    assert result.released_mode == "tags"
+    per_pair = rules_per_pair(result)
+    pair = [f"{a[:12]}..{b[:12]}" for a, b in itertools.pairwise(shas)]
+    assert set(per_pair) == set(pair)
+    assert per_pair[pair[0]] == Counter({"version-added": 2})
+    assert _static(per_pair[pair[1]]) == {"field-removed": 1}
+    assert per_pair[pair[1]]["roundtrip-mismatch"] >= 1
+    assert _static(per_pair[pair[2]]) == {"field-type-changed": 1}
+    assert per_pair[pair[2]]["roundtrip-mismatch"] >= 1
+    removed = next(f for f in result.findings if f["rule"] == "field-removed")
+    assert removed["field_path"] == "Label"
+    assert removed["released_by"] == "released in v1.0.0, v1.1.0"
+    assert removed["file"].endswith("specs/ShelfRequest.json")
+
+
+def test_releases_compare_each_tag_with_the_previous(
+    spark: Any, shelf: tuple[Path, list[str]], tmp_path: Path
+) -> None:
+    repo, _ = shelf
+    result = history(spark, repo, tmp_path, mode="releases")
+    per_pair = rules_per_pair(result)
+    assert set(per_pair) == {"v1.0.0..v1.1.0", "v1.1.0..v2.0.0"}
+    assert per_pair["v1.0.0..v1.1.0"] == Counter({"version-added": 2})
+    assert _static(per_pair["v1.1.0..v2.0.0"]) == {"field-removed": 1, "field-type-changed": 1}
+    releases = {r["release"]: r for r in result.summary["per_release"]}
+    assert releases["v1.1.0"] == {
+        "release": "v1.1.0",
+        "base": "v1.0.0",
+        "error": 0,
+        "warning": 0,
+        "info": 2,
+    }
+    assert releases["v2.0.0"]["error"] >= 2
+    assert "breaks" not in result.summary
+
+
+def test_transitive_names_the_first_release_and_every_pair_of_a_break(
+    spark: Any, shelf: tuple[Path, list[str]], tmp_path: Path
+) -> None:
+    repo, _ = shelf
+    result = history(spark, repo, tmp_path, mode="transitive")
+    per_pair = rules_per_pair(result)
+    assert set(per_pair) == {"v1.0.0..v1.1.0", "v1.0.0..v2.0.0", "v1.1.0..v2.0.0"}
+    assert per_pair["v1.0.0..v1.1.0"] == Counter({"version-added": 2})
+    assert _static(per_pair["v1.0.0..v2.0.0"]) == {
+        "version-added": 2,
+        "field-removed": 1,
+        "field-type-changed": 1,
+    }
+    assert _static(per_pair["v1.1.0..v2.0.0"]) == {"field-removed": 1, "field-type-changed": 1}
+    breaks = {(b["rule"], b["field_path"]): b for b in result.summary["breaks"]}
+    for key in (("field-removed", "Label"), ("field-type-changed", "ShelfId")):
+        assert breaks[key]["message"] == "ShelfRequest"
+        assert breaks[key]["first_release"] == "v2.0.0"
+        assert breaks[key]["pairs"] == ["v1.0.0..v2.0.0", "v1.1.0..v2.0.0"]
+
+
+def test_parquet_and_summary_json(
+    spark: Any, shelf: tuple[Path, list[str]], tmp_path: Path
+) -> None:
+    repo, _ = shelf
+    result = history(spark, repo, tmp_path, mode="consecutive")
+    import pyarrow.parquet as pq
+
+    table = pq.read_table(result.out / "findings")
+    assert table.num_rows == len(result.findings)
+    assert {"pair_index", "rule", "severity", "file", "line", "evidence", "fingerprint"} <= set(
+        table.column_names
+    )
+    proof = [r for r in table.to_pylist() if r["rule"] == "roundtrip-mismatch"]
+    assert proof and all(json.loads(r["evidence"])["hex"] for r in proof)
+    summary = json.loads((result.out / "summary.json").read_text())
+    assert set(summary) >= {
+        "mode",
+        "released",
+        "comparisons",
+        "findings",
+        "per_rule",
+        "per_message",
+        "per_release",
+    }
+    assert summary["comparisons"] == 3 and summary["findings"] == len(result.findings)
+    assert sum(r["count"] for r in summary["per_rule"]) == summary["findings"]
+    assert {"message": "ShelfRequest", "errors": summary["per_message"][0]["errors"]} in summary[
+        "per_message"
+    ]
+
+
+# -- equality with kcompat diff, pair by pair --------------------------------------------------
+
+_KEY = ("rule", "file", "line", "column", "message", "versions", "fingerprint", "released_by")
+
+
+def diff_findings(
+    repo: Path, base: str, head: str, released: str, config: Path | None = None
+) -> set[tuple[Any, ...]]:
+    """``kcompat diff BASE HEAD --format json`` (in-process, like a user would run it)."""
+    args = [
+        "diff",
+        base,
+        head,
+        "--repo",
+        str(repo),
+        "--format",
+        "json",
+        "--samples",
+        "5",
+        "--released",
+        released,
+    ]
+    if config is not None:
+        args += ["--config", str(config)]
+    run = CliRunner().invoke(app, args)
+    assert run.exit_code in (0, 1), run.output
+    report = json.loads(run.stdout)
+    return {tuple(f[k] for k in _KEY) for f in report["findings"]}
+
+
+def history_findings(result: HistoryResult) -> dict[tuple[str, str], set[tuple[Any, ...]]]:
+    out: dict[tuple[str, str], set[tuple[Any, ...]]] = {}
+    for f in result.findings:
+        out.setdefault((f["base_rev"], f["head_rev"]), set()).add(tuple(f[k] for k in _KEY))
+    return out
+
+
+def assert_same_as_diff(
+    result: HistoryResult, repo: Path, pairs: Sequence[tuple[str, str]], config: Path | None
+) -> int:
+    found = history_findings(result)
+    total = 0
+    for base, head in pairs:
+        expected = diff_findings(repo, base, head, result.released_mode, config)
+        assert found.get((base, head), set()) == expected, f"{base[:12]}..{head[:12]}"
+        total += len(expected)
+    assert set(found) <= set(pairs)
+    return total
+
+
+def test_history_equals_diff_pair_by_pair_on_the_shelf(
+    spark: Any, shelf: tuple[Path, list[str]], tmp_path: Path
+) -> None:
+    repo, shas = shelf
+    result = history(spark, repo, tmp_path, mode="consecutive")
+    pairs = list(itertools.pairwise(shas))
+    assert assert_same_as_diff(result, repo, pairs, None) == len(result.findings)
+
+
+#: A stretch of Kafka's trunk with removed and added fields, proofs, new and removed messages.
+TRUNK_RANGE = (216, 224)  # pair indexes [start, end) of the consecutive trunk audit
+RELEASES = ("3.5.0", "3.6.0", "3.7.0", "3.8.0")
+
+
+def _first_parent(repo: Path) -> list[str]:
+    return git(repo, "rev-list", "--first-parent", "--reverse", "trunk").split()
+
+
+@pytest.mark.corpus
+def test_history_equals_diff_on_a_range_of_kafka_trunk(
+    spark: Any, kafka_repo: Path, tmp_path: Path
+) -> None:
+    commits = _first_parent(kafka_repo)
+    start, end = TRUNK_RANGE
+    # Pair i compares commits[i] with commits[i + 1] (every trunk commit touches specs).
+    base, head = commits[start], commits[end]
+    result = history(
+        spark, kafka_repo, tmp_path, mode="consecutive", revision_range=f"{base}..{head}"
+    )
+    pairs = list(zip(commits[start:end], commits[start + 1 : end + 1], strict=True))
+    assert result.comparisons == len(pairs)
+    assert result.released_mode == "tags"
+    total = assert_same_as_diff(result, kafka_repo, pairs, None)
+    assert total == len(result.findings)
+    rules = {f["rule"] for f in result.findings}
+    assert {"roundtrip-mismatch", "field-removed", "field-added", "message-added"} <= rules
+
+
+@pytest.mark.corpus
+def test_history_equals_diff_on_kafka_releases(
+    spark: Any, kafka_repo: Path, tmp_path: Path
+) -> None:
+    pattern = "^(" + "|".join(r.replace(".", r"\.") for r in RELEASES) + ")$"
+    config_file = tmp_path / "kcompat.toml"
+    config_file.write_text(f"release-tags = '{pattern}'\n")
+    config = parse_config({"release-tags": pattern}, str(config_file))
+    result = history(spark, kafka_repo, tmp_path, mode="releases", config=config)
+    shas = {tag: git(kafka_repo, "rev-parse", f"{tag}^{{commit}}").strip() for tag in RELEASES}
+    pairs = [(shas[a], shas[b]) for a, b in itertools.pairwise(RELEASES)]
+    assert result.comparisons == len(pairs)
+    # diff names sides as written: give it the tags, then compare with history's SHAs.
+    found = history_findings(result)
+    for (base, head), (a, b) in zip(pairs, itertools.pairwise(RELEASES), strict=True):
+        expected = diff_findings(kafka_repo, a, b, result.released_mode, config_file)
+        assert found.get((base, head), set()) == expected, f"{a}..{b}"
+    assert sum(len(v) for v in found.values()) == len(result.findings) > 0
+
+
+# -- the command line ---------------------------------------------------------------------------
+
+
+def test_the_cli_round_trip(spark: Any, shelf: tuple[Path, list[str]], tmp_path: Path) -> None:
+    repo, _ = shelf
+    out = tmp_path / "cli"
+    run = CliRunner().invoke(
+        app,
+        [
+            "history",
+            "--repo",
+            str(repo),
+            "--mode",
+            "transitive",
+            "--samples",
+            "3",
+            "--out",
+            str(out),
+            "--format",
+            "json",
+        ],
+    )
+    assert run.exit_code == 1, run.output  # breaks are errors
+    summary = json.loads(run.stdout)
+    assert summary["mode"] == "transitive" and summary["comparisons"] == 3
+    assert json.loads((out / "summary.json").read_text())["findings"] == summary["findings"]
+    text = CliRunner().invoke(
+        app,
+        [
+            "history",
+            "--repo",
+            str(repo),
+            "--mode",
+            "releases",
+            "--no-proof",
+            "--color",
+            "never",
+            "--out",
+            str(tmp_path / "text"),
+        ],
+    )
+    assert text.exit_code == 1, text.output
+    assert "Findings per rule" in text.stdout and "field-removed" in text.stdout
+    assert "Per release" in text.stdout
+
+
+def _one_line_error(env: dict[str, str], tmp_path: Path, *prefix: str) -> str:
+    done = subprocess.run(
+        [*prefix, sys.executable, "-m", "kcompat", "history", "--repo", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    return lines[0]
+
+
+def test_missing_java_is_one_line(shelf: tuple[Path, list[str]], tmp_path: Path) -> None:
+    repo, _ = shelf
+    git_dir = Path(
+        subprocess.run(
+            ["sh", "-c", "command -v git"], capture_output=True, text=True, check=True
+        ).stdout.strip()
+    ).parent
+    bin_dir = tmp_path / "bin"  # git only: no java on this PATH
+    bin_dir.mkdir()
+    (bin_dir / "git").symlink_to(git_dir / "git")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYSPARK", "SPARK", "JAVA"))}
+    env.update(JAVA_HOME=str(tmp_path / "nowhere"), PATH=str(bin_dir))
+    line = _one_line_error(env, repo)
+    assert line.startswith("kcompat: error: Java was not found")
+
+
+def test_missing_pyspark_is_one_line(shelf: tuple[Path, list[str]], tmp_path: Path) -> None:
+    repo, _ = shelf
+    blocker = tmp_path / "site"
+    blocker.mkdir()
+    (blocker / "sitecustomize.py").write_text(
+        "import sys\n"
+        "class _Block:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name == 'pyspark' or name.startswith('pyspark.'):\n"
+        "            raise ImportError('blocked for the test')\n"
+        "        return None\n"
+        "sys.meta_path.insert(0, _Block())\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(blocker)}
+    line = _one_line_error(env, repo)
+    assert line == (
+        "kcompat: error: pyspark is not installed: pip install 'kcompat[spark]' (needs Java 17+)"
+    )
