@@ -198,9 +198,14 @@ def _legend(ascii_only: bool, marks: bool, width: int) -> Text:
     entries.append("D deprecated, F flexible, U unstable")
     if marks:
         entries.append("since BASE: + added, - removed, * changed, ~ row changed")
-    words = "legend: " + "  ".join(entries)
-    wrapped = textwrap.fill(words, width=width, subsequent_indent="        ")
-    return Text(wrapped, style="dim")
+    # break only between entries, so "◆ compact length" never loses its meaning
+    lines = ["legend: " + entries[0]]
+    for entry in entries[1:]:
+        if len(lines[-1]) + 2 + len(entry) > width:
+            lines.append(" " * len("legend: ") + entry)
+        else:
+            lines[-1] += "  " + entry
+    return Text("\n".join(lines), style="dim")
 
 
 # -- timelines ----------------------------------------------------------------------------
