@@ -26,7 +26,6 @@ from hypothesis import HealthCheck, Phase, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from tests.test_fuzz_lint import (  # noqa: E402
-    TOLERATED,
     check_spec_bytes,
     example_seeds,
     jsonish_text,
@@ -120,10 +119,6 @@ def main() -> int:
     )
     for name, count in counts.items():
         print(f"  {name:16} {count}")
-    if TOLERATED:
-        print("known lint-rule crashes tolerated (see KNOWN_RULE_CRASHES in the tests):")
-        for crash, count in TOLERATED.most_common():
-            print(f"  {count:6}  {crash}")
     return 0
 
 

@@ -12,8 +12,6 @@ from __future__ import annotations
 import json
 import re
 import subprocess
-import traceback
-from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -62,43 +60,13 @@ def check_location(finding: Finding, lengths: Sequence[int]) -> None:
     assert 1 <= column <= lengths[line - 1] + 1, (finding, lengths[line - 1])
 
 
-#: Crashes in lint rules owned by another engineer: (file, exception type, message part).
-#: Reported with the fix they need; tolerated here so the suite stays green, and pinned
-#: by the strict-xfail regression tests at the end (which fail once the rule is fixed,
-#: as a reminder to delete the entry).
-KNOWN_RULE_CRASHES: tuple[tuple[str, type[Exception], str], ...] = (
-    # _FlatSchema.shape() puts a nested JArray/JObject into a set key.
-    ("kcompat/rules/lint/schema.py", TypeError, "unhashable type"),
-)
-
-
-#: How many inputs hit a known crash (benchmarks/fuzz_lint.py prints it).
-TOLERATED: Counter[str] = Counter()
-
-
-def known_rule_crash(err: Exception) -> bool:
-    frames = traceback.extract_tb(err.__traceback__)
-    return any(
-        isinstance(err, kind)
-        and fragment in str(err)
-        and any(frame.filename.endswith(path) for frame in frames)
-        for path, kind, fragment in KNOWN_RULE_CRASHES
-    )
-
-
 def check_spec_bytes(
     data: bytes, path: str = FUZZ_PATH, context: Sequence[tuple[str, bytes]] = ()
 ) -> list[Finding]:
     """read_spec + lint_specs (+ resolve) on one input: no exception, every location valid."""
     spec = read_spec(path, data)
     others = [read_spec(other_path, other) for other_path, other in context]
-    try:
-        findings = lint_specs([spec, *others])
-    except Exception as err:
-        if not known_rule_crash(err):
-            raise
-        TOLERATED[f"{type(err).__name__}: {err}"] += 1
-        findings = []
+    findings = lint_specs([spec, *others])
     lengths = {path: line_lengths(data, spec)}
     for (other_path, other), other_spec in zip(context, others, strict=True):
         lengths[other_path] = line_lengths(other, other_spec)
@@ -484,6 +452,7 @@ def test_known_crashers_stay_fixed() -> None:
 
 
 def test_nested_array_in_an_enum_key_does_not_crash_lint() -> None:
+    """Found by this fuzzer: the schema rules' shape memo hashed a nested JArray."""
     data = b'{"name": "A", "type": [[]], "validVersions": "0", "flexibleVersions": "none",'
     data += b' "listeners": [{"a": 1}], "fields": []}'
-    lint_specs([read_spec(FUZZ_PATH, data)])
+    check_spec_bytes(data)
