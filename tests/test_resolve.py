@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 
+from kcompat.lint import lint_specs
 from kcompat.sources.files import read_directory
-from kcompat.spec.model import Message
+from kcompat.spec.model import PRIMITIVE_TYPES, Message
 from kcompat.spec.resolve import Kind, Layout, LayoutField, StructLayout, Wire, layouts, resolve
 from kcompat.spec.specfile import read_spec
 from kcompat.spec.versions import Versions
@@ -464,3 +465,53 @@ def test_equal_specs_give_equal_layouts() -> None:
     assert one is not two
     assert resolve(one, 1).root == resolve(two, 1).root
     assert resolve(one, 0).root != resolve(one, 1).root
+
+
+# -- the examples themselves -----------------------------------------------------------------
+
+
+def test_examples_lint_without_findings() -> None:
+    assert lint_specs(read_directory(EXAMPLES)) == []
+
+
+def test_examples_use_every_feature(examples: dict[str, Message]) -> None:
+    """specs/examples promises to exercise the whole format; keep it that way."""
+    fields = [f for message in examples.values() for _path, f in message.walk()]
+    types = {f.type.text for f in fields}
+    assert types >= PRIMITIVE_TYPES
+    assert {"[]string", "[]int32", "[]uuid"} <= types
+    assert any(f.type.is_struct_array for f in fields)
+    kinds = {message.kind for message in examples.values()}
+    assert {"request", "response", "header"} <= kinds
+    request, response = examples["WidgetRequest"], examples["WidgetResponse"]
+    assert request.api_key == response.api_key
+    assert request.latest_version_unstable and request.listeners
+    assert not request.deprecated_versions.empty
+    assert any(not m.flexible_versions.empty for m in examples.values())
+    assert all(m.valid_versions - m.flexible_versions for m in examples.values())
+    tagged = [f for f in fields if f.is_tagged]
+    assert tagged and any(f.type.is_struct and not f.nullable_versions.empty for f in tagged)
+    assert any(f.default.text == "null" and f.type.is_struct for f in tagged)
+    assert any(
+        f.type.is_struct and not f.is_tagged and not f.nullable_versions.empty for f in fields
+    )
+    encodings = [f.node.get("encoding") for f in fields if f.node is not None and f.encoding]
+    assert any(isinstance(e, str) for e in encodings)
+    assert any(isinstance(e, dict) for e in encodings)
+    forms = {(rule.form, rule.bits) for f in fields for rule in f.encoding}
+    assert {("fixed", 32), ("packed", 64)} <= forms and any(form == "upacked" for form, _ in forms)
+    defaults = {f.default.text for f in fields if f.default.explicit}
+    assert {"-1", "null"} <= defaults and any(d and d.startswith("0x") for d in defaults)
+    assert any(f.type.text == "uuid" and f.default.explicit for f in fields)
+    assert any(f.flexible_versions is not None and f.flexible_versions.empty for f in fields)
+    assert any(f.entity_type for f in fields) and any(f.ignorable for f in fields)
+    assert any(f.map_key for f in fields) and any(f.zero_copy for f in fields)
+    assert any(
+        not f.nullable_versions.empty and f.nullable_versions.lowest > f.versions.lowest
+        for f in fields
+    )
+    assert any(str(f.versions) == "0-2" for f in fields)
+    for message in examples.values():
+        used = {f.type.base for _path, f in message.walk()}
+        assert all(struct.name in used for struct in message.common_structs)
+    assert sum(f.type.base == "Principal" for _path, f in request.walk()) >= 2
