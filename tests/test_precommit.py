@@ -1,0 +1,211 @@
+"""The pre-commit hooks in ``.pre-commit-hooks.yaml``: their manifest, and what they do.
+
+Each hook is run the way pre-commit runs it: the staged files are filtered with the
+hook's ``files``/``exclude`` patterns, and its ``entry`` plus ``args`` (plus the file
+names, unless ``pass_filenames: false``) run in the repository. One test runs the real
+``pre-commit try-repo``, which installs the hooks into a virtualenv of their own; it is
+skipped when that cannot be done here (no pre-commit, no package index).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.diff_runner import GIT_ENV, KCOMPAT, commit_tree, git, init_repo, write_files
+
+ROOT = Path(__file__).resolve().parent.parent
+MANIFEST = ROOT / ".pre-commit-hooks.yaml"
+SPECS = "protocol/metadata"
+RECORD = f"{SPECS}/ShelfPlacementRecord.json"
+
+RECORD_TEXT = """\
+{
+  "apiKey": 41,
+  "type": "metadata",
+  "name": "ShelfPlacementRecord",
+  "validVersions": "0-1",
+  "flexibleVersions": "0+",
+  "fields": [
+    { "name": "ShelfId", "type": "uuid", "versions": "0+",
+      "about": "The shelf." },
+    { "name": "BrokerId", "type": "int32", "versions": "0+", "entityType": "brokerId",
+      "about": "The broker that holds the shelf." }
+  ]
+}
+"""
+PLACED_AT = (
+    '{ "name": "PlacedAtMs", "type": "int64", "versions": "%s",'
+    ' "about": "When the shelf was placed." }'
+)
+
+
+def with_placed_at(versions: str, valid: str = "0-1") -> str:
+    """A new field after BrokerId: breaking in released versions, fine in a new one."""
+    text = RECORD_TEXT.replace(
+        '"about": "The broker that holds the shelf." }',
+        '"about": "The broker that holds the shelf." },\n    ' + PLACED_AT % versions,
+    )
+    return text.replace('"validVersions": "0-1"', f'"validVersions": "{valid}"')
+
+
+def load_hooks() -> dict[str, dict[str, Any]]:
+    yaml = pytest.importorskip("yaml", reason="PyYAML comes with pre-commit (the dev extra)")
+    entries = yaml.safe_load(MANIFEST.read_text(encoding="utf-8"))
+    assert isinstance(entries, list)
+    return {entry["id"]: entry for entry in entries}
+
+
+def staged_files(repo: Path) -> list[str]:
+    """What pre-commit hands to hooks: staged files that were added, copied, modified or
+    renamed."""
+    out = git(repo, "diff", "--staged", "--name-only", "--diff-filter=ACMR", "-z")
+    return [p for p in out.split("\x00") if p]
+
+
+def selected(hook: dict[str, Any], files: list[str]) -> list[str]:
+    include = re.compile(hook.get("files", ""))
+    exclude = re.compile(hook["exclude"]) if hook.get("exclude") else None
+    return [f for f in files if include.search(f) and not (exclude and exclude.search(f))]
+
+
+def run_hook(hook: dict[str, Any], repo: Path) -> subprocess.CompletedProcess[str] | None:
+    """Run one hook like pre-commit; None when no staged file matches (pre-commit skips)."""
+    files = selected(hook, staged_files(repo))
+    if not files:
+        return None
+    command = shlex.split(hook["entry"]) + list(hook.get("args", []))
+    assert command[0] == "kcompat"
+    command[0] = str(KCOMPAT)
+    if hook.get("pass_filenames", True):
+        command += files
+    return subprocess.run(
+        command,
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        env={**os.environ, **GIT_ENV, "NO_COLOR": "1"},
+        timeout=60,
+        check=False,
+    )
+
+
+@pytest.fixture()
+def repo(tmp_path: Path) -> Path:
+    path = init_repo(tmp_path / "repo")
+    commit_tree(path, {RECORD: RECORD_TEXT, "web/package.json": '{"name": "web"}\n'}, "init")
+    return path
+
+
+# -- the manifest ----------------------------------------------------------------------------
+
+
+def test_manifest_declares_both_hooks() -> None:
+    hooks = load_hooks()
+    assert set(hooks) == {"kcompat-lint", "kcompat-diff"}
+    for hook in hooks.values():
+        assert hook["language"] == "python"
+        assert hook["name"] and hook["entry"].startswith("kcompat ")
+    lint, diff = hooks["kcompat-lint"], hooks["kcompat-diff"]
+    assert lint["entry"] == "kcompat lint" and lint.get("pass_filenames", True)
+    assert diff["entry"] == "kcompat diff --staged" and diff["pass_filenames"] is False
+    assert selected(lint, ["a/b/FooRequest.json", "README.md", "package.json"]) == [
+        "a/b/FooRequest.json"
+    ]
+    assert selected(lint, ["web/tsconfig.build.json", "web/package-lock.json"]) == []
+
+
+# -- the hooks, run as pre-commit runs them ---------------------------------------------------
+
+
+def test_a_staged_breaking_change_fails_the_diff_hook(repo: Path) -> None:
+    hooks = load_hooks()
+    write_files(repo, {RECORD: with_placed_at("0+"), "web/package.json": '{"name": "w2"}\n'})
+    git(repo, "add", "-A")
+    lint = run_hook(hooks["kcompat-lint"], repo)
+    assert lint is not None and lint.returncode == 0, lint.stdout  # the spec itself is fine
+    diff = run_hook(hooks["kcompat-diff"], repo)
+    assert diff is not None and diff.returncode == 1
+    assert f"{RECORD}:12:46: error [field-added] non-tagged field PlacedAtMs" in diff.stdout
+
+
+def test_a_staged_compatible_change_passes(repo: Path) -> None:
+    hooks = load_hooks()
+    write_files(repo, {RECORD: with_placed_at("2+", valid="0-2")})
+    git(repo, "add", RECORD)
+    for hook in hooks.values():
+        done = run_hook(hook, repo)
+        assert done is not None and done.returncode == 0, done.stdout + done.stderr
+
+
+def test_the_diff_hook_sees_the_index_not_the_working_tree(repo: Path) -> None:
+    hooks = load_hooks()
+    write_files(repo, {RECORD: with_placed_at("2+", valid="0-2")})
+    git(repo, "add", RECORD)
+    write_files(repo, {RECORD: with_placed_at("0+")})  # breaking, but not staged
+    done = run_hook(hooks["kcompat-diff"], repo)
+    assert done is not None and done.returncode == 0, done.stdout
+    assert git(repo, "diff", "--name-only") == f"{RECORD}\n"  # still unstaged, untouched
+
+
+def test_a_lint_error_fails_the_lint_hook(repo: Path) -> None:
+    hooks = load_hooks()
+    write_files(repo, {RECORD: RECORD_TEXT.replace('"type": "uuid"', '"type": "uuid4"')})
+    git(repo, "add", RECORD)
+    done = run_hook(hooks["kcompat-lint"], repo)
+    assert done is not None and done.returncode == 1
+    assert f"{RECORD}:8:" in done.stdout and "[invalid-type]" in done.stdout
+
+
+def test_hooks_skip_commits_without_spec_files(repo: Path) -> None:
+    hooks = load_hooks()
+    write_files(repo, {"web/package.json": '{"name": "w3"}\n', "README.md": "hi\n"})
+    git(repo, "add", "-A")
+    assert [run_hook(hook, repo) for hook in hooks.values()] == [None, None]
+
+
+# -- the real thing ------------------------------------------------------------------------------
+
+
+def test_pre_commit_try_repo(repo: Path, tmp_path: Path) -> None:
+    """pre-commit installs kcompat from a clone of this repository and runs both hooks."""
+    pre_commit = shutil.which("pre-commit", path=str(Path(sys.executable).parent))
+    if pre_commit is None:
+        pytest.skip("pre-commit is not installed (it comes with the dev extra)")
+    if subprocess.run(["git", "-C", str(ROOT), "rev-parse"], capture_output=True).returncode:
+        pytest.skip("the project is not a git checkout")
+    hooks_repo = tmp_path / "kcompat"
+    subprocess.run(
+        ["git", "clone", "-q", str(ROOT), str(hooks_repo)], check=True, capture_output=True
+    )
+    if not (hooks_repo / ".pre-commit-hooks.yaml").is_file():
+        pytest.skip(".pre-commit-hooks.yaml is not committed yet")
+    write_files(repo, {RECORD: with_placed_at("0+")})
+    git(repo, "add", RECORD)
+    try:
+        done = subprocess.run(
+            [pre_commit, "try-repo", str(hooks_repo)],
+            cwd=repo,
+            capture_output=True,
+            text=True,
+            env={**os.environ, **GIT_ENV, "PATH": f"{Path(sys.executable).parent}:{os.defpath}"},
+            timeout=120,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        pytest.skip("pre-commit try-repo took more than 120 s (installing kcompat's deps)")
+    output = done.stdout + done.stderr
+    if "Installing environment" in output and "error" in output.lower() and "[field-" not in output:
+        pytest.skip(f"pre-commit could not install the hook environment: {output[-300:]}")
+    assert done.returncode == 1, output
+    assert re.search(r"kcompat lint\.+Passed", output), output
+    assert re.search(r"kcompat diff\.+Failed", output), output
+    assert "[field-added] non-tagged field PlacedAtMs" in output
