@@ -228,7 +228,9 @@ def _wire(
         kind = Kind.BYTES
     if kind in (Kind.BOOL, Kind.FLOAT64, Kind.UUID):
         return Wire(kind)
-    return Wire(kind, compact=compact, nullable=nullable or kind is Kind.RECORDS)
+    # records follow nullableVersions like bytes: Kafka's generated readers throw
+    # "non-nullable field ... was serialized as null" for records without it.
+    return Wire(kind, compact=compact, nullable=nullable)
 
 
 _SIMPLE_KINDS = {
@@ -268,7 +270,7 @@ def _element_wire(
     kind = _SIMPLE_KINDS.get(name, Kind.BYTES)
     if kind in (Kind.BOOL, Kind.FLOAT64, Kind.UUID):
         return Wire(kind)
-    return Wire(kind, compact=flexible, nullable=kind is Kind.RECORDS)
+    return Wire(kind, compact=flexible)
 
 
 def _struct_of(
