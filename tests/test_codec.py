@@ -555,3 +555,14 @@ def test_codecs_are_compiled_once_and_cached() -> None:
     layout = resolve(m, 0)
     assert codec_for(layout) is codec_for(layout)
     assert "def _dec(buf)" in codec_for(layout).source
+
+
+def test_records_follow_nullable_versions() -> None:
+    """Kafka's generated readers reject a null records field without nullableVersions
+    (FetchSnapshotResponse.UnalignedRecords): "non-nullable field ... serialized as null"."""
+    m = message([field("Recs", "records"), field("Opt", "records", nullableVersions="0+")])
+    layout = resolve(m, 0)
+    roundtrip(layout, {"Recs": b"\x01", "Opt": None}, "02 01 00 00")
+    err = decode_error(layout, "00 00 00")
+    assert (err.offset, err.path) == (0, "Recs")
+    assert encode_error(layout, {"Opt": b""}).path == "Recs"  # its default is null
