@@ -22,6 +22,8 @@ from kcompat.spec.load import (
 )
 from kcompat.spec.specfile import read_spec
 
+EXAMPLES = Path(__file__).resolve().parent.parent / "specs" / "examples"
+
 SPEC = """\
 // A licence header, as in every Kafka file.
 /* A block comment
@@ -48,6 +50,14 @@ def test_values_are_plain_json() -> None:
     root = parse_document(SPEC).root
     assert root == json5.loads(SPEC)
     assert isinstance(root, JObject) and isinstance(root["fields"], JArray)
+
+
+@pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.json")), ids=lambda p: p.name)
+def test_examples_read_as_json5_reads_them(path: Path) -> None:
+    data = path.read_bytes()
+    document = load_bytes(data, path.name)
+    assert document.root == json5.loads(data.decode("utf-8"))
+    assert document.notes == ()
 
 
 def test_object_position_after_block_comments() -> None:
