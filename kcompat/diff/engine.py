@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from pathlib import PurePosixPath
 
 from kcompat.config import Config
 from kcompat.diff.ledger import TagLedger
@@ -25,6 +26,7 @@ class DiffContext:
 
     pairing: Pairing
     ledger: TagLedger
+    unreadable: tuple[SpecFile, ...] = ()  # HEAD spec files that do not parse
 
 
 def diff_specs(
@@ -37,8 +39,10 @@ def diff_specs(
 ) -> list[Finding]:
     """Every evolution finding between two sets of spec files (pure)."""
     config = config if config is not None else Config()
-    pairing = pair_messages(list(base_specs), list(head_specs), released_for or ReleasedFor())
-    context = DiffContext(pairing, ledger or TagLedger.empty())
+    unreadable = tuple(s for s in head_specs if s.message is None)
+    base_kept = _without_unreadable(base_specs, unreadable)
+    pairing = pair_messages(base_kept, list(head_specs), released_for or ReleasedFor())
+    context = DiffContext(pairing, ledger or TagLedger.empty(), unreadable)
     findings: list[Finding] = []
     for diff_rule in all_rules("diff"):
         if diff_rule.id in config.disabled or diff_rule.scope == "proof":
@@ -59,6 +63,21 @@ def diff_specs(
     comments = {s.path: s.document.comments for s in head_specs if s.document is not None}
     kept = apply_suppressions(merged, comments)
     return sorted(with_severity(kept, dict(config.severities)), key=Finding.sort_key)
+
+
+def _without_unreadable(
+    base_specs: Sequence[SpecFile], unreadable: Sequence[SpecFile]
+) -> list[SpecFile]:
+    """BASE specs minus those whose file no longer parses in HEAD: that is reported as
+    spec-unreadable, not as a removed message."""
+    if not unreadable:
+        return list(base_specs)
+    paths = {s.path for s in unreadable}
+    names = {PurePosixPath(s.path).name for s in unreadable}
+    exact = [s for s in base_specs if s.path in paths]
+    if exact:
+        return [s for s in base_specs if s.path not in paths]
+    return [s for s in base_specs if PurePosixPath(s.path).name not in names]
 
 
 def _with_reason(finding: Finding, pairing: Pairing, released_for: ReleasedFor | None) -> Finding:
