@@ -185,19 +185,24 @@ class _Parser:
         pos = self.pos
         match = _TOKEN.match(text, pos)
         assert match is not None  # every group is optional
-        start = match.start("string")
         skip_end = match.end("skip")
         if skip_end > pos:
-            self._skipped(pos, skip_end)
+            if self.track_comments:
+                self._skipped(pos, skip_end)
+            else:  # the common case, inlined: only line numbers to account for
+                count = text.count("\n", pos, skip_end)
+                if count:
+                    self.line += count
+                    self.line_start = text.rfind("\n", pos, skip_end) + 1
         kind = match.lastgroup
         if kind is None or kind == "skip":
             if skip_end >= len(text):
                 self.pos = skip_end
                 return ("eof", "", skip_end)
             raise self._bad_token(skip_end)
-        start = match.start(kind)
-        self.pos = match.end()
-        return (kind, match.group(kind), start)
+        end = match.end()
+        self.pos = end
+        return (kind, text[skip_end:end], skip_end)  # the token starts where skipping ends
 
     def _skipped(self, start: int, end: int) -> None:
         """Account for whitespace and comments: line numbers, and kcompat comments."""
