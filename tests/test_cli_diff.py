@@ -553,8 +553,9 @@ def test_discovery_finds_specs_anywhere_and_skips_other_json(repo: Path) -> None
     assert run.findings()[0]["file"] == deep
 
 
-def test_a_spec_that_no_longer_parses_is_an_error(repo: Path) -> None:
+def test_a_spec_that_no_longer_parses_is_an_error_not_a_removal(repo: Path) -> None:
     write_files(repo, {LEASE: LEASE_TEXT.replace('"apiKey": 92,', '"apiKey": 92,,')})
     run = diff(repo)
-    assert run.code in (1, 2)
-    assert run.code == 2 or any(f["severity"] == "error" for f in run.findings()), run
+    assert run.code == 1
+    assert rules(run) == [("spec-unreadable", "")]
+    assert run.findings()[0]["file"] == LEASE and run.findings()[0]["line"] == 3
