@@ -254,7 +254,8 @@ def main() -> None:
     print(
         f"\nproof over Kafka trunk ({len(messages)} specs, {rate.versions} message versions, "
         f"base == head, 20 samples per version and direction): {rate.samples} samples in "
-        f"{rate.seconds:.1f} s = {rate.per_second:,.0f} samples/s"
+        f"{rate.seconds:.1f} s = {rate.per_second:,.0f} samples/s "
+        f"({rate.per_cpu_second:,.0f} per CPU second)"
     )
 
 

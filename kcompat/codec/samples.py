@@ -30,6 +30,8 @@ _DEFAULTS, _LOW, _HIGH, _LONG, _SMALL, _RANDOM = range(6)
 _SYSTEMATIC = (_DEFAULTS, _LOW, _HIGH, _LONG, _SMALL)
 _TEXTS = ("", "a", "kafka", "ünïcødé ✓ 🙂", "topic-1", "x" * 40, "日本語")
 _BIG_FLOAT = 1.7976931348623157e308
+_SPECIAL_INTS = (0, -1, 1, 127, 128, -64, -65, 16383, 16384, 255, 256)
+_ALPHABET = "abcXYZ019-_.é✓🙂 "
 
 
 def generate_samples(layout: Layout, count: int, seed: int = 0) -> list[dict[str, Any]]:
@@ -131,11 +133,11 @@ class _Builder:
             return low
         if choice < 0.3:
             return high
-        if choice < 0.45:
-            return max(low, min(high, self.rng.choice((0, -1, 1, 127, 128, -64, 16384))))
+        if choice < 0.45:  # small values around the varint and sign boundaries
+            return max(low, min(high, _SPECIAL_INTS[int(choice * 1000) % len(_SPECIAL_INTS)]))
         if choice < 0.7:
-            return max(low, min(high, self.rng.randint(-1000, 100000)))
-        return self.rng.randint(low, high)
+            return max(low, min(high, int(choice * 1_000_000) - 500_000))
+        return low + self.rng.getrandbits((high - low).bit_length()) % (high - low + 1)
 
     def text(self, plan: int) -> str:
         if plan == _LOW:
@@ -147,10 +149,10 @@ class _Builder:
         if plan == _SMALL:
             return "a"
         rng = self.rng
-        if rng.random() < 0.5:
-            return rng.choice(_TEXTS)
-        alphabet = "abcXYZ019-_.é✓🙂 "
-        return "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 24)))
+        choice = rng.random()
+        if choice < 0.5:
+            return _TEXTS[int(choice * 100) % len(_TEXTS)]
+        return "".join(rng.choices(_ALPHABET, k=int(choice * 50) - 25))
 
     def blob(self, plan: int) -> bytes:
         if plan == _LOW:
@@ -161,7 +163,7 @@ class _Builder:
             return bytes(range(256)) + b"\x00" * 44 if self.spend(30) else b"\x01"
         if plan == _SMALL:
             return b"\x01"
-        return self.rng.randbytes(self.rng.randint(0, 40))
+        return self.rng.randbytes(self.rng.getrandbits(5))
 
     def array(self, wire: Wire, depth: int, plan: int) -> list[Any]:
         element = wire.element

@@ -10,6 +10,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cache
 from types import MappingProxyType
 from typing import Any
 
@@ -28,19 +29,25 @@ LENGTH_BITS = 32
 
 
 def int_range(wire: Wire) -> tuple[int, int]:
+    """The integers a field can hold at this wire (see :func:`_int_range`)."""
+    return _int_range(wire.form, wire.bits, wire.signed, wire.type_bits)
+
+
+@cache
+def _int_range(form: str, bits: int, signed: bool, type_bits: int) -> tuple[int, int]:
     """The integers a field can hold at this wire: the type's range within the encoding's.
 
     A seed-004 width narrower than the type (``fixed32`` on an ``int64``) narrows the
     range: values outside it are rejected on write. ``upacked`` on a signed type writes
     the two's complement bits as an unsigned varint, so its range is the signed one.
     """
-    type_bits = wire.type_bits or wire.bits
-    if wire.signed:
+    type_bits = type_bits or bits
+    if signed:
         low, high = -(1 << (type_bits - 1)), (1 << (type_bits - 1)) - 1
-        wire_low, wire_high = -(1 << (wire.bits - 1)), (1 << (wire.bits - 1)) - 1
+        wire_low, wire_high = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
     else:
         low, high = 0, (1 << type_bits) - 1
-        wire_low, wire_high = 0, (1 << wire.bits) - 1
+        wire_low, wire_high = 0, (1 << bits) - 1
     return max(low, wire_low), min(high, wire_high)
 
 
