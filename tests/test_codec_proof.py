@@ -207,7 +207,9 @@ def test_a_break_deep_in_the_example_is_found() -> None:
     head = changed(base, set_key("Widgets.Dimensions.WidthMm", "type", "int64"))
     found = proven(base, head, samples=12)
     assert found and {e.version for e in found} >= {1, 2, 3}
-    assert all(e.field_path.startswith("Widgets[") for e in found)
+    assert {e.field_path for e in found} == {"Widgets.Dimensions.WidthMm"}
+    assert all(e.value_path.startswith("Widgets[") for e in found)
+    assert all(e.value_path in str(e).splitlines()[0] for e in found)
     for evidence in found:
         _check_evidence(evidence)
 
@@ -261,7 +263,8 @@ def _check_evidence(evidence: Evidence) -> None:
     assert evidence.direction in ("base->head", "head->base")
     assert len(evidence.annotated) <= 40
     assert len(evidence.hex) <= 2 * 1024 + 40
-    assert evidence.field_path
+    assert evidence.field_path and "[" not in evidence.field_path
+    assert {evidence} == {evidence}  # hashable although it holds dicts and lists
 
 
 # ----------------------------------------------------------------------------------------

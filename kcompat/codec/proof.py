@@ -36,6 +36,7 @@ alter the spec without altering the wire, and the proof must stay silent on them
 from __future__ import annotations
 
 import math
+import re
 import time
 import uuid
 from collections.abc import Iterable
@@ -60,6 +61,7 @@ MAX_ANNOTATED = 40
 SHORT_ANNOTATED = 22
 #: At most this many versions are tried for an open-ended range (a broken spec).
 MAX_VERSIONS = 256
+_INDEX = re.compile(r"\[\d+\]")
 _ITEMS_SHOWN = 8
 
 BASE_TO_HEAD = "base->head"
@@ -68,7 +70,12 @@ HEAD_TO_BASE = "head->base"
 
 @dataclass(frozen=True)
 class Evidence:
-    """One counterexample: the bytes a writer produced and what the reader made of them."""
+    """One counterexample: the bytes a writer produced and what the reader made of them.
+
+    ``field_path`` is the spec path of the field (``Topics.Partitions.LeaderId``, as in
+    findings); ``value_path`` is where in the sample it was (``Topics[0].Partitions[3]
+    .LeaderId``). Paths name the writer's field; "(message)" is the message itself.
+    """
 
     message: str
     version: int
@@ -80,7 +87,11 @@ class Evidence:
     read: Any
     error: str | None
     size: int = 0
+    value_path: str = ""
     short: tuple[str, ...] = field(default=(), repr=False, compare=False)
+
+    def __hash__(self) -> int:  # the values may be lists or dicts
+        return hash((self.message, self.version, self.direction, self.value_path, self.hex))
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able, as ``findings.schema.json`` describes ``evidence``."""
@@ -98,11 +109,12 @@ class Evidence:
 
     def summary(self) -> str:
         where = f"{self.message} v{self.version} {self.direction}"
+        path = self.value_path or self.field_path
         if self.error is not None:
-            return f"{where}: {self.field_path}: the reader fails ({self.size} bytes): {self.error}"
+            return f"{where}: {path}: the reader fails ({self.size} bytes): {self.error}"
         return (
-            f"{where}: {self.field_path}: wrote {show(self.written)}, "
-            f"read {show(self.read)} ({self.size} bytes)"
+            f"{where}: {path}: wrote {show(self.written)}, read {show(self.read)} "
+            f"({self.size} bytes)"
         )
 
     def __str__(self) -> str:
@@ -440,7 +452,8 @@ def _evidence(
         message=writer.message.name,
         version=writer.version,
         direction=direction,
-        field_path=path,
+        field_path=_INDEX.sub("", path),
+        value_path=path,
         hex=shown,
         annotated=tuple(focus(lines, path, MAX_ANNOTATED)),
         written=written,
