@@ -134,3 +134,17 @@ def test_errors_are_one_line_with_the_right_status(
     line = one_error_line(done)
     assert line.startswith("kcompat: error: ")
     assert words in line
+
+
+def test_decode_annotate_shows_each_field_and_the_failure() -> None:
+    done = kcompat("decode", "WidgetRequestHeader", "--version", "2", HEADER_HEX, "--annotate",
+                   "--specs", str(EXAMPLES))  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.decode().splitlines()
+    assert lines[0] == "0000  00 c8                     ServiceKey (int16) = 200"
+    assert lines[-1].endswith("DeadlineMs (int64) = 5")
+    short = kcompat("decode", "WidgetRequestHeader", "--version", "2", HEADER_HEX[:16],
+                    "--annotate", "--specs", str(EXAMPLES))  # fmt: skip
+    assert short.returncode == 1
+    assert short.stdout.decode().splitlines()[-1].startswith("0008  !! offset 8, CallerName")
+    assert "offset 8, CallerName" in one_error_line(short)

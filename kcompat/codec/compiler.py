@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from types import CodeType
 from typing import Any
 
-from kcompat.codec.reference import INT_CODES, _Writer, uvarint_bytes
+from kcompat.codec.reference import INT_CODES, _Writer
 from kcompat.codec.values import (
     MAX_STRING_BYTES,
     UNKNOWN_TAGS,
@@ -917,8 +917,3 @@ def compile_layout(
     namespace["_SK"] = generator.keys
     exec(code, namespace)
     return namespace["_enc"], namespace["_dec"], source
-
-
-def uvarint(value: int) -> bytes:
-    """Exposed for tests: the unsigned varint bytes of ``value``."""
-    return uvarint_bytes(value)

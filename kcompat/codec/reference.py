@@ -27,6 +27,7 @@ from kcompat.codec.values import (
     MAX_STRING_BYTES,
     UNKNOWN_TAGS,
     StructKeys,
+    declared_fields,
     default_value,
     int_range,
     is_default,
@@ -247,8 +248,6 @@ class _Reader:
 
     def tagged_elsewhere(self, layout: StructLayout, tag: int) -> str:
         owner = self.owners.get(id(layout))
-        from kcompat.codec.values import declared_fields
-
         for field in declared_fields(self.layout.message, owner):
             if field.tag == tag:
                 return field.name

@@ -81,6 +81,12 @@ def decode(
         ),
     ],
     specs: SpecsOption = None,
+    annotate: Annotated[
+        bool,
+        typer.Option(
+            "--annotate", help="Print an annotated hex dump (each field's bytes) instead of JSON."
+        ),
+    ] = False,
     config_file: ConfigOption = None,
 ) -> None:
     """Decode the message's bytes at a version and print the value as JSON."""
@@ -90,6 +96,19 @@ def decode(
 
     found = _find_message(message, version, specs, config_file)
     payload = _read_bytes(data)
+    if annotate:
+        from kcompat.codec.annotate import annotate_lines
+
+        lines = annotate_lines(resolve(found, version), payload)
+        sys.stdout.write("".join(line.text + "\n" for line in lines))
+        failed = next(
+            (line for line in lines if line.text.split("  ", 1)[-1].startswith("!!")), None
+        )
+        if failed is not None:
+            _codec_failure(
+                f"cannot decode {found.name} v{version}: {failed.text.split('!! ', 1)[1]}"
+            )
+        return
     try:
         value = decode_message(found, version, payload)
     except DecodeError as err:
