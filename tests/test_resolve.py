@@ -515,3 +515,17 @@ def test_examples_use_every_feature(examples: dict[str, Message]) -> None:
         used = {f.type.base for _path, f in message.walk()}
         assert all(struct.name in used for struct in message.common_structs)
     assert sum(f.type.base == "Principal" for _path, f in request.walk()) >= 2
+
+
+@pytest.mark.parametrize(
+    ("written", "described"), [(" int32 ", "INT32"), ("[] string", "ARRAY[STRING]")]
+)
+def test_type_text_is_trimmed_as_kafka_does(written: str, described: str) -> None:
+    message = message_of(
+        {
+            "validVersions": "0",
+            "flexibleVersions": "none",
+            "fields": [{"name": "A", "type": written, "versions": "0+"}],
+        }
+    )
+    assert field(resolve(message, 0).root, "A").wire.describe() == described

@@ -51,6 +51,14 @@ def _text(value: Any) -> str:
     return value if isinstance(value, str) else ""
 
 
+def _type_text(value: Any) -> str:
+    """A type as Kafka's FieldType.parse reads it: trimmed, and the element of [] too."""
+    text = _text(value).strip()
+    if text.startswith("[]"):
+        return "[]" + text[2:].strip()
+    return text
+
+
 def _int(value: Any) -> int | None:
     """An integer as Kafka's Jackson reads it: numbers, integral floats, decimal strings."""
     if isinstance(value, bool):
@@ -95,7 +103,7 @@ def _field(node: JObject, parent_versions: Versions) -> Field:
     tagged = _versions(node.get("taggedVersions"))
     # Kafka: a field without "versions" but with taggedVersions takes those.
     versions = _versions(node.get("versions"), tagged)
-    field_type = FieldType(_text(node.get("type")))
+    field_type = FieldType(_type_text(node.get("type")))
     nullable = _versions(node.get("nullableVersions"))
     flexible_override = node.get("flexibleVersions")
     entity_type = node.get("entityType")
