@@ -113,6 +113,33 @@ def _small_unpackers(code: str) -> list[Callable[[bytes, int], tuple[Any, ...]]]
     return [_uf(code, count) for count in range(64)]
 
 
+def _uuid_slow(raw: bytes) -> uuid.UUID:
+    return uuid.UUID(bytes=raw)
+
+
+def _uuid_fast(raw: bytes) -> uuid.UUID:
+    """``uuid.UUID(bytes=raw)`` in a third of the time: the checks it skips cannot fail
+    here (always 16 bytes), and the result is an ordinary UUID (equal, hashable, picklable)."""
+    made = object.__new__(uuid.UUID)
+    object.__setattr__(made, "int", int.from_bytes(raw, "big"))
+    object.__setattr__(made, "is_safe", uuid.SafeUUID.unknown)
+    return made
+
+
+def _pick_uuid() -> Callable[[bytes], uuid.UUID]:
+    probe = bytes(range(16))
+    try:
+        made = _uuid_fast(probe)
+        if made == uuid.UUID(bytes=probe) and str(made) == str(uuid.UUID(bytes=probe)):
+            return _uuid_fast
+    except (AttributeError, TypeError):  # a Python whose UUID differs inside
+        pass
+    return _uuid_slow
+
+
+_uuid = _pick_uuid()
+
+
 def _as_bytes(value: Any) -> bytes:
     if isinstance(value, bytearray | memoryview):
         return bytes(value)
@@ -179,6 +206,7 @@ def _namespace() -> dict[str, Any]:
         "_wtags": _wtags,
         "_Struct": struct.Struct,
         "_UUID": uuid.UUID,
+        "_uuid": _uuid,
         "_small_unpackers": _small_unpackers,
         "_INF": math.inf,
         "_NAN": math.nan,
@@ -603,7 +631,7 @@ class _Generator:
             if wire is None:
                 continue
             if wire.kind is Kind.UUID:
-                src(f"{var} = _UUID(bytes={var})")
+                src(f"{var} = _uuid({var})")
             elif wire.kind is Kind.INT and wire.type_bits and wire.type_bits < wire.bits:
                 low, high = int_range(wire)
                 with src.block(f"if not {low} <= {var} <= {high}:"):
@@ -626,10 +654,16 @@ class _Generator:
         elif pre != var:
             src(f"{var} = {pre}")
         with src.block(f"if {var} > 127:"):
-            src(f"{var}, {pos} = _ruv({buf}, {pos} - 1, {varint_max_bytes(bits)}, {bits})")
-            if limit is not None:
-                with src.block(f"if {var} > {limit}:"):
-                    src("raise _Bad")
+            second = f"{var}_2"
+            src(f"{second} = {buf}[{pos}]")
+            with src.block(f"if {second} < 128:"):  # two bytes (up to 16383): inline
+                src(f"{var} = ({var} & 127) | ({second} << 7)")
+                src(f"{pos} += 1")
+            with src.block("else:"):
+                src(f"{var}, {pos} = _ruv({buf}, {pos} - 1, {varint_max_bytes(bits)}, {bits})")
+                if limit is not None:
+                    with src.block(f"if {var} > {limit}:"):
+                        src("raise _Bad")
 
     def dec_value(
         self,
@@ -783,6 +817,8 @@ class _Generator:
                 src(f"{var} = [*_uf({code!r}, {size})({buf}, {pos})]")
                 src(f"{pos} += {size} * {width}")
             return
+        with src.block(f"elif {size} == {shift}:"):  # empty: no list building machinery
+            src(f"{var} = []")
         with src.block("else:"):
             if shift:
                 src(f"{size} -= 1")
@@ -792,7 +828,7 @@ class _Generator:
                 with src.block(f"if {size} * 16 > {blen} - {pos}:"):
                     src("raise _Bad")
                 src(
-                    f"{var} = [_UUID(bytes={buf}[i:i + 16]) "
+                    f"{var} = [_uuid({buf}[i:i + 16]) "
                     f"for i in range({pos}, {pos} + 16 * {size}, 16)]"
                 )
                 src(f"{pos} += 16 * {size}")
