@@ -906,10 +906,11 @@ class _Generator:
                     with src.block(f"{keyword} {tag} in {self.const(sorted_set(declared))}:"):
                         src("raise _Bad")
                     keyword = "elif"
-                with src.block("else:" if keyword == "elif" else "if True:"):
-                    with src.block(f"if {unknown} is None:"):
-                        src(f"{unknown} = []")
-                    src(f"{unknown}.append([{tag}, {buf}[{pos}:{end}]])")
+                if keyword == "elif":
+                    with src.block("else:"):
+                        self.dec_unknown_tag(src, unknown, tag, buf, pos, end)
+                else:  # no known tags at all: every tag is unknown
+                    self.dec_unknown_tag(src, unknown, tag, buf, pos, end)
                 src(f"{pos} = {end}")
             items = ", ".join(f"{n!r}: {v}" for n, v in [*values, *tagged_vars])
             src(f"{target} = {{{items}}}")
@@ -918,6 +919,12 @@ class _Generator:
         with src.block("else:"):
             items = ", ".join(f"{n!r}: {v}" for n, v in [*values, *defaults])
             src(f"{target} = {{{items}}}")
+
+    @staticmethod
+    def dec_unknown_tag(src: _Source, unknown: str, tag: str, buf: str, pos: str, end: str) -> None:
+        with src.block(f"if {unknown} is None:"):
+            src(f"{unknown} = []")
+        src(f"{unknown}.append([{tag}, {buf}[{pos}:{end}]])")
 
 
 def sorted_set(items: frozenset[Any]) -> str:
