@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
 #: The highest version Kafka can express; ``N+`` means ``N-32767``.
 MAX_VERSION = 0x7FFF
@@ -61,43 +62,8 @@ class Versions:
         Raises :class:`VersionSyntaxError` for anything else, including reversed ranges
         such as ``2-1``, so the caller can report them rather than silently reading none.
         """
-        stripped = text.strip()
-        if stripped == "none":
-            return _NONE
-        parts = stripped.split(",")
-        ranges = []
-        for part in parts:
-            match = _RANGE_RE.match(part)
-            if not match:
-                if _SPACED_RE.match(part):
-                    raise VersionSyntaxError(
-                        f"invalid version range {text!r}: no spaces inside a range "
-                        "(Kafka reads '1 - 3' as an error); write 'N-M' or 'N+'"
-                    )
-                raise VersionSyntaxError(
-                    f"invalid version range {text!r}: use 'none', 'N', 'N-M' or 'N+'"
-                )
-            low_text, high_text = match.group(1), match.group(3)
-            if any(
-                len(digits.lstrip("0")) > len(str(MAX_VERSION))
-                for digits in (low_text, high_text or "")
-            ):  # checked before int(): Python refuses to convert thousands of digits
-                raise VersionSyntaxError(f"version in {text[:40]!r} is above {MAX_VERSION}")
-            low = int(low_text)
-            if match.group(2):
-                high = MAX_VERSION
-            elif high_text is not None:
-                high = int(high_text)
-            else:
-                high = low
-            if low > MAX_VERSION or high > MAX_VERSION:
-                raise VersionSyntaxError(f"version in {text!r} is above {MAX_VERSION}")
-            if low > high:
-                raise VersionSyntaxError(
-                    f"reversed version range {text!r}: the lowest version comes first"
-                )
-            ranges.append((low, high))
-        return Versions.from_ranges(ranges)
+        # Only short texts are memoised: a fuzzed or broken file must not pin megabytes.
+        return _parse(text) if len(text) <= 64 else _parse.__wrapped__(text)
 
     @staticmethod
     def try_parse(text: object) -> Versions | None:
@@ -215,6 +181,48 @@ class Versions:
 
     def __repr__(self) -> str:
         return f"Versions({str(self)!r})"
+
+
+@lru_cache(maxsize=4096)
+def _parse(text: str) -> Versions:
+    """:meth:`Versions.parse`, memoised: a spec repository repeats a few dozen range texts."""
+    stripped = text.strip()
+    if stripped == "none":
+        return _NONE
+    parts = stripped.split(",")
+    ranges = []
+    for part in parts:
+        match = _RANGE_RE.match(part)
+        if not match:
+            if _SPACED_RE.match(part):
+                raise VersionSyntaxError(
+                    f"invalid version range {text!r}: no spaces inside a range "
+                    "(Kafka reads '1 - 3' as an error); write 'N-M' or 'N+'"
+                )
+            raise VersionSyntaxError(
+                f"invalid version range {text!r}: use 'none', 'N', 'N-M' or 'N+'"
+            )
+        low_text, high_text = match.group(1), match.group(3)
+        if any(
+            len(digits.lstrip("0")) > len(str(MAX_VERSION))
+            for digits in (low_text, high_text or "")
+        ):  # checked before int(): Python refuses to convert thousands of digits
+            raise VersionSyntaxError(f"version in {text[:40]!r} is above {MAX_VERSION}")
+        low = int(low_text)
+        if match.group(2):
+            high = MAX_VERSION
+        elif high_text is not None:
+            high = int(high_text)
+        else:
+            high = low
+        if low > MAX_VERSION or high > MAX_VERSION:
+            raise VersionSyntaxError(f"version in {text!r} is above {MAX_VERSION}")
+        if low > high:
+            raise VersionSyntaxError(
+                f"reversed version range {text!r}: the lowest version comes first"
+            )
+        ranges.append((low, high))
+    return Versions.from_ranges(ranges)
 
 
 def _range_text(low: int, high: int) -> str:
