@@ -553,6 +553,16 @@ def test_discovery_finds_specs_anywhere_and_skips_other_json(repo: Path) -> None
     assert run.findings()[0]["file"] == deep
 
 
+def test_two_copies_of_one_message_are_each_compared(repo: Path) -> None:
+    """A vendored copy holds a message of the same name; neither hides the other."""
+    copy = "vendor/shelf/ShelfPlacementRecord.json"
+    commit_tree(repo, {LEASE: LEASE_TEXT, SHELF: SHELF_TEXT, copy: SHELF_TEXT}, "vendor")
+    write_files(repo, {SHELF: shelf_lowest("1"), copy: shelf_renamed_field()})
+    run = diff(repo)
+    found = sorted((f["file"], f["rule"]) for f in run.findings())
+    assert found == [(SHELF, "lowest-version-raised"), (copy, "field-renamed")]
+
+
 def test_a_spec_that_no_longer_parses_is_an_error_not_a_removal(repo: Path) -> None:
     write_files(repo, {LEASE: LEASE_TEXT.replace('"apiKey": 92,', '"apiKey": 92,,')})
     run = diff(repo)

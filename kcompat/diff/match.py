@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
+from pathlib import PurePosixPath
 
 from kcompat.spec.model import Field, Message
 from kcompat.spec.resolve import Kind, LayoutField, StructLayout, Wire, resolve
@@ -212,9 +213,14 @@ def pair_messages(
     released_for: ReleasedFor,
 ) -> Pairing:
     """Match by name; then unmatched ones by (type, apiKey), by file path, and finally
-    (for messages without an apiKey) by mostly identical top-level fields: renames."""
-    base_by_name = {s.message.name: s for s in base_specs if s.message is not None}
-    head_by_name = {s.message.name: s for s in head_specs if s.message is not None}
+    (for messages without an apiKey) by mostly identical top-level fields: renames.
+
+    Two files may hold messages of one name (a vendored copy, a test fixture): each BASE
+    file then pairs with the HEAD file of that name whose path matches best, so neither
+    copy hides the other's changes.
+    """
+    base_left = [s for s in base_specs if s.message is not None]
+    head_left = [s for s in head_specs if s.message is not None]
     pairs: list[MessagePair] = []
     renamed: list[MessagePair] = []
 
@@ -225,12 +231,22 @@ def pair_messages(
             base_spec.message, head_spec.message, base_spec, head_spec, versions, why
         )
 
-    for name, base_spec in base_by_name.items():
-        head_spec = head_by_name.get(name)
-        if head_spec is not None:
+    def name_of(spec: SpecFile) -> str:
+        assert spec.message is not None
+        return spec.message.name
+
+    for base_spec in list(base_left):
+        candidates = [h for h in head_left if name_of(h) == name_of(base_spec)]
+        if candidates:
+            head_spec = max(candidates, key=lambda h: _common_suffix(base_spec.path, h.path))
             pairs.append(make(base_spec, head_spec))
-    base_left = {n: s for n, s in base_by_name.items() if n not in head_by_name}
-    head_left = {n: s for n, s in head_by_name.items() if n not in base_by_name}
+            base_left.remove(base_spec)
+            head_left.remove(head_spec)
+    # Names one side still has are not renames of the other side's leftovers.
+    base_names = {name_of(s) for s in base_specs if s.message is not None}
+    head_names = {name_of(s) for s in head_specs if s.message is not None}
+    base_left = [s for s in base_left if name_of(s) not in head_names]
+    head_left = [s for s in head_left if name_of(s) not in base_names]
 
     def key_of(spec: SpecFile) -> tuple[str, int] | None:
         message = spec.message
@@ -246,40 +262,46 @@ def pair_messages(
             return None
         return (message.kind, frozenset(f.name for f in message.fields))
 
-    for strategy in (key_of, lambda s: s.path):
-        head_index: dict[object, str] = {}
-        for name, spec in head_left.items():
-            k = strategy(spec)
-            if k is not None:
-                head_index.setdefault(k, name)
-        for name, base_spec in list(base_left.items()):
+    def path_of(spec: SpecFile) -> str:
+        return spec.path
+
+    for strategy in (key_of, path_of):
+        for base_spec in list(base_left):
             k = strategy(base_spec)
-            head_name = head_index.get(k) if k is not None else None
-            if head_name is not None and head_name in head_left:
-                renamed.append(make(base_spec, head_left.pop(head_name)))
-                base_left.pop(name)
-    for name, base_spec in list(base_left.items()):
+            if k is None:
+                continue
+            found = next((h for h in head_left if strategy(h) == k), None)
+            if found is not None:
+                renamed.append(make(base_spec, found))
+                base_left.remove(base_spec)
+                head_left.remove(found)
+    for base_spec in list(base_left):
         base_key = similar(base_spec)
         if base_key is None:
             continue
         best, best_score = None, 0.0
-        for head_name, head_spec in head_left.items():
+        for head_spec in head_left:
             head_key = similar(head_spec)
             if head_key is None or head_key[0] != base_key[0]:
                 continue
             union = base_key[1] | head_key[1]
             score = len(base_key[1] & head_key[1]) / len(union) if union else 0.0
             if score > best_score:
-                best, best_score = head_name, score
+                best, best_score = head_spec, score
         if best is not None and best_score >= 0.6:
-            renamed.append(make(base_spec, head_left.pop(best)))
-            base_left.pop(name)
-    return Pairing(
-        tuple(pairs + renamed),
-        tuple(base_left.values()),
-        tuple(head_left.values()),
-        tuple(renamed),
-    )
+            renamed.append(make(base_spec, best))
+            base_left.remove(base_spec)
+            head_left.remove(best)
+    return Pairing(tuple(pairs + renamed), tuple(base_left), tuple(head_left), tuple(renamed))
+
+
+def _common_suffix(a: str, b: str) -> int:
+    """How many trailing path components two paths share."""
+    left, right = PurePosixPath(a).parts, PurePosixPath(b).parts
+    count = 0
+    while count < min(len(left), len(right)) and left[-1 - count] == right[-1 - count]:
+        count += 1
+    return count
 
 
 class ReleasedFor:
