@@ -381,9 +381,11 @@ def test_sarif_format_follows_the_official_schema(broken: Path) -> None:
     from tests.sarif_schema import sarif_schema
 
     schema = sarif_schema()
-    validator = jsonschema.Draft202012Validator(schema)
-    for args in (["HEAD~1", "HEAD"], ["HEAD", "HEAD"]):
-        run = diff(broken, *args, fmt="sarif")
+    validator = jsonschema.Draft202012Validator(
+        schema, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER
+    )
+    with_proof = run_cli(["diff", "HEAD~1", "HEAD", "--format", "sarif"], broken)
+    for run in (with_proof, *(diff(broken, *a, fmt="sarif") for a in (["HEAD~1"], ["HEAD"]))):
         document = json.loads(run.stdout)
         errors = sorted(validator.iter_errors(document), key=lambda e: list(e.path))
         assert errors == [], [f"{list(e.path)}: {e.message}" for e in errors]
