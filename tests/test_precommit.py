@@ -176,7 +176,8 @@ def test_hooks_skip_commits_without_spec_files(repo: Path) -> None:
 
 
 def test_pre_commit_try_repo(repo: Path, tmp_path: Path) -> None:
-    """pre-commit installs kcompat from a clone of this repository and runs both hooks."""
+    """pre-commit installs kcompat from a clone of this repository and runs both hooks
+    (try-repo keeps its hook environment in a temporary store)."""
     pre_commit = shutil.which("pre-commit", path=str(Path(sys.executable).parent))
     if pre_commit is None:
         pytest.skip("pre-commit is not installed (it comes with the dev extra)")
