@@ -204,8 +204,9 @@ def test_pre_commit_try_repo(repo: Path, tmp_path: Path) -> None:
     except subprocess.TimeoutExpired:
         pytest.skip("pre-commit try-repo took more than 120 s (installing kcompat's deps)")
     output = done.stdout + done.stderr
-    if "Installing environment" in output and "error" in output.lower() and "[field-" not in output:
-        pytest.skip(f"pre-commit could not install the hook environment: {output[-300:]}")
+    if done.returncode not in (0, 1):  # pre-commit's own failure (e.g. pip offline): exit 3
+        last = (output.strip().splitlines() or ["no output"])[-1]
+        pytest.skip(f"pre-commit could not set up the hooks (exit {done.returncode}): {last}")
     assert done.returncode == 1, output
     assert re.search(r"kcompat lint\.+Passed", output), output
     assert re.search(r"kcompat diff\.+Failed", output), output
