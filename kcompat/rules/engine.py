@@ -119,23 +119,36 @@ def rule(
     return register
 
 
+#: Where each kind of rule is defined (importing a module registers its rules).
+RULE_MODULES: dict[str, tuple[str, ...]] = {
+    "lint": ("kcompat.rules.lint",),
+    "diff": ("kcompat.rules.evolution", "kcompat.diff.proof"),
+    "drift": ("kcompat.drift",),
+    "corpus": ("kcompat.pipeline.corpus_rules",),
+}
+
+
 def all_rules(kind: str | None = None) -> list[Rule]:
     """Every registered rule (of one kind), sorted by kind then ID."""
-    _load_rule_modules()
+    _load_rule_modules(kind)
     rules = [r for r in _REGISTRY.values() if kind is None or r.kind == kind]
     return sorted(rules, key=lambda r: (r.kind, r.id))
 
 
 def get_rule(rule_id: str) -> Rule | None:
-    _load_rule_modules()
-    return _REGISTRY.get(rule_id)
+    found = _REGISTRY.get(rule_id)
+    if found is None:
+        _load_rule_modules(None)
+        found = _REGISTRY.get(rule_id)
+    return found
 
 
-def _load_rule_modules() -> None:
-    # Importing the packages registers their rules (each module uses @rule).
-    import kcompat.diff.proof  # roundtrip-mismatch
-    import kcompat.rules.evolution
-    import kcompat.rules.lint  # noqa: F401
+def _load_rule_modules(kind: str | None) -> None:
+    # Only what is asked for: `kcompat lint` need not import the diff engine or the codec.
+    import importlib
+
+    for module in RULE_MODULES.get(kind, ()) if kind else sum(RULE_MODULES.values(), ()):
+        importlib.import_module(module)
 
 
 Where = Position | JObject | JArray | None
