@@ -70,6 +70,8 @@ def invalid_versions(spec: SpecFile, report: Reporter) -> None:
     if not isinstance(root, JObject):
         return
     for obj, key, text, is_encoding in _version_values(root):
+        if not is_encoding and _blank_means_none(obj, key, text):
+            continue  # blank-versions reports it
         try:
             Versions.parse(text)
         except VersionSyntaxError as err:
@@ -85,6 +87,46 @@ def invalid_versions(spec: SpecFile, report: Reporter) -> None:
             else:
                 hint = "write none, N, N-M or N+"
             report(where, f"{label}: {message}", hint=hint)
+
+
+#: Keys Kafka reads as "none" when blank (Versions.parse falls back to its default).
+_BLANK_IS_NONE = {"flexibleVersions", "nullableVersions", "taggedVersions", "deprecatedVersions"}
+
+
+def _blank_means_none(obj: JObject, key: str, text: str) -> bool:
+    """A blank range that Kafka accepts: optional keys, or versions taken from
+    taggedVersions."""
+    if text.strip():
+        return False
+    if key in _BLANK_IS_NONE:
+        return True
+    tagged = obj.get("taggedVersions")
+    return key == "versions" and isinstance(tagged, str) and bool(tagged.strip())
+
+
+@rule(
+    "blank-versions",
+    kind="lint",
+    category="versions",
+    severity=Severity.WARNING,
+    summary="An empty version range, which Kafka silently reads as none.",
+    scope="document",
+)
+def blank_versions(spec: SpecFile, report: Reporter) -> None:
+    root = spec.document.root if spec.document is not None else None
+    if not isinstance(root, JObject):
+        return
+    for obj, key, text, is_encoding in _version_values(root):
+        if is_encoding or not _blank_means_none(obj, key, text):
+            continue
+        meaning = (
+            "the field takes its taggedVersions" if key == "versions" else "it is read as none"
+        )
+        report(
+            obj.where_value(key),
+            f"{key} is empty: {meaning}",
+            hint=f'write "{key}": "none" if that is what you mean, or remove the key',
+        )
 
 
 @rule(
