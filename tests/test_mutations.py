@@ -86,7 +86,6 @@ class Mutation:
     message: str = ""  # the message the findings are on (default: the file's)
     companions: tuple[str, ...] = ()  # other files committed alongside, unchanged
     wire: bool = False  # the bytes of a common released version change
-    proof_gap: str = ""  # why the proof cannot confirm it yet (an expected failure)
     infos: tuple[str, ...] = ()  # the info findings' rules, for a compatible mutation
     versions: Mapping[str, str] = field(default_factory=dict)  # rule -> expected versions
 
@@ -176,12 +175,6 @@ CONTROLLER_READY = (
     ' "tag": 3, "default": "0", "about": "How many controllers are ready." }'
 )
 
-SAME_SHAPE_GAP = (
-    "the proof skips versions whose wire shapes are equal (kcompat/diff/proof.py "
-    "_same_bytes ignores names), so two same-shaped fields or tags that trade places are "
-    "never round-tripped"
-)
-
 M = Mutation
 MUTATIONS: list[Mutation] = [
     # -- fields removed, added, reordered -----------------------------------------------------
@@ -230,7 +223,6 @@ MUTATIONS: list[Mutation] = [
         _swap("Topics.Partitions.ReplicaNodes", "Topics.Partitions.IsrNodes"),
         (("fields-reordered", "Topics.Partitions.IsrNodes"),),
         wire=True,
-        proof_gap=SAME_SHAPE_GAP,
     ),
     M(
         "swap-same-type-int32",
@@ -238,7 +230,6 @@ MUTATIONS: list[Mutation] = [
         _swap("MaxWaitMs", "MinBytes"),
         (("fields-reordered", "MinBytes"),),
         wire=True,
-        proof_gap=SAME_SHAPE_GAP,
     ),
     M(
         "reorder-different-types",
@@ -361,7 +352,6 @@ MUTATIONS: list[Mutation] = [
         _chain(_field("SupportedFeatures", "tag", "2"), _field("FinalizedFeatures", "tag", "0")),
         (("tag-changed", "SupportedFeatures"), ("tag-changed", "FinalizedFeatures")),
         wire=True,
-        proof_gap=SAME_SHAPE_GAP,
     ),
     M(
         "tag-reused",
@@ -755,13 +745,8 @@ def test_compatible_mutation_is_clean(
 
 
 @pytest.mark.parametrize("mutation", MUTATIONS, ids=_ids)
-def test_round_trip_proof_agrees(
-    mutation: Mutation, built: Callable[[Mutation], Path], request: pytest.FixtureRequest
-) -> None:
+def test_round_trip_proof_agrees(mutation: Mutation, built: Callable[[Mutation], Path]) -> None:
     """With the proof on: wire-level breaks are confirmed by bytes, and nothing else is."""
-    pytest.importorskip("kcompat.codec.proof", reason="the round-trip codec is not in yet")
-    if mutation.proof_gap:
-        request.applymarker(pytest.mark.xfail(reason=mutation.proof_gap, strict=True))
     repo = built(mutation)
     run = diff_last_commit(repo, proof=True)
     assert run.stderr == ""

@@ -59,6 +59,8 @@ MAX_HEX_BYTES = 1024
 #: Lines of annotated dump kept in evidence, and shown by ``str()``.
 MAX_ANNOTATED = 40
 SHORT_ANNOTATED = 22
+#: At most this many broken fields are shown per version and direction.
+MAX_FIELDS_PER_CHECK = 8
 #: At most this many versions are tried for an open-ended range (a broken spec).
 MAX_VERSIONS = 256
 _INDEX = re.compile(r"\[\d+\]")
@@ -202,15 +204,18 @@ class _Prover:
                 (BASE_TO_HEAD, base_layout, head_layout),
                 (HEAD_TO_BASE, head_layout, base_layout),
             ):
-                evidence = self.check(writer, reader, direction)
-                if evidence is not None:
-                    found.append(evidence)
+                found.extend(self.check(writer, reader, direction))
         return found
 
-    def check(self, writer: Layout, reader: Layout, direction: str) -> Evidence | None:
+    def check(self, writer: Layout, reader: Layout, direction: str) -> list[Evidence]:
+        """The first counterexample for each field that breaks (smallest sample first).
+
+        Every sample is tried, not just until the first break: one break (a changed tagged
+        default, say) must not hide another (two swapped fields) that other samples show.
+        """
         writer_codec, reader_codec = codec_for(writer), codec_for(reader)
         if self.skip_identical and writer_codec.source == reader_codec.source:
-            return None
+            return []
         encoded: list[tuple[int, int, dict[str, Any], bytes]] = []
         for index, sample in enumerate(generate_samples(writer, self.samples, self.seed)):
             try:
@@ -219,6 +224,7 @@ class _Prover:
                 continue  # a sample this writer cannot produce (a broken default)
             encoded.append((len(data), index, sample, data))
         encoded.sort(key=lambda item: (item[0], item[1]))
+        found: dict[str, Evidence] = {}
         for _, _, sample, data in encoded:
             self.count += 1
             try:
@@ -226,13 +232,18 @@ class _Prover:
             except DecodeError as err:
                 path, read = _divergence(writer, reader, data, err)
                 written = _value_at(sample, path)
-                return _evidence(writer, direction, data, path, written, read, str(err))
-            mismatch = self.compare_struct(writer.root, reader.root, sample, value, "")
-            if mismatch is not None:
-                return _evidence(
+                evidence = _evidence(writer, direction, data, path, written, read, str(err))
+            else:
+                mismatch = self.compare_struct(writer.root, reader.root, sample, value, "")
+                if mismatch is None:
+                    continue
+                evidence = _evidence(
                     writer, direction, data, mismatch.path, mismatch.written, mismatch.read, None
                 )
-        return None
+            found.setdefault(evidence.field_path, evidence)
+            if len(found) >= MAX_FIELDS_PER_CHECK:
+                break
+        return list(found.values())
 
     # -- comparison ----------------------------------------------------------------------
     def pair(self, writer: StructLayout, reader: StructLayout) -> tuple[_Pairs, bool]:

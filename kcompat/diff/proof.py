@@ -48,12 +48,10 @@ def proof_findings(
     pairing = pair_messages(list(base_specs), list(head_specs), released_for)
     findings: list[Finding] = []
     for pair in pairing.pairs:
-        versions_to_prove = Versions.from_ranges(
-            (v, v) for v in pair.common if not _same_bytes(pair.base, pair.head, v)
-        )
-        if versions_to_prove.empty:
+        if pair.common.empty:
             continue
-        evidence = prove(pair.base, pair.head, versions_to_prove, samples=samples)
+        # prove() itself skips versions whose layouts compile identically (names included)
+        evidence = prove(pair.base, pair.head, pair.common, samples=samples)
         groups: dict[tuple[str, str, bool], list[object]] = {}
         for item in sorted(evidence, key=lambda e: e.version):
             groups.setdefault((item.field_path, item.direction, item.error is not None), []).append(
@@ -95,35 +93,6 @@ def proof_findings(
 
         findings = [replace(f, severity=config.severities["roundtrip-mismatch"]) for f in findings]
     return findings
-
-
-def _same_bytes(base: Message, head: Message, version: int) -> bool:
-    """Identical wire shapes and tagged defaults: no sample can tell the two apart, so the
-    proof cannot find anything there and is skipped (docs-only changes cost nothing)."""
-    from kcompat.diff.match import struct_shape
-    from kcompat.spec.resolve import resolve
-
-    base_root, head_root = resolve(base, version).root, resolve(head, version).root
-    if struct_shape(base_root) != struct_shape(head_root):
-        return False
-    return _tag_defaults(base_root) == _tag_defaults(head_root)
-
-
-def _tag_defaults(layout: object) -> list[object]:
-    from kcompat.spec.resolve import Kind, StructLayout
-
-    assert isinstance(layout, StructLayout)
-    out: list[object] = [(f.tag, f.default.key()) for f in layout.tagged]
-    for entry in layout.all_fields():
-        wire = entry.wire
-        child = (
-            wire.struct
-            if wire.kind is Kind.STRUCT
-            else (wire.element.struct if wire.element is not None else None)
-        )
-        if child is not None:
-            out.append(_tag_defaults(child))
-    return out
 
 
 def _nodes(message: Message, field_path: str) -> JObject | None:
