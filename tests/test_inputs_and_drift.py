@@ -227,6 +227,28 @@ def test_released_tags_names_the_release(
     assert "released: released in v1.0.0" in out
 
 
+def test_a_message_no_release_shipped_can_be_removed(
+    tagged_repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write(
+        tagged_repo / "GadgetRequest.json",
+        request().replace("Widget", "Gadget").replace('"apiKey": 90', '"apiKey": 91'),
+    )
+    write(
+        tagged_repo / "GadgetResponse.json",
+        response().replace("Widget", "Gadget").replace('"apiKey": 90', '"apiKey": 91'),
+    )
+    commit(tagged_repo, "add an API on trunk")
+    (tagged_repo / "GadgetRequest.json").unlink()
+    (tagged_repo / "GadgetResponse.json").unlink()
+    commit(tagged_repo, "drop it again before any release")
+    monkeypatch.chdir(tagged_repo)
+    code, tags_mode = run_json(["diff", "HEAD~1", "HEAD", "--released", "tags"], capsys)
+    assert code == 0 and rules_of(tags_mode, "error") == set()
+    code, base_mode = run_json(["diff", "HEAD~1", "HEAD", "--released", "base"], capsys)
+    assert code == 1 and rules_of(base_mode, "error") == {"message-removed"}
+
+
 def test_release_tag_pattern_is_configurable(
     tagged_repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

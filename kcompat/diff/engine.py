@@ -8,7 +8,7 @@ versions 0 to 7 is one finding that says "0-7", not eight.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import PurePosixPath
 
 from kcompat.config import Config
@@ -27,6 +27,7 @@ class DiffContext:
     pairing: Pairing
     ledger: TagLedger
     unreadable: tuple[SpecFile, ...] = ()  # HEAD spec files that do not parse
+    released_for: ReleasedFor = field(default_factory=ReleasedFor)
 
 
 def diff_specs(
@@ -41,8 +42,9 @@ def diff_specs(
     config = config if config is not None else Config()
     unreadable = tuple(s for s in head_specs if s.message is None)
     base_kept = _without_unreadable(base_specs, unreadable)
-    pairing = pair_messages(base_kept, list(head_specs), released_for or ReleasedFor())
-    context = DiffContext(pairing, ledger or TagLedger.empty(), unreadable)
+    policy = released_for or ReleasedFor()
+    pairing = pair_messages(base_kept, list(head_specs), policy)
+    context = DiffContext(pairing, ledger or TagLedger.empty(), unreadable, policy)
     findings: list[Finding] = []
     for diff_rule in all_rules("diff"):
         if diff_rule.id in config.disabled or diff_rule.scope == "proof":

@@ -99,7 +99,7 @@ class Loaded:
 
     base: list[SpecFile]
     head: list[SpecFile]
-    compared: int  # spec files looked at (for the summary)
+    compared: int  # spec files compared, counted once per side (for the summary)
 
 
 def load_sides(base: Side, head: Side, pathspecs: Sequence[str] = ()) -> Loaded:
@@ -148,7 +148,10 @@ def _load_pairs(
             spec = read_spec(_label(head, path), data)
             if looks_like_spec(spec):
                 head_specs.append(spec)
-    compared = len({*base_paths, *head_paths})
+    base_names, head_names = {s.path for s in base_specs}, {s.path for s in head_specs}
+    # one repository: the same file has one name on both sides; otherwise count a side
+    same_tree = base.in_git and head.in_git and base.repo is head.repo
+    compared = len(base_names | head_names) if same_tree else max(len(base_names), len(head_names))
     return Loaded(base_specs, head_specs, compared)
 
 

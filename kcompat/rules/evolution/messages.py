@@ -21,9 +21,9 @@ def message_removed(context: DiffContext, report: Reporter) -> None:
     for spec in context.pairing.removed:
         message = spec.message
         assert message is not None
-        versions = message.released_versions
+        versions, _reason = context.released_for(message)
         if versions.empty:
-            continue  # no version left to use (validVersions "none"): nobody to break
+            continue  # nothing released (validVersions "none", or no release shipped it)
         report(
             message.node,
             f"{message.kind} {message.name} was removed; clients of its "
