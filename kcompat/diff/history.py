@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from kcompat.diff.ledger import TagLedger, tag_bindings
+from kcompat.diff.tags_released import TagsReleased
 from kcompat.sources.sides import Side, _source_path
 from kcompat.spec.specfile import SpecFile, read_spec
 
@@ -33,13 +34,30 @@ def needs_history(base_specs: Sequence[SpecFile], head_specs: Sequence[SpecFile]
 
 
 def ledger_from_history(
-    side: Side, base_specs: Sequence[SpecFile], head_specs: Sequence[SpecFile]
+    side: Side,
+    base_specs: Sequence[SpecFile],
+    head_specs: Sequence[SpecFile],
+    releases: TagsReleased | None = None,
 ) -> TagLedger:
-    """Tags of every revision in BASE's history that touched the files that need it."""
+    """Tags of every revision in BASE's history that touched the files that need it.
+
+    With released versions from tags, only releases count: a tag used on a trunk and
+    dropped before any release never reached anyone, so reusing it breaks nobody.
+    """
     ledger = TagLedger.empty()
     if side.kind != "rev" or side.repo is None or side.sha is None:
         return ledger
     repo = side.repo
+    if releases is not None:
+        for spec in needs_history(base_specs, head_specs):
+            path = _source_path(side, spec.path)
+            if path is None or spec.message is None:
+                continue
+            for tag in releases.reachable:
+                shipped = releases.releases.message_at(tag, path, spec.message.name)
+                if shipped is not None:
+                    ledger.add(shipped, tag.name)
+        return ledger
     for spec in needs_history(base_specs, head_specs):
         path = _source_path(side, spec.path)
         if path is None:

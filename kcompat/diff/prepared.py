@@ -136,7 +136,14 @@ def prepare_pair(
         if table is not None:
             first = tuple(sorted((v, t) for (n, v), t in table.items() if n == spec.message.name))
         entries.append((spec.message.name, ReleasedEntry(str(versions), reason, first)))
-    ledger = ledger_from_history(base, loaded.base, loaded.head) if history else TagLedger.empty()
+    from kcompat.diff.tags_released import TagsReleased
+
+    tag_policy = policy if isinstance(policy, TagsReleased) else None
+    ledger = (
+        ledger_from_history(base, loaded.base, loaded.head, tag_policy)
+        if history
+        else TagLedger.empty()
+    )
     return PreparedPair(
         base.label,
         head.label,

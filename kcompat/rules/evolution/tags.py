@@ -77,6 +77,8 @@ def tag_reused(pair: MessagePair, report: Reporter, context: DiffContext) -> Non
     renumbered = _renumbered(base_fields, head_fields)
     for (path, tag), binding in tag_bindings(pair.head, "HEAD").items():
         earlier = base_bindings.get((path, tag))
+        if earlier is not None and not _released_tagged(base_fields.get((path, tag)), pair):
+            earlier = None  # BASE's meaning never shipped (an unreleased version): free to change
         if earlier is not None and (earlier.name, earlier.type) == (binding.name, binding.type):
             continue  # the same field as in BASE
         if earlier is not None and (earlier.name == binding.name or earlier.type == binding.type):
@@ -109,6 +111,11 @@ def tag_reused(pair: MessagePair, report: Reporter, context: DiffContext) -> Non
             base_key="tag",
             hint="never reuse a tag; take the next unused one",
         )
+
+
+def _released_tagged(field: Field | None, pair: MessagePair) -> bool:
+    """Whether a BASE field was tagged in a version that counts as released."""
+    return field is None or not (field.tagged_versions & pair.released).empty
 
 
 def _tagged_fields(message: Message) -> dict[tuple[str, int], Field]:
