@@ -279,6 +279,28 @@ def test_history_equals_diff_pair_by_pair_on_the_shelf(
     assert assert_same_as_diff(result, repo, pairs, None) == len(result.findings)
 
 
+def test_pairs_that_prepare_alike_are_checked_once_and_reported_for_each(
+    spark: Any, shelf: tuple[Path, list[str]], tmp_path: Path
+) -> None:
+    """v1.1.1 tags v1.1.0's commit: its pairs repeat v1.1.0's, and each pair still gets
+    exactly the findings kcompat diff gives it."""
+    repo, shas = shelf
+    git(repo, "tag", "v1.1.1", shas[1])
+    result = history(spark, repo, tmp_path, mode="transitive")
+    assert result.comparisons == 6
+    per_pair = rules_per_pair(result)
+    assert per_pair["v1.1.1..v2.0.0"] == per_pair["v1.1.0..v2.0.0"]
+    assert per_pair["v1.0.0..v1.1.1"] == per_pair["v1.0.0..v1.1.0"]
+    assert "v1.1.0..v1.1.1" not in per_pair  # the same commit: nothing to report
+    tags = ("v1.0.0", "v1.1.0", "v1.1.1", "v2.0.0")
+    sha = {t: git(repo, "rev-parse", f"{t}^{{commit}}").strip() for t in tags}
+    found = history_findings(result)
+    for i, a in enumerate(tags):
+        for b in tags[i + 1 :]:
+            expected = diff_findings(repo, a, b, result.released_mode)
+            assert found.get((sha[a], sha[b]), set()) == expected, f"{a}..{b}"
+
+
 #: A stretch of Kafka's trunk with removed and added fields, proofs, new and removed messages.
 TRUNK_RANGE = (216, 224)  # pair indexes [start, end) of the consecutive trunk audit
 RELEASES = ("3.5.0", "3.6.0", "3.7.0", "3.8.0")
@@ -306,6 +328,50 @@ def test_history_equals_diff_on_a_range_of_kafka_trunk(
     assert total == len(result.findings)
     rules = {f["rule"] for f in result.findings}
     assert {"roundtrip-mismatch", "field-removed", "field-added", "message-added"} <= rules
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("mode", ["consecutive", "transitive"])
+def test_parallel_preparation_is_prepare_pair(kafka_repo: Path, mode: str) -> None:
+    """Worker processes, prefetched git answers and the parse cache change nothing: the
+    rows are exactly those prepare_pair makes, one comparison at a time."""
+    from kcompat.diff.prepared import prepare_pair
+    from kcompat.diff.tags_released import TagReleases, release_tags
+    from kcompat.pipeline.audit import plan, prepare_job, released_mode_for
+    from kcompat.pipeline.history import join_texts, pair_row
+    from kcompat.pipeline.prepare import Preparation
+    from kcompat.sources.git import GitRepo
+    from kcompat.sources.sides import Side
+
+    repo = GitRepo.open(kafka_repo)
+    commits = _first_parent(kafka_repo)
+    start, end = TRUNK_RANGE
+    request = HistoryRequest(
+        repo.root,
+        mode,
+        revision_range=f"{commits[start - 10]}..{commits[end]}",
+        tags=r"^3\.[4-8]\.0$",
+    )
+    comparisons = plan(request, repo, [])
+    released = released_mode_for(request, repo)
+    assert released == "tags" and len(comparisons) in (18, 10)
+    job = prepare_job(request, repo, comparisons, released, [])
+    rows, texts = Preparation(repo, comparisons, job, 2, min_parallel=0).result()
+    shared = TagReleases(repo, release_tags(repo, r"^3\.[4-8]\.0$"))
+    expected = [
+        pair_row(
+            c,
+            prepare_pair(
+                Side(c.base_label, "rev", repo, c.base),
+                Side(c.head_label, "rev", repo, c.head),
+                released_mode=released,
+                config=request.config,
+                releases=shared,
+            ),
+        )
+        for c in comparisons
+    ]
+    assert [join_texts(r, texts) for r in rows] == expected
 
 
 @pytest.mark.corpus

@@ -46,7 +46,7 @@ def history(
     from kcompat.config import load_config
     from kcompat.errors import UsageError
     from kcompat.pipeline.audit import MODES, HistoryRequest, run_history
-    from kcompat.pipeline.session import spark_session
+    from kcompat.pipeline.session import require_spark, spark_session
     from kcompat.sources.git import GitRepo
 
     if mode not in MODES:
@@ -71,8 +71,9 @@ def history(
         partitions,
         config,
     )
-    spark = spark_session(master)
-    result = run_history(request, spark, err_console)
+    require_spark()
+    # Spark starts while the driver prepares the comparisons (see run_history).
+    result = run_history(request, lambda: spark_session(master), err_console)
     if fmt == "json":
         import json
 

@@ -13,13 +13,12 @@ from pathlib import Path
 from typing import Any
 
 from kcompat.config import Config
-from kcompat.diff.prepared import prepare_pair
-from kcompat.diff.tags_released import TagReleases, release_tags
+from kcompat.diff.tags_released import release_tags
 from kcompat.errors import UsageError
-from kcompat.pipeline.history import CheckOptions, pair_row, run_checks
+from kcompat.pipeline.history import CheckOptions, join_texts, run_checks
+from kcompat.pipeline.prepare import Preparation, PrepareJob, prefetched, worker_count
 from kcompat.pipeline.revisions import Comparison, consecutive, releases
 from kcompat.sources.git import GitRepo
-from kcompat.sources.sides import Side
 
 MODES = ("consecutive", "releases", "transitive")
 
@@ -38,6 +37,7 @@ class HistoryRequest:
     history: bool = True
     partitions: int | None = None
     config: Config = field(default_factory=Config)
+    workers: int | None = None  # preparation processes (default: the master's cores)
 
 
 @dataclass(frozen=True)
@@ -67,6 +67,25 @@ def released_mode_for(request: HistoryRequest, repo: GitRepo) -> str:
     return "tags" if release_tags(repo, pattern) else "base"
 
 
+def prepare_job(
+    request: HistoryRequest,
+    repo: GitRepo,
+    comparisons: Sequence[Comparison],
+    released_mode: str,
+    pathspecs: Sequence[str],
+) -> PrepareJob:
+    """What preparing needs: the policies, and git's answers prefetched for every pair."""
+    return PrepareJob(
+        str(repo.root),
+        released_mode,
+        request.tags or request.config.release_tags,
+        request.config,
+        request.history,
+        tuple(pathspecs),
+        prefetched(repo, comparisons, pathspecs, tags=released_mode == "tags"),
+    )
+
+
 def prepare_rows(
     repo: GitRepo,
     comparisons: Sequence[Comparison],
@@ -75,27 +94,17 @@ def prepare_rows(
     request: HistoryRequest,
     pathspecs: Sequence[str],
     progress: Any = None,
+    workers: int = 1,
 ) -> list[dict[str, Any]]:
     """Read and prepare every comparison on the driver (git access lives here)."""
-    pattern = request.tags or request.config.release_tags
-    shared = TagReleases(repo, release_tags(repo, pattern)) if released_mode == "tags" else None
-    rows = []
-    for comparison in comparisons:
-        base = Side(comparison.base_label, "rev", repo, comparison.base)
-        head = Side(comparison.head_label, "rev", repo, comparison.head)
-        prepared = prepare_pair(
-            base,
-            head,
-            pathspecs=pathspecs,
-            released_mode=released_mode,
-            config=request.config,
-            history=request.history,
-            releases=shared,
-        )
-        rows.append(pair_row(comparison, prepared))
-        if progress is not None:
+    job = prepare_job(request, repo, comparisons, released_mode, pathspecs)
+
+    def tick(count: int) -> None:
+        for _ in range(count):
             progress()
-    return rows
+
+    rows, texts = Preparation(repo, comparisons, job, workers, tick if progress else None).result()
+    return [join_texts(row, texts) for row in rows]
 
 
 class SparkProgress:
@@ -131,6 +140,11 @@ class SparkProgress:
 
 
 def run_history(request: HistoryRequest, spark: Any, console: Any = None) -> HistoryResult:
+    """Plan, prepare (in the background), check on Spark, write Parquet, summarise.
+
+    ``spark`` is a session, or a function that makes one: it is then called while the
+    comparisons are being prepared, so the JVM starts in the meantime.
+    """
     started = time.perf_counter()
     repo = GitRepo.open(request.repo)
     from kcompat.diffing import pathspecs as configured_paths
@@ -147,6 +161,7 @@ def run_history(request: HistoryRequest, spark: Any, console: Any = None) -> His
         MofNCompleteColumn(),
         TimeElapsedColumn(),
     )
+    timings: dict[str, float] = {}
     with Progress(
         *columns,
         console=console,
@@ -154,35 +169,47 @@ def run_history(request: HistoryRequest, spark: Any, console: Any = None) -> His
         disable=console is None or not console.is_terminal,
     ) as bar:
         reading = bar.add_task("reading revisions", total=len(comparisons))
-        rows = prepare_rows(
-            repo,
-            comparisons,
-            released_mode=mode,
-            request=request,
-            pathspecs=specs_paths,
-            progress=lambda: bar.advance(reading),
+        job = prepare_job(request, repo, comparisons, mode, specs_paths)
+        workers = request.workers or worker_count(request.master)
+        preparation = Preparation(
+            repo, comparisons, job, workers, lambda n: bar.advance(reading, n)
         )
+        try:
+            session = spark() if callable(spark) else spark
+            timings["spark_ready"] = time.perf_counter() - started
+            rows, texts = preparation.result()
+        except BaseException:
+            preparation.cancel()
+            raise
+        timings["prepared"] = time.perf_counter() - started
         options = CheckOptions(request.config, request.proof, request.samples)
         checking = bar.add_task("checking on Spark", total=None)
-        spark.sparkContext.setJobGroup("kcompat-history", "kcompat history checks")
+        session.sparkContext.setJobGroup("kcompat-history", "kcompat history checks")
         with SparkProgress(
-            spark,
+            session,
             "kcompat-history",
             lambda done, total: bar.update(checking, completed=done, total=total),
         ):
-            findings_frame = run_checks(spark, rows, options, request.partitions) if rows else None
+            findings_frame = (
+                run_checks(session, rows, options, request.partitions, texts) if rows else None
+            )
             if findings_frame is not None:
                 findings_frame.write.mode("overwrite").parquet(str(out / "findings"))
                 findings = [
                     r.asDict()
-                    for r in spark.read.parquet(str(out / "findings"))
+                    for r in session.read.parquet(str(out / "findings"))
                     .orderBy("pair_index", "file", "line", "rule")
                     .collect()
                 ]
             else:
                 findings = []
+        timings["checked"] = time.perf_counter() - started
     summary = summarise(findings, comparisons, request.mode, mode)
     summary["seconds"] = round(time.perf_counter() - started, 2)
+    summary["timings"] = {
+        "workers": workers,
+        **{key: round(value, 2) for key, value in timings.items()},
+    }
     out.mkdir(parents=True, exist_ok=True)
     (out / "summary.json").write_text(json.dumps(summary, indent=2), encoding="utf-8")
     return HistoryResult(

@@ -147,10 +147,11 @@ class Verifier:
     """Decode and compare, with parsed specs and the proof's field pairing cached."""
 
     def __init__(self, context: VerifyContext) -> None:
-        from kcompat.codec.proof import _Prover  # the proof's comparison rules, reused as is
+        # The proof's comparison rules, reused as they are (no public API exposes them yet).
+        from kcompat.codec.proof import _Prover
 
         self.context = context
-        self.prover = _Prover(0, 0)
+        self.prover = _Prover(0, 0, skip_identical=False)
         self.reader_digests = {
             name: _digest(text) for name, (_path, text) in context.readers.items()
         }
@@ -174,7 +175,7 @@ class Verifier:
         from kcompat.codec.codec import codec_for
         from kcompat.codec.errors import CodecBug, DecodeError
         from kcompat.codec.jsonform import from_json
-        from kcompat.codec.proof import _value_at
+        from kcompat.codec.proof import _divergence, _value_at
         from kcompat.spec.resolve import resolve
 
         writer_spec = self.writer(row["spec_digest"])
@@ -196,8 +197,10 @@ class Verifier:
         try:
             read = codec_for(reader).decode(data)
         except DecodeError as err:
+            # As the proof does: name the writer's field where the two readings part.
+            path, read_value = _divergence(writer, reader, data, err)
             return self.finding(
-                row, writer, reader, data, err.path, _value_at(written, err.path), None, str(err)
+                row, writer, reader, data, path, _value_at(written, path), read_value, str(err)
             )
         except CodecBug as err:
             return self.internal(row, str(err))
@@ -237,6 +240,7 @@ class Verifier:
             read,
             error,
         )
+        path = "" if path == "(message)" else path
         where = path or "the message"
         sample = f"sample {row['sample_id']}, {len(data)} bytes"
         if error is not None:

@@ -1,0 +1,204 @@
+"""Preparing an audit's comparisons on the driver: prefetched git, parallel workers.
+
+Executors have no checkout, so every comparison is prepared where the repository is, by
+:func:`kcompat.diff.prepared.prepare_pair` (the function ``kcompat diff`` uses, so both
+give the same findings). On a long trunk that preparation (git reads and spec parsing)
+is as much work as the checks themselves; done serially it would cap Spark's speed-up.
+So it runs in as many worker processes as the audit has cores, on contiguous chunks of
+comparisons (neighbouring commits share blobs and tag trees, which each worker caches),
+with git's per-pair answers prefetched in two calls (:mod:`kcompat.pipeline.prefetch`).
+It starts before Spark does: the JVM boots while the workers read git.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import re
+import uuid
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from kcompat.config import Config
+from kcompat.pipeline.history import Texts, pair_row, split_texts
+from kcompat.pipeline.prefetch import GitTables, PrefetchedRepo
+from kcompat.pipeline.revisions import Comparison
+from kcompat.sources.git import GitRepo
+
+#: Below this many comparisons, worker processes cost more than they save.
+MIN_PARALLEL = 12
+#: Chunks per worker: small enough to balance uneven commits, large enough for caching.
+CHUNKS_PER_WORKER = 4
+
+
+@dataclass(frozen=True)
+class PrepareJob:
+    """What every chunk needs besides its comparisons (pickled to worker processes)."""
+
+    root: str
+    released_mode: str
+    pattern: str  # release tags
+    config: Config
+    history: bool
+    pathspecs: tuple[str, ...]
+    tables: GitTables
+    token: str = field(default_factory=lambda: uuid.uuid4().hex)  # one audit, any process
+
+
+def worker_count(master: str | None) -> int:
+    """Cores the audit may use on the driver: N for ``local[N]``, else all of them."""
+    cores = os.cpu_count() or 1
+    if master is None:
+        return cores
+    match = re.fullmatch(r"local(?:\[(\d+|\*)(?:,\s*\d+)?\])?", master.strip())
+    if match is None:
+        return cores  # a cluster: the driver's own cores
+    count = match.group(1)
+    if count is None:
+        return 1
+    return cores if count == "*" else max(1, int(count))
+
+
+def prefetched(
+    repo: GitRepo, comparisons: Sequence[Comparison], pathspecs: Sequence[str], tags: bool
+) -> GitTables:
+    """Changed files of every pair, and (for ``--released tags``) tags of every BASE."""
+    fetched = PrefetchedRepo.wrap(repo)
+    fetched.prefetch_changes([(c.base, c.head) for c in comparisons], pathspecs)
+    if tags:
+        fetched.prefetch_tags(c.base for c in comparisons)
+    return fetched.tables
+
+
+# -- one process's state ------------------------------------------------------------------
+
+_STATE: dict[str, tuple[PrefetchedRepo, Any]] = {}
+
+
+def _state(job: PrepareJob, repo: GitRepo | None = None) -> tuple[PrefetchedRepo, Any]:
+    """This process's repository and shared tag releases (caches live across chunks)."""
+    from kcompat.diff.tags_released import TagReleases, release_tags
+
+    found = _STATE.get(job.token)
+    if found is None:
+        _STATE.clear()  # a new audit: the previous one's caches go
+        opened = repo if repo is not None else GitRepo.open(job.root)
+        fetched = PrefetchedRepo.wrap(opened, job.tables)
+        shared = (
+            TagReleases(fetched, release_tags(fetched, job.pattern))
+            if job.released_mode == "tags"
+            else None
+        )
+        found = (fetched, shared)
+        _STATE[job.token] = found
+    return found
+
+
+def prepare_chunk(
+    job: PrepareJob,
+    comparisons: Sequence[Comparison],
+    repo: GitRepo | None = None,
+    progress: Callable[[], None] | None = None,
+) -> list[dict[str, Any]]:
+    """Prepared rows of some comparisons, exactly as :func:`prepare_pair` makes them."""
+    from kcompat.diff.prepared import prepare_pair
+    from kcompat.sources.sides import Side
+
+    fetched, shared = _state(job, repo)
+    rows = []
+    for comparison in comparisons:
+        base = Side(comparison.base_label, "rev", fetched, comparison.base)
+        head = Side(comparison.head_label, "rev", fetched, comparison.head)
+        prepared = prepare_pair(
+            base,
+            head,
+            pathspecs=job.pathspecs,
+            released_mode=job.released_mode,
+            config=job.config,
+            history=job.history,
+            releases=shared,
+        )
+        rows.append(pair_row(comparison, prepared))
+        if progress is not None:
+            progress()
+    return rows
+
+
+# -- running it ----------------------------------------------------------------------------
+
+
+def prepare_split(job: PrepareJob, comparisons: Sequence[Comparison]) -> tuple[list[Any], Texts]:
+    """A worker's chunk: rows naming texts by digest, and those texts (once each)."""
+    texts: Texts = {}
+    rows = [split_texts(row, texts) for row in prepare_chunk(job, comparisons)]
+    return rows, texts
+
+
+def _init_worker() -> None:
+    """A preparation worker parses each blob once, whatever the comparison."""
+    from kcompat.pipeline.parsecache import install
+
+    install()
+
+
+class Preparation:
+    """Comparisons being prepared in the background: worker processes, or for a few
+    comparisons one thread (worker processes would cost more than they save)."""
+
+    def __init__(
+        self,
+        repo: GitRepo,
+        comparisons: Sequence[Comparison],
+        job: PrepareJob,
+        workers: int,
+        progress: Callable[[int], None] | None = None,
+        *,
+        min_parallel: int = MIN_PARALLEL,
+    ) -> None:
+        self.progress = progress or (lambda n: None)
+        self.futures: list[Future[tuple[list[Any], Texts]]] = []
+        self.executor: Executor
+        if len(comparisons) < min_parallel:
+            # The caller's thread starts Spark meanwhile (the JVM is another process).
+            self.executor = ThreadPoolExecutor(max_workers=1)
+            tick = self.progress
+
+            def serial() -> tuple[list[Any], Texts]:
+                texts: Texts = {}
+                rows = prepare_chunk(job, comparisons, repo, lambda: tick(1))
+                return [split_texts(row, texts) for row in rows], texts
+
+            self.futures.append(self.executor.submit(serial))
+            return
+        workers = max(1, workers)
+        context = multiprocessing.get_context("spawn")  # no fork of a JVM-holding process
+        self.executor = ProcessPoolExecutor(
+            max_workers=workers, mp_context=context, initializer=_init_worker
+        )
+        size = max(1, -(-len(comparisons) // (workers * CHUNKS_PER_WORKER)))
+        for start in range(0, len(comparisons), size):
+            chunk = list(comparisons[start : start + size])
+            future = self.executor.submit(prepare_split, job, chunk)
+            future.add_done_callback(self._advance(len(chunk)))
+            self.futures.append(future)
+
+    def _advance(self, count: int) -> Callable[[Future[tuple[list[Any], Texts]]], None]:
+        return lambda _future: self.progress(count)
+
+    def result(self) -> tuple[list[dict[str, Any]], Texts]:
+        """Every prepared row (texts by digest), in comparison order, and the texts."""
+        rows: list[dict[str, Any]] = []
+        texts: Texts = {}
+        try:
+            for future in self.futures:
+                chunk_rows, chunk_texts = future.result()
+                rows.extend(chunk_rows)
+                texts.update(chunk_texts)
+        finally:
+            self.executor.shutdown(wait=True, cancel_futures=True)
+        return sorted(rows, key=lambda r: int(r["pair_index"])), texts
+
+    def cancel(self) -> None:
+        self.executor.shutdown(wait=False, cancel_futures=True)
