@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from kcompat.diff.match import own_shape, struct_shape
 from kcompat.rules.engine import Finding, Reporter, Severity, all_rules, rule
 from kcompat.spec.model import Message
 from kcompat.spec.resolve import Kind, LayoutField, StructLayout, resolve
+from kcompat.spec.shape import own_shape, struct_shape
 from kcompat.spec.specfile import SpecFile
 from kcompat.spec.versions import Versions
 

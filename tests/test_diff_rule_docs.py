@@ -46,6 +46,7 @@ ANCHORS: dict[str, tuple[str, str | None]] = {
     "field-renamed": ('"name": "Position"', '"name": "Slot"'),
     "field-tagging-changed": ('"taggedVersions": "0+"', '"name": "Comment"'),
     "field-type-changed": ('"type": "int64"', '"type": "int32"'),
+    "fields-restructured": ('"fields"', '"fields"'),
     "fields-reordered": ('"name": "WindowEndMs"', '"name": "WindowEndMs"'),
     "flexible-versions-changed": ('"flexibleVersions": "1+"', '"flexibleVersions": "none"'),
     "ignorable-changed": ('"name": "IncludeHistory"', '"ignorable": true'),

@@ -52,6 +52,7 @@ from kcompat.codec.samples import generate_samples
 from kcompat.codec.values import UNKNOWN_TAGS, default_value
 from kcompat.spec.model import Message
 from kcompat.spec.resolve import Kind, Layout, LayoutField, StructLayout, Wire, resolve
+from kcompat.spec.shape import struct_shape
 from kcompat.spec.versions import Versions
 
 #: Bytes shown as hex in evidence; the dump covers the rest around the field.
@@ -194,6 +195,7 @@ class _Prover:
         self.skip_identical = skip_identical
         self.count = 0
         self.pairs: dict[tuple[int, int], tuple[StructLayout, StructLayout, _Pairs, bool]] = {}
+        self.regroupings: dict[tuple[int, int], tuple[StructLayout, StructLayout, bool]] = {}
 
     def run(self, base: Message, head: Message, versions: Versions) -> list[Evidence]:
         found: list[Evidence] = []
@@ -255,6 +257,19 @@ class _Prover:
             self.pairs[key] = entry
         return entry[2], entry[3]
 
+    def regrouped(self, writer: StructLayout, reader: StructLayout) -> bool:
+        """Whether two structs are the same bytes with their untagged fields grouped
+        differently (a non-nullable struct flattened, or fields gathered into one)."""
+        key = (id(writer), id(reader))
+        found = self.regroupings.get(key)
+        if found is None or found[0] is not writer or found[1] is not reader:
+            names_w = [f.name for f in writer.fields]
+            names_r = [f.name for f in reader.fields]
+            same = names_w != names_r and struct_shape(writer) == struct_shape(reader)
+            found = (writer, reader, same and _has_inline_struct(writer, reader))
+            self.regroupings[key] = found
+        return found[2]
+
     def compare_struct(
         self,
         writer: StructLayout,
@@ -266,6 +281,15 @@ class _Prover:
         pairs, same_shape = self.pair(writer, reader)
         if same_shape and written == read:
             return None  # same names and kinds: == is exact (a NaN takes the long way)
+        if self.regrouped(writer, reader):
+            # Same bytes, fields flattened or grouped differently: compare the values in
+            # wire order, then the tagged fields by name as usual.
+            leaves_w, leaves_r = _leaves(writer, written, path), _leaves(reader, read, path)
+            for (leaf_w, item_w, _), (leaf_r, item_r, at) in zip(leaves_w, leaves_r, strict=False):
+                found = self.compare(leaf_w.wire, leaf_r.wire, item_w, item_r, at)
+                if found is not None:
+                    return found
+            pairs = [(w, r) for w, r in pairs if _tagged_pair(w, r)]
         for wlf, rlf in pairs:
             if wlf is not None and rlf is not None:
                 where = join(path, wlf.name)
@@ -354,6 +378,42 @@ def _pair_fields(
     ]
     pairs.extend((None, lf) for lf in reader.all_fields() if id(lf) not in used)
     return pairs
+
+
+def _tagged_pair(writer: LayoutField | None, reader: LayoutField | None) -> bool:
+    either = writer if writer is not None else reader
+    return either is not None and either.tagged
+
+
+def _inline(layout: StructLayout, entry: LayoutField) -> bool:
+    wire = entry.wire
+    return (
+        wire.kind is Kind.STRUCT
+        and not wire.nullable
+        and not layout.flexible
+        and wire.struct is not None
+    )
+
+
+def _has_inline_struct(writer: StructLayout, reader: StructLayout) -> bool:
+    return any(_inline(writer, f) for f in writer.fields) or any(
+        _inline(reader, f) for f in reader.fields
+    )
+
+
+def _leaves(
+    layout: StructLayout, value: dict[str, Any], path: str
+) -> list[tuple[LayoutField, Any, str]]:
+    """Untagged values in wire order, with inline structs opened up (see struct_shape)."""
+    out: list[tuple[LayoutField, Any, str]] = []
+    for entry in layout.fields:
+        item = value.get(entry.name)
+        where = join(path, entry.name)
+        if _inline(layout, entry) and isinstance(item, dict) and entry.wire.struct is not None:
+            out.extend(_leaves(entry.wire.struct, item, where))
+        else:
+            out.append((entry, item, where))
+    return out
 
 
 def _same_shape(writer: StructLayout, reader: StructLayout) -> bool:

@@ -15,6 +15,7 @@ from pathlib import PurePosixPath
 
 from kcompat.spec.model import Field, Message
 from kcompat.spec.resolve import Kind, LayoutField, StructLayout, Wire, resolve
+from kcompat.spec.shape import struct_shape, wire_shape
 from kcompat.spec.specfile import SpecFile
 from kcompat.spec.versions import Versions
 
@@ -32,6 +33,7 @@ class StructPair:
     base_only: tuple[LayoutField, ...]
     head_only: tuple[LayoutField, ...]
     flexibility_changed: bool  # the message's flexibility differs at this version
+    restructured: bool = False  # fields regrouped or flattened without changing a byte
 
 
 @dataclass(frozen=True)
@@ -91,6 +93,9 @@ def _pair_structs(
     renamed = _renames(base, head, base_only, head_only)
     renamed_base = {id(b) for b, _h in renamed}
     renamed_head = {id(h) for _b, h in renamed}
+    base_left = [f for f in base_only if id(f) not in renamed_base]
+    head_left = [f for f in head_only if id(f) not in renamed_head]
+    restructured = bool(base_left or head_left) and struct_shape(base) == struct_shape(head)
     out.append(
         StructPair(
             version,
@@ -99,9 +104,10 @@ def _pair_structs(
             head,
             matched,
             renamed,
-            tuple(f for f in base_only if id(f) not in renamed_base),
-            tuple(f for f in head_only if id(f) not in renamed_head),
+            tuple(base_left),
+            tuple(head_left),
             flexibility_changed,
+            restructured,
         )
     )
     for base_field, head_field in (*matched, *renamed):
@@ -146,55 +152,6 @@ def _renames(
                 head_left.discard(id(new))
                 break
     return tuple(pairs)
-
-
-def _kind_and_null(wire: Wire) -> tuple[Kind, bool]:
-    # records are length-prefixed bytes that may be null: byte for byte, nullable bytes
-    if wire.kind is Kind.RECORDS:
-        return Kind.BYTES, True
-    return wire.kind, wire.nullable
-
-
-def wire_shape(wire: Wire) -> tuple[object, ...]:
-    """The bytes-level shape of a value: everything but names, recursively."""
-    element = wire_shape(wire.element) if wire.element is not None else None
-    struct = struct_shape(wire.struct) if wire.struct is not None else None
-    kind, nullable = _kind_and_null(wire)
-    return (
-        kind,
-        wire.form,
-        wire.bits,
-        wire.signed,
-        wire.compact,
-        nullable,
-        wire.null_marker,
-        element,
-        struct,
-    )
-
-
-def struct_shape(layout: StructLayout) -> tuple[object, ...]:
-    return (
-        tuple(wire_shape(f.wire) for f in layout.fields),
-        tuple((f.tag, wire_shape(f.wire)) for f in layout.tagged),
-        layout.flexible,
-    )
-
-
-def own_shape(wire: Wire) -> tuple[object, ...]:
-    """A value's shape without the insides of structs (those are compared field by field)."""
-    element = own_shape(wire.element) if wire.element is not None else None
-    kind, nullable = _kind_and_null(wire)
-    return (
-        kind,
-        wire.form,
-        wire.bits,
-        wire.signed,
-        wire.compact,
-        nullable,
-        wire.null_marker,
-        element,
-    )
 
 
 @dataclass(frozen=True)

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from kcompat.diff.match import own_shape
 from kcompat.spec.load import JObject
 from kcompat.spec.resolve import Kind, LayoutField, StructLayout, Wire
+from kcompat.spec.shape import own_shape
 
 DIFF = dict(kind="diff", scope="pair")
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from kcompat.diff.engine import DiffContext
-from kcompat.diff.match import MessagePair, StructPair, own_shape
+from kcompat.diff.match import MessagePair, StructPair
 from kcompat.rules.engine import Reporter, Severity, rule
 from kcompat.rules.evolution.common import (
     DIFF,
@@ -17,6 +17,7 @@ from kcompat.rules.evolution.common import (
 from kcompat.spec.load import JObject
 from kcompat.spec.model import show_value
 from kcompat.spec.resolve import Kind, LayoutField
+from kcompat.spec.shape import own_shape
 
 
 def _owner(pair: MessagePair, struct_pair: StructPair, side: str) -> JObject | None:
@@ -40,6 +41,8 @@ def _owner(pair: MessagePair, struct_pair: StructPair, side: str) -> JObject | N
 )
 def field_added(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
     for struct_pair in pair.struct_pairs:
+        if struct_pair.restructured:
+            continue  # same bytes: fields-restructured reports it
         for entry in struct_pair.head_only:
             if entry.tagged:
                 continue
@@ -65,6 +68,8 @@ def field_added(pair: MessagePair, report: Reporter, context: DiffContext) -> No
 )
 def field_removed(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
     for struct_pair in pair.struct_pairs:
+        if struct_pair.restructured:
+            continue  # same bytes: fields-restructured reports it
         for entry in struct_pair.base_only:
             if entry.tagged:
                 continue  # removing a tagged field is compatible
@@ -81,6 +86,41 @@ def field_removed(pair: MessagePair, report: Reporter, context: DiffContext) -> 
                 if not entry.field.versions.empty
                 else "keep it in released versions",
             )
+
+
+@rule(
+    "fields-restructured",
+    category="naming",
+    severity=Severity.WARNING,
+    summary="Fields regrouped or flattened without changing a byte: generated code breaks.",
+    **DIFF,
+)
+def fields_restructured(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
+    for struct_pair in pair.struct_pairs:
+        if not struct_pair.restructured:
+            continue
+        gone = [f.name for f in struct_pair.base_only if not f.tagged]
+        new = [f.name for f in struct_pair.head_only if not f.tagged]
+        where = struct_pair.path or pair.head.name
+        # Name the side that is the same in every version: the struct that was flattened,
+        # or the struct the fields were grouped into.
+        change = (
+            f"{', '.join(gone)} flattened into its fields"
+            if len(gone) <= len(new)
+            else f"fields grouped into {', '.join(new)}"
+        )
+        report(
+            _owner(pair, struct_pair, "head"),
+            f"fields of {where} were restructured in {{versions}} ({change}): the bytes are "
+            "the same, the generated classes are not",
+            key="fields",
+            field_path=struct_pair.path,
+            versions=str(struct_pair.version),
+            base=_owner(pair, struct_pair, "base"),
+            base_key="fields",
+            hint="a nested struct without a null marker or tagged fields is written inline; "
+            "keep the old grouping unless you mean to break generated code",
+        )
 
 
 def _moved(order: list[int]) -> set[int]:

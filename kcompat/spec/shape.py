@@ -1,0 +1,81 @@
+"""Byte-level shapes of resolved layouts: what two layouts must share to be the same bytes.
+
+Names, docs and struct type names are not bytes; neither is the grouping of fields into a
+non-nullable nested struct in a non-flexible version (it is written inline). ``records``
+is written exactly like nullable ``bytes``.
+"""
+
+from __future__ import annotations
+
+from kcompat.spec.resolve import Kind, StructLayout, Wire
+
+
+def _kind_and_null(wire: Wire) -> tuple[Kind, bool]:
+    # records are length-prefixed bytes that may be null: byte for byte, nullable bytes
+    if wire.kind is Kind.RECORDS:
+        return Kind.BYTES, True
+    return wire.kind, wire.nullable
+
+
+def wire_shape(wire: Wire) -> tuple[object, ...]:
+    """The bytes-level shape of a value: everything but names, recursively."""
+    element = wire_shape(wire.element) if wire.element is not None else None
+    struct = struct_shape(wire.struct) if wire.struct is not None else None
+    kind, nullable = _kind_and_null(wire)
+    return (
+        kind,
+        wire.form,
+        wire.bits,
+        wire.signed,
+        wire.compact,
+        nullable,
+        wire.null_marker,
+        element,
+        struct,
+    )
+
+
+def struct_shape(layout: StructLayout) -> tuple[object, ...]:
+    """A struct's bytes-level shape.
+
+    In a non-flexible version a non-nullable nested struct is just its fields, back to
+    back (no length, no marker, no tagged section), so it is inlined: flattening or
+    grouping fields that way does not change a single byte.
+    """
+    return (
+        _leaves(layout),
+        tuple((f.tag, wire_shape(f.wire)) for f in layout.tagged),
+        layout.flexible,
+    )
+
+
+def _leaves(layout: StructLayout) -> tuple[object, ...]:
+    leaves: list[object] = []
+    for entry in layout.fields:
+        wire = entry.wire
+        if (
+            wire.kind is Kind.STRUCT
+            and not wire.nullable
+            and not layout.flexible
+            and wire.struct is not None
+        ):
+            leaves.extend(_leaves(wire.struct))
+        else:
+            leaves.append(wire_shape(wire))
+    return tuple(leaves)
+
+
+def own_shape(wire: Wire) -> tuple[object, ...]:
+    """A value's shape without the insides of structs (those are compared field by field)."""
+    element = own_shape(wire.element) if wire.element is not None else None
+    kind, nullable = _kind_and_null(wire)
+    return (
+        kind,
+        wire.form,
+        wire.bits,
+        wire.signed,
+        wire.compact,
+        nullable,
+        wire.null_marker,
+        element,
+    )
