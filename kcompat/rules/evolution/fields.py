@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from kcompat.diff.engine import DiffContext
 from kcompat.diff.match import MessagePair, StructPair
 from kcompat.rules.engine import Reporter, Severity, rule
@@ -18,6 +20,7 @@ from kcompat.spec.load import JObject
 from kcompat.spec.model import show_value
 from kcompat.spec.resolve import Kind, LayoutField
 from kcompat.spec.shape import own_shape
+from kcompat.spec.versions import Versions
 
 
 def _owner(pair: MessagePair, struct_pair: StructPair, side: str) -> JObject | None:
@@ -26,9 +29,9 @@ def _owner(pair: MessagePair, struct_pair: StructPair, side: str) -> JObject | N
     message = pair.head if side == "head" else pair.base
     if not layout.path:
         return message.node
-    for _path, field in message.walk():
-        if _path == layout.path:
-            return field.node
+    for walked_path, walked in message.walk():
+        if walked_path == layout.path:
+            return walked.node
     return message.node
 
 
@@ -123,32 +126,6 @@ def fields_restructured(pair: MessagePair, report: Reporter, context: DiffContex
         )
 
 
-def _moved(order: list[int]) -> set[int]:
-    """Positions not in a longest increasing subsequence: the fields that moved."""
-    if not order:
-        return set()
-    tails: list[int] = []
-    parent = [-1] * len(order)
-    tail_index: list[int] = []
-    import bisect
-
-    for i, value in enumerate(order):
-        k = bisect.bisect_left(tails, value)
-        if k == len(tails):
-            tails.append(value)
-            tail_index.append(i)
-        else:
-            tails[k] = value
-            tail_index[k] = i
-        parent[i] = tail_index[k - 1] if k > 0 else -1
-    keep = set()
-    i = tail_index[-1]
-    while i >= 0:
-        keep.add(i)
-        i = parent[i]
-    return set(range(len(order))) - keep
-
-
 @rule(
     "fields-reordered",
     category="fields",
@@ -157,41 +134,59 @@ def _moved(order: list[int]) -> set[int]:
     **DIFF,
 )
 def fields_reordered(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
+    # One finding per struct definition and change: a common struct used in two places,
+    # or broken in several versions, is one reordering, not one per use and version.
+    groups: dict[tuple[str, tuple[str, ...], tuple[str, ...]], _Reorder] = {}
     for struct_pair in pair.struct_pairs:
-        base_index = {f.name: i for i, f in enumerate(struct_pair.base.fields)}
-        matched = [h for b, h in struct_pair.matched if not b.tagged and not h.tagged]
-        matched.sort(key=lambda h: struct_pair.head.fields.index(h))
-        order = [base_index[h.name] for h in matched]
-        moved = _moved(order)
-        for position in sorted(moved):
-            entry = matched[position]
-            base_entry = struct_pair.base.fields[order[position]]
-            report(
-                node(entry),
-                f"field {entry.path} was moved {_new_place(matched, moved, position)} "
-                "in {versions}",
-                key="name",
-                field_path=entry.path,
-                versions=str(struct_pair.version),
-                base=node(base_entry),
-                base_key="name",
-                hint="fields go on the wire in spec order; put it back where it was",
-            )
+        matched = [(b, h) for b, h in struct_pair.matched if not b.tagged and not h.tagged]
+        before = sorted(matched, key=lambda bh: struct_pair.base.fields.index(bh[0]))
+        after = sorted(matched, key=lambda bh: struct_pair.head.fields.index(bh[1]))
+        names_before = [b.name for b, _ in before]
+        names_after = [h.name for _, h in after]
+        if names_before == names_after:
+            continue
+        differ = [
+            i for i, (x, y) in enumerate(zip(names_before, names_after, strict=True)) if x != y
+        ]
+        first, last = differ[0], differ[-1]
+        key = (
+            struct_pair.head.name,
+            tuple(names_before[first : last + 1]),
+            tuple(names_after[first : last + 1]),
+        )
+        head_entry, base_entry = after[first][1], after[first][0]  # one field, both sides
+        group = groups.setdefault(key, _Reorder(head_entry, base_entry))
+        group.versions.add(struct_pair.version)
+        group.owners.append(struct_pair.path or pair.head.name)
+    for (struct_name, old, new), group in groups.items():
+        versions = Versions.from_ranges((v, v) for v in group.versions)
+        owners = sorted(set(group.owners))
+        used = f" (used by {', '.join(owners)})" if len(owners) > 1 else ""
+        report(
+            node(group.head),
+            f"fields of {struct_name} were reordered in {_phrase(versions)}: "
+            f"{', '.join(old)} became {', '.join(new)}{used}",
+            key="name",
+            field_path=group.head.path,
+            versions=str(versions),
+            base=node(group.base),
+            base_key="name",
+            hint="fields go on the wire in spec order, so every reader of these versions "
+            "misreads them; put them back in their old order",
+        )
 
 
-def _new_place(matched: list[LayoutField], moved: set[int], position: int) -> str:
-    """Where a moved field went, relative to a field that kept its place.
+@dataclass
+class _Reorder:
+    head: LayoutField
+    base: LayoutField
+    versions: set[int] = field(default_factory=set)
+    owners: list[str] = field(default_factory=list)
 
-    Named by a neighbour rather than a position number, so one move reads the same in
-    every version (positions shift when other fields come and go between versions).
-    """
-    for i in range(position + 1, len(matched)):
-        if i not in moved:
-            return f"before {matched[i].name}"
-    for i in range(position - 1, -1, -1):
-        if i not in moved:
-            return f"after {matched[i].name}"
-    return "to another place"
+
+def _phrase(versions: Versions) -> str:
+    single = len(versions.ranges) == 1 and versions.ranges[0][0] == versions.ranges[0][1]
+    return f"released version {versions}" if single else f"released versions {versions}"
 
 
 def _type_change(base: LayoutField, head: LayoutField) -> str | None:
