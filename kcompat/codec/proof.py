@@ -52,7 +52,7 @@ from kcompat.codec.samples import generate_samples
 from kcompat.codec.values import UNKNOWN_TAGS, default_value
 from kcompat.spec.model import Message
 from kcompat.spec.resolve import Kind, Layout, LayoutField, StructLayout, Wire, resolve
-from kcompat.spec.shape import struct_shape
+from kcompat.spec.shape import is_inline, struct_shape
 from kcompat.spec.versions import Versions
 
 #: Bytes shown as hex in evidence; the dump covers the rest around the field.
@@ -385,19 +385,9 @@ def _tagged_pair(writer: LayoutField | None, reader: LayoutField | None) -> bool
     return either is not None and either.tagged
 
 
-def _inline(layout: StructLayout, entry: LayoutField) -> bool:
-    wire = entry.wire
-    return (
-        wire.kind is Kind.STRUCT
-        and not wire.nullable
-        and not layout.flexible
-        and wire.struct is not None
-    )
-
-
 def _has_inline_struct(writer: StructLayout, reader: StructLayout) -> bool:
-    return any(_inline(writer, f) for f in writer.fields) or any(
-        _inline(reader, f) for f in reader.fields
+    return any(is_inline(writer, f) for f in writer.fields) or any(
+        is_inline(reader, f) for f in reader.fields
     )
 
 
@@ -409,7 +399,7 @@ def _leaves(
     for entry in layout.fields:
         item = value.get(entry.name)
         where = join(path, entry.name)
-        if _inline(layout, entry) and isinstance(item, dict) and entry.wire.struct is not None:
+        if is_inline(layout, entry) and isinstance(item, dict) and entry.wire.struct is not None:
             out.extend(_leaves(entry.wire.struct, item, where))
         else:
             out.append((entry, item, where))

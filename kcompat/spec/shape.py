@@ -7,7 +7,7 @@ is written exactly like nullable ``bytes``.
 
 from __future__ import annotations
 
-from kcompat.spec.resolve import Kind, StructLayout, Wire
+from kcompat.spec.resolve import Kind, LayoutField, StructLayout, Wire
 
 
 def _kind_and_null(wire: Wire) -> tuple[Kind, bool]:
@@ -15,54 +15,6 @@ def _kind_and_null(wire: Wire) -> tuple[Kind, bool]:
     if wire.kind is Kind.RECORDS:
         return Kind.BYTES, True
     return wire.kind, wire.nullable
-
-
-def wire_shape(wire: Wire) -> tuple[object, ...]:
-    """The bytes-level shape of a value: everything but names, recursively."""
-    element = wire_shape(wire.element) if wire.element is not None else None
-    struct = struct_shape(wire.struct) if wire.struct is not None else None
-    kind, nullable = _kind_and_null(wire)
-    return (
-        kind,
-        wire.form,
-        wire.bits,
-        wire.signed,
-        wire.compact,
-        nullable,
-        wire.null_marker,
-        element,
-        struct,
-    )
-
-
-def struct_shape(layout: StructLayout) -> tuple[object, ...]:
-    """A struct's bytes-level shape.
-
-    In a non-flexible version a non-nullable nested struct is just its fields, back to
-    back (no length, no marker, no tagged section), so it is inlined: flattening or
-    grouping fields that way does not change a single byte.
-    """
-    return (
-        _leaves(layout),
-        tuple((f.tag, wire_shape(f.wire)) for f in layout.tagged),
-        layout.flexible,
-    )
-
-
-def _leaves(layout: StructLayout) -> tuple[object, ...]:
-    leaves: list[object] = []
-    for entry in layout.fields:
-        wire = entry.wire
-        if (
-            wire.kind is Kind.STRUCT
-            and not wire.nullable
-            and not layout.flexible
-            and wire.struct is not None
-        ):
-            leaves.extend(_leaves(wire.struct))
-        else:
-            leaves.append(wire_shape(wire))
-    return tuple(leaves)
 
 
 def own_shape(wire: Wire) -> tuple[object, ...]:
@@ -79,3 +31,46 @@ def own_shape(wire: Wire) -> tuple[object, ...]:
         wire.null_marker,
         element,
     )
+
+
+def wire_shape(wire: Wire) -> tuple[object, ...]:
+    """The bytes-level shape of a value: everything but names, recursively."""
+    element = wire_shape(wire.element) if wire.element is not None else None
+    struct = struct_shape(wire.struct) if wire.struct is not None else None
+    return (*own_shape(wire)[:-1], element, struct)
+
+
+def struct_shape(layout: StructLayout) -> tuple[object, ...]:
+    """A struct's bytes-level shape.
+
+    In a non-flexible version a non-nullable nested struct is just its fields, back to
+    back (no length, no marker, no tagged section), so it is inlined: flattening or
+    grouping fields that way does not change a single byte.
+    """
+    return (
+        tuple(wire_shape(entry.wire) for entry in inline_leaves(layout)),
+        tuple((f.tag, wire_shape(f.wire)) for f in layout.tagged),
+        layout.flexible,
+    )
+
+
+def is_inline(layout: StructLayout, entry: LayoutField) -> bool:
+    """A struct field written as its bare fields (see :func:`struct_shape`)."""
+    wire = entry.wire
+    return (
+        wire.kind is Kind.STRUCT
+        and not wire.nullable
+        and not layout.flexible
+        and wire.struct is not None
+    )
+
+
+def inline_leaves(layout: StructLayout) -> list[LayoutField]:
+    """The untagged fields in wire order, with inline structs opened up."""
+    leaves: list[LayoutField] = []
+    for entry in layout.fields:
+        if is_inline(layout, entry) and entry.wire.struct is not None:
+            leaves.extend(inline_leaves(entry.wire.struct))
+        else:
+            leaves.append(entry)
+    return leaves
