@@ -265,21 +265,12 @@ def encoding_changed(pair: MessagePair, report: Reporter, context: DiffContext) 
     **DIFF,
 )
 def nullable_narrowed(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
-    for struct_pair, base, head in pair.matched_fields():
-        if base.wire.kind is Kind.STRUCT or type_names_differ(base, head):
-            continue
-        if base.nullable and not head.nullable:
-            report(
-                node(head),
-                f"{head.path} is no longer nullable in {{versions}}; readers "
-                "reject the nulls old writers send",
-                key="nullableVersions",
-                field_path=head.path,
-                versions=str(struct_pair.version),
-                base=node(base),
-                base_key="nullableVersions",
-                hint=f'keep "nullableVersions": "{base.field.nullable_versions}"',
-            )
+    _nullability(
+        pair,
+        report,
+        now_nullable=False,
+        message="is no longer nullable in {versions}; readers reject the nulls old writers send",
+    )
 
 
 @rule(
@@ -290,19 +281,34 @@ def nullable_narrowed(pair: MessagePair, report: Reporter, context: DiffContext)
     **DIFF,
 )
 def nullable_widened(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
+    _nullability(
+        pair,
+        report,
+        now_nullable=True,
+        message="became nullable in {versions}; old readers fail on a null",
+    )
+
+
+def _nullability(pair: MessagePair, report: Reporter, *, now_nullable: bool, message: str) -> None:
+    """Fields (not structs: KIP-893 has its own rule) whose nullability flipped one way."""
     for struct_pair, base, head in pair.matched_fields():
         if base.wire.kind is Kind.STRUCT or type_names_differ(base, head):
             continue
-        if head.nullable and not base.nullable:
+        if head.nullable == now_nullable and base.nullable != now_nullable:
+            hint = (
+                "make it nullable from a new version on"
+                if now_nullable
+                else f'keep "nullableVersions": "{base.field.nullable_versions}"'
+            )
             report(
                 node(head),
-                f"{head.path} became nullable in {{versions}}; old readers fail on a null",
+                f"{head.path} {message}",
                 key="nullableVersions",
                 field_path=head.path,
                 versions=str(struct_pair.version),
                 base=node(base),
                 base_key="nullableVersions",
-                hint="make it nullable from a new version on",
+                hint=hint,
             )
 
 
