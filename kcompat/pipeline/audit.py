@@ -15,7 +15,7 @@ from typing import Any
 from kcompat.config import Config
 from kcompat.diff.tags_released import release_tags
 from kcompat.errors import UsageError
-from kcompat.pipeline.history import CheckOptions, join_texts, run_checks
+from kcompat.pipeline.history import CheckOptions, join_texts, run_checks, warm_up
 from kcompat.pipeline.prepare import Preparation, PrepareJob, prefetched, worker_count
 from kcompat.pipeline.revisions import Comparison, consecutive, releases
 from kcompat.sources.git import GitRepo
@@ -177,6 +177,9 @@ def run_history(request: HistoryRequest, spark: Any, console: Any = None) -> His
         try:
             session = spark() if callable(spark) else spark
             timings["spark_ready"] = time.perf_counter() - started
+            if not preparation.done():
+                warm_up(session)  # Python workers start while the driver still prepares
+                timings["warm"] = time.perf_counter() - started
             rows, texts = preparation.result()
         except BaseException:
             preparation.cancel()
@@ -195,12 +198,8 @@ def run_history(request: HistoryRequest, spark: Any, console: Any = None) -> His
             )
             if findings_frame is not None:
                 findings_frame.write.mode("overwrite").parquet(str(out / "findings"))
-                findings = [
-                    r.asDict()
-                    for r in session.read.parquet(str(out / "findings"))
-                    .orderBy("pair_index", "file", "line", "rule")
-                    .collect()
-                ]
+                timings["written"] = time.perf_counter() - started
+                findings = read_findings(session, out / "findings")
             else:
                 findings = []
         timings["checked"] = time.perf_counter() - started
@@ -215,6 +214,18 @@ def run_history(request: HistoryRequest, spark: Any, console: Any = None) -> His
     return HistoryResult(
         len(comparisons), findings, summary, out, mode, time.perf_counter() - started
     )
+
+
+def read_findings(session: Any, path: Path) -> list[dict[str, Any]]:
+    """The findings just written, in audit order. A local directory is read with pyarrow
+    (no Spark job); anything else (HDFS, S3, ...) through Spark."""
+    if "://" not in str(path) and path.is_dir():
+        import pyarrow.parquet as pq
+
+        rows = pq.read_table(path).to_pylist()
+    else:
+        rows = [r.asDict() for r in session.read.parquet(str(path)).collect()]
+    return sorted(rows, key=lambda r: (r["pair_index"], r["file"] or "", r["line"] or 0, r["rule"]))
 
 
 def _finding_key(row: dict[str, Any]) -> tuple[str, str, str]:

@@ -39,6 +39,7 @@ from kcompat.pipeline.corpus_tasks import (
     build_batches,
     verify_batches,
 )
+from kcompat.pipeline.history import arrow_table
 from kcompat.sources.git import GitRepo
 from kcompat.sources.sides import Side, side_for
 from kcompat.spec.specfile import SpecFile, looks_like_spec, read_spec
@@ -238,7 +239,7 @@ def dealt(spark: Any, rows: Sequence[dict[str, Any]], schema: str, partitions: i
     count = max(1, min(len(rows), partitions or spark.sparkContext.defaultParallelism * 2))
     ordered = sorted(rows, key=lambda r: -int(r["cost"]))
     frame = spark.createDataFrame(
-        [dict(r, slot=i % count) for i, r in enumerate(ordered)], schema=schema + ", slot int"
+        arrow_table([dict(r, slot=i % count) for i, r in enumerate(ordered)], schema + ", slot int")
     )
     return frame.repartitionByRange(count, "slot").drop("slot")
 

@@ -157,6 +157,46 @@ def check_batches(options: CheckOptions, texts: Texts) -> Callable[[Iterator[Any
     return run
 
 
+def warm_up(spark: Any) -> None:
+    """Start one Python worker per core, with kcompat imported, before the checks need
+    them: the first Python task of a session waits for the worker daemon and the JVM's
+    first job; done while the driver still prepares, that wait costs nothing."""
+    count = max(1, spark.sparkContext.defaultParallelism)
+    spark.range(count, numPartitions=count).mapInArrow(_warm, "ready long").collect()
+
+
+def _warm(batches: Iterator[Any]) -> Iterator[Any]:
+    import pyarrow as pa
+
+    import kcompat.diff.prepared
+    import kcompat.diff.proof  # noqa: F401
+    from kcompat.pipeline.parsecache import install
+    from kcompat.rules.engine import all_rules
+
+    install()
+    all_rules()
+    for batch in batches:
+        yield pa.RecordBatch.from_pydict({"ready": [1] * batch.num_rows})
+
+
+def arrow_table(rows: Sequence[dict[str, Any]], ddl: str) -> Any:
+    """``rows`` as a pyarrow Table with the types of a DDL schema (ints, strings, arrays)."""
+    import pyarrow as pa
+
+    types = {
+        "int": pa.int32(),
+        "long": pa.int64(),
+        "string": pa.string(),
+        "binary": pa.binary(),
+        "array<string>": pa.list_(pa.string()),
+        "array<binary>": pa.list_(pa.binary()),
+    }
+    schema = pa.schema(
+        [(name.strip("`"), types[kind]) for name, kind in (c.split() for c in ddl.split(", "))]
+    )
+    return pa.Table.from_pylist(list(rows), schema=schema)
+
+
 def _arrow_findings_schema() -> Any:
     import pyarrow as pa
 
@@ -239,7 +279,9 @@ def run_checks(
     count = max(1, min(len(unique), partitions or spark.sparkContext.defaultParallelism * 2))
     ordered = sorted(unique, key=lambda r: -int(r["cost"]))
     dealt = [dict(r, slot=i % count) for i, r in enumerate(ordered)]
-    frame = spark.createDataFrame(dealt, schema=PAIR_SCHEMA + ", slot int")
+    # An Arrow table goes to the JVM as it is; a list of rows would take a pass through
+    # Python workers before the checks even start.
+    frame = spark.createDataFrame(arrow_table(dealt, PAIR_SCHEMA + ", slot int"))
     frame = frame.repartitionByRange(count, "slot").drop("slot")
     findings = frame.mapInArrow(check_batches(options, texts), FINDING_SCHEMA)
     if len(unique) == len(rows):
@@ -247,12 +289,14 @@ def run_checks(
     from pyspark.sql import functions as F
 
     pairs = spark.createDataFrame(
-        [
-            {"checked_as": checked_as[int(r["pair_index"])], **{c: r[c] for c in _PAIR_COLUMNS}}
-            for r in rows
-        ],
-        schema="checked_as int, pair_index int, base_rev string, head_rev string, "
-        "base_label string, head_label string",
+        arrow_table(
+            [
+                {"checked_as": checked_as[int(r["pair_index"])], **{c: r[c] for c in _PAIR_COLUMNS}}
+                for r in rows
+            ],
+            "checked_as int, pair_index int, base_rev string, head_rev string, "
+            "base_label string, head_label string",
+        )
     )
     columns = [c.split()[0].strip("`") for c in FINDING_SCHEMA.split(", ")]
     shared = findings.withColumnRenamed("pair_index", "checked_as").drop(*_PAIR_COLUMNS[1:])

@@ -187,6 +187,9 @@ class Preparation:
     def _advance(self, count: int) -> Callable[[Future[tuple[list[Any], Texts]]], None]:
         return lambda _future: self.progress(count)
 
+    def done(self) -> bool:
+        return all(future.done() for future in self.futures)
+
     def result(self) -> tuple[list[dict[str, Any]], Texts]:
         """Every prepared row (texts by digest), in comparison order, and the texts."""
         rows: list[dict[str, Any]] = []

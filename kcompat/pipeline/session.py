@@ -38,6 +38,27 @@ def require_spark() -> None:
             )
 
 
+def class_data_sharing() -> str | None:
+    """JVM options for ``KCOMPAT_SPARK_CDS=FILE``: a class-data-sharing archive.
+
+    A local run spends most of its fixed cost starting the JVM and loading Spark's
+    classes (about 5 s, then 2.5 s in the first job). With an archive of those classes
+    both roughly halve. The first run with the variable set writes the archive (at exit,
+    about 160 MB); later runs map it. Only for local masters, and only when asked: the
+    archive belongs to one Java and one Spark installation.
+    """
+    archive = os.environ.get("KCOMPAT_SPARK_CDS")
+    if not archive:
+        return None
+    path = os.path.abspath(os.path.expanduser(archive))
+    # The JVM logs to stdout by default (the dump's "Skipping ..." lines): errors only,
+    # and to stderr, so that --format json stays clean.
+    quiet = "-Xlog:disable -Xlog:all=error:stderr"
+    if os.path.isfile(path):
+        return f"-XX:SharedArchiveFile={path} {quiet}"
+    return f"-XX:ArchiveClassesAtExit={path} {quiet}"
+
+
 def spark_session(master: str | None = None, app_name: str = "kcompat", **conf: str) -> Any:
     """Get or create the session (see the module docstring for the defaults)."""
     require_spark()
@@ -58,6 +79,9 @@ def spark_session(master: str | None = None, app_name: str = "kcompat", **conf: 
             .config("spark.driver.host", "127.0.0.1")
             .config("spark.ui.showConsoleProgress", "false")
         )
+        java_options = class_data_sharing()
+        if java_options and "spark__driver__extraJavaOptions" not in conf:
+            builder = builder.config("spark.driver.extraJavaOptions", java_options)
     builder = builder.config("spark.sql.execution.arrow.pyspark.enabled", "true")
     builder = builder.config("spark.python.worker.reuse", "true")
     for key, value in conf.items():

@@ -1,0 +1,112 @@
+"""Benchmark ``kcompat history --mode consecutive`` over Kafka's trunk, on 1 and 2 cores.
+
+Each Spark run is a fresh ``kcompat`` process (JVM start-up included, as a user sees it);
+the baseline is a plain in-process loop of ``kcompat diff`` (prepare + check, the same
+code) over the same commit pairs. Goals: under 60 s with ``local[2]`` on two cores, and
+``local[2]`` at least 1.6x faster than ``local[1]``.
+
+    python benchmarks/history_bench.py                    # clones ../shared's bundle
+    python benchmarks/history_bench.py --repo /tmp/kafka --repeat 2 --skip-diff
+
+Measure on a quiet machine: the script prints the load average before every run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BUNDLE = ROOT.parent / "shared" / "corpus" / "kafka-spec-history.bundle"
+KCOMPAT = Path(sys.executable).with_name("kcompat")
+
+
+def clone(target: Path) -> Path:
+    subprocess.run(["git", "clone", "-q", str(BUNDLE), str(target)], check=True)
+    subprocess.run(
+        ["git", "fetch", "-q", "origin", "+refs/heads/*:refs/remotes/origin/*"],
+        cwd=target,
+        check=True,
+    )
+    return target
+
+
+def load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def history_run(repo: Path, master: str, samples: int, out: Path) -> tuple[float, dict]:
+    """One audit in a fresh process; wall seconds and its summary."""
+    command = [
+        str(KCOMPAT), "history", "--repo", str(repo), "--mode", "consecutive", "--master",
+        master, "--samples", str(samples), "--out", str(out), "--format", "json",
+    ]  # fmt: skip
+    started = time.perf_counter()
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    seconds = time.perf_counter() - started
+    if done.returncode not in (0, 1):
+        raise SystemExit(f"kcompat history failed ({done.returncode}): {done.stderr[-2000:]}")
+    return seconds, json.loads(done.stdout)
+
+
+def diff_loop(repo: Path, samples: int) -> tuple[float, int, int]:
+    """``kcompat diff PARENT COMMIT`` for every pair the audit compares, in one process."""
+    from kcompat.diffing import DiffRequest, run_diff
+    from kcompat.pipeline.revisions import consecutive
+    from kcompat.sources.git import GitRepo
+
+    git_repo = GitRepo.open(repo)
+    pairs = consecutive(git_repo, None)
+    started = time.perf_counter()
+    findings = 0
+    for pair in pairs:
+        result = run_diff(
+            DiffRequest(base=pair.base, head=pair.head, repo=repo, samples=samples, released="tags")
+        )
+        findings += len(result.findings)
+    return time.perf_counter() - started, len(pairs), findings
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repo", type=Path, help="a clone of the bundle (default: clone it)")
+    parser.add_argument("--samples", type=int, default=20, help="proof samples per version")
+    parser.add_argument("--repeat", type=int, default=1, help="runs per master (best kept)")
+    parser.add_argument("--skip-diff", action="store_true", help="no plain diff loop")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="kcompat-bench-") as temp:
+        repo = args.repo or clone(Path(temp) / "kafka")
+        best: dict[str, tuple[float, dict]] = {}
+        for master in ("local[1]", "local[2]"):
+            for attempt in range(args.repeat):
+                print(f"{master} run {attempt + 1}: load {load()}", flush=True)
+                seconds, summary = history_run(
+                    repo, master, args.samples, Path(temp) / f"out-{attempt}"
+                )
+                timings = summary.get("timings", {})
+                print(
+                    f"  {seconds:6.1f} s wall; {summary['comparisons']} pairs, "
+                    f"{summary['findings']} findings; in-run timings {timings}",
+                    flush=True,
+                )
+                if master not in best or seconds < best[master][0]:
+                    best[master] = (seconds, summary)
+        one, two = best["local[1]"][0], best["local[2]"][0]
+        print(f"\nconsecutive trunk audit, proofs on ({args.samples} samples):")
+        print(f"  local[1]  {one:6.1f} s")
+        print(f"  local[2]  {two:6.1f} s   speed-up {one / two:.2f}x (goal >= 1.6x, < 60 s)")
+        if not args.skip_diff:
+            print(f"plain kcompat diff loop: load {load()}", flush=True)
+            seconds, pairs, findings = diff_loop(repo, args.samples)
+            print(f"  diff loop {seconds:6.1f} s for {pairs} pairs, {findings} findings")
+            print(f"  local[2] vs the loop: {seconds / two:.2f}x")
+
+
+if __name__ == "__main__":
+    main()
