@@ -291,3 +291,23 @@ def test_usage_errors_are_one_line(
     assert line.endswith("not empty and not a kcompat corpus; choose another --out")
     line = _error(["corpus", "verify", str(tmp_path / "nope"), "--rev", "v1.0.0"], capsys)
     assert line.endswith("no such corpus directory")
+
+
+def test_uri_outputs_go_through_spark(
+    spark: Any, shelf: tuple[Path, list[str]], tmp_path: Path
+) -> None:
+    """hdfs:// or s3a:// on a cluster; file:// here takes the same road (Hadoop's API)."""
+    from kcompat.pipeline.audit import HistoryRequest, run_history
+
+    repo, _ = shelf
+    uri = f"file://{tmp_path}/corpus"
+    built = build(BuildRequest("v1.1.0", uri, 2, 0, repo), spark)
+    assert built.out == uri and (tmp_path / "corpus" / "corpus.json").is_file()
+    result = verify(VerifyRequest(uri, "v2.0.0", repo, f"file://{tmp_path}/verify"), spark)
+    assert result.errors == 6 and (tmp_path / "verify" / "summary.json").is_file()
+    history = run_history(
+        HistoryRequest(repo, "releases", out=f"file://{tmp_path}/history", proof=False), spark
+    )
+    assert history.out == f"file://{tmp_path}/history"
+    assert json.loads((tmp_path / "history" / "summary.json").read_text())["comparisons"] == 2
+    assert {f["rule"] for f in history.findings} >= {"field-removed", "field-type-changed"}

@@ -54,7 +54,9 @@ def _config(repo_dir: Path, config_file: Path | None) -> Any:
 @corpus_app.command("build")
 def build(
     rev: Annotated[str, typer.Option("--rev", help="The revision (or directory) to sample.")],
-    out: Annotated[Path, typer.Option("--out", help="The corpus directory to write.")],
+    out: Annotated[
+        str, typer.Option("--out", help="The corpus directory (or hdfs://, s3a:// URI) to write.")
+    ],
     samples: Annotated[int, typer.Option("--samples", help="Samples per message version.")] = 100,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the random samples.")] = 0,
     repo_dir: RepoOption = Path("."),
@@ -99,11 +101,16 @@ def build(
 
 @corpus_app.command("verify")
 def verify(
-    corpus: Annotated[Path, typer.Argument(help="A directory written by kcompat corpus build.")],
+    corpus: Annotated[
+        str, typer.Argument(help="A directory (or URI) written by kcompat corpus build.")
+    ],
     rev: Annotated[str, typer.Option("--rev", help="The revision (or directory) to read with.")],
     repo_dir: RepoOption = Path("."),
     out: Annotated[
-        Path | None, typer.Option("--out", help="Where to write findings (Parquet) and summary.")
+        str | None,
+        typer.Option(
+            "--out", help="Directory (or hdfs://, s3a:// URI) for findings and summary.json."
+        ),
     ] = None,
     fmt: Annotated[str, typer.Option("--format", "-f", help="text, json or markdown.")] = "text",
     master: MasterOption = None,

@@ -28,7 +28,10 @@ def history(
         typer.Option("--released", help="base or tags (default: tags if the repo has some)."),
     ] = None,
     out: Annotated[
-        Path | None, typer.Option("--out", help="Where to write findings (Parquet) and summary.")
+        str | None,
+        typer.Option(
+            "--out", help="Directory (or hdfs://, s3a:// URI) for findings and summary.json."
+        ),
     ] = None,
     fmt: Annotated[str, typer.Option("--format", "-f", help="text, json or markdown.")] = "text",
     master: Annotated[

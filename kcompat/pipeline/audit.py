@@ -16,6 +16,7 @@ from kcompat.config import Config
 from kcompat.diff.tags_released import release_tags
 from kcompat.errors import UsageError
 from kcompat.pipeline.history import CheckOptions, join_texts, run_checks, warm_up
+from kcompat.pipeline.outputs import Output
 from kcompat.pipeline.prepare import Preparation, PrepareJob, prefetched, worker_count
 from kcompat.pipeline.revisions import Comparison, consecutive, releases
 from kcompat.sources.git import GitRepo
@@ -30,7 +31,7 @@ class HistoryRequest:
     revision_range: str | None = None
     tags: str | None = None  # release tag pattern (default: configuration)
     released: str | None = None  # base | tags (default: tags when the repo has release tags)
-    out: Path | None = None
+    out: Path | str | None = None  # a directory, or a URI Spark writes (hdfs://, s3a://)
     master: str | None = None
     proof: bool = True
     samples: int = 20
@@ -45,7 +46,7 @@ class HistoryResult:
     comparisons: int
     findings: list[dict[str, Any]]
     summary: dict[str, Any]
-    out: Path
+    out: Path | str
     released_mode: str
     seconds: float
 
@@ -152,7 +153,7 @@ def run_history(request: HistoryRequest, spark: Any, console: Any = None) -> His
     specs_paths = configured_paths(request.config, repo)
     comparisons = plan(request, repo, specs_paths)
     mode = released_mode_for(request, repo)
-    out = request.out or Path(tempfile.mkdtemp(prefix="kcompat-history-"))
+    out = Output.of(request.out or tempfile.mkdtemp(prefix="kcompat-history-"))
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     columns = (
@@ -197,9 +198,9 @@ def run_history(request: HistoryRequest, spark: Any, console: Any = None) -> His
                 run_checks(session, rows, options, request.partitions, texts) if rows else None
             )
             if findings_frame is not None:
-                findings_frame.write.mode("overwrite").parquet(str(out / "findings"))
+                findings_frame.write.mode("overwrite").parquet(out.child("findings"))
                 timings["written"] = time.perf_counter() - started
-                findings = read_findings(session, out / "findings")
+                findings = read_findings(session, out)
             else:
                 findings = []
         timings["checked"] = time.perf_counter() - started
@@ -209,22 +210,22 @@ def run_history(request: HistoryRequest, spark: Any, console: Any = None) -> His
         "workers": workers,
         **{key: round(value, 2) for key, value in timings.items()},
     }
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "summary.json").write_text(json.dumps(summary, indent=2), encoding="utf-8")
+    out.write_text(session, "summary.json", json.dumps(summary, indent=2))
+    shown = out.path if out.local else out.location
     return HistoryResult(
-        len(comparisons), findings, summary, out, mode, time.perf_counter() - started
+        len(comparisons), findings, summary, shown, mode, time.perf_counter() - started
     )
 
 
-def read_findings(session: Any, path: Path) -> list[dict[str, Any]]:
+def read_findings(session: Any, out: Output) -> list[dict[str, Any]]:
     """The findings just written, in audit order. A local directory is read with pyarrow
     (no Spark job); anything else (HDFS, S3, ...) through Spark."""
-    if "://" not in str(path) and path.is_dir():
+    if out.local:
         import pyarrow.parquet as pq
 
-        rows = pq.read_table(path).to_pylist()
+        rows = pq.read_table(out.path / "findings").to_pylist()
     else:
-        rows = [r.asDict() for r in session.read.parquet(str(path)).collect()]
+        rows = [r.asDict() for r in session.read.parquet(out.child("findings")).collect()]
     return sorted(rows, key=lambda r: (r["pair_index"], r["file"] or "", r["line"] or 0, r["rule"]))
 
 

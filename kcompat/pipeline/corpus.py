@@ -40,6 +40,7 @@ from kcompat.pipeline.corpus_tasks import (
     verify_batches,
 )
 from kcompat.pipeline.history import arrow_table
+from kcompat.pipeline.outputs import Output
 from kcompat.sources.git import GitRepo
 from kcompat.sources.sides import Side, side_for
 from kcompat.spec.specfile import SpecFile, looks_like_spec, read_spec
@@ -61,7 +62,7 @@ SPECS_SCHEMA = (
 @dataclass(frozen=True)
 class BuildRequest:
     rev: str
-    out: Path
+    out: Path | str  # a directory, or a URI Spark writes (hdfs://, s3a://)
     samples: int = 100
     seed: int = 0
     repo: Path = Path(".")
@@ -73,16 +74,16 @@ class BuildRequest:
 @dataclass(frozen=True)
 class BuildResult:
     manifest: dict[str, Any]
-    out: Path
+    out: Path | str
     seconds: float
 
 
 @dataclass(frozen=True)
 class VerifyRequest:
-    corpus: Path
+    corpus: Path | str
     rev: str
     repo: Path = Path(".")
-    out: Path | None = None
+    out: Path | str | None = None
     specs_paths: tuple[str, ...] = ()
     partitions: int | None = None
     config: Config = field(default_factory=Config)
@@ -93,7 +94,7 @@ class VerifyResult:
     manifest: dict[str, Any]
     summary: dict[str, Any]
     groups: list[dict[str, Any]]  # one finding per (rule, message, version, field), with a count
-    out: Path
+    out: Path | str
     seconds: float
 
     @property
@@ -225,13 +226,13 @@ def version_rows(specs: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     return rows
 
 
-def _prepare_out(out: Path) -> None:
+def _check_out(out: Output, spark: Any = None) -> None:
     """Refuse to write a corpus over a directory that holds something else."""
-    if out.exists() and not out.is_dir():
+    if out.local and out.path.exists() and not out.path.is_dir():
         raise UsageError(f"{out}: exists and is not a directory")
-    if out.is_dir() and any(out.iterdir()) and not (out / MANIFEST).is_file():
+    names = out.names(spark)
+    if names and MANIFEST not in names:
         raise UsageError(f"{out}: not empty and not a kcompat corpus; choose another --out")
-    out.mkdir(parents=True, exist_ok=True)
 
 
 def dealt(spark: Any, rows: Sequence[dict[str, Any]], schema: str, partitions: int | None) -> Any:
@@ -260,7 +261,9 @@ def plan_build(request: BuildRequest) -> BuildPlan:
         raise UsageError("--samples must be at least 1")
     side = open_side(request.rev, request.repo)
     revision = read_revision(side, _pathspecs(request.specs_paths, request.config, side))
-    _prepare_out(request.out)
+    out = Output.of(request.out)
+    if out.local:  # a remote --out is checked once Spark (and its FileSystem) is up
+        _check_out(out)
     return BuildPlan(request, revision, started)
 
 
@@ -268,18 +271,20 @@ def build(request: BuildRequest | BuildPlan, spark: Any) -> BuildResult:
     """Write the corpus of ``request.rev`` to ``request.out`` (see the module docstring)."""
     plan = request if isinstance(request, BuildPlan) else plan_build(request)
     request, revision, started = plan.request, plan.revision, plan.started
-    out = request.out
+    out = Output.of(request.out)
+    if not out.local:
+        _check_out(out, spark)
     specs = spec_rows(revision)
     versions = version_rows(specs)
     spark.sparkContext.setJobGroup("kcompat-corpus", "kcompat corpus build")
     frame = dealt(spark, versions, VERSION_SCHEMA, request.partitions)
     samples = frame.mapInArrow(build_batches(request.samples, request.seed), SAMPLE_SCHEMA)
-    samples.write.mode("overwrite").parquet(str(out / "samples"))
+    samples.write.mode("overwrite").parquet(out.child("samples"))
     spark.createDataFrame(specs, schema=SPECS_SCHEMA).coalesce(1).write.mode("overwrite").parquet(
-        str(out / "specs")
+        out.child("specs")
     )
     counts = (
-        spark.read.parquet(str(out / "samples")).groupBy("message", "version").count().collect()
+        spark.read.parquet(out.child("samples")).groupBy("message", "version").count().collect()
     )
     rows = sum(int(r["count"]) for r in counts)
     manifest = {
@@ -299,39 +304,47 @@ def build(request: BuildRequest | BuildPlan, spark: Any) -> BuildResult:
     from kcompat import __version__
 
     manifest["kcompat"] = __version__
-    (out / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
-    return BuildResult(manifest, out, time.perf_counter() - started)
+    out.write_text(spark, MANIFEST, json.dumps(manifest, indent=2) + "\n")
+    return BuildResult(manifest, _shown(out), time.perf_counter() - started)
 
 
 # -- verify -----------------------------------------------------------------------------
 
 
-def read_manifest(corpus: Path) -> dict[str, Any]:
-    """The corpus manifest; a missing or foreign directory is one clear line."""
-    if not corpus.is_dir():
-        raise UsageError(f"{corpus}: no such corpus directory")
-    if not any(corpus.iterdir()):
-        raise UsageError(f"{corpus}: empty directory, not a corpus (kcompat corpus build)")
-    path = corpus / MANIFEST
-    try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
+def read_manifest(corpus: Output | Path | str, spark: Any = None) -> dict[str, Any]:
+    """The corpus manifest; a missing or foreign directory is one clear line. (A remote
+    corpus needs ``spark``, whose FileSystem reads it.)"""
+    where = corpus if isinstance(corpus, Output) else Output.of(corpus)
+    names = where.names(spark)
+    if names is None:
+        raise UsageError(f"{where}: no such corpus directory")
+    if not names:
+        raise UsageError(f"{where}: empty directory, not a corpus (kcompat corpus build)")
+    text = where.read_text(spark, MANIFEST) if MANIFEST in names else None
+    if text is None:
         raise UsageError(
-            f"{corpus}: not a kcompat corpus (no {MANIFEST}; build one with kcompat corpus build)"
-        ) from None
-    except (OSError, ValueError) as err:
-        raise UsageError(f"{path}: unreadable corpus manifest ({err})") from None
+            f"{where}: not a kcompat corpus (no {MANIFEST}; build one with kcompat corpus build)"
+        )
+    shown = where.child(MANIFEST)
+    try:
+        manifest = json.loads(text)
+    except ValueError as err:
+        raise UsageError(f"{shown}: unreadable corpus manifest ({err})") from None
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
-        raise UsageError(f"{path}: not a kcompat corpus manifest")
+        raise UsageError(f"{shown}: not a kcompat corpus manifest")
     if manifest.get("format_version") != FORMAT_VERSION:
         raise UsageError(
-            f"{path}: corpus format {manifest.get('format_version')} is not supported "
+            f"{shown}: corpus format {manifest.get('format_version')} is not supported "
             f"(this kcompat reads {FORMAT_VERSION}); rebuild the corpus"
         )
     for part in ("samples", "specs"):
-        if not (corpus / part).is_dir():
-            raise UsageError(f"{corpus}: incomplete corpus, {part}/ is missing; rebuild it")
+        if part not in names:
+            raise UsageError(f"{where}: incomplete corpus, {part}/ is missing; rebuild it")
     return manifest
+
+
+def _shown(out: Output) -> Path | str:
+    return out.path if out.local else out.location
 
 
 @dataclass(frozen=True)
@@ -339,7 +352,7 @@ class VerifyPlan:
     """A verify with its corpus and REV2 read, before Spark starts."""
 
     request: VerifyRequest
-    manifest: dict[str, Any]
+    manifest: dict[str, Any] | None  # None: a remote corpus, read once Spark is up
     reader: Revision
     started: float
 
@@ -347,7 +360,8 @@ class VerifyPlan:
 def plan_verify(request: VerifyRequest) -> VerifyPlan:
     """Read the manifest and REV2's specs: every usage error, no Spark."""
     started = time.perf_counter()
-    manifest = read_manifest(request.corpus)
+    corpus = Output.of(request.corpus)
+    manifest = read_manifest(corpus) if corpus.local else None
     side = open_side(request.rev, request.repo)
     reader = read_revision(side, _pathspecs(request.specs_paths, request.config, side))
     return VerifyPlan(request, manifest, reader, started)
@@ -356,10 +370,11 @@ def plan_verify(request: VerifyRequest) -> VerifyPlan:
 def verify(request: VerifyRequest | VerifyPlan, spark: Any) -> VerifyResult:
     """Decode every stored sample with ``request.rev``'s model; findings as Parquet."""
     plan = request if isinstance(request, VerifyPlan) else plan_verify(request)
-    request, manifest, reader, started = plan.request, plan.manifest, plan.reader, plan.started
-    out = request.out or Path(tempfile.mkdtemp(prefix="kcompat-corpus-"))
-    out.mkdir(parents=True, exist_ok=True)
-    corpus = str(request.corpus)
+    request, reader, started = plan.request, plan.reader, plan.started
+    source = Output.of(request.corpus)
+    manifest = plan.manifest or read_manifest(source, spark)
+    out = Output.of(request.out or tempfile.mkdtemp(prefix="kcompat-corpus-"))
+    corpus = source.location if not source.local else str(source.path)
     spark.sparkContext.setJobGroup("kcompat-corpus", "kcompat corpus verify")
     writer_specs = [r.asDict() for r in spark.read.parquet(f"{corpus}/specs").collect()]
     readers: dict[str, tuple[str, bytes]] = {}
@@ -379,7 +394,7 @@ def verify(request: VerifyRequest | VerifyPlan, spark: Any) -> VerifyResult:
     if request.partitions:
         samples = samples.repartition(request.partitions)
     checked = samples.groupBy("message", "version").count().collect()
-    findings_path = str(out / "findings")
+    findings_path = out.child("findings")
     samples.mapInArrow(verify_batches(context), FINDING_SCHEMA).write.mode("overwrite").parquet(
         findings_path
     )
@@ -391,8 +406,8 @@ def verify(request: VerifyRequest | VerifyPlan, spark: Any) -> VerifyResult:
     groups = grouped(spark, findings_path)
     summary = summarise(manifest, context, checked, groups)
     summary["seconds"] = round(time.perf_counter() - started, 2)
-    (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
-    return VerifyResult(manifest, summary, groups, out, time.perf_counter() - started)
+    out.write_text(spark, "summary.json", json.dumps(summary, indent=2) + "\n")
+    return VerifyResult(manifest, summary, groups, _shown(out), time.perf_counter() - started)
 
 
 def missing_findings(

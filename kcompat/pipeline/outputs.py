@@ -1,0 +1,89 @@
+"""Where an audit writes: a local directory, or any URI Spark can write (hdfs://, s3a://).
+
+On a cluster the executors write the Parquet, so ``--out`` must be storage they share
+with the driver; the small files the driver writes itself (``summary.json``, a corpus's
+``corpus.json``) then go through Hadoop's FileSystem API of the same session. Locally
+everything is plain files. (``pathlib`` would fold ``hdfs://host/x`` into ``hdfs:/host/x``,
+so locations are kept as text.)
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
+
+
+@dataclass(frozen=True)
+class Output:
+    """A directory given on the command line: local, or a URI."""
+
+    location: str
+
+    @staticmethod
+    def of(where: str | Path) -> Output:
+        return Output(str(where).rstrip("/") or "/")
+
+    @property
+    def local(self) -> bool:
+        """A plain path (a ``file://`` URI goes through Hadoop like any other URI)."""
+        return not _SCHEME.match(self.location)
+
+    @property
+    def path(self) -> Path:
+        """The local directory (only for :attr:`local` outputs)."""
+        return Path(self.location)
+
+    def child(self, name: str) -> str:
+        """The location of ``name`` inside, as Spark's readers and writers take it."""
+        return str(self.path / name) if self.local else f"{self.location}/{name}"
+
+    def __str__(self) -> str:
+        return self.location
+
+    # -- small files the driver writes itself ------------------------------------------
+    def write_text(self, spark: Any, name: str, text: str) -> None:
+        if self.local:
+            self.path.mkdir(parents=True, exist_ok=True)
+            (self.path / name).write_text(text, encoding="utf-8")
+            return
+        fs, path = _hadoop(spark, self.child(name))
+        stream = fs.create(path, True)
+        try:
+            stream.write(bytearray(text.encode("utf-8")))
+        finally:
+            stream.close()
+
+    def read_text(self, spark: Any, name: str) -> str | None:
+        """The file's text, or None if it does not exist."""
+        if self.local:
+            try:
+                return (self.path / name).read_text(encoding="utf-8")
+            except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
+                return None
+        fs, path = _hadoop(spark, self.child(name))
+        if not fs.exists(path):
+            return None
+        rows = spark.read.text(self.child(name), wholetext=True).collect()
+        return str(rows[0][0]) if rows else ""
+
+    def names(self, spark: Any) -> list[str] | None:
+        """The entries of the directory, or None if it does not exist."""
+        if self.local:
+            if not self.path.is_dir():
+                return None if not self.path.exists() else []
+            return sorted(p.name for p in self.path.iterdir())
+        fs, path = _hadoop(spark, self.location)
+        if not fs.exists(path):
+            return None
+        return sorted(status.getPath().getName() for status in fs.listStatus(path))
+
+
+def _hadoop(spark: Any, location: str) -> tuple[Any, Any]:
+    """Hadoop's FileSystem and Path for a location (classic Spark sessions)."""
+    jvm = spark.sparkContext._jvm
+    path = jvm.org.apache.hadoop.fs.Path(location)
+    return path.getFileSystem(spark.sparkContext._jsc.hadoopConfiguration()), path
