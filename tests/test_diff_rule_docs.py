@@ -47,6 +47,7 @@ ANCHORS: dict[str, tuple[str, str | None]] = {
     "field-tagging-changed": ('"taggedVersions": "0+"', '"name": "Comment"'),
     "field-type-changed": ('"type": "int64"', '"type": "int32"'),
     "fields-restructured": ('"fields"', '"fields"'),
+    "tagged-versions-changed": ('"taggedVersions": "2+"', '"taggedVersions": "1+"'),
     "fields-reordered": ('"name": "WindowEndMs"', '"name": "WindowEndMs"'),
     "flexible-versions-changed": ('"flexibleVersions": "1+"', '"flexibleVersions": "none"'),
     "ignorable-changed": ('"name": "IncludeHistory"', '"ignorable": true'),

@@ -388,6 +388,29 @@ MUTATIONS: list[Mutation] = [
         versions={"field-tagging-changed": "3-4"},
     ),
     M(
+        "tagged-versions-grow-into-released",
+        "PartitionRecord",
+        _chain(
+            _field("EligibleLeaderReplicas", "versions", '"1+"'),
+            _field("EligibleLeaderReplicas", "nullableVersions", '"1+"'),
+            _field("EligibleLeaderReplicas", "taggedVersions", '"1+"'),
+        ),
+        (("tagged-versions-changed", "EligibleLeaderReplicas"),),
+        wire=True,
+        versions={"tagged-versions-changed": "1"},
+    ),
+    M(
+        "tagged-versions-shrink-from-released",
+        "PartitionRecord",
+        _chain(
+            _field("LeaderRecoveryState", "versions", '"1+"'),
+            _field("LeaderRecoveryState", "taggedVersions", '"1+"'),
+        ),
+        (("tagged-versions-changed", "LeaderRecoveryState"),),
+        wire=True,
+        versions={"tagged-versions-changed": "0"},
+    ),
+    M(
         "tagged-versions-start-later",
         "FetchRequest",
         _field("ClusterId", "taggedVersions", '"13+"'),

@@ -2,7 +2,7 @@
 
 Names, docs and struct type names are not bytes; neither is the grouping of fields into a
 non-nullable nested struct in a non-flexible version (it is written inline). ``records``
-is written exactly like nullable ``bytes``.
+is written exactly like ``bytes``.
 """
 
 from __future__ import annotations
@@ -11,9 +11,10 @@ from kcompat.spec.resolve import Kind, LayoutField, StructLayout, Wire
 
 
 def _kind_and_null(wire: Wire) -> tuple[Kind, bool]:
-    # records are length-prefixed bytes that may be null: byte for byte, nullable bytes
+    # records are length-prefixed bytes: byte for byte the same as bytes (resolve gives
+    # both the field's own nullability)
     if wire.kind is Kind.RECORDS:
-        return Kind.BYTES, True
+        return Kind.BYTES, wire.nullable
     return wire.kind, wire.nullable
 
 

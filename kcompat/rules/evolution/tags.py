@@ -8,6 +8,7 @@ from kcompat.diff.ledger import _fields as ledger_fields
 from kcompat.diff.match import MessagePair
 from kcompat.rules.engine import Reporter, Severity, rule
 from kcompat.rules.evolution.common import DIFF, node
+from kcompat.spec.load import JObject
 from kcompat.spec.model import Field, Message
 from kcompat.spec.resolve import LayoutField
 
@@ -151,8 +152,11 @@ def tagged_field_added(pair: MessagePair, report: Reporter, context: DiffContext
     base_bindings = tag_bindings(pair.base, "BASE")
     for struct_pair in pair.struct_pairs:
         for entry in struct_pair.head_only:
-            if entry.tagged and not _tag_taken(
-                pair, context, base_bindings, struct_pair.path, entry
+            known = entry.tag is not None and (struct_pair.path, entry.tag) in base_bindings
+            if (
+                entry.tagged
+                and not known
+                and not _tag_taken(pair, context, base_bindings, struct_pair.path, entry)
             ):
                 report(
                     node(entry),
@@ -177,3 +181,46 @@ def _tag_taken(
     return any(
         m is not None and (m.name, m.type) != (entry.name, entry.field.type.text) for m in meanings
     )
+
+
+@rule(
+    "tagged-versions-changed",
+    category="tags",
+    severity=Severity.ERROR,
+    summary="A tagged field added to or dropped from a released version while the other side "
+    "knows its tag: Kafka's readers reject a known tag in a version it is not valid for.",
+    **DIFF,
+)
+def tagged_versions_changed(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
+    base_bindings = tag_bindings(pair.base, "BASE")
+    head_bindings = tag_bindings(pair.head, "HEAD")
+    for struct_pair in pair.struct_pairs:
+        cases = (
+            (struct_pair.head_only, base_bindings, "BASE", "added to"),
+            (struct_pair.base_only, head_bindings, "HEAD", "dropped from"),
+        )
+        for entries, reader_bindings, reader, change in cases:
+            for entry in entries:
+                if not entry.tagged or entry.tag is None:
+                    continue
+                known = reader_bindings.get((struct_pair.path, entry.tag))
+                if known is None or known.name != entry.name:
+                    continue  # unknown to the reader (skipped), or tag-reused's finding
+                report(
+                    node(entry) if change == "added to" else _head_node(pair, entry),
+                    f"tagged field {entry.path} (tag {entry.tag}) was {change} {{versions}}, "
+                    f"but {reader} knows tag {entry.tag} from other versions: its readers "
+                    "reject a known tag in a version where it is not valid",
+                    key="taggedVersions",
+                    field_path=entry.path,
+                    versions=str(struct_pair.version),
+                    base=node(entry) if change == "dropped from" else None,
+                    base_key="taggedVersions",
+                    hint="change taggedVersions only from a new version on; a tag unknown to "
+                    "the reader would be skipped, a known one is an error",
+                )
+
+
+def _head_node(pair: MessagePair, entry: LayoutField) -> JObject | None:
+    found = dict(pair.head.walk()).get(entry.path)
+    return found.node if found is not None else pair.head.node
