@@ -39,7 +39,7 @@ from kcompat.pipeline.corpus_tasks import (
     build_batches,
     verify_batches,
 )
-from kcompat.pipeline.history import arrow_table
+from kcompat.pipeline.history import arrow_table, contiguous_slots
 from kcompat.pipeline.outputs import Output
 from kcompat.sources.git import GitRepo
 from kcompat.sources.sides import Side, side_for
@@ -236,12 +236,10 @@ def _check_out(out: Output, spark: Any = None) -> None:
 
 
 def dealt(spark: Any, rows: Sequence[dict[str, Any]], schema: str, partitions: int | None) -> Any:
-    """A DataFrame of ``rows`` spread over partitions by cost (dearest first, round robin)."""
+    """A DataFrame of ``rows`` in runs of about equal cost, one run per partition (the
+    versions of a message stay together: each worker parses a spec once)."""
     count = max(1, min(len(rows), partitions or spark.sparkContext.defaultParallelism * 2))
-    ordered = sorted(rows, key=lambda r: -int(r["cost"]))
-    frame = spark.createDataFrame(
-        arrow_table([dict(r, slot=i % count) for i, r in enumerate(ordered)], schema + ", slot int")
-    )
+    frame = spark.createDataFrame(arrow_table(contiguous_slots(rows, count), schema + ", slot int"))
     return frame.repartitionByRange(count, "slot").drop("slot")
 
 
