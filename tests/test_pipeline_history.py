@@ -489,3 +489,41 @@ def test_missing_pyspark_is_one_line(shelf: tuple[Path, list[str]], tmp_path: Pa
     assert line == (
         "kcompat: error: pyspark is not installed: pip install 'kcompat[spark]' (needs Java 17+)"
     )
+
+
+# -- pure helpers -------------------------------------------------------------------------------
+
+
+def test_contiguous_slots_keep_neighbours_together_and_leave_no_slot_empty() -> None:
+    from kcompat.pipeline.history import contiguous_slots
+
+    def slots(costs: list[int], count: int) -> list[int]:
+        rows = [{"pair_index": i, "cost": c} for i, c in enumerate(costs)]
+        return [r["slot"] for r in contiguous_slots(rows, count)]
+
+    assert slots([1] * 10, 4) == [0, 0, 0, 1, 1, 2, 2, 2, 3, 3]
+    assert slots([100, 1, 1, 1, 1], 4) == [0, 1, 2, 3, 3]  # one dear pair gets a slot alone
+    assert slots([1, 1, 1], 3) == [0, 1, 2]
+    assert slots([5], 4) == [0]
+
+
+def test_worker_count_follows_the_master() -> None:
+    from kcompat.pipeline.prepare import worker_count
+
+    cores = os.cpu_count() or 1
+    assert worker_count("local[1]") == 1
+    assert worker_count("local[3]") == 3
+    assert worker_count("local") == 1
+    assert worker_count("local[*]") == cores
+    assert worker_count(None) == cores
+    assert worker_count("spark://host:7077") == cores
+
+
+def test_outputs_keep_uris_intact() -> None:
+    from kcompat.pipeline.outputs import Output
+
+    remote = Output.of("hdfs://namenode:8020/audits/kafka/")
+    assert not remote.local
+    assert remote.child("findings") == "hdfs://namenode:8020/audits/kafka/findings"
+    local = Output.of(Path("/tmp/audit"))
+    assert local.local and local.child("summary.json") == "/tmp/audit/summary.json"
