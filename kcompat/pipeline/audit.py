@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import tempfile
 import threading
@@ -163,11 +164,12 @@ def run_history(request: HistoryRequest, spark: Any, console: Any = None) -> His
         TimeElapsedColumn(),
     )
     timings: dict[str, float] = {}
+    shown = console is not None and console.is_terminal
     with Progress(
         *columns,
         console=console,
         transient=True,
-        disable=console is None or not console.is_terminal,
+        disable=not shown,
     ) as bar:
         reading = bar.add_task("reading revisions", total=len(comparisons))
         job = prepare_job(request, repo, comparisons, mode, specs_paths)
@@ -189,11 +191,16 @@ def run_history(request: HistoryRequest, spark: Any, console: Any = None) -> His
         options = CheckOptions(request.config, request.proof, request.samples)
         checking = bar.add_task("checking on Spark", total=None)
         session.sparkContext.setJobGroup("kcompat-history", "kcompat history checks")
-        with SparkProgress(
-            session,
-            "kcompat-history",
-            lambda done, total: bar.update(checking, completed=done, total=total),
-        ):
+        progress = (
+            SparkProgress(
+                session,
+                "kcompat-history",
+                lambda done, total: bar.update(checking, completed=done, total=total),
+            )
+            if shown  # polling the tracker costs py4j calls: only for a visible bar
+            else contextlib.nullcontext()
+        )
+        with progress:
             findings_frame = (
                 run_checks(session, rows, options, request.partitions, texts) if rows else None
             )
