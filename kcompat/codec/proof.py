@@ -125,6 +125,22 @@ class Evidence:
         return "\n".join([self.summary(), *(f"  {line}" for line in lines)])
 
 
+class Judge:
+    """The proof's verdict on one stored byte string (``kcompat corpus verify``).
+
+    Bytes a writer produced for ``written`` are decoded by the reader's layout and compared
+    by the proof's rules; keep one judge per process (it caches field pairings).
+    """
+
+    def __init__(self) -> None:
+        self._prover = _Prover(0, 0, skip_identical=False)
+
+    def __call__(
+        self, writer: Layout, reader: Layout, written: dict[str, Any], data: bytes, direction: str
+    ) -> Evidence | None:
+        return self._prover.judge(writer, reader, written, data, direction)
+
+
 def prove(
     base: Message, head: Message, versions: Versions, *, samples: int = 20, seed: int = 0
 ) -> list[Evidence]:
@@ -229,19 +245,9 @@ class _Prover:
         found: dict[str, Evidence] = {}
         for _, _, sample, data in encoded:
             self.count += 1
-            try:
-                value = reader_codec.decode(data)
-            except DecodeError as err:
-                path, read = _divergence(writer, reader, data, err)
-                written = _value_at(sample, path)
-                evidence = _evidence(writer, direction, data, path, written, read, str(err))
-            else:
-                mismatch = self.compare_struct(writer.root, reader.root, sample, value, "")
-                if mismatch is None:
-                    continue
-                evidence = _evidence(
-                    writer, direction, data, mismatch.path, mismatch.written, mismatch.read, None
-                )
+            evidence = self.judge(writer, reader, sample, data, direction)
+            if evidence is None:
+                continue
             found.setdefault(evidence.field_path, evidence)
             if len(found) >= MAX_FIELDS_PER_CHECK:
                 break
@@ -256,6 +262,25 @@ class _Prover:
             entry = (writer, reader, _pair_fields(writer, reader), _same_shape(writer, reader))
             self.pairs[key] = entry
         return entry[2], entry[3]
+
+    def judge(
+        self, writer: Layout, reader: Layout, written: dict[str, Any], data: bytes, direction: str
+    ) -> Evidence | None:
+        """Whether the reader makes of ``data`` what the writer meant by ``written``."""
+        try:
+            value = codec_for(reader).decode(data)
+        except DecodeError as err:
+            # Name the writer's field where the two readings part, not where reading failed.
+            path, read = _divergence(writer, reader, data, err)
+            return _evidence(
+                writer, direction, data, path, _value_at(written, path), read, str(err)
+            )
+        mismatch = self.compare_struct(writer.root, reader.root, written, value, "")
+        if mismatch is None:
+            return None
+        return _evidence(
+            writer, direction, data, mismatch.path, mismatch.written, mismatch.read, None
+        )
 
     def regrouped(self, writer: StructLayout, reader: StructLayout) -> bool:
         """Whether two structs are the same bytes with their untagged fields grouped

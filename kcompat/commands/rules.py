@@ -13,6 +13,8 @@ from kcompat.app import Color, ColorOption, FailOn, app, console_for
 class RuleKind(StrEnum):
     lint = "lint"
     diff = "diff"
+    drift = "drift"
+    corpus = "corpus"
 
 
 @app.command()

@@ -147,11 +147,10 @@ class Verifier:
     """Decode and compare, with parsed specs and the proof's field pairing cached."""
 
     def __init__(self, context: VerifyContext) -> None:
-        # The proof's comparison rules, reused as they are (no public API exposes them yet).
-        from kcompat.codec.proof import _Prover
+        from kcompat.codec.proof import Judge
 
         self.context = context
-        self.prover = _Prover(0, 0, skip_identical=False)
+        self.judge = Judge()
         self.reader_digests = {
             name: _digest(text) for name, (_path, text) in context.readers.items()
         }
@@ -172,10 +171,8 @@ class Verifier:
         Samples of messages or versions the reader does not have are skipped here; the
         driver reports those once per message.
         """
-        from kcompat.codec.codec import codec_for
-        from kcompat.codec.errors import CodecBug, DecodeError
+        from kcompat.codec.errors import CodecBug
         from kcompat.codec.jsonform import from_json
-        from kcompat.codec.proof import _divergence, _value_at
         from kcompat.spec.resolve import resolve
 
         writer_spec = self.writer(row["spec_digest"])
@@ -194,33 +191,15 @@ class Verifier:
             written = from_json(writer, json.loads(row["value"]))
         except (ValueError, TypeError) as err:
             return self.internal(row, f"the stored value does not read back: {err}")
+        direction = f"{self.context.writer_label}->{self.context.reader_label}"
         try:
-            read = codec_for(reader).decode(data)
-        except DecodeError as err:
-            # As the proof does: name the writer's field where the two readings part.
-            path, read_value = _divergence(writer, reader, data, err)
-            return self.finding(
-                row, writer, reader, data, path, _value_at(written, path), read_value, str(err)
-            )
+            evidence = self.judge(writer, reader, written, data, direction)
         except CodecBug as err:
             return self.internal(row, str(err))
-        mismatch = self.prover.compare_struct(writer.root, reader.root, written, read, "")
-        if mismatch is None:
-            return None
-        return self.finding(
-            row, writer, reader, data, mismatch.path, mismatch.written, mismatch.read, None
-        )
+        return None if evidence is None else self.finding(row, writer, reader, data, evidence)
 
     def finding(
-        self,
-        row: dict[str, Any],
-        writer: Any,
-        reader: Any,
-        data: bytes,
-        path: str,
-        written: Any,
-        read: Any,
-        error: str | None,
+        self, row: dict[str, Any], writer: Any, reader: Any, data: bytes, evidence: Any
     ) -> dict[str, Any]:
         from kcompat.codec.annotate import show
         from kcompat.report.json_report import finding_dict
@@ -231,14 +210,11 @@ class Verifier:
         version = writer.version
         released = Versions.parse(context.released.get(row["spec_digest"], "none"))
         is_released = version in released
-        evidence = make_evidence(
-            writer,
-            f"{context.writer_label}->{context.reader_label}",
-            data,
-            path,
-            written,
-            read,
-            error,
+        path, written, read, error = (
+            evidence.value_path,
+            evidence.written,
+            evidence.read,
+            evidence.error,
         )
         path = "" if path == "(message)" else path
         where = path or "the message"
@@ -303,43 +279,6 @@ class Verifier:
             "writer": self.context.writer_label,
             "reader": self.context.reader_label,
         }
-
-
-def make_evidence(
-    writer: Any,
-    direction: str,
-    data: bytes,
-    path: str,
-    written: Any,
-    read: Any,
-    error: str | None,
-) -> Any:
-    """An :class:`~kcompat.codec.proof.Evidence`: the hex and a dump by the writer's layout."""
-    from kcompat.codec.annotate import annotate_lines, focus
-    from kcompat.codec.proof import (
-        MAX_ANNOTATED,
-        MAX_HEX_BYTES,
-        SHORT_ANNOTATED,
-        Evidence,
-    )
-
-    lines = annotate_lines(writer, data)
-    shown = data[:MAX_HEX_BYTES].hex()
-    if len(data) > MAX_HEX_BYTES:
-        shown += f"...(+{len(data) - MAX_HEX_BYTES} bytes)"
-    return Evidence(
-        message=writer.message.name,
-        version=writer.version,
-        direction=direction,
-        field_path=path,
-        hex=shown,
-        annotated=tuple(focus(lines, path, MAX_ANNOTATED)),
-        written=written,
-        read=read,
-        error=error,
-        size=len(data),
-        short=tuple(focus(lines, path, SHORT_ANNOTATED)),
-    )
 
 
 def verify_batches(context: VerifyContext) -> Callable[[Iterator[Any]], Iterator[Any]]:

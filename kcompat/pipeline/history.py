@@ -144,9 +144,9 @@ def check_batches(options: CheckOptions, texts: Texts) -> Callable[[Iterator[Any
     def run(batches: Iterator[Any]) -> Iterator[Any]:
         import pyarrow as pa
 
-        from kcompat.pipeline.parsecache import install
+        from kcompat.spec.specfile import enable_parse_cache
 
-        install()  # Python workers are reused: texts seen by earlier tasks parse once
+        enable_parse_cache()  # Python workers are reused: texts seen by earlier tasks parse once
         schema = _arrow_findings_schema()
         for batch in batches:
             rows: list[dict[str, Any]] = []
@@ -170,10 +170,10 @@ def _warm(batches: Iterator[Any]) -> Iterator[Any]:
 
     import kcompat.diff.prepared
     import kcompat.diff.proof  # noqa: F401
-    from kcompat.pipeline.parsecache import install
     from kcompat.rules.engine import all_rules
+    from kcompat.spec.specfile import enable_parse_cache
 
-    install()
+    enable_parse_cache()
     all_rules()
     for batch in batches:
         yield pa.RecordBatch.from_pydict({"ready": [1] * batch.num_rows})
@@ -262,7 +262,7 @@ def contiguous_slots(rows: Sequence[dict[str, Any]], count: int) -> list[dict[st
     """``rows`` (in audit order) cut into ``count`` runs of about equal cost, as ``slot``.
 
     Neighbouring comparisons share most of their files, and a Python worker parses each
-    text once (:mod:`kcompat.pipeline.parsecache`): runs of neighbours cost about 15%
+    text once (:func:`kcompat.spec.specfile.enable_parse_cache`): runs of neighbours cost about 15%
     less CPU than dealing pairs round-robin, where every worker parses nearly every file.
     Twice as many runs as cores lets the scheduler even out what the cost (the texts'
     size) mispredicts.

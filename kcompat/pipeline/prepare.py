@@ -138,9 +138,9 @@ def prepare_split(job: PrepareJob, comparisons: Sequence[Comparison]) -> tuple[l
 
 def _init_worker() -> None:
     """A preparation worker parses each blob once, whatever the comparison."""
-    from kcompat.pipeline.parsecache import install
+    from kcompat.spec.specfile import enable_parse_cache
 
-    install()
+    enable_parse_cache()
 
 
 class Preparation:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+from collections import OrderedDict
 from dataclasses import dataclass
 
 from kcompat.spec.build import build_message
@@ -25,12 +27,50 @@ class SpecFile:
 
 
 def read_spec(path: str, data: bytes, size: int | None = None) -> SpecFile:
-    """Parse and build one file; unreadable input becomes ``error``, never an exception."""
+    """Parse and build one file; unreadable input becomes ``error``, never an exception.
+
+    A pure function of (path, bytes): with :func:`enable_parse_cache` a process that reads
+    the same blobs again and again (a history audit) parses each one once.
+    """
+    cache = _parse_cache
+    if cache is None or size is not None:
+        return _read_spec(path, data, size)
+    raw = bytes(data)
+    key = (path, len(raw), hashlib.blake2b(raw, digest_size=16).digest())
+    found = cache.get(key)
+    if found is None:
+        found = _read_spec(path, raw, None)
+        cache[key] = found
+        if len(cache) > _parse_cache_limit[0]:
+            cache.popitem(last=False)
+    else:
+        cache.move_to_end(key)
+    return found
+
+
+def _read_spec(path: str, data: bytes, size: int | None) -> SpecFile:
     try:
         document = load_bytes(data, path, size)
     except LoadError as err:
         return SpecFile(path, error=err, raw=data)
     return SpecFile(path, document, build_message(document))
+
+
+_parse_cache: OrderedDict[tuple[str, int, bytes], SpecFile] | None = None
+_parse_cache_limit = [4096]
+
+
+def enable_parse_cache(limit: int = 4096) -> None:
+    """Memoise :func:`read_spec` in this process (an LRU keyed by path and content digest).
+
+    For processes kcompat owns (Spark's Python workers, preparation workers): SpecFiles are
+    frozen and what later code attaches to messages is itself a pure memo, so sharing them
+    changes no result.
+    """
+    global _parse_cache
+    _parse_cache_limit[0] = limit
+    if _parse_cache is None:
+        _parse_cache = OrderedDict()
 
 
 def looks_like_spec(spec: SpecFile) -> bool:
