@@ -8,9 +8,11 @@ line, not a stack trace.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import sys
+from collections.abc import Iterator
 from typing import Any
 
 from kcompat.errors import UsageError
@@ -87,10 +89,39 @@ def spark_session(master: str | None = None, app_name: str = "kcompat", **conf: 
     for key, value in conf.items():
         builder = builder.config(key.replace("__", "."), value)
     try:
-        session = builder.getOrCreate()
+        with _jvm_output_to(_log_path() if local or (master or "").startswith("local") else None):
+            session = builder.getOrCreate()
     except Exception as err:  # the JVM did not start: say why in one line
         text = str(err).strip().splitlines()
         reason = text[-1] if text else type(err).__name__
-        raise UsageError(f"Spark could not start: {reason}") from None
+        raise UsageError(f"Spark could not start: {reason} (Spark's log: {_log_path()})") from None
     session.sparkContext.setLogLevel("ERROR")
     return session
+
+
+def _log_path() -> str:
+    import tempfile
+
+    return os.path.join(tempfile.gettempdir(), f"kcompat-spark-{os.getuid()}.log")
+
+
+@contextlib.contextmanager
+def _jvm_output_to(path: str | None) -> Iterator[None]:
+    """Start the JVM with its stderr in a log file: its start-up chatter (module warnings,
+    log4j notices) never reaches the user's terminal, and the file is there if Spark fails.
+
+    The JVM inherits file descriptor 2 when pyspark launches it, so fd 2 points at the
+    log while the session is created and is restored right after.
+    """
+    if path is None:
+        yield
+        return
+    sys.stderr.flush()
+    saved = os.dup(2)
+    try:
+        with open(path, "ab") as log:
+            os.dup2(log.fileno(), 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
