@@ -25,6 +25,13 @@ app = typer.Typer(
 )
 
 
+@app.callback()
+def _kcompat() -> None:
+    """Keep Kafka-style message protocols compatible, and show the bytes."""
+    # A callback keeps typer in command-group mode even when only the invoked command
+    # is registered (see kcompat.commands.register).
+
+
 class Color(StrEnum):
     auto = "auto"
     always = "always"

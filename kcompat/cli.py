@@ -6,8 +6,8 @@ import os
 import sys
 from collections.abc import Sequence
 
-import kcompat.commands  # noqa: F401  (registers every command on the app)
 from kcompat.app import app
+from kcompat.commands import COMMAND_MODULES, register
 from kcompat.errors import UsageError
 
 
@@ -16,6 +16,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from kcompat.config import ConfigError
 
     args = list(argv) if argv is not None else sys.argv[1:]
+    register(args[0] if args else None)
     try:
         result = app(args=args, prog_name="kcompat", standalone_mode=False)
     except SystemExit as done:
@@ -31,8 +32,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     except Exception as err:
         if _is_usage_error(err):  # click's bad option / missing argument: one line
-            known = {c.name or getattr(c.callback, "__name__", "") for c in app.registered_commands}
-            command = args[0] if args and args[0] in known else ""
+            command = args[0] if args and args[0] in COMMAND_MODULES else ""
             where = f"kcompat {command} --help" if command else "kcompat --help"
             text = err.format_message()  # type: ignore[attr-defined]
             print(f"kcompat: error: {text} (see: {where})", file=sys.stderr)

@@ -14,13 +14,15 @@ import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
-import kcompat.commands  # noqa: F401  (registers the commands on the app)
+import kcompat.commands
 from kcompat.app import app
 from kcompat.cli import main
 from kcompat.pipeline.corpus import BuildRequest, VerifyRequest, VerifyResult, build, verify
 from kcompat.rules.engine import get_rule
 from tests.rule_docs import RULES_DIR, parse_rule_doc
 from tests.test_pipeline_history import shelf_repo
+
+kcompat.commands.register_all()
 
 pytestmark = pytest.mark.spark
 

@@ -21,11 +21,13 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-import kcompat.commands  # noqa: F401  (registers the commands on the app)
+import kcompat.commands
 from kcompat.app import app
 from kcompat.config import Config, parse_config
 from kcompat.pipeline.audit import HistoryRequest, HistoryResult, run_history
 from tests.conftest import git
+
+kcompat.commands.register_all()
 
 pytestmark = pytest.mark.spark
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-import kcompat.commands  # noqa: F401  (registers the commands on the app)
+import kcompat.commands
 from kcompat.app import app
 from kcompat.rules.engine import Rule, Severity, all_rules, get_rule
 from tests.rule_docs import (
@@ -23,6 +23,8 @@ from tests.rule_docs import (
     lint_example,
     parse_rule_doc,
 )
+
+kcompat.commands.register_all()
 
 LINT_RULES = {rule.id: rule for rule in all_rules("lint")}
 #: Pages of lint rules; diff pages (kind diff) are tested by the diff suite.

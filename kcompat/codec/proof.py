@@ -231,6 +231,8 @@ class _Prover:
         Every sample is tried, not just until the first break: one break (a changed tagged
         default, say) must not hide another (two swapped fields) that other samples show.
         """
+        if self.skip_identical and _signature(writer.root) == _signature(reader.root):
+            return []  # same names, tags, encodings and defaults: nothing can differ
         writer_codec, reader_codec = codec_for(writer), codec_for(reader)
         if self.skip_identical and writer_codec.source == reader_codec.source:
             return []
@@ -403,6 +405,35 @@ def _pair_fields(
     ]
     pairs.extend((None, lf) for lf in reader.all_fields() if id(lf) not in used)
     return pairs
+
+
+def _signature(layout: StructLayout) -> tuple[object, ...]:
+    """What a layout's compiled codec depends on, cheaply: names, tags, wire forms,
+    nullability and defaults, recursively (checked before compiling anything)."""
+    return (
+        layout.flexible,
+        tuple(
+            (f.name, f.tag, f.nullable, f.default.key(), _wire_signature(f.wire))
+            for f in layout.all_fields()
+        ),
+    )
+
+
+def _wire_signature(wire: Wire) -> tuple[object, ...]:
+    element = _wire_signature(wire.element) if wire.element is not None else None
+    struct = _signature(wire.struct) if wire.struct is not None else None
+    return (
+        wire.kind,
+        wire.form,
+        wire.bits,
+        wire.signed,
+        wire.type_bits,
+        wire.compact,
+        wire.nullable,
+        wire.null_marker,
+        element,
+        struct,
+    )
 
 
 def _tagged_pair(writer: LayoutField | None, reader: LayoutField | None) -> bool:

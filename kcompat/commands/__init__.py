@@ -1,3 +1,38 @@
-"""One module per command; importing this package registers them on the app."""
+"""One module per command; :func:`register` imports the ones a run needs.
 
-from kcompat.commands import codec, corpus, diff, drift, explain, history, lint, rules  # noqa: F401
+Importing a command module registers it on the app. A run registers only the command it
+invokes, so ``kcompat diff --staged`` (a pre-commit hook) does not import, nor make typer
+build the options of, eight other commands; ``--help`` and unknown commands get them all.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+#: command name -> the module that defines it
+COMMAND_MODULES: dict[str, str] = {
+    "lint": "lint",
+    "rules": "rules",
+    "diff": "diff",
+    "drift": "drift",
+    "explain": "explain",
+    "encode": "codec",
+    "decode": "codec",
+    "history": "history",
+    "corpus": "corpus",
+}
+
+
+def register(command: str | None = None) -> None:
+    """Register one command's module, or every command when ``command`` is not one."""
+    modules = (
+        [COMMAND_MODULES[command]]
+        if command in COMMAND_MODULES
+        else sorted(set(COMMAND_MODULES.values()))
+    )
+    for module in modules:
+        importlib.import_module(f"kcompat.commands.{module}")
+
+
+def register_all() -> None:
+    register(None)
