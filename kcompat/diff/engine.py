@@ -88,14 +88,15 @@ def _with_reason(finding: Finding, pairing: Pairing, released_for: ReleasedFor |
         return finding
     names = {p.head.name: p for p in pairing.pairs}
     pair = names.get(finding.message_name)
-    if pair is None:
-        return finding
-    reason = pair.released_by
+    # A removed message has no pair; its BASE name is the finding's message name.
+    base_name = pair.base.name if pair is not None else finding.message_name
     explain = getattr(released_for, "explain", None)
     versions = Versions.try_parse(finding.versions)
     if explain is not None and versions is not None:
-        reason = explain(pair.base.name, versions)
-    elif reason == "base":
+        reason = explain(base_name, versions)
+    elif pair is not None and pair.released_by != "base":
+        reason = pair.released_by
+    else:
         reason = "in BASE's validVersions"
     return replace(finding, released_by=reason)
 

@@ -396,6 +396,8 @@ def default_changed(pair: MessagePair, report: Reporter, context: DiffContext) -
                 f"default of {path} changed from {show_value(base.default.value)} to "
                 f"{show_value(head.default.value)}",
                 field_path=path,
+                # a default is what every released version's readers assume when it is absent
+                versions=str(pair.common),
                 base=base.node,
                 base_key="default" if base.node is not None and "default" in base.node else "name",
                 hint="readers of versions without the field, and tagged-field readers, "
