@@ -231,29 +231,15 @@ def render_summary(result: Any, console: Any, *, markdown: bool = False) -> None
         ),
     ]
     examples = [g for g in result.groups if g["evidence"]][:5]
+    from kcompat.report.tables import markdown_tables, print_tables
+
     if markdown:
-        lines = ["### kcompat corpus verify", "", head, ""]
-        for title, columns, rows in tables:
-            lines += [f"#### {title}", "", "| " + " | ".join(columns) + " |"]
-            lines += ["|" + "---|" * len(columns)]
-            lines += ["| " + " | ".join(c.replace("|", "\\|") for c in row) + " |" for row in rows]
-            lines.append("")
+        lines = markdown_tables("kcompat corpus verify", head, tables)
         for group in examples:
             lines += [f"#### {group['message']}", "", "```", *_dump(group), "```", ""]
         console.print("\n".join(lines), markup=False, highlight=False)
         return
-    from rich.table import Table
-
-    console.print(head, markup=False, highlight=False)
-    for title, columns, rows in tables:
-        if not rows:
-            continue
-        table = Table(title=title, title_justify="left", header_style="bold")
-        for column in columns:
-            table.add_column(column, overflow="fold")
-        for row in rows:
-            table.add_row(*row)
-        console.print(table)
+    print_tables(console, head, tables)
     for group in examples:
         console.print(f"\n{group['file']}:{group['line']}: {group['message']}", markup=False)
         console.print("\n".join(f"  {line}" for line in _dump(group)), markup=False)

@@ -137,26 +137,10 @@ def render_summary(result: Any, console: Any, *, markdown: bool = False) -> None
                 ],
             )
         )
+    from kcompat.report.tables import markdown_tables, print_tables
+
     if markdown:
-        lines = ["### kcompat history", "", head, ""]
-        for title, columns, rows in tables:
-            lines += [
-                f"#### {title}",
-                "",
-                "| " + " | ".join(columns) + " |",
-                "|" + "---|" * len(columns),
-            ]
-            lines += ["| " + " | ".join(c.replace("|", "\\|") for c in row) + " |" for row in rows]
-            lines.append("")
+        lines = markdown_tables("kcompat history", head, tables)
         console.print("\n".join(lines), markup=False, highlight=False)
         return
-    from rich.table import Table
-
-    console.print(head, markup=False, highlight=False)
-    for title, columns, rows in tables:
-        table = Table(title=title, title_justify="left", header_style="bold")
-        for column in columns:
-            table.add_column(column, overflow="fold")
-        for row in rows:
-            table.add_row(*row)
-        console.print(table)
+    print_tables(console, head, tables)
