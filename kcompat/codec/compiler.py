@@ -262,7 +262,6 @@ class _Generator:
         self.owners = layout_owner_fields(layout)
         self.writer = _Writer(layout)
         self.header: list[str] = []
-        self.struct_names: dict[str, str] = {}
         self.functions: list[list[str]] = []
         self.keys: list[tuple[StructKeys, Message]] = []
         self.consts: dict[str, str] = {}
@@ -274,12 +273,8 @@ class _Generator:
         return self.count
 
     def struct_const(self, fmt: str) -> str:
-        name = self.struct_names.get(fmt)
-        if name is None:
-            name = f"_S{len(self.struct_names)}"
-            self.struct_names[fmt] = name
-            self.header.append(f"{name} = _Struct({fmt!r})")
-        return name
+        """A compiled ``struct.Struct`` for ``fmt``, shared by all calls."""
+        return self.const(f"_Struct({fmt!r})")
 
     def unpackers(self, code: str) -> str:
         return self.const(f"_small_unpackers({code!r})")
