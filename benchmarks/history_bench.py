@@ -1,4 +1,5 @@
-"""Benchmark ``kcompat history --mode consecutive`` over Kafka's trunk, on 1 and 2 cores.
+"""Benchmark ``kcompat history`` over Kafka's history (default: consecutive over trunk),
+on 1 and 2 cores.
 
 Each Spark run is a fresh ``kcompat`` process (JVM start-up included, as a user sees it);
 the baseline is a plain in-process loop of ``kcompat diff`` (prepare + check, the same
@@ -7,6 +8,7 @@ code) over the same commit pairs. Goals: under 60 s with ``local[2]`` on two cor
 
     python benchmarks/history_bench.py                    # clones ../shared's bundle
     python benchmarks/history_bench.py --repo /tmp/kafka --repeat 2 --skip-diff
+    python benchmarks/history_bench.py --repo /tmp/kafka --mode transitive --skip-diff
 
 Measure on a quiet machine: the script prints the load average before every run.
 """
@@ -41,10 +43,12 @@ def load() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
-def history_run(repo: Path, master: str, samples: int, out: Path) -> tuple[float, dict]:
+def history_run(
+    repo: Path, master: str, samples: int, out: Path, mode: str = "consecutive"
+) -> tuple[float, dict]:
     """One audit in a fresh process; wall seconds and its summary."""
     command = [
-        str(KCOMPAT), "history", "--repo", str(repo), "--mode", "consecutive", "--master",
+        str(KCOMPAT), "history", "--repo", str(repo), "--mode", mode, "--master",
         master, "--samples", str(samples), "--out", str(out), "--format", "json",
     ]  # fmt: skip
     started = time.perf_counter()
@@ -79,6 +83,12 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=20, help="proof samples per version")
     parser.add_argument("--repeat", type=int, default=1, help="runs per master (best kept)")
     parser.add_argument("--skip-diff", action="store_true", help="no plain diff loop")
+    parser.add_argument(
+        "--mode",
+        default="consecutive",
+        choices=("consecutive", "releases", "transitive"),
+        help="the audit (the plain diff loop is for consecutive only)",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="kcompat-bench-") as temp:
         repo = args.repo or clone(Path(temp) / "kafka")
@@ -87,7 +97,7 @@ def main() -> None:
             for attempt in range(args.repeat):
                 print(f"{master} run {attempt + 1}: load {load()}", flush=True)
                 seconds, summary = history_run(
-                    repo, master, args.samples, Path(temp) / f"out-{attempt}"
+                    repo, master, args.samples, Path(temp) / f"out-{attempt}", args.mode
                 )
                 timings = summary.get("timings", {})
                 print(
@@ -98,10 +108,10 @@ def main() -> None:
                 if master not in best or seconds < best[master][0]:
                     best[master] = (seconds, summary)
         one, two = best["local[1]"][0], best["local[2]"][0]
-        print(f"\nconsecutive trunk audit, proofs on ({args.samples} samples):")
+        print(f"\n{args.mode} audit, proofs on ({args.samples} samples):")
         print(f"  local[1]  {one:6.1f} s")
         print(f"  local[2]  {two:6.1f} s   speed-up {one / two:.2f}x (goal >= 1.6x, < 60 s)")
-        if not args.skip_diff:
+        if not args.skip_diff and args.mode == "consecutive":
             print(f"plain kcompat diff loop: load {load()}", flush=True)
             seconds, pairs, findings = diff_loop(repo, args.samples)
             print(f"  diff loop {seconds:6.1f} s for {pairs} pairs, {findings} findings")

@@ -521,6 +521,30 @@ def test_worker_count_follows_the_master() -> None:
     assert worker_count("spark://host:7077") == cores
 
 
+def test_local_driver_jvm_options(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from kcompat.pipeline.session import LOCAL_JIT, local_java_options
+
+    monkeypatch.delenv("KCOMPAT_SPARK_CDS", raising=False)
+    monkeypatch.delenv("KCOMPAT_SPARK_JIT", raising=False)
+    assert local_java_options() == LOCAL_JIT == "-XX:TieredStopAtLevel=1"
+    monkeypatch.setenv("KCOMPAT_SPARK_JIT", "full")
+    assert local_java_options() == ""
+    archive = tmp_path / "spark.jsa"
+    monkeypatch.setenv("KCOMPAT_SPARK_CDS", str(archive))
+    assert local_java_options().startswith(f"-XX:ArchiveClassesAtExit={archive} ")
+    archive.write_bytes(b"")  # once written, later runs map it
+    monkeypatch.delenv("KCOMPAT_SPARK_JIT")
+    options = local_java_options().split()
+    assert options[:2] == [LOCAL_JIT, f"-XX:SharedArchiveFile={archive}"]
+
+
+def test_the_session_jvm_runs_with_the_local_options(spark: Any) -> None:
+    arguments = list(
+        spark._jvm.java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()
+    )
+    assert "-XX:TieredStopAtLevel=1" in arguments
+
+
 def test_outputs_keep_uris_intact() -> None:
     from kcompat.pipeline.outputs import Output
 
