@@ -313,3 +313,27 @@ def test_uri_outputs_go_through_spark(
     assert history.out == f"file://{tmp_path}/history"
     assert json.loads((tmp_path / "history" / "summary.json").read_text())["comparisons"] == 2
     assert {f["rule"] for f in history.findings} >= {"field-removed", "field-type-changed"}
+
+
+def test_directories_with_glob_characters_are_read_as_named(
+    spark: Any, shelf: tuple[Path, list[str]], tmp_path: Path
+) -> None:
+    """Spark's readers expand ``[``, ``*`` and ``{`` as patterns; kcompat escapes them, so
+    a directory named like ``audit[1]`` is read back (as a local path and as a URI)."""
+    repo, _ = shelf
+    odd = tmp_path / "audit[1]{a,b}*"
+    built = build(BuildRequest("v1.1.0", odd / "corpus", 2, 0, repo), spark)
+    assert built.manifest["rows"] == 12
+    result = verify(VerifyRequest(odd / "corpus", "v2.0.0", repo, odd / "verify"), spark)
+    assert result.errors == 6 and result.summary["rows"] == 12
+    uri = f"file://{odd}/corpus"
+    remote = verify(VerifyRequest(uri, "v2.0.0", repo, f"file://{odd}/verify-uri"), spark)
+    assert remote.errors == 6
+
+
+def test_glob_escaping() -> None:
+    from kcompat.pipeline.outputs import Output, glob_escaped
+
+    assert glob_escaped("/data/run[1]/{a,b}/x*?") == r"/data/run\[1\]/\{a,b\}/x\*\?"
+    assert glob_escaped("hdfs://nn:8020/audits/kafka") == "hdfs://nn:8020/audits/kafka"
+    assert Output.of("/tmp/a[2]").readable("findings") == r"/tmp/a\[2\]/findings"

@@ -232,7 +232,7 @@ def read_findings(session: Any, out: Output) -> list[dict[str, Any]]:
 
         rows = pq.read_table(out.path / "findings").to_pylist()
     else:
-        rows = [r.asDict() for r in session.read.parquet(out.child("findings")).collect()]
+        rows = [r.asDict() for r in session.read.parquet(out.readable("findings")).collect()]
     return sorted(rows, key=lambda r: (r["pair_index"], r["file"] or "", r["line"] or 0, r["rule"]))
 
 

@@ -282,7 +282,7 @@ def build(request: BuildRequest | BuildPlan, spark: Any) -> BuildResult:
         out.child("specs")
     )
     counts = (
-        spark.read.parquet(out.child("samples")).groupBy("message", "version").count().collect()
+        spark.read.parquet(out.readable("samples")).groupBy("message", "version").count().collect()
     )
     rows = sum(int(r["count"]) for r in counts)
     manifest = {
@@ -372,9 +372,8 @@ def verify(request: VerifyRequest | VerifyPlan, spark: Any) -> VerifyResult:
     source = Output.of(request.corpus)
     manifest = plan.manifest or read_manifest(source, spark)
     out = Output.of(request.out or tempfile.mkdtemp(prefix="kcompat-corpus-"))
-    corpus = source.location if not source.local else str(source.path)
     spark.sparkContext.setJobGroup("kcompat-corpus", "kcompat corpus verify")
-    writer_specs = [r.asDict() for r in spark.read.parquet(f"{corpus}/specs").collect()]
+    writer_specs = [r.asDict() for r in spark.read.parquet(source.readable("specs")).collect()]
     readers: dict[str, tuple[str, bytes]] = {}
     reader_versions: dict[str, Versions] = {}
     for path, data, spec in reader.specs:
@@ -388,7 +387,7 @@ def verify(request: VerifyRequest | VerifyPlan, spark: Any) -> VerifyResult:
         readers=readers,
         released={r["spec_digest"]: r["released_versions"] for r in writer_specs},
     )
-    samples = spark.read.parquet(f"{corpus}/samples")
+    samples = spark.read.parquet(source.readable("samples"))
     if request.partitions:
         samples = samples.repartition(request.partitions)
     checked = samples.groupBy("message", "version").count().collect()
@@ -401,7 +400,7 @@ def verify(request: VerifyRequest | VerifyPlan, spark: Any) -> VerifyResult:
         spark.createDataFrame(missing, schema=FINDING_SCHEMA).write.mode("append").parquet(
             findings_path
         )
-    groups = grouped(spark, findings_path)
+    groups = grouped(spark, out.readable("findings"))
     summary = summarise(manifest, context, checked, groups)
     summary["seconds"] = round(time.perf_counter() - started, 2)
     out.write_text(spark, "summary.json", json.dumps(summary, indent=2) + "\n")

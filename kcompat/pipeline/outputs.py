@@ -41,6 +41,11 @@ class Output:
         """The location of ``name`` inside, as Spark's readers and writers take it."""
         return str(self.path / name) if self.local else f"{self.location}/{name}"
 
+    def readable(self, name: str) -> str:
+        """:meth:`child` for Spark's readers, which expand glob patterns: ``[``, ``*``
+        and the like in a directory's name are escaped so that they match themselves."""
+        return glob_escaped(self.child(name))
+
     def __str__(self) -> str:
         return self.location
 
@@ -67,7 +72,7 @@ class Output:
         fs, path = _hadoop(spark, self.child(name))
         if not fs.exists(path):
             return None
-        rows = spark.read.text(self.child(name), wholetext=True).collect()
+        rows = spark.read.text(self.readable(name), wholetext=True).collect()
         return str(rows[0][0]) if rows else ""
 
     def names(self, spark: Any) -> list[str] | None:
@@ -80,6 +85,14 @@ class Output:
         if not fs.exists(path):
             return None
         return sorted(status.getPath().getName() for status in fs.listStatus(path))
+
+
+_GLOB = re.compile(r"([\\*?\[\]{}])")
+
+
+def glob_escaped(location: str) -> str:
+    """``location`` with Hadoop's glob metacharacters escaped by a backslash."""
+    return _GLOB.sub(r"\\\1", location)
 
 
 def _hadoop(spark: Any, location: str) -> tuple[Any, Any]:
