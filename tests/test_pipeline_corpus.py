@@ -337,3 +337,48 @@ def test_glob_escaping() -> None:
     assert glob_escaped("/data/run[1]/{a,b}/x*?") == r"/data/run\[1\]/\{a,b\}/x\*\?"
     assert glob_escaped("hdfs://nn:8020/audits/kafka") == "hdfs://nn:8020/audits/kafka"
     assert Output.of("/tmp/a[2]").readable("findings") == r"/tmp/a\[2\]/findings"
+
+
+def test_an_output_that_cannot_be_written_is_one_line_before_spark(
+    shelf: tuple[Path, list[str]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo, _ = shelf
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a directory")
+    out = blocker / "out"
+    for argv in (
+        ["history", "--repo", str(repo), "--mode", "releases", "--out", str(out)],
+        ["corpus", "build", "--rev", "v1.0.0", "--out", str(out), "--repo", str(repo)],
+    ):
+        line = _error(argv, capsys)
+        assert (
+            line
+            == f"kcompat: error: {out}: cannot create it (Not a directory); choose another --out"
+        )
+    line = _error(
+        ["history", "--repo", str(repo), "--mode", "releases", "--out", str(blocker)], capsys
+    )
+    assert line == f"kcompat: error: {blocker}: exists and is not a directory; choose another --out"
+
+
+def test_internal_errors_from_java_show_the_deepest_cause() -> None:
+    from kcompat.cli import one_line
+
+    trace = (
+        "An error occurred while calling o82.parquet.\n"
+        ": org.apache.spark.SparkException: Job aborted due to stage failure: Task 0 failed\n"
+        "\tat org.apache.spark.scheduler.DAGScheduler.failJobAndIndependentStages(x.scala:1)\n"
+        "Caused by: org.apache.spark.SparkException: Task failed while writing rows.\n"
+        "Caused by: java.io.IOException: Mkdirs failed to create file:/x/findings\n"
+        "\tat org.apache.hadoop.fs.ChecksumFileSystem.create(ChecksumFileSystem.java:774)\n"
+    )
+    assert (
+        one_line(RuntimeError(trace))
+        == "java.io.IOException: Mkdirs failed to create file:/x/findings"
+    )
+    assert one_line(ValueError("first\nsecond")) == "first"
+    assert one_line(ValueError("")) == ""
+    assert (
+        one_line(ValueError("x" * 400)).endswith("...")
+        and len(one_line(ValueError("x" * 400))) == 300
+    )

@@ -155,6 +155,7 @@ def run_history(request: HistoryRequest, spark: Any, console: Any = None) -> His
     comparisons = plan(request, repo, specs_paths)
     mode = released_mode_for(request, repo)
     out = Output.of(request.out or tempfile.mkdtemp(prefix="kcompat-history-"))
+    out.require_writable()
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     columns = (

@@ -262,6 +262,7 @@ def plan_build(request: BuildRequest) -> BuildPlan:
     out = Output.of(request.out)
     if out.local:  # a remote --out is checked once Spark (and its FileSystem) is up
         _check_out(out)
+        out.require_writable()
     return BuildPlan(request, revision, started)
 
 
@@ -362,6 +363,8 @@ def plan_verify(request: VerifyRequest) -> VerifyPlan:
     manifest = read_manifest(corpus) if corpus.local else None
     side = open_side(request.rev, request.repo)
     reader = read_revision(side, _pathspecs(request.specs_paths, request.config, side))
+    if request.out is not None:
+        Output.of(request.out).require_writable()
     return VerifyPlan(request, manifest, reader, started)
 
 

@@ -9,10 +9,13 @@ so locations are kept as text.)
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from kcompat.errors import UsageError
 
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
 
@@ -40,6 +43,23 @@ class Output:
     def child(self, name: str) -> str:
         """The location of ``name`` inside, as Spark's readers and writers take it."""
         return str(self.path / name) if self.local else f"{self.location}/{name}"
+
+    def require_writable(self) -> None:
+        """A local directory is created now and must be writable: a bad ``--out`` is one
+        line before Spark starts, not a failed job's Java stack trace at the end.
+        (A remote location is Spark's to check.)"""
+        if not self.local:
+            return
+        path = self.path
+        if path.exists() and not path.is_dir():
+            raise UsageError(f"{path}: exists and is not a directory; choose another --out")
+        try:
+            path.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            reason = err.strerror or type(err).__name__
+            raise UsageError(f"{path}: cannot create it ({reason}); choose another --out") from None
+        if not os.access(path, os.W_OK | os.X_OK):
+            raise UsageError(f"{path}: not writable; choose another --out")
 
     def readable(self, name: str) -> str:
         """:meth:`child` for Spark's readers, which expand glob patterns: ``[``, ``*``
