@@ -553,3 +553,66 @@ def test_outputs_keep_uris_intact() -> None:
     assert remote.child("findings") == "hdfs://namenode:8020/audits/kafka/findings"
     local = Output.of(Path("/tmp/audit"))
     assert local.local and local.child("summary.json") == "/tmp/audit/summary.json"
+
+
+def test_bad_history_options_are_one_line_before_spark(
+    shelf: tuple[Path, list[str]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    from kcompat.cli import main
+
+    repo, _ = shelf
+
+    def error(*argv: str) -> str:
+        code = main(["history", "--repo", str(repo), *argv])
+        lines = capsys.readouterr().err.strip().splitlines()
+        assert code == 2 and len(lines) == 1, lines
+        return lines[0]
+
+    assert error("--master", "bogus://x") == (
+        "kcompat: error: --master 'bogus://x' is not a Spark master: use local, local[N], "
+        "local[*], spark://HOST:PORT, yarn or k8s://HOST:PORT"
+    )
+    assert error("--tags", "[") == (
+        "kcompat: error: --tags '[' is not a valid regular expression: "
+        "unterminated character set at position 0"
+    )
+    assert error("--samples", "0").startswith("kcompat: error: Invalid value for '--samples'")
+    assert error("--partitions", "0").startswith("kcompat: error: Invalid value for '--partitions'")
+    code = main(["diff", "v1.0.0", "v1.1.0", "--repo", str(repo), "--samples", "0"])
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and lines == [
+        "kcompat: error: Invalid value for '--samples': 0 is not in the range x>=1. "
+        "(see: kcompat diff --help)"
+    ]
+
+
+def test_masters_spark_accepts() -> None:
+    from kcompat.errors import UsageError
+    from kcompat.pipeline.session import check_master
+
+    for master in ("local", "local[2]", "local[*]", "local[4, 2]", "local-cluster[2,1,1024]",
+                   "yarn", "spark://host:7077", "k8s://https://api:6443"):  # fmt: skip
+        check_master(master)
+    for master in ("bogus://x", "", "locale", "spark://", "mesos://host:5050"):
+        with pytest.raises(UsageError, match="is not a Spark master"):
+            check_master(master)
+
+
+def test_a_failed_start_says_the_jvm_s_reason(tmp_path: Path) -> None:
+    from kcompat.pipeline.session import _reason_in_log
+
+    log = tmp_path / "spark.log"
+    log.write_text('old run\nException in thread "main" java.lang.Error: stale\n')
+    start = log.stat().st_size
+    with log.open("a") as out:
+        out.write(
+            "WARNING: Using incubator modules: jdk.incubator.vector\n"
+            'Exception in thread "main" org.apache.spark.SparkException: Master must either '
+            "be yarn or start with spark, k8s, or local\n"
+            "\tat org.apache.spark.deploy.SparkSubmit.error(SparkSubmit.scala:1068)\n"
+        )
+    assert _reason_in_log(str(log), start) == (
+        "Master must either be yarn or start with spark, k8s, or local"
+    )
+    assert _reason_in_log(str(log), log.stat().st_size) is None
+    assert _reason_in_log(str(tmp_path / "missing.log"), 0) is None

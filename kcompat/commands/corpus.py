@@ -31,7 +31,7 @@ MasterOption = Annotated[
     str | None, typer.Option("--master", help="Spark master (default local[*]).")
 ]
 PartitionsOption = Annotated[
-    int | None, typer.Option("--partitions", help="Spark partitions (default 2x cores).")
+    int | None, typer.Option("--partitions", min=1, help="Spark partitions (default 2x cores).")
 ]
 SpecsPathOption = Annotated[
     list[str] | None,

@@ -56,6 +56,7 @@ def diff(
         int | None,
         typer.Option(
             "--samples",
+            min=1,
             help="Samples per message version for the proof (default 20; 10 with --staged, "
             "where a pre-commit hook must be instant: on Kafka's whole history 6 already "
             "confirm every break).",

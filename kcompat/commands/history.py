@@ -38,9 +38,9 @@ def history(
         str | None, typer.Option("--master", help="Spark master (default local[*]).")
     ] = None,
     proof: Annotated[bool, typer.Option("--proof/--no-proof", help="Round-trip proofs.")] = True,
-    samples: Annotated[int, typer.Option("--samples", help="Samples per version.")] = 20,
+    samples: Annotated[int, typer.Option("--samples", min=1, help="Samples per version.")] = 20,
     partitions: Annotated[
-        int | None, typer.Option("--partitions", help="Spark partitions (default 2x cores).")
+        int | None, typer.Option("--partitions", min=1, help="Spark partitions (default 2x cores).")
     ] = None,
     color: ColorOption = Color.auto,
     config_file: ConfigOption = None,
@@ -49,13 +49,17 @@ def history(
     from kcompat.config import load_config
     from kcompat.errors import UsageError
     from kcompat.pipeline.audit import MODES, HistoryRequest, run_history
-    from kcompat.pipeline.session import require_spark, spark_session
+    from kcompat.pipeline.session import check_master, require_spark, spark_session
     from kcompat.sources.git import GitRepo
 
     if mode not in MODES:
         raise UsageError(f"--mode must be one of {', '.join(MODES)}, not {mode!r}")
     if fmt not in ("text", "json", "markdown"):
         raise UsageError(f"--format must be text, json or markdown, not {fmt!r}")
+    if master is not None:
+        check_master(master)
+    if tags is not None:
+        check_pattern("--tags", tags)
     repo = GitRepo.open(repo_dir)
     config = load_config(start=repo.root, explicit=config_file)
     console = console_for(color)
@@ -86,6 +90,18 @@ def history(
     errors = sum(1 for f in result.findings if f["severity"] == "error")
     internal = sum(1 for f in result.findings if f["rule"] == "internal-error")
     raise typer.Exit(3 if internal else (1 if errors else 0))
+
+
+def check_pattern(option: str, pattern: str) -> None:
+    """A regular expression given on the command line, or one line saying what is wrong."""
+    import re
+
+    from kcompat.errors import UsageError
+
+    try:
+        re.compile(pattern)
+    except re.error as err:
+        raise UsageError(f"{option} {pattern!r} is not a valid regular expression: {err}") from None
 
 
 def render_summary(result: Any, console: Any, *, markdown: bool = False) -> None:

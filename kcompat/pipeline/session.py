@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import sys
 from collections.abc import Iterator
@@ -75,8 +76,22 @@ def local_java_options() -> str:
     return " ".join(option for option in (jit, class_data_sharing()) if option)
 
 
+_MASTER = re.compile(r"local(\[.*\])?|local-cluster\[.*\]|yarn|(spark|k8s)://.+")
+
+
+def check_master(master: str) -> None:
+    """Spark's own rule for a master URL, checked before a JVM is started for nothing."""
+    if not _MASTER.fullmatch(master.strip()):
+        raise UsageError(
+            f"--master {master!r} is not a Spark master: use local, local[N], local[*], "
+            "spark://HOST:PORT, yarn or k8s://HOST:PORT"
+        )
+
+
 def spark_session(master: str | None = None, app_name: str = "kcompat", **conf: str) -> Any:
     """Get or create the session (see the module docstring for the defaults)."""
+    if master is not None:
+        check_master(master)
     require_spark()
     from pyspark.sql import SparkSession
 
@@ -102,15 +117,42 @@ def spark_session(master: str | None = None, app_name: str = "kcompat", **conf: 
     builder = builder.config("spark.python.worker.reuse", "true")
     for key, value in conf.items():
         builder = builder.config(key.replace("__", "."), value)
+    log = _log_path()
+    start = _size(log)
     try:
-        with _jvm_output_to(_log_path() if local or (master or "").startswith("local") else None):
+        with _jvm_output_to(None if _under_spark_submit() else log):
             session = builder.getOrCreate()
     except Exception as err:  # the JVM did not start: say why in one line
         text = str(err).strip().splitlines()
-        reason = text[-1] if text else type(err).__name__
-        raise UsageError(f"Spark could not start: {reason} (Spark's log: {_log_path()})") from None
+        reason = _reason_in_log(log, start) or (text[-1] if text else type(err).__name__)
+        raise UsageError(f"Spark could not start: {reason} (Spark's log: {log})") from None
     session.sparkContext.setLogLevel("ERROR")
     return session
+
+
+def _size(path: str) -> int:
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0
+
+
+_EXCEPTION = re.compile(
+    r"(?:Exception in thread \S+ |Caused by: )?[\w.$]+(?:Exception|Error): (.+)"
+)
+
+
+def _reason_in_log(path: str, start: int) -> str | None:
+    """What the JVM said last about why it failed, from the part of its log this start
+    wrote (the last exception's message; pyspark itself only says the gateway exited)."""
+    try:
+        with open(path, "rb") as log:
+            log.seek(start)
+            text = log.read(1 << 20).decode("utf-8", "replace")
+    except OSError:
+        return None
+    reasons = [m.group(1).strip() for m in map(_EXCEPTION.match, text.splitlines()) if m]
+    return reasons[-1] if reasons else None
 
 
 def _log_path() -> str:
