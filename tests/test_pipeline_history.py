@@ -616,3 +616,24 @@ def test_a_failed_start_says_the_jvm_s_reason(tmp_path: Path) -> None:
     )
     assert _reason_in_log(str(log), log.stat().st_size) is None
     assert _reason_in_log(str(tmp_path / "missing.log"), 0) is None
+
+
+def test_a_range_without_spec_changes_needs_no_spark(
+    shelf: tuple[Path, list[str]], tmp_path: Path
+) -> None:
+    import pyarrow.parquet as pq
+
+    repo, _ = shelf
+
+    def no_spark() -> Any:
+        raise AssertionError("Spark was started for an empty audit")
+
+    out = tmp_path / "empty"
+    request = HistoryRequest(repo, "consecutive", revision_range="v2.0.0..v2.0.0", out=out)
+    result = run_history(request, no_spark)
+    assert result.comparisons == 0 and result.findings == []
+    assert pq.read_table(out / "findings").num_rows == 0
+    assert "rule" in pq.read_table(out / "findings").schema.names
+    assert json.loads((out / "summary.json").read_text())["comparisons"] == 0
+    again = run_history(request, no_spark)  # over the last run's output, as Spark would
+    assert again.comparisons == 0 and len(list((out / "findings").iterdir())) == 1

@@ -16,7 +16,13 @@ from typing import Any
 from kcompat.config import Config
 from kcompat.diff.tags_released import release_tags
 from kcompat.errors import UsageError
-from kcompat.pipeline.history import CheckOptions, join_texts, run_checks, warm_up
+from kcompat.pipeline.history import (
+    FINDING_SCHEMA,
+    CheckOptions,
+    join_texts,
+    run_checks,
+    warm_up,
+)
 from kcompat.pipeline.outputs import Output
 from kcompat.pipeline.prepare import Preparation, PrepareJob, prefetched, worker_count
 from kcompat.pipeline.revisions import Comparison, consecutive, releases
@@ -156,6 +162,8 @@ def run_history(request: HistoryRequest, spark: Any, console: Any = None) -> His
     mode = released_mode_for(request, repo)
     out = Output.of(request.out or tempfile.mkdtemp(prefix="kcompat-history-"))
     out.require_writable()
+    if not comparisons and out.local:
+        return _nothing_to_compare(request, out, mode, started)
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     columns = (
@@ -205,12 +213,11 @@ def run_history(request: HistoryRequest, spark: Any, console: Any = None) -> His
             findings_frame = (
                 run_checks(session, rows, options, request.partitions, texts) if rows else None
             )
-            if findings_frame is not None:
-                findings_frame.write.mode("overwrite").parquet(out.child("findings"))
-                timings["written"] = time.perf_counter() - started
-                findings = read_findings(session, out)
-            else:
-                findings = []
+            if findings_frame is None:  # nothing to compare: an empty table all the same
+                findings_frame = session.createDataFrame([], FINDING_SCHEMA)
+            findings_frame.write.mode("overwrite").parquet(out.child("findings"))
+            timings["written"] = time.perf_counter() - started
+            findings = read_findings(session, out)
         timings["checked"] = time.perf_counter() - started
     summary = summarise(findings, comparisons, request.mode, mode)
     summary["seconds"] = round(time.perf_counter() - started, 2)
@@ -223,6 +230,31 @@ def run_history(request: HistoryRequest, spark: Any, console: Any = None) -> His
     return HistoryResult(
         len(comparisons), findings, summary, shown, mode, time.perf_counter() - started
     )
+
+
+def _nothing_to_compare(
+    request: HistoryRequest, out: Output, released_mode: str, started: float
+) -> HistoryResult:
+    """A range with no spec changes (a CI run on a branch that touched none) needs no
+    Spark: the same empty findings table and summary, written with pyarrow at once."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from kcompat.pipeline.history import arrow_findings_schema
+
+    findings = out.path / "findings"
+    findings.mkdir(parents=True, exist_ok=True)
+    for stale in findings.iterdir():  # "overwrite", as Spark's writer does
+        if stale.is_file():
+            stale.unlink()
+    pq.write_table(
+        pa.Table.from_pylist([], schema=arrow_findings_schema()), findings / "part-0.parquet"
+    )
+    summary = summarise([], [], request.mode, released_mode)
+    summary["seconds"] = round(time.perf_counter() - started, 2)
+    summary["timings"] = {}
+    out.write_text(None, "summary.json", json.dumps(summary, indent=2))
+    return HistoryResult(0, [], summary, out.path, released_mode, time.perf_counter() - started)
 
 
 def read_findings(session: Any, out: Output) -> list[dict[str, Any]]:

@@ -147,7 +147,7 @@ def check_batches(options: CheckOptions, texts: Texts) -> Callable[[Iterator[Any
         from kcompat.spec.specfile import enable_parse_cache
 
         enable_parse_cache()  # Python workers are reused: texts seen by earlier tasks parse once
-        schema = _arrow_findings_schema()
+        schema = arrow_findings_schema()
         for batch in batches:
             rows: list[dict[str, Any]] = []
             for row in batch.to_pylist():
@@ -197,7 +197,7 @@ def arrow_table(rows: Sequence[dict[str, Any]], ddl: str) -> Any:
     return pa.Table.from_pylist(list(rows), schema=schema)
 
 
-def _arrow_findings_schema() -> Any:
+def arrow_findings_schema() -> Any:
     import pyarrow as pa
 
     text = pa.string()
