@@ -637,3 +637,29 @@ def test_a_range_without_spec_changes_needs_no_spark(
     assert json.loads((out / "summary.json").read_text())["comparisons"] == 0
     again = run_history(request, no_spark)  # over the last run's output, as Spark would
     assert again.comparisons == 0 and len(list((out / "findings").iterdir())) == 1
+
+
+def test_runs_under_spark_submit(spark: Any, shelf: tuple[Path, list[str]], tmp_path: Path) -> None:
+    """The cluster road, locally: spark-submit starts the JVM and runs kcompat's
+    ``__main__`` as the driver; the master is spark-submit's, and the findings are the
+    ones of an in-process audit."""
+    import pyspark
+
+    import kcompat.__main__
+
+    repo, _ = shelf
+    submit = Path(pyspark.__file__).parent / "bin" / "spark-submit"
+    env = {**os.environ, "PYSPARK_PYTHON": sys.executable, "PYSPARK_DRIVER_PYTHON": sys.executable}
+    done = subprocess.run(
+        [str(submit), "--master", "local[1]", "--conf", "spark.ui.enabled=false",
+         "--conf", "spark.driver.host=127.0.0.1", "--conf", "spark.driver.bindAddress=127.0.0.1",
+         kcompat.__main__.__file__, "history", "--repo", str(repo), "--mode", "releases",
+         "--format", "json", "--out", str(tmp_path / "submitted")],
+        capture_output=True, text=True, env=env, check=False, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 1, done.stderr[-3000:]  # the shelf's v2.0.0 breaks v1.1.0
+    submitted = json.loads(done.stdout)
+    local = history(spark, repo, tmp_path, mode="releases")
+    assert submitted["comparisons"] == local.comparisons == 2
+    assert submitted["per_rule"] == local.summary["per_rule"]
+    assert (tmp_path / "submitted" / "findings").is_dir()
