@@ -30,6 +30,10 @@ RepoOption = Annotated[
 MasterOption = Annotated[
     str | None, typer.Option("--master", help="Spark master (default local[*]).")
 ]
+RemoteOption = Annotated[
+    str | None,
+    typer.Option("--remote", help="A Spark Connect server, sc://HOST:PORT (not --master)."),
+]
 PartitionsOption = Annotated[
     int | None, typer.Option("--partitions", min=1, help="Spark partitions (default 2x cores).")
 ]
@@ -61,6 +65,7 @@ def build(
     seed: Annotated[int, typer.Option("--seed", help="Seed of the random samples.")] = 0,
     repo_dir: RepoOption = Path("."),
     master: MasterOption = None,
+    remote: RemoteOption = None,
     specs_path: SpecsPathOption = None,
     partitions: PartitionsOption = None,
     color: ColorOption = Color.auto,
@@ -69,7 +74,7 @@ def build(
     """Write seeded samples of every message version at REV, with their bytes (Parquet)."""
     from kcompat.pipeline.corpus import BuildRequest, plan_build
     from kcompat.pipeline.corpus import build as run_build
-    from kcompat.pipeline.session import require_spark, spark_session
+    from kcompat.pipeline.session import preflight, spark_session
 
     request = BuildRequest(
         rev,
@@ -81,9 +86,9 @@ def build(
         partitions,
         _config(repo_dir, config_file),
     )
-    require_spark()
+    preflight(master, remote)
     plan = plan_build(request)  # usage errors before Spark starts
-    result = run_build(plan, spark_session(master))
+    result = run_build(plan, spark_session(master, remote=remote))
     manifest = result.manifest
     console = console_for(color)
     skipped = manifest["skipped_samples"]
@@ -114,6 +119,7 @@ def verify(
     ] = None,
     fmt: Annotated[str, typer.Option("--format", "-f", help="text, json or markdown.")] = "text",
     master: MasterOption = None,
+    remote: RemoteOption = None,
     specs_path: SpecsPathOption = None,
     partitions: PartitionsOption = None,
     color: ColorOption = Color.auto,
@@ -123,7 +129,7 @@ def verify(
     from kcompat.errors import UsageError
     from kcompat.pipeline.corpus import VerifyRequest, plan_verify
     from kcompat.pipeline.corpus import verify as run_verify
-    from kcompat.pipeline.session import require_spark, spark_session
+    from kcompat.pipeline.session import preflight, spark_session
 
     if fmt not in ("text", "json", "markdown"):
         raise UsageError(f"--format must be text, json or markdown, not {fmt!r}")
@@ -136,9 +142,9 @@ def verify(
         partitions,
         _config(repo_dir, config_file),
     )
-    require_spark()
+    preflight(master, remote)
     plan = plan_verify(request)  # usage errors before Spark starts
-    result = run_verify(plan, spark_session(master))
+    result = run_verify(plan, spark_session(master, remote=remote))
     console = console_for(color)
     if fmt == "json":
         console.print(render_json(result), markup=False, highlight=False)

@@ -37,6 +37,10 @@ def history(
     master: Annotated[
         str | None, typer.Option("--master", help="Spark master (default local[*]).")
     ] = None,
+    remote: Annotated[
+        str | None,
+        typer.Option("--remote", help="A Spark Connect server, sc://HOST:PORT (not --master)."),
+    ] = None,
     proof: Annotated[bool, typer.Option("--proof/--no-proof", help="Round-trip proofs.")] = True,
     samples: Annotated[int, typer.Option("--samples", min=1, help="Samples per version.")] = 20,
     partitions: Annotated[
@@ -49,15 +53,14 @@ def history(
     from kcompat.config import load_config
     from kcompat.errors import UsageError
     from kcompat.pipeline.audit import MODES, HistoryRequest, run_history
-    from kcompat.pipeline.session import check_master, require_spark, spark_session
+    from kcompat.pipeline.session import preflight, spark_session
     from kcompat.sources.git import GitRepo
 
     if mode not in MODES:
         raise UsageError(f"--mode must be one of {', '.join(MODES)}, not {mode!r}")
     if fmt not in ("text", "json", "markdown"):
         raise UsageError(f"--format must be text, json or markdown, not {fmt!r}")
-    if master is not None:
-        check_master(master)
+    remote = preflight(master, remote)
     if tags is not None:
         check_pattern("--tags", tags)
     repo = GitRepo.open(repo_dir)
@@ -77,10 +80,10 @@ def history(
         True,
         partitions,
         config,
+        remote=remote,
     )
-    require_spark()
     # Spark starts while the driver prepares the comparisons (see run_history).
-    result = run_history(request, lambda: spark_session(master), err_console)
+    result = run_history(request, lambda: spark_session(master, remote=remote), err_console)
     if fmt == "json":
         import json
 

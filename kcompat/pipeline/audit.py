@@ -26,6 +26,7 @@ from kcompat.pipeline.history import (
 from kcompat.pipeline.outputs import Output
 from kcompat.pipeline.prepare import Preparation, PrepareJob, prefetched, worker_count
 from kcompat.pipeline.revisions import Comparison, consecutive, releases
+from kcompat.pipeline.sparkapi import is_connect, label_jobs
 from kcompat.sources.git import GitRepo
 
 MODES = ("consecutive", "releases", "transitive")
@@ -46,6 +47,7 @@ class HistoryRequest:
     partitions: int | None = None
     config: Config = field(default_factory=Config)
     workers: int | None = None  # preparation processes (default: the master's cores)
+    remote: str | None = None  # a Spark Connect address (for the preparation's cores)
 
 
 @dataclass(frozen=True)
@@ -182,7 +184,7 @@ def run_history(request: HistoryRequest, spark: Any, console: Any = None) -> His
     ) as bar:
         reading = bar.add_task("reading revisions", total=len(comparisons))
         job = prepare_job(request, repo, comparisons, mode, specs_paths)
-        workers = request.workers or worker_count(request.master)
+        workers = request.workers or worker_count(request.master or request.remote)
         preparation = Preparation(
             repo, comparisons, job, workers, lambda n: bar.advance(reading, n)
         )
@@ -199,14 +201,16 @@ def run_history(request: HistoryRequest, spark: Any, console: Any = None) -> His
         timings["prepared"] = time.perf_counter() - started
         options = CheckOptions(request.config, request.proof, request.samples)
         checking = bar.add_task("checking on Spark", total=None)
-        session.sparkContext.setJobGroup("kcompat-history", "kcompat history checks")
+        label_jobs(session, "kcompat-history", "kcompat history checks")
         progress = (
             SparkProgress(
                 session,
                 "kcompat-history",
                 lambda done, total: bar.update(checking, completed=done, total=total),
             )
-            if shown  # polling the tracker costs py4j calls: only for a visible bar
+            # Polling the tracker costs py4j calls: only for a visible bar, and only where
+            # there is a SparkContext to poll (not over Spark Connect).
+            if shown and not is_connect(session)
             else contextlib.nullcontext()
         )
         with progress:

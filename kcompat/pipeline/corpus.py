@@ -41,6 +41,7 @@ from kcompat.pipeline.corpus_tasks import (
 )
 from kcompat.pipeline.history import arrow_table, contiguous_slots
 from kcompat.pipeline.outputs import Output
+from kcompat.pipeline.sparkapi import label_jobs, parallelism
 from kcompat.sources.git import GitRepo
 from kcompat.sources.sides import Side, side_for
 from kcompat.spec.specfile import SpecFile, looks_like_spec, read_spec
@@ -238,7 +239,7 @@ def _check_out(out: Output, spark: Any = None) -> None:
 def dealt(spark: Any, rows: Sequence[dict[str, Any]], schema: str, partitions: int | None) -> Any:
     """A DataFrame of ``rows`` in runs of about equal cost, one run per partition (the
     versions of a message stay together: each worker parses a spec once)."""
-    count = max(1, min(len(rows), partitions or spark.sparkContext.defaultParallelism * 2))
+    count = max(1, min(len(rows), partitions or parallelism(spark) * 2))
     frame = spark.createDataFrame(arrow_table(contiguous_slots(rows, count), schema + ", slot int"))
     return frame.repartitionByRange(count, "slot").drop("slot")
 
@@ -275,7 +276,7 @@ def build(request: BuildRequest | BuildPlan, spark: Any) -> BuildResult:
         _check_out(out, spark)
     specs = spec_rows(revision)
     versions = version_rows(specs)
-    spark.sparkContext.setJobGroup("kcompat-corpus", "kcompat corpus build")
+    label_jobs(spark, "kcompat-corpus", "kcompat corpus build")
     frame = dealt(spark, versions, VERSION_SCHEMA, request.partitions)
     samples = frame.mapInArrow(build_batches(request.samples, request.seed), SAMPLE_SCHEMA)
     samples.write.mode("overwrite").parquet(out.child("samples"))
@@ -375,7 +376,7 @@ def verify(request: VerifyRequest | VerifyPlan, spark: Any) -> VerifyResult:
     source = Output.of(request.corpus)
     manifest = plan.manifest or read_manifest(source, spark)
     out = Output.of(request.out or tempfile.mkdtemp(prefix="kcompat-corpus-"))
-    spark.sparkContext.setJobGroup("kcompat-corpus", "kcompat corpus verify")
+    label_jobs(spark, "kcompat-corpus", "kcompat corpus verify")
     writer_specs = [r.asDict() for r in spark.read.parquet(source.readable("specs")).collect()]
     readers: dict[str, tuple[str, bytes]] = {}
     reader_versions: dict[str, Versions] = {}

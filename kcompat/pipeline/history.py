@@ -161,7 +161,9 @@ def warm_up(spark: Any) -> None:
     """Start one Python worker per core, with kcompat imported, before the checks need
     them: the first Python task of a session waits for the worker daemon and the JVM's
     first job; done while the driver still prepares, that wait costs nothing."""
-    count = max(1, spark.sparkContext.defaultParallelism)
+    from kcompat.pipeline.sparkapi import parallelism
+
+    count = parallelism(spark)
     spark.range(count, numPartitions=count).mapInArrow(_warm, "ready long").collect()
 
 
@@ -295,7 +297,9 @@ def run_checks(
         texts = {}
         rows = [split_texts(r, texts) if "base_texts" in r else r for r in rows]
     unique, checked_as = distinct_checks(rows)
-    count = max(1, min(len(unique), partitions or spark.sparkContext.defaultParallelism * 2))
+    from kcompat.pipeline.sparkapi import parallelism
+
+    count = max(1, min(len(unique), partitions or parallelism(spark) * 2))
     dealt = contiguous_slots(sorted(unique, key=lambda r: int(r["pair_index"])), count)
     # An Arrow table goes to the JVM as it is; a list of rows would take a pass through
     # Python workers before the checks even start.

@@ -2,9 +2,10 @@
 
 On a cluster the executors write the Parquet, so ``--out`` must be storage they share
 with the driver; the small files the driver writes itself (``summary.json``, a corpus's
-``corpus.json``) then go through Hadoop's FileSystem API of the same session. Locally
-everything is plain files. (``pathlib`` would fold ``hdfs://host/x`` into ``hdfs:/host/x``,
-so locations are kept as text.)
+``corpus.json``) then go through Hadoop's FileSystem API of the same session, or over
+Spark Connect (no JVM in this process) through DataFrames: such a file is then a
+one-file text dataset of that name. Locally everything is plain files. (``pathlib``
+would fold ``hdfs://host/x`` into ``hdfs:/host/x``, so locations are kept as text.)
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from kcompat.errors import UsageError
+from kcompat.pipeline.sparkapi import is_connect
 
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
 
@@ -75,6 +77,10 @@ class Output:
             self.path.mkdir(parents=True, exist_ok=True)
             (self.path / name).write_text(text, encoding="utf-8")
             return
+        if is_connect(spark):  # no JVM at hand: a one-file text dataset named ``name``
+            frame = spark.createDataFrame([(text,)], "value string").coalesce(1)
+            frame.write.mode("overwrite").text(self.child(name))
+            return
         fs, path = _hadoop(spark, self.child(name))
         stream = fs.create(path, True)
         try:
@@ -89,9 +95,13 @@ class Output:
                 return (self.path / name).read_text(encoding="utf-8")
             except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
                 return None
-        fs, path = _hadoop(spark, self.child(name))
-        if not fs.exists(path):
-            return None
+        if is_connect(spark):
+            if name not in (self.names(spark) or []):
+                return None
+        else:
+            fs, path = _hadoop(spark, self.child(name))
+            if not fs.exists(path):
+                return None
         rows = spark.read.text(self.readable(name), wholetext=True).collect()
         return str(rows[0][0]) if rows else ""
 
@@ -101,6 +111,8 @@ class Output:
             if not self.path.is_dir():
                 return None if not self.path.exists() else []
             return sorted(p.name for p in self.path.iterdir())
+        if is_connect(spark):
+            return _names_through_spark(spark, self.location)
         fs, path = _hadoop(spark, self.location)
         if not fs.exists(path):
             return None
@@ -113,6 +125,33 @@ _GLOB = re.compile(r"([\\*?\[\]{}])")
 def glob_escaped(location: str) -> str:
     """``location`` with Hadoop's glob metacharacters escaped by a backslash."""
     return _GLOB.sub(r"\\\1", location)
+
+
+def _names_through_spark(spark: Any, location: str) -> list[str] | None:
+    """The entries of a directory, listed by a Spark job (over Spark Connect there is no
+    FileSystem to ask): every file below it, by its first path component. Spark skips
+    ``_``- and ``.``-files, which kcompat never needs to see."""
+    from urllib.parse import urlparse
+
+    try:
+        files = (
+            spark.read.format("binaryFile")
+            .option("recursiveFileLookup", "true")
+            .load(glob_escaped(location))
+            .select("path")
+            .collect()
+        )
+    except Exception as err:  # Spark's AnalysisException: the directory does not exist
+        if "PATH_NOT_FOUND" in str(err) or "does not exist" in str(err):
+            return None
+        raise
+    base = urlparse(location).path.rstrip("/") + "/"
+    names = set()
+    for row in files:
+        path = urlparse(str(row["path"])).path
+        if path.startswith(base):
+            names.add(path[len(base) :].split("/", 1)[0])
+    return sorted(names)
 
 
 def _hadoop(spark: Any, location: str) -> tuple[Any, Any]:

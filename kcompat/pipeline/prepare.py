@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-import re
 import uuid
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
@@ -49,16 +48,9 @@ class PrepareJob:
 
 def worker_count(master: str | None) -> int:
     """Cores the audit may use on the driver: N for ``local[N]``, else all of them."""
-    cores = os.cpu_count() or 1
-    if master is None:
-        return cores
-    match = re.fullmatch(r"local(?:\[(\d+|\*)(?:,\s*\d+)?\])?", master.strip())
-    if match is None:
-        return cores  # a cluster: the driver's own cores
-    count = match.group(1)
-    if count is None:
-        return 1
-    return cores if count == "*" else max(1, int(count))
+    from kcompat.pipeline.sparkapi import local_threads
+
+    return local_threads(master) or os.cpu_count() or 1
 
 
 def prefetched(

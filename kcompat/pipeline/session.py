@@ -2,8 +2,10 @@
 
 No master is hard-coded: ``--master`` wins; under ``spark-submit`` the submitted master is
 used; otherwise ``local[*]``. Locally the UI is off, everything binds to 127.0.0.1, logs
-are quiet, and Python workers run this interpreter. Missing pyspark or Java is one clear
-line, not a stack trace.
+are quiet, and Python workers run this interpreter. ``--remote sc://HOST:PORT`` (or
+``SPARK_REMOTE``) uses a Spark Connect server instead, and needs no Java here. Missing
+pyspark or Java, a bad master or an unreachable server is one clear line, not a stack
+trace.
 """
 
 from __future__ import annotations
@@ -24,18 +26,18 @@ def _under_spark_submit() -> bool:
     return "PYSPARK_GATEWAY_PORT" in os.environ or "SPARK_SUBMIT_OPTS" in os.environ
 
 
-def require_spark() -> None:
-    """Fail with one line if pyspark or Java is missing."""
+def require_spark(java: bool = True) -> None:
+    """Fail with one line if pyspark or (when this process starts a JVM) Java is missing."""
     try:
         import pyspark  # noqa: F401
     except ImportError:
         raise UsageError(
             "pyspark is not installed: pip install 'kcompat[spark]' (needs Java 17+)"
         ) from None
-    if not _under_spark_submit():
+    if java and not _under_spark_submit():
         java_home = os.environ.get("JAVA_HOME")
-        java = os.path.join(java_home, "bin", "java") if java_home else shutil.which("java")
-        if not java or not os.path.exists(java):
+        found = os.path.join(java_home, "bin", "java") if java_home else shutil.which("java")
+        if not found or not os.path.exists(found):
             raise UsageError(
                 "Java was not found (Spark needs Java 17 or later): install a JDK or set JAVA_HOME"
             )
@@ -88,22 +90,105 @@ def check_master(master: str) -> None:
         )
 
 
-def spark_session(master: str | None = None, app_name: str = "kcompat", **conf: str) -> Any:
-    """Get or create the session (see the module docstring for the defaults)."""
+def check_remote(remote: str) -> None:
+    """A Spark Connect address: ``sc://HOST[:PORT][/;params]``, or ``local[N]`` for a
+    Connect server this process starts."""
+    if not (re.fullmatch(r"sc://[^/\s]+.*", remote.strip()) or _MASTER.fullmatch(remote.strip())):
+        raise UsageError(
+            f"--remote {remote!r} is not a Spark Connect address: use sc://HOST:PORT "
+            "(or local[N] for a local Connect server)"
+        )
+
+
+#: Seconds to wait for a Spark Connect server to accept a connection.
+CONNECT_TIMEOUT = 10.0
+
+
+def reach(remote: str, timeout: float = CONNECT_TIMEOUT) -> None:
+    """Fail in one line, within ``timeout``, if nothing listens at ``sc://HOST:PORT``:
+    the gRPC client would otherwise retry with growing back-off for minutes."""
+    import socket
+    from urllib.parse import urlparse
+
+    address = urlparse(remote.split(";", 1)[0].replace("sc://", "http://", 1))
+    host, port = address.hostname or "localhost", address.port or 15002
+    try:
+        with socket.create_connection((host, port), timeout=timeout):
+            pass
+    except OSError as err:
+        reason = err.strerror or str(err) or type(err).__name__
+        raise UsageError(
+            f"Spark Connect at {remote}: cannot connect to {host}:{port} ({reason}); "
+            "is the server running?"
+        ) from None
+
+
+def require_connect() -> None:
+    """Spark Connect's client libraries (grpc and friends), or one line saying so."""
+    try:
+        from pyspark.sql.connect.utils import check_dependencies
+
+        check_dependencies()
+    except Exception as err:  # pyspark's PySparkImportError names the missing library
+        raise UsageError(
+            f"Spark Connect needs its client libraries ({_first_line(err)}): "
+            "pip install 'kcompat[spark]'"
+        ) from None
+
+
+def preflight(master: str | None, remote: str | None) -> str | None:
+    """Every check that can fail before a session is made, as one line each: the master
+    or Connect address, pyspark, Java (unless the JVM is a remote server's), Connect's
+    client libraries, a Connect server that answers. Returns the Connect address in
+    force (``--remote`` or ``SPARK_REMOTE``), if any."""
+    remote = remote if remote is not None else (os.environ.get("SPARK_REMOTE") or None)
+    if master is not None and remote is not None:
+        raise UsageError("--master and --remote (or SPARK_REMOTE) exclude each other: give one")
     if master is not None:
         check_master(master)
-    require_spark()
+    if remote is not None:
+        check_remote(remote)
+    require_spark(java=remote is None or not remote.startswith("sc://"))
+    if remote is not None:
+        require_connect()
+        if remote.startswith("sc://"):
+            reach(remote)
+    return remote
+
+
+def spark_session(
+    master: str | None = None, app_name: str = "kcompat", remote: str | None = None, **conf: str
+) -> Any:
+    """Get or create the session (see the module docstring for the defaults).
+
+    ``remote`` (or the ``SPARK_REMOTE`` variable, as pyspark reads it) makes a Spark
+    Connect session instead: ``sc://HOST:PORT`` for a running server, ``local[N]`` for
+    one started here.
+    """
+    remote = preflight(master, remote)
+    starts_jvm = remote is None or not remote.startswith("sc://")
     from pyspark.sql import SparkSession
 
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
+    if remote is not None and not starts_jvm:
+        # A running server: its operator chose its configuration; ask for nothing.
+        builder = SparkSession.builder.remote(remote)
+        for key, value in conf.items():
+            builder = builder.config(key.replace("__", "."), value)
+        try:
+            return builder.getOrCreate()
+        except Exception as err:
+            raise UsageError(f"Spark Connect at {remote}: {_first_line(err)}") from None
     builder = SparkSession.builder.appName(app_name)
-    local = master is None and not _under_spark_submit()
-    if master is not None:
+    local = master is None and remote is None and not _under_spark_submit()
+    if remote is not None:
+        builder = builder.remote(remote)
+    elif master is not None:
         builder = builder.master(master)
     elif local:
         builder = builder.master("local[*]")
-    if local or (master or "").startswith("local"):
+    if local or (master or remote or "").startswith("local"):
         builder = (
             builder.config("spark.ui.enabled", "false")
             .config("spark.driver.bindAddress", "127.0.0.1")
@@ -126,8 +211,15 @@ def spark_session(master: str | None = None, app_name: str = "kcompat", **conf: 
         text = str(err).strip().splitlines()
         reason = _reason_in_log(log, start) or (text[-1] if text else type(err).__name__)
         raise UsageError(f"Spark could not start: {reason} (Spark's log: {log})") from None
-    session.sparkContext.setLogLevel("ERROR")
+    from kcompat.pipeline.sparkapi import quiet
+
+    quiet(session)
     return session
+
+
+def _first_line(err: BaseException) -> str:
+    lines = [line.strip() for line in str(err).splitlines() if line.strip()]
+    return lines[0] if lines else type(err).__name__
 
 
 def _size(path: str) -> int:
