@@ -202,3 +202,32 @@ def test_parallelism_over_connect_comes_from_the_server_s_configuration() -> Non
     )
     assert parallelism(_connect_session({"spark.master": "local[3]"})) == 3
     assert parallelism(_connect_session({"spark.master": "yarn"})) == CONNECT_PARALLELISM
+
+
+def test_progress_over_connect_comes_from_the_server_s_stages() -> None:
+    from types import SimpleNamespace
+
+    from kcompat.pipeline.audit import ConnectProgress, SparkProgress, progress_of
+
+    handlers: list[Any] = []
+    session = _connect_session({})
+    session.registerProgressHandler = handlers.append
+    session.removeProgressHandler = handlers.remove
+    seen: list[tuple[int, int]] = []
+    progress = progress_of(
+        session, "kcompat-history", lambda done, total: seen.append((done, total))
+    )
+    assert isinstance(progress, ConnectProgress) and not isinstance(progress, SparkProgress)
+    with progress:
+        assert handlers == [progress]
+        stage = SimpleNamespace
+        handlers[0]([stage(num_tasks=4, num_completed_tasks=1)], 3, "op", False)
+        handlers[0](None, 0, "op", False)  # no stages yet: nothing to report
+        handlers[0](
+            [stage(num_tasks=4, num_completed_tasks=4), stage(num_tasks=2, num_completed_tasks=1)],
+            1,
+            "op",
+            False,
+        )
+    assert handlers == []
+    assert seen == [(1, 4), (5, 6)]

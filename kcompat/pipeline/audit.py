@@ -149,6 +149,35 @@ class SparkProgress:
         self.thread.join(timeout=2)
 
 
+class ConnectProgress:
+    """The same report over Spark Connect, which has no status tracker: the server
+    streams each operation's stages to a progress handler instead."""
+
+    def __init__(self, spark: Any, update: Any) -> None:
+        self.spark = spark
+        self.update = update
+
+    def __call__(self, stages: Any, inflight_tasks: int, operation_id: Any, done: bool) -> None:
+        stages = list(stages or [])
+        total = sum(int(stage.num_tasks) for stage in stages)
+        if total:
+            self.update(sum(int(stage.num_completed_tasks) for stage in stages), total)
+
+    def __enter__(self) -> ConnectProgress:
+        self.spark.registerProgressHandler(self)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.spark.removeProgressHandler(self)
+
+
+def progress_of(spark: Any, group: str, update: Any) -> SparkProgress | ConnectProgress:
+    """Task progress of the jobs that follow, reported to ``update(done, total)``."""
+    if is_connect(spark):
+        return ConnectProgress(spark, update)
+    return SparkProgress(spark, group, update)
+
+
 def run_history(request: HistoryRequest, spark: Any, console: Any = None) -> HistoryResult:
     """Plan, prepare (in the background), check on Spark, write Parquet, summarise.
 
@@ -202,15 +231,13 @@ def run_history(request: HistoryRequest, spark: Any, console: Any = None) -> His
         options = CheckOptions(request.config, request.proof, request.samples)
         checking = bar.add_task("checking on Spark", total=None)
         label_jobs(session, "kcompat-history", "kcompat history checks")
-        progress = (
-            SparkProgress(
+        progress: Any = (
+            progress_of(
                 session,
                 "kcompat-history",
                 lambda done, total: bar.update(checking, completed=done, total=total),
             )
-            # Polling the tracker costs py4j calls: only for a visible bar, and only where
-            # there is a SparkContext to poll (not over Spark Connect).
-            if shown and not is_connect(session)
+            if shown  # polling the tracker costs py4j calls: only for a visible bar
             else contextlib.nullcontext()
         )
         with progress:
