@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import os
-import re
 import sys
 from collections.abc import Sequence
 
 from kcompat.app import app
 from kcompat.commands import COMMAND_MODULES, register
-from kcompat.errors import UsageError
+from kcompat.errors import UsageError, one_line
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -50,21 +49,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return 3
     return result if isinstance(result, int) else 0
-
-
-_JAVA_CAUSE = re.compile(r"(?:Caused by: )?[\w.$]+(?:Exception|Error): \S")
-
-
-def one_line(err: BaseException, limit: int = 300) -> str:
-    """An error's message as one line. A Java error from Spark (py4j) is a page of stack
-    trace: its deepest ``Caused by:`` says what went wrong, so that is the line shown."""
-    lines = [line.strip() for line in str(err).splitlines() if line.strip()]
-    if not lines:
-        return ""
-    causes = [line for line in lines if _JAVA_CAUSE.match(line)]
-    deepest = [line for line in causes if line.startswith("Caused by: ")]
-    line = (deepest or causes or lines)[-1 if deepest else 0].removeprefix("Caused by: ")
-    return line if len(line) <= limit else line[: limit - 3] + "..."
 
 
 def _is_usage_error(err: Exception) -> bool:

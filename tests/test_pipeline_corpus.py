@@ -362,7 +362,7 @@ def test_an_output_that_cannot_be_written_is_one_line_before_spark(
 
 
 def test_internal_errors_from_java_show_the_deepest_cause() -> None:
-    from kcompat.cli import one_line
+    from kcompat.errors import one_line
 
     trace = (
         "An error occurred while calling o82.parquet.\n"

@@ -18,7 +18,7 @@ import sys
 from collections.abc import Iterator
 from typing import Any
 
-from kcompat.errors import UsageError
+from kcompat.errors import UsageError, one_line
 
 
 def _under_spark_submit() -> bool:
@@ -131,7 +131,7 @@ def require_connect() -> None:
         check_dependencies()
     except Exception as err:  # pyspark's PySparkImportError names the missing library
         raise UsageError(
-            f"Spark Connect needs its client libraries ({_first_line(err)}): "
+            f"Spark Connect needs its client libraries ({one_line(err) or type(err).__name__}): "
             "pip install 'kcompat[spark]'"
         ) from None
 
@@ -179,7 +179,8 @@ def spark_session(
         try:
             return builder.getOrCreate()
         except Exception as err:
-            raise UsageError(f"Spark Connect at {remote}: {_first_line(err)}") from None
+            reason = one_line(err) or type(err).__name__
+            raise UsageError(f"Spark Connect at {remote}: {reason}") from None
     builder = SparkSession.builder.appName(app_name)
     local = master is None and remote is None and not _under_spark_submit()
     if remote is not None:
@@ -215,11 +216,6 @@ def spark_session(
 
     quiet(session)
     return session
-
-
-def _first_line(err: BaseException) -> str:
-    lines = [line.strip() for line in str(err).splitlines() if line.strip()]
-    return lines[0] if lines else type(err).__name__
 
 
 def _size(path: str) -> int:
