@@ -19,6 +19,7 @@ from kcompat.errors import UsageError
 from kcompat.pipeline.history import (
     FINDING_SCHEMA,
     CheckOptions,
+    arrow_findings_schema,
     join_texts,
     run_checks,
     warm_up,
@@ -270,8 +271,6 @@ def _nothing_to_compare(
     Spark: the same empty findings table and summary, written with pyarrow at once."""
     import pyarrow as pa
     import pyarrow.parquet as pq
-
-    from kcompat.pipeline.history import arrow_findings_schema
 
     findings = out.path / "findings"
     findings.mkdir(parents=True, exist_ok=True)

@@ -18,6 +18,7 @@ from typing import Any
 from kcompat.config import Config
 from kcompat.diff.prepared import PreparedPair, check_pair
 from kcompat.pipeline.revisions import Comparison
+from kcompat.pipeline.sparkapi import parallelism
 from kcompat.report.json_report import finding_dict
 from kcompat.rules.engine import Finding, Location, Severity
 
@@ -161,8 +162,6 @@ def warm_up(spark: Any) -> None:
     """Start one Python worker per core, with kcompat imported, before the checks need
     them: the first Python task of a session waits for the worker daemon and the JVM's
     first job; done while the driver still prepares, that wait costs nothing."""
-    from kcompat.pipeline.sparkapi import parallelism
-
     count = parallelism(spark)
     spark.range(count, numPartitions=count).mapInArrow(_warm, "ready long").collect()
 
@@ -297,8 +296,6 @@ def run_checks(
         texts = {}
         rows = [split_texts(r, texts) if "base_texts" in r else r for r in rows]
     unique, checked_as = distinct_checks(rows)
-    from kcompat.pipeline.sparkapi import parallelism
-
     count = max(1, min(len(unique), partitions or parallelism(spark) * 2))
     dealt = contiguous_slots(sorted(unique, key=lambda r: int(r["pair_index"])), count)
     # An Arrow table goes to the JVM as it is; a list of rows would take a pass through
