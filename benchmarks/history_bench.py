@@ -61,7 +61,7 @@ def history_run(
 
 def diff_loop(repo: Path, samples: int) -> tuple[float, int, int]:
     """``kcompat diff PARENT COMMIT`` for every pair the audit compares, in one process."""
-    from kcompat.diffing import DiffRequest, run_diff
+    from kcompat.diff.run import DiffRequest, run_diff
     from kcompat.pipeline.revisions import consecutive
     from kcompat.sources.git import GitRepo
 
@@ -73,7 +73,7 @@ def diff_loop(repo: Path, samples: int) -> tuple[float, int, int]:
         result = run_diff(
             DiffRequest(base=pair.base, head=pair.head, repo=repo, samples=samples, released="tags")
         )
-        findings += len(result.findings)
+        findings += len(result.outcome.findings)
     return time.perf_counter() - started, len(pairs), findings
 
 

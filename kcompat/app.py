@@ -11,9 +11,13 @@ import sys
 from collections.abc import Sequence
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
+
+if TYPE_CHECKING:
+    from kcompat.report.document import Report
+    from kcompat.rules.engine import Finding, Severity
 
 app = typer.Typer(
     name="kcompat",
@@ -85,36 +89,48 @@ def fail(message: str) -> NoReturn:
     raise typer.Exit(2)
 
 
-def exit_status(findings: Sequence[object], fail_on: FailOn | None, configured: int) -> int:
-    from kcompat.rules.engine import Finding, Severity
+class Level(StrEnum):
+    error = "error"
+    warning = "warning"
+    info = "info"
+
+
+LevelOption = Annotated[
+    Level,
+    typer.Option(
+        "--level",
+        help="Show findings at or above this severity (exit status still counts all).",
+        case_sensitive=False,
+    ),
+]
+
+
+def exit_status(findings: Sequence[Finding], fail_on: FailOn | None, configured: int) -> int:
+    """1 when a finding is at or above ``--fail-on`` (default: the configured severity)."""
+    from kcompat.rules.engine import Severity
 
     if fail_on is FailOn.never:
         return 0
     threshold = Severity[fail_on.name.upper()] if fail_on is not None else Severity(configured)
-    return 1 if any(isinstance(f, Finding) and f.severity >= threshold for f in findings) else 0
+    return 1 if any(f.severity >= threshold for f in findings) else 0
 
 
-def emit(
-    findings: Sequence[object],
-    *,
-    fmt: LintFormat,
-    command: str,
-    files: int,
-    color: Color,
-    base_label: str = "BASE",
-    extra: dict[str, object] | None = None,
-) -> None:
-    """Render findings in the chosen format to stdout."""
-    from kcompat.report import formats
-    from kcompat.rules.engine import Finding
-
-    typed = [f for f in findings if isinstance(f, Finding)]
+def emit(report: Report, *, fmt: LintFormat, color: Color, base_label: str = "BASE") -> None:
+    """Render a report in the chosen format to stdout."""
     if fmt is LintFormat.text:
         from kcompat.report.text import render_text
 
         console = console_for(color)
-        for line in render_text(typed, files=files, base_label=base_label):
+        for line in render_text(report, base_label=base_label):
             console.print(line)
         return
-    text = formats.render(fmt.value, typed, command=command, files=files, extra=extra)
+    from kcompat.report import formats
+
+    text = formats.render(fmt.value, report)
     sys.stdout.write(text if text.endswith("\n") else text + "\n")
+
+
+def severity_of(level: Level) -> Severity:
+    from kcompat.rules.engine import Severity
+
+    return Severity[level.name.upper()]

@@ -5,8 +5,9 @@ Looked up from the working directory upwards to the repository root. Keys::
     paths = ["clients/src/main/resources/common/message"]   # where specs live
     disable = ["file-name-mismatch"]                          # rules turned off
     fail-on = "error"                                         # error | warning | info
-    released = "base"                                         # base | tags (diff/history)
-    release-tags = '^v?\\d+\\.\\d+\\.\\d+$'                    # which tags are releases
+    released = "auto"                                         # auto | base | tags
+    release-tags = '^v?\\d+\\.\\d+(\\.\\d+)?$'              # which tags are releases
+    release-branches = '^\\d+\\.\\d+$'                        # branches about to ship (off)
     [severity]                                                # per-rule severities
     lowest-version-raised = "warning"
 
@@ -39,8 +40,9 @@ class Config:
     disabled: frozenset[str] = frozenset()
     severities: Mapping[str, Severity] = field(default_factory=lambda: MappingProxyType({}))
     fail_on: Severity = Severity.ERROR
-    released: str = "base"
+    released: str = ""  # "" (auto: tags where the repository has releases), base or tags
     release_tags: str = DEFAULT_RELEASE_TAGS
+    release_branches: str = ""  # branches whose tips count as about to ship (off by default)
     source: str = ""  # the file it came from, "" for defaults
     root: str = ""  # the directory holding that file
 
@@ -57,6 +59,7 @@ class Config:
                 self.release_tags,
                 self.source,
                 self.root,
+                self.release_branches,
             ),
         )
 
@@ -70,13 +73,30 @@ def _rebuild(
     release_tags: str,
     source: str,
     root: str,
+    release_branches: str,
 ) -> Config:
     return Config(
-        paths, disabled, MappingProxyType(severities), fail_on, released, release_tags, source, root
+        paths,
+        disabled,
+        MappingProxyType(severities),
+        fail_on,
+        released,
+        release_tags,
+        source,
+        root,
+        release_branches,
     )
 
 
-_KEYS = {"paths", "disable", "fail-on", "severity", "released", "release-tags"}
+_KEYS = {
+    "paths",
+    "disable",
+    "fail-on",
+    "severity",
+    "released",
+    "release-tags",
+    "release-branches",
+}
 
 
 def find_config(start: Path) -> Path | None:
@@ -144,21 +164,24 @@ def parse_config(table: Mapping[str, Any], source: str, root: str = "") -> Confi
         fail_on = Severity.parse(str(table.get("fail-on", "error")))
     except ValueError as err:
         raise ConfigError(f"{source}: fail-on: {err}") from None
-    released = str(table.get("released", "base"))
-    if released not in ("base", "tags"):
-        raise ConfigError(f"{source}: released must be 'base' or 'tags', not {released!r}")
-    release_tags = str(table.get("release-tags", DEFAULT_RELEASE_TAGS))
-    try:
-        re.compile(release_tags)
-    except re.error as err:
-        raise ConfigError(f"{source}: release-tags is not a valid regex: {err}") from None
+    released = str(table.get("released", "auto"))
+    if released not in ("auto", "base", "tags"):
+        raise ConfigError(f"{source}: released must be 'auto', 'base' or 'tags', not {released!r}")
+    patterns = {}
+    for key, default in (("release-tags", DEFAULT_RELEASE_TAGS), ("release-branches", "")):
+        patterns[key] = str(table.get(key, default))
+        try:
+            re.compile(patterns[key])
+        except re.error as err:
+            raise ConfigError(f"{source}: {key} is not a valid regex: {err}") from None
     return Config(
         paths=tuple(paths),
         disabled=frozenset(check_rule(str(r), "disable") for r in disable),
         severities=MappingProxyType(severities),
         fail_on=fail_on,
-        released=released,
-        release_tags=release_tags,
+        released="" if released == "auto" else released,
+        release_tags=patterns["release-tags"],
         source=source,
         root=root,
+        release_branches=patterns["release-branches"],
     )

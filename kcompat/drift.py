@@ -8,10 +8,12 @@ by name, so a copy with snake_case file names or another folder layout pairs up.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from kcompat.rules.engine import Finding, Reporter, Severity, all_rules, rule
+from kcompat.config import Config
+from kcompat.rules.engine import Reporter, Rule, Severity, all_rules, rule
+from kcompat.rules.runner import Call, Finishing, Outcome, finish, run_rules
 from kcompat.spec.model import Message
 from kcompat.spec.resolve import Kind, LayoutField, StructLayout, resolve
 from kcompat.spec.shape import own_shape, struct_shape
@@ -112,24 +114,26 @@ def _element_struct(entry: LayoutField) -> StructLayout | None:
     return None
 
 
-def drift_specs(upstream: Sequence[SpecFile], local: Sequence[SpecFile]) -> list[Finding]:
+def drift_specs(
+    upstream: Sequence[SpecFile], local: Sequence[SpecFile], config: Config | None = None
+) -> Outcome:
     """Every drift finding between an upstream spec set and a local copy (pure)."""
+    config = config if config is not None else Config()
     drift_set = pair_drift(upstream, local)
-    findings: list[Finding] = []
-    for drift_rule in all_rules("drift"):
+
+    def calls(drift_rule: Rule) -> Iterator[Call]:
         if drift_rule.scope == "set":
-            drift_rule.check(drift_set, Reporter(drift_rule, "", findings))
-            continue
+            yield Call((drift_set,))
+            return
         for pair in drift_set.pairs:
-            reporter = Reporter(
-                drift_rule,
-                pair.local_spec.path,
-                findings,
-                message_name=pair.local.name,
-                base_path=pair.upstream_spec.path,
-            )
-            drift_rule.check(pair, reporter)
-    return sorted(findings, key=Finding.sort_key)
+            yield Call((pair,), pair.local_spec.path, pair.local.name, pair.upstream_spec.path)
+
+    how = Finishing(
+        disabled=config.disabled,
+        severities=config.severities,
+        comments={s.path: s.document.comments for s in local if s.document is not None},
+    )
+    return finish(run_rules(all_rules("drift"), calls), how)
 
 
 _DRIFT = dict(kind="drift", scope="pair")

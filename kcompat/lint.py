@@ -7,13 +7,49 @@ changed file in pre-commit does not complain that its response is missing.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from kcompat.config import Config
-from kcompat.rules.engine import Finding, Reporter, all_rules, with_severity
-from kcompat.rules.suppress import apply_suppressions
+from kcompat.rules.engine import Finding, Rule, all_rules
+from kcompat.rules.runner import Call, Finishing, Outcome, finish, run_rules
 from kcompat.spec.model import Message
 from kcompat.spec.specfile import SpecFile
+
+
+def run_lint(
+    targets: Sequence[SpecFile],
+    context: Sequence[SpecFile] = (),
+    config: Config | None = None,
+    baseline: frozenset[str] = frozenset(),
+) -> Outcome:
+    """Every lint finding on ``targets``, finished (configuration, comments, baseline)."""
+    config = config if config is not None else Config()
+    groups = _directories((*targets, *context))
+
+    def calls(rule: Rule) -> Iterator[Call]:
+        if rule.scope == "set":
+            for group in groups:
+                yield Call((group,))
+            return
+        for spec in targets:
+            if rule.scope == "document":
+                yield Call((spec,), spec.path, _name(spec))
+            elif rule.scope == "message" and spec.message is not None:
+                yield Call((spec.message,), spec.path, spec.message.name)
+
+    target_paths = {spec.path for spec in targets}
+    raw = [
+        f
+        for f in run_rules(all_rules("lint"), calls)
+        if f.location.path in target_paths  # set rules see context files too
+    ]
+    how = Finishing(
+        disabled=config.disabled,
+        severities=config.severities,
+        comments={s.path: s.document.comments for s in targets if s.document is not None},
+        baseline=baseline,
+    )
+    return finish(raw, how)
 
 
 def lint_specs(
@@ -21,30 +57,8 @@ def lint_specs(
     context: Sequence[SpecFile] = (),
     config: Config | None = None,
 ) -> list[Finding]:
-    config = config if config is not None else Config()
-    rules = [r for r in all_rules("lint") if r.id not in config.disabled]
-    findings: list[Finding] = []
-    for spec in targets:
-        for lint_rule in rules:
-            if lint_rule.scope == "document":
-                lint_rule.check(
-                    spec, Reporter(lint_rule, spec.path, findings, message_name=_name(spec))
-                )
-            elif lint_rule.scope == "message" and spec.message is not None:
-                lint_rule.check(
-                    spec.message,
-                    Reporter(lint_rule, spec.path, findings, message_name=spec.message.name),
-                )
-    target_paths = {spec.path for spec in targets}
-    set_findings: list[Finding] = []
-    for group in _directories((*targets, *context)):
-        for lint_rule in rules:
-            if lint_rule.scope == "set":
-                lint_rule.check(group, Reporter(lint_rule, "", set_findings))
-    findings.extend(f for f in set_findings if f.location.path in target_paths)
-    comments = {s.path: s.document.comments for s in targets if s.document is not None}
-    kept = apply_suppressions(findings, comments)
-    return sorted(with_severity(kept, dict(config.severities)), key=Finding.sort_key)
+    """The findings of :func:`run_lint` alone."""
+    return list(run_lint(targets, context, config).findings)
 
 
 def _directories(specs: Sequence[SpecFile]) -> list[list[Message]]:

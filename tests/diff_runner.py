@@ -92,6 +92,26 @@ def two_commits(
     return repo
 
 
+def released_then_two_commits(
+    repo: Path,
+    release: Mapping[str, str | bytes],
+    base: Mapping[str, str | bytes],
+    head: Mapping[str, str | bytes],
+) -> Path:
+    """Kafka's layout: ``release`` committed on main, then released on a branch (``1.0``,
+    tag ``1.0.0`` on a commit only the branch has); main goes on with BASE and HEAD. The
+    tag is not reachable from main."""
+    init_repo(repo)
+    commit_tree(repo, release, "release branch point")
+    git(repo, "checkout", "-q", "-b", "1.0")
+    git(repo, "commit", "-q", "--allow-empty", "-m", "bump version to 1.0.0")
+    git(repo, "tag", "1.0.0")
+    git(repo, "checkout", "-q", "main")
+    commit_tree(repo, base, "base")
+    commit_tree(repo, head, "head")
+    return repo
+
+
 @dataclass(frozen=True)
 class CliRun:
     code: int

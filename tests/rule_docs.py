@@ -22,9 +22,11 @@ A page looks like this (the tests hold every page to it)::
 
 Example blocks are fenced code blocks whose info string is ``json <role> [<filename>]``.
 Lint pages use the roles ``fail`` and ``pass``; diff pages use ``fail-base``,
-``fail-head``, ``pass-base`` and ``pass-head``. Several blocks with one role form a
-multi-file example. A block without a file name is named after its message (its
-``"name"``), or ``Example.json``.
+``fail-head``, ``pass-base`` and ``pass-head``, and optionally ``fail-release`` and
+``pass-release``: files a release shipped (tagged ``1.0.0`` on a release branch, as
+Kafka does, before BASE). Several blocks with one role form a multi-file example. A block
+without a file name is named after its message (its ``"name"``), or ``Example.json``. A
+``toml <role> kcompat.toml`` block is the configuration that example runs with.
 """
 
 from __future__ import annotations
@@ -46,7 +48,9 @@ RULES_DIR = ROOT / "rules"
 
 LINT_ROLES = ("fail", "pass")
 DIFF_ROLES = ("fail-base", "fail-head", "pass-base", "pass-head")
-ROLES = LINT_ROLES + DIFF_ROLES
+RELEASE_ROLES = ("fail-release", "pass-release")
+ROLES = LINT_ROLES + DIFF_ROLES + RELEASE_ROLES
+CONFIG_FILE = "kcompat.toml"
 
 _FENCE = re.compile(r"^(`{3,})(.*)$")
 _FILE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*\.json\Z")
@@ -204,8 +208,10 @@ def _examples(body: Sequence[str], start: int, fail: Fail) -> dict[str, list[Exa
         if index >= len(body):
             raise fail(opened, "unclosed code block")
         index += 1
-        if not info or info[0] != "json":
+        if not info or info[0] not in ("json", "toml"):
             continue  # not an example: an illustration in another language
+        if info[0] == "toml" and (len(info) != 3 or info[2] != CONFIG_FILE):
+            raise fail(opened, f"a toml example block is `toml <role> {CONFIG_FILE}`")
         if len(info) < 2 or info[1] not in ROLES:
             raise fail(opened, f"an example block needs a role ({', '.join(ROLES)}): {info}")
         if len(info) > 3:
@@ -213,7 +219,7 @@ def _examples(body: Sequence[str], start: int, fail: Fail) -> dict[str, list[Exa
         role = info[1]
         text = "\n".join(content) + "\n"
         if len(info) == 3:
-            if not _FILE_NAME.match(info[2]):
+            if not _FILE_NAME.match(info[2]) and info[2] != CONFIG_FILE:
                 raise fail(opened, f"bad example file name {info[2]!r}")
             filename = info[2]
         else:

@@ -373,7 +373,15 @@ def test_json_format_follows_the_schema(broken: Path) -> None:
         jsonschema.validate(report, schema)
     report = diff(broken, "HEAD~1", "HEAD").json()
     assert report["command"] == "diff"
-    assert report["summary"] == {"files": 2, "error": 1, "warning": 1, "info": 0}
+    assert report["summary"] == {
+        "files": 2,
+        "error": 1,
+        "warning": 1,
+        "info": 0,
+        "suppressed": 0,
+        "baselined": 0,
+        "hidden": 0,
+    }
     assert {f["base_file"] for f in report["findings"]} == {LEASE, SHELF}
 
 
@@ -407,7 +415,7 @@ def test_github_format(broken: Path) -> None:
         f"::error file={LEASE},line=8,col=3,title=kcompat field-removed::field HolderEpoch"
     )
     assert lines[1].startswith(f"::warning file={SHELF},line=10,")
-    assert lines[-1] == "kcompat diff: 1 errors, 1 warnings, 0 infos in 2 spec files"
+    assert lines[-1] == "kcompat diff: 1 error, 1 warning in 2 spec files"
     assert run.code == 1
 
 
@@ -426,7 +434,7 @@ def test_junit_format(broken: Path) -> None:
 def test_markdown_format(broken: Path) -> None:
     text = diff(broken, "HEAD~1", "HEAD", fmt="markdown").stdout
     assert text.startswith("### kcompat compatibility check\n")
-    assert "**Breaking changes found** in 2 spec files: 1 errors, 1 warnings, 0 infos." in text
+    assert "**Breaking changes found** in 2 spec files: 1 error, 1 warning, 0 infos." in text
     assert "Base `HEAD~1`, head `HEAD`." in text
     assert "| [`field-removed`](" in text  # the per-rule table links to the rule pages
     assert f"`{LEASE}:8:3`" in text

@@ -254,8 +254,8 @@ def test_the_proof_is_deterministic_and_takes_the_smallest_sample() -> None:
 def _check_evidence(evidence: Evidence) -> None:
     data = evidence.to_dict()
     jsonschema.validate(data, EVIDENCE_SCHEMA)
-    assert set(data) == {"message", "version", "direction", "field_path", "hex", "annotated",
-                         "written", "read", "error"}  # fmt: skip
+    assert set(data) == {"message", "version", "direction", "field_path", "value_path", "hex",
+                         "annotated", "written", "read", "error"}  # fmt: skip
     json.dumps(data)
     text = str(evidence)
     assert len(text.splitlines()) <= 25
@@ -263,7 +263,9 @@ def _check_evidence(evidence: Evidence) -> None:
     assert evidence.direction in ("base->head", "head->base")
     assert len(evidence.annotated) <= 40
     assert len(evidence.hex) <= 2 * 1024 + 40
-    assert evidence.field_path and "[" not in evidence.field_path
+    # the changed field ("" when the message's own flexibility changed), never an index
+    assert "[" not in evidence.field_path
+    assert evidence.field_path or "flexib" in evidence.summary() or evidence.value_path
     assert {evidence} == {evidence}  # hashable although it holds dicts and lists
 
 

@@ -18,9 +18,16 @@ from pathlib import Path
 import pytest
 
 from kcompat.rules.engine import Rule, Severity, all_rules, get_rule
-from tests.diff_runner import diff_last_commit, run_process, two_commits
+from tests.diff_runner import (
+    diff_last_commit,
+    released_then_two_commits,
+    run_process,
+    two_commits,
+)
 from tests.rule_docs import (
+    CONFIG_FILE,
     DIFF_ROLES,
+    RELEASE_ROLES,
     RULES_DIR,
     RuleDoc,
     all_rule_docs,
@@ -62,6 +69,8 @@ ANCHORS: dict[str, tuple[str, str | None]] = {
     "nullable-widened": ('"nullableVersions": "0+"', '"name": "Tags"'),
     "released-version-removed": ('"validVersions": "0-1"', '"validVersions": "0-2"'),
     "released-version-unstable": ('"latestVersionUnstable": true', '"validVersions": "0-1"'),
+    "release-restored": ('"validVersions"', '"validVersions"'),
+    "unreleased-change": ('"validVersions"', '"validVersions"'),
     "roundtrip-mismatch": ('"name"', '"name"'),
     "struct-nullability-changed": ('"nullableVersions": "0+"', '"name": "Holder"'),
     "spec-unreadable": ('"name": "BookCount"', None),
@@ -96,7 +105,12 @@ def _run(
 ) -> list[dict[str, object]]:
     base = dict(doc.files(f"{kind}-base"))
     head = dict(doc.files(f"{kind}-head"))
-    repo = two_commits(tmp_path / kind, base, head)
+    release = dict(doc.files(f"{kind}-release"))
+    repo = (
+        released_then_two_commits(tmp_path / kind, release, base, head)
+        if release
+        else two_commits(tmp_path / kind, base, head)
+    )
     run = diff_last_commit(repo, proof=proof)
     assert run.code in (0, 1), run.stderr
     assert run.stderr == ""
@@ -145,7 +159,8 @@ def test_prose_and_roles(page: tuple[RuleDoc, Rule]) -> None:
     sentences = [s for s in _SENTENCE_END.split(" ".join(doc.why.split())) if s]
     assert 2 <= len(sentences) <= 6, f"'Why it matters' has {len(sentences)} sentences"
     assert len(doc.fix) >= 40
-    assert set(doc.examples) == set(DIFF_ROLES), "diff pages have all four example roles"
+    assert set(DIFF_ROLES) <= set(doc.examples), "diff pages have all four example roles"
+    assert set(doc.examples) <= {*DIFF_ROLES, *RELEASE_ROLES}
     assert doc.files("fail-base") != doc.files("fail-head")
     assert doc.files("pass-base") != doc.files("pass-head")
 
@@ -197,7 +212,7 @@ def test_examples_are_valid_specs(page: tuple[RuleDoc, Rule], tmp_path: Path) ->
     for role in DIFF_ROLES:
         if (doc.id, role) in BROKEN_ON_PURPOSE:
             continue
-        files = [(n, t) for n, t in doc.files(role) if n != "package.json"]
+        files = [(n, t) for n, t in doc.files(role) if n not in ("package.json", CONFIG_FILE)]
         directory = tmp_path / role
         directory.mkdir()
         run = lint_example(files, directory)

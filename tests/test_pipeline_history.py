@@ -338,11 +338,11 @@ def test_parallel_preparation_is_prepare_pair(kafka_repo: Path, mode: str) -> No
     """Worker processes, prefetched git answers and the parse cache change nothing: the
     rows are exactly those prepare_pair makes, one comparison at a time."""
     from kcompat.diff.prepared import prepare_pair
-    from kcompat.diff.tags_released import TagReleases, release_tags
     from kcompat.pipeline.audit import plan, prepare_job, released_mode_for
     from kcompat.pipeline.history import join_texts, pair_row
     from kcompat.pipeline.prepare import Preparation
     from kcompat.sources.git import GitRepo
+    from kcompat.sources.releases import releases_for
     from kcompat.sources.sides import Side
 
     repo = GitRepo.open(kafka_repo)
@@ -359,7 +359,7 @@ def test_parallel_preparation_is_prepare_pair(kafka_repo: Path, mode: str) -> No
     assert released == "tags" and len(comparisons) in (18, 10)
     job = prepare_job(request, repo, comparisons, released, [])
     rows, texts = Preparation(repo, comparisons, job, 2, min_parallel=0).result()
-    shared = TagReleases(repo, release_tags(repo, r"^3\.[4-8]\.0$"))
+    shared = releases_for(repo, r"^3\.[4-8]\.0$")
     expected = [
         pair_row(
             c,

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from kcompat.diff.engine import diff_specs
-from kcompat.diff.match import ReleasedFor
-from kcompat.diff.proof import proof_findings
+from kcompat.rules.evolution.check import diff_specs
 from kcompat.spec.specfile import read_spec
 
 GROUPED = """{
@@ -30,8 +28,9 @@ FLAT = """{
 def findings(flexible: str) -> tuple[set[str], set[str]]:
     base = [read_spec("AuditData.json", (GROUPED % flexible).encode())]
     head = [read_spec("AuditData.json", (FLAT % flexible).encode())]
-    rules = {f.rule for f in diff_specs(base, head)}
-    proof = {f.field_path for f in proof_findings(base, head, ReleasedFor(), samples=10)}
+    rules = {f.rule for f in diff_specs(base, head).findings}
+    proved = diff_specs(base, head, proof=True, samples=10).findings
+    proof = {f.field_path for f in proved if f.evidence is not None}
     return rules, proof
 
 

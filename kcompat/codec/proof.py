@@ -52,7 +52,13 @@ from kcompat.codec.samples import generate_samples
 from kcompat.codec.values import UNKNOWN_TAGS, default_value
 from kcompat.spec.model import Message
 from kcompat.spec.resolve import Kind, Layout, LayoutField, StructLayout, Wire, resolve
-from kcompat.spec.shape import is_inline, struct_shape
+from kcompat.spec.shape import (
+    is_inline,
+    layout_signature,
+    own_shape,
+    struct_shape,
+    wire_shape,
+)
 from kcompat.spec.versions import Versions
 
 #: Bytes shown as hex in evidence; the dump covers the rest around the field.
@@ -103,6 +109,7 @@ class Evidence:
             "version": self.version,
             "direction": self.direction,
             "field_path": self.field_path,
+            "value_path": self.value_path,
             "hex": self.hex,
             "annotated": list(self.annotated),
             "written": value_to_json(_shorten(self.written)),
@@ -113,6 +120,9 @@ class Evidence:
     def summary(self) -> str:
         where = f"{self.message} v{self.version} {self.direction}"
         path = self.value_path or self.field_path
+        if _INDEX.sub("", path) != self.field_path:
+            # the misreading surfaces after the field that changed
+            where += f": {self.field_path or 'the message'} changed"
         if self.error is not None:
             return f"{where}: {path}: the reader fails ({self.size} bytes): {self.error}"
         return (
@@ -231,7 +241,7 @@ class _Prover:
         Every sample is tried, not just until the first break: one break (a changed tagged
         default, say) must not hide another (two swapped fields) that other samples show.
         """
-        if self.skip_identical and _signature(writer.root) == _signature(reader.root):
+        if self.skip_identical and layout_signature(writer.root) == layout_signature(reader.root):
             return []  # same names, tags, encodings and defaults: nothing can differ
         writer_codec, reader_codec = codec_for(writer), codec_for(reader)
         if self.skip_identical and writer_codec.source == reader_codec.source:
@@ -272,16 +282,25 @@ class _Prover:
         try:
             value = codec_for(reader).decode(data)
         except DecodeError as err:
-            # Name the writer's field where the two readings part, not where reading failed.
+            # Where the two readings part, not where reading failed (see _divergence).
             path, read = _divergence(writer, reader, data, err)
+            changed = blame(writer.root, reader.root, path, direction)
             return _evidence(
-                writer, direction, data, path, _value_at(written, path), read, str(err)
+                writer, direction, data, path, changed, _value_at(written, path), read, str(err)
             )
         mismatch = self.compare_struct(writer.root, reader.root, written, value, "")
         if mismatch is None:
             return None
+        changed = blame(writer.root, reader.root, mismatch.path, direction)
         return _evidence(
-            writer, direction, data, mismatch.path, mismatch.written, mismatch.read, None
+            writer,
+            direction,
+            data,
+            mismatch.path,
+            changed,
+            mismatch.written,
+            mismatch.read,
+            None,
         )
 
     def regrouped(self, writer: StructLayout, reader: StructLayout) -> bool:
@@ -407,35 +426,6 @@ def _pair_fields(
     return pairs
 
 
-def _signature(layout: StructLayout) -> tuple[object, ...]:
-    """What a layout's compiled codec depends on, cheaply: names, tags, wire forms,
-    nullability and defaults, recursively (checked before compiling anything)."""
-    return (
-        layout.flexible,
-        tuple(
-            (f.name, f.tag, f.nullable, f.default.key(), _wire_signature(f.wire))
-            for f in layout.all_fields()
-        ),
-    )
-
-
-def _wire_signature(wire: Wire) -> tuple[object, ...]:
-    element = _wire_signature(wire.element) if wire.element is not None else None
-    struct = _signature(wire.struct) if wire.struct is not None else None
-    return (
-        wire.kind,
-        wire.form,
-        wire.bits,
-        wire.signed,
-        wire.type_bits,
-        wire.compact,
-        wire.nullable,
-        wire.null_marker,
-        element,
-        struct,
-    )
-
-
 def _tagged_pair(writer: LayoutField | None, reader: LayoutField | None) -> bool:
     either = writer if writer is not None else reader
     return either is not None and either.tagged
@@ -557,6 +547,7 @@ def _evidence(
     direction: str,
     data: bytes,
     path: str,
+    changed: str,
     written: Any,
     read: Any,
     error: str | None,
@@ -569,7 +560,7 @@ def _evidence(
         message=writer.message.name,
         version=writer.version,
         direction=direction,
-        field_path=_INDEX.sub("", path),
+        field_path=changed,
         value_path=path,
         hex=shown,
         annotated=tuple(focus(lines, path, MAX_ANNOTATED)),
@@ -579,6 +570,98 @@ def _evidence(
         size=len(data),
         short=tuple(focus(lines, path, SHORT_ANNOTATED)),
     )
+
+
+# -- blame: the field that changed ------------------------------------------------------------
+
+
+def blame(writer: StructLayout, reader: StructLayout, value_path: str, direction: str) -> str:
+    """The spec path of the field whose change explains a misreading at ``value_path``.
+
+    A reader fails or misreads where the bytes stop making sense, which is often after the
+    change that caused it: a field added before ``B`` makes ``B`` read the wrong bytes. So
+    walk from the message down the path and, at each struct, look for the first untagged
+    field (in wire order) that differs between the two sides: added, removed, moved, or
+    written differently. If it comes before the field on the path, it is to blame;
+    otherwise go one level deeper. A change of flexibility is the message's own ("").
+    Paths are the head revision's where a field exists on both sides.
+    """
+    if writer.flexible != reader.flexible:
+        return ""
+    names = [part for part in _INDEX.sub("", value_path).split(".") if part and part != "(message)"]
+    head_is_reader = direction == BASE_TO_HEAD
+    level_w, level_r = writer, reader
+    for depth, name in enumerate(names):
+        changed = _first_change(level_w, level_r, head_is_reader)
+        position = _position(level_w, level_r, name)
+        if changed is not None and (position is None or changed[0] <= position):
+            return changed[1].path
+        entry_w = _named(level_w, name)
+        entry_r = _named(level_r, name)
+        if entry_w is None or entry_r is None:
+            found = entry_r if entry_w is None else entry_w
+            return found.path if found is not None else ".".join(names[: depth + 1])
+        child_w, child_r = _struct_inside(entry_w.wire), _struct_inside(entry_r.wire)
+        if (
+            child_w is None
+            or child_r is None
+            or own_shape(entry_w.wire) != own_shape(entry_r.wire)
+            or depth == len(names) - 1
+        ):
+            return (entry_r if head_is_reader else entry_w).path
+        level_w, level_r = child_w, child_r
+    changed = _first_change(level_w, level_r, head_is_reader)
+    return changed[1].path if changed is not None else ".".join(names)
+
+
+def _first_change(
+    writer: StructLayout, reader: StructLayout, head_is_reader: bool
+) -> tuple[int, LayoutField] | None:
+    """(wire position, field) of the first untagged field that differs, named as the head
+    revision names it; renames (same slot, same bytes) are not changes."""
+    names_w = {f.name for f in writer.fields}
+    names_r = {f.name for f in reader.fields}
+    for index in range(max(len(writer.fields), len(reader.fields))):
+        w = writer.fields[index] if index < len(writer.fields) else None
+        r = reader.fields[index] if index < len(reader.fields) else None
+        if w is not None and r is not None:
+            if w.name == r.name and own_shape(w.wire) == own_shape(r.wire):
+                continue
+            renamed = w.name not in names_r and r.name not in names_w
+            if renamed and wire_shape(w.wire) == wire_shape(r.wire):
+                continue
+            if w.name == r.name:
+                return index, (r if head_is_reader else w)
+            if r.name not in names_w:
+                return index, r  # added on the reader's side
+            if w.name not in names_r:
+                return index, w  # gone from the reader's side
+            return index, (r if head_is_reader else w)  # moved
+        found = r if r is not None else w
+        assert found is not None
+        return index, found
+    return None
+
+
+def _position(writer: StructLayout, reader: StructLayout, name: str) -> int | None:
+    """Where a field sits among the untagged fields (writer's order), None if tagged."""
+    for fields in (writer.fields, reader.fields):
+        for index, entry in enumerate(fields):
+            if entry.name == name:
+                return index
+    return None
+
+
+def _named(layout: StructLayout, name: str) -> LayoutField | None:
+    return next((f for f in layout.all_fields() if f.name == name), None)
+
+
+def _struct_inside(wire: Wire) -> StructLayout | None:
+    if wire.kind is Kind.STRUCT:
+        return wire.struct
+    if wire.kind is Kind.ARRAY and wire.element is not None:
+        return _struct_inside(wire.element)
+    return None
 
 
 def _shorten(value: Any) -> Any:

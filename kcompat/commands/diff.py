@@ -12,10 +12,13 @@ from kcompat.app import (
     ColorOption,
     ConfigOption,
     FailOn,
+    Level,
+    LevelOption,
     LintFormat,
     app,
     emit,
     exit_status,
+    severity_of,
 )
 
 
@@ -64,7 +67,11 @@ def diff(
     ] = None,
     released: Annotated[
         str | None,
-        typer.Option("--released", help="Which versions are released: base or tags."),
+        typer.Option(
+            "--released",
+            help="Which versions are released: tags (shipped by a release tag), base (every "
+            "version in BASE), or auto (tags where the repository has release tags; default).",
+        ),
     ] = None,
     baseline: Annotated[
         Path | None, typer.Option("--baseline", help="Accept the findings in this JSON report.")
@@ -73,12 +80,18 @@ def diff(
         Path | None,
         typer.Option("--write-baseline", help="Write the current findings as a baseline."),
     ] = None,
+    level: LevelOption = Level.info,
     color: ColorOption = Color.auto,
     config_file: ConfigOption = None,
 ) -> None:
     """Every breaking change between BASE and HEAD (revisions, the index, or directories)."""
-    from kcompat.diffing import DiffRequest, run_diff
+    import sys
 
+    from kcompat.diff.run import DiffRequest, run_diff
+    from kcompat.report.baseline import read_baseline
+    from kcompat.report.document import Report
+
+    accepted = read_baseline(baseline) if baseline is not None else frozenset()
     result = run_diff(
         DiffRequest(
             base=base,
@@ -91,26 +104,28 @@ def diff(
             samples=samples if samples is not None else (10 if staged else 20),
             released=released,
             config_file=config_file,
+            baseline=frozenset(accepted),
         )
     )
-    findings = result.findings
+    outcome = result.outcome
+    if result.note:
+        print(f"kcompat: note: {result.note}", file=sys.stderr)
     if write_baseline is not None:
-        from kcompat.report.json_report import render_json
+        from kcompat.report.json_report import findings_json
 
+        everything = sorted((*outcome.findings, *outcome.baselined), key=lambda f: f.sort_key())
         write_baseline.write_text(
-            render_json(findings, command="diff", files=result.files) + "\n", encoding="utf-8"
+            findings_json(everything, command="diff", files=result.files) + "\n",
+            encoding="utf-8",
         )
-    if baseline is not None:
-        from kcompat.report.baseline import read_baseline, without_baseline
-
-        findings = without_baseline(findings, read_baseline(baseline))
-    emit(
-        findings,
-        fmt=fmt,
-        command="diff",
+    report = Report.of(
+        "diff",
+        outcome,
         files=result.files,
-        color=color,
-        base_label=result.base_label,
-        extra={"base": result.base_label, "head": result.head_label},
+        level=severity_of(level),
+        base=result.base_label,
+        head=result.head_label,
+        released=result.released,
     )
-    raise typer.Exit(exit_status(findings, fail_on, result.fail_on))
+    emit(report, fmt=fmt, color=color, base_label=result.base_label)
+    raise typer.Exit(exit_status(outcome.findings, fail_on, result.fail_on))

@@ -7,7 +7,19 @@ from typing import Annotated
 
 import typer
 
-from kcompat.app import Color, ColorOption, FailOn, LintFormat, app, emit, exit_status
+from kcompat.app import (
+    Color,
+    ColorOption,
+    ConfigOption,
+    FailOn,
+    Level,
+    LevelOption,
+    LintFormat,
+    app,
+    emit,
+    exit_status,
+    severity_of,
+)
 
 
 @app.command()
@@ -28,12 +40,15 @@ def drift(
         FailOn | None,
         typer.Option("--fail-on", help="Exit 1 on findings at or above this severity."),
     ] = None,
+    level: LevelOption = Level.info,
     color: ColorOption = Color.auto,
+    config_file: ConfigOption = None,
 ) -> None:
     """Where a vendored copy of a protocol no longer matches upstream, version by version."""
+    from kcompat.config import load_config
     from kcompat.drift import drift_specs
     from kcompat.errors import UsageError
-    from kcompat.rules.engine import Severity
+    from kcompat.report.document import Report
     from kcompat.sources.git import GitRepo
     from kcompat.sources.sides import load_all, side_for
 
@@ -48,14 +63,15 @@ def drift(
     if not up_specs or not local_specs:
         empty = upstream if not up_specs else local
         raise UsageError(f"no spec files found in {empty}")
-    findings = drift_specs(up_specs, local_specs)
-    emit(
-        findings,
-        fmt=fmt,
-        command="drift",
+    config = load_config(start=repo.root if repo is not None else None, explicit=config_file)
+    outcome = drift_specs(up_specs, local_specs, config)
+    report = Report.of(
+        "drift",
+        outcome,
         files=len(up_specs) + len(local_specs),
-        color=color,
-        base_label="upstream",
-        extra={"base": upstream, "head": local},
+        level=severity_of(level),
+        base=upstream,
+        head=local,
     )
-    raise typer.Exit(exit_status(findings, fail_on, Severity.ERROR))
+    emit(report, fmt=fmt, color=color, base_label="upstream")
+    raise typer.Exit(exit_status(outcome.findings, fail_on, config.fail_on))

@@ -12,11 +12,14 @@ from kcompat.app import (
     ColorOption,
     ConfigOption,
     FailOn,
+    Level,
+    LevelOption,
     LintFormat,
     app,
     emit,
     exit_status,
     fail,
+    severity_of,
 )
 
 
@@ -33,12 +36,14 @@ def lint(
         FailOn | None,
         typer.Option("--fail-on", help="Exit 1 on findings at or above this severity."),
     ] = None,
+    level: LevelOption = Level.info,
     color: ColorOption = Color.auto,
     config_file: ConfigOption = None,
 ) -> None:
     """Check spec files against every rule Kafka's generator enforces, and more."""
     from kcompat.config import load_config
-    from kcompat.lint import lint_specs
+    from kcompat.lint import run_lint
+    from kcompat.report.document import Report
     from kcompat.sources.files import read_paths
 
     config = load_config(explicit=config_file)
@@ -52,6 +57,7 @@ def lint(
             f"no spec files found in {', '.join(chosen)} (spec files are *.json with "
             '"validVersions")'
         )
-    findings = lint_specs(targets, context, config)
-    emit(findings, fmt=fmt, command="lint", files=len(targets), color=color)
-    raise typer.Exit(exit_status(findings, fail_on, config.fail_on))
+    outcome = run_lint(targets, context, config)
+    report = Report.of("lint", outcome, files=len(targets), level=severity_of(level))
+    emit(report, fmt=fmt, color=color)
+    raise typer.Exit(exit_status(outcome.findings, fail_on, config.fail_on))

@@ -88,7 +88,7 @@ def _roots(request: ExplainRequest, config: Config) -> list[str]:
 def _pathspecs(request: ExplainRequest, config: Config, repo: GitRepo) -> list[str]:
     if request.specs:
         return [repo.relative(p) for p in request.specs]
-    from kcompat.diffing import pathspecs
+    from kcompat.diff.run import pathspecs
 
     return pathspecs(config, repo)
 
@@ -165,6 +165,6 @@ def _findings(
 ) -> Sequence[Finding]:
     from kcompat.diff.prepared import check_pair, prepare_pair
 
-    prepared = prepare_pair(base, head, released_mode=config.released, config=config)
-    findings = check_pair(prepared, config=config, proof=request.proof, samples=request.samples)
-    return [f for f in findings if not f.message_name or f.message_name == name]
+    prepared = prepare_pair(base, head, released_mode=config.released or "auto", config=config)
+    outcome = check_pair(prepared, config=config, proof=request.proof, samples=request.samples)
+    return [f for f in outcome.findings if not f.message_name or f.message_name == name]

@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 from kcompat.config import Config
-from kcompat.diff.tags_released import release_tags
 from kcompat.errors import UsageError
 from kcompat.pipeline.history import (
     FINDING_SCHEMA,
@@ -29,6 +28,7 @@ from kcompat.pipeline.prepare import Preparation, PrepareJob, prefetched, worker
 from kcompat.pipeline.revisions import Comparison, consecutive, releases
 from kcompat.pipeline.sparkapi import is_connect, label_jobs
 from kcompat.sources.git import GitRepo
+from kcompat.sources.releases import release_tags
 
 MODES = ("consecutive", "releases", "transitive")
 
@@ -93,7 +93,7 @@ def prepare_job(
         request.config,
         request.history,
         tuple(pathspecs),
-        prefetched(repo, comparisons, pathspecs, tags=released_mode == "tags"),
+        prefetched(repo, comparisons, pathspecs),
     )
 
 
@@ -187,7 +187,7 @@ def run_history(request: HistoryRequest, spark: Any, console: Any = None) -> His
     """
     started = time.perf_counter()
     repo = GitRepo.open(request.repo)
-    from kcompat.diffing import pathspecs as configured_paths
+    from kcompat.diff.run import pathspecs as configured_paths
 
     specs_paths = configured_paths(request.config, repo)
     comparisons = plan(request, repo, specs_paths)

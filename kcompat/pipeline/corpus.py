@@ -151,7 +151,7 @@ def read_revision(side: Side, pathspecs: Sequence[str]) -> Revision:
 def _pathspecs(request_paths: Sequence[str], config: Config, side: Side) -> list[str]:
     if request_paths:
         return list(request_paths)
-    from kcompat.diffing import pathspecs
+    from kcompat.diff.run import pathspecs
 
     return pathspecs(config, side.repo) if side.repo is not None else []
 
@@ -162,11 +162,11 @@ def _digest(text: bytes) -> str:
 
 def _released(revision: Revision) -> dict[str, str]:
     """Message name -> the versions the revision itself counts as released."""
-    from kcompat.diff.released import BaseReleased
+    from kcompat.rules.evolution.released import Releases
 
     messages = [s.message for _, _, s in revision.specs if s.message is not None]
-    policy = BaseReleased(messages)
-    return {m.name: str(policy(m)[0]) for m in messages}
+    policy = Releases.from_base(messages)
+    return {m.name: str(policy.released(m)) for m in messages}
 
 
 def _bounded(versions: Versions) -> list[int]:

@@ -94,11 +94,13 @@ def join_texts(row: dict[str, Any], texts: Texts) -> dict[str, Any]:
 def finding_rows(row: dict[str, Any], options: CheckOptions) -> list[dict[str, Any]]:
     """Check one prepared pair; a crash becomes an ``internal-error`` row, the audit goes on."""
     try:
-        findings = check_pair(
-            PreparedPair.from_row(row),
-            config=options.config,
-            proof=options.proof,
-            samples=options.samples,
+        findings = list(
+            check_pair(
+                PreparedPair.from_row(row),
+                config=options.config,
+                proof=options.proof,
+                samples=options.samples,
+            ).findings
         )
     except Exception as err:  # a kcompat bug on one pair must not lose the other pairs
         findings = [
@@ -170,7 +172,7 @@ def _warm(batches: Iterator[Any]) -> Iterator[Any]:
     import pyarrow as pa
 
     import kcompat.diff.prepared
-    import kcompat.diff.proof  # noqa: F401
+    import kcompat.rules.evolution.proof  # noqa: F401
     from kcompat.rules.engine import all_rules
     from kcompat.spec.specfile import enable_parse_cache
 

@@ -1,10 +1,9 @@
 """Git answers for a whole audit in two git calls instead of two per comparison.
 
-Preparing one comparison asks git which files differ (``git diff --name-only``) and which
-release tags BASE contains (``git for-each-ref --merged``). For a trunk of hundreds of
-commits that is hundreds of process starts, a large share of the driver's time. A
-:class:`PrefetchedRepo` answers both from tables built up front with one
-``git diff-tree --stdin`` and one ``git rev-list --parents`` over the audit's revisions;
+Preparing one comparison asks git which files differ (``git diff --name-only``). For a
+trunk of hundreds of commits that is hundreds of process starts, a large share of the
+driver's time. A :class:`PrefetchedRepo` answers from a table built up front with one
+``git diff-tree --stdin`` over the audit's revisions;
 anything it was not asked to prefetch goes to git exactly as before, so
 :func:`kcompat.diff.prepared.prepare_pair` gives the same result with either repository.
 """
@@ -27,7 +26,6 @@ class GitTables:
     """The prefetched answers (plain data: they travel to preparation workers)."""
 
     changed: dict[tuple[str, str, tuple[str, ...]], tuple[str, ...]] = field(default_factory=dict)
-    merged: dict[str, frozenset[str]] = field(default_factory=dict)
 
 
 @dataclass
@@ -51,12 +49,6 @@ class PrefetchedRepo(GitRepo):
             if found is not None:
                 return list(found)
         return super().changed_paths(base, head_kind, head, pathspecs)
-
-    def tags_merged_into(self, sha: str) -> set[str]:
-        found = self.tables.merged.get(sha)
-        if found is not None:
-            return set(found)
-        return super().tags_merged_into(sha)
 
     def file_history(self, sha: str, path: str, limit: int = 2000) -> list[tuple[str, str]]:
         """As :meth:`GitRepo.file_history`, asked once per (commit, path): the release
@@ -101,28 +93,3 @@ class PrefetchedRepo(GitRepo):
         command = ["git", "diff-tree", "--stdin", "--always", "-r", "--name-only"]
         command += ["--no-renames", "-z", "--", *(pathspecs or ["."])]
         return str(self.git.execute(command, istream=stdin, stdout_as_string=True))
-
-    def prefetch_tags(self, shas: Iterable[str]) -> None:
-        """``tags_merged_into(sha)`` for every sha: tags whose commit is an ancestor of
-        (or is) ``sha``, from one walk of the ancestry graph."""
-        wanted = [s for s in dict.fromkeys(shas) if _SHA.match(s)]
-        if not wanted:
-            return
-        tags_at: dict[str, list[str]] = {}
-        for tag in self.tags():
-            tags_at.setdefault(tag.sha, []).append(tag.name)
-        names = sorted({n for ns in tags_at.values() for n in ns})
-        bit = {name: 1 << i for i, name in enumerate(names)}
-        out = self._run("rev-list", "--topo-order", "--reverse", "--parents", *wanted, "--")
-        mask: dict[str, int] = {}
-        for line in out.splitlines():
-            commit, *parents = line.split()
-            value = 0
-            for name in tags_at.get(commit, ()):
-                value |= bit[name]
-            for parent in parents:
-                value |= mask.get(parent, 0)
-            mask[commit] = value
-        for sha in wanted:
-            if sha in mask:
-                self.tables.merged[sha] = frozenset(n for n in names if mask[sha] & bit[n])

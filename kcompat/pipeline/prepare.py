@@ -54,13 +54,11 @@ def worker_count(master: str | None) -> int:
 
 
 def prefetched(
-    repo: GitRepo, comparisons: Sequence[Comparison], pathspecs: Sequence[str], tags: bool
+    repo: GitRepo, comparisons: Sequence[Comparison], pathspecs: Sequence[str]
 ) -> GitTables:
-    """Changed files of every pair, and (for ``--released tags``) tags of every BASE."""
+    """Changed files of every pair."""
     fetched = PrefetchedRepo.wrap(repo)
     fetched.prefetch_changes([(c.base, c.head) for c in comparisons], pathspecs)
-    if tags:
-        fetched.prefetch_tags(c.base for c in comparisons)
     return fetched.tables
 
 
@@ -71,7 +69,7 @@ _STATE: dict[str, tuple[PrefetchedRepo, Any]] = {}
 
 def _state(job: PrepareJob, repo: GitRepo | None = None) -> tuple[PrefetchedRepo, Any]:
     """This process's repository and shared tag releases (caches live across chunks)."""
-    from kcompat.diff.tags_released import TagReleases, release_tags
+    from kcompat.sources.releases import releases_for
 
     found = _STATE.get(job.token)
     if found is None:
@@ -79,8 +77,8 @@ def _state(job: PrepareJob, repo: GitRepo | None = None) -> tuple[PrefetchedRepo
         opened = repo if repo is not None else GitRepo.open(job.root)
         fetched = PrefetchedRepo.wrap(opened, job.tables)
         shared = (
-            TagReleases(fetched, release_tags(fetched, job.pattern))
-            if job.released_mode == "tags"
+            releases_for(fetched, job.pattern, job.config.release_branches or None, job.pathspecs)
+            if job.released_mode != "base"
             else None
         )
         found = (fetched, shared)

@@ -6,9 +6,9 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from kcompat.diff.tags_released import release_tags
 from kcompat.errors import UsageError
 from kcompat.sources.git import GitRepo
+from kcompat.sources.releases import release_tags
 
 
 @dataclass(frozen=True)

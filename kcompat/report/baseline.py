@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from pathlib import Path
 
 from kcompat.errors import UsageError
-from kcompat.rules.engine import Finding
 
 
-def read_baseline(path: Path) -> set[str]:
+def read_baseline(path: Path) -> frozenset[str]:
     """Fingerprints from a kcompat JSON report (or a plain JSON list of fingerprints)."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -19,15 +17,11 @@ def read_baseline(path: Path) -> set[str]:
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
         raise UsageError(f"{path}: not a kcompat JSON report ({err})") from None
     if isinstance(data, dict) and isinstance(data.get("findings"), list):
-        return {
+        return frozenset(
             str(f["fingerprint"])
             for f in data["findings"]
             if isinstance(f, dict) and isinstance(f.get("fingerprint"), str)
-        }
+        )
     if isinstance(data, list) and all(isinstance(x, str) for x in data):
-        return set(data)
+        return frozenset(data)
     raise UsageError(f"{path}: not a kcompat JSON report (no 'findings' list)")
-
-
-def without_baseline(findings: Sequence[Finding], accepted: set[str]) -> list[Finding]:
-    return [f for f in findings if f.fingerprint not in accepted]

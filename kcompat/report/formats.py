@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 from kcompat import __version__
+from kcompat.report.document import Report, counts_phrase, plural
 from kcompat.report.json_report import render_json
 from kcompat.rules.engine import Finding, Severity, get_rule
 
@@ -15,27 +16,29 @@ _SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.I
 HELP_URI = "https://github.com/kcompat/kcompat/blob/main/rules/{}.md"
 
 
-def render(
-    fmt: str,
-    findings: Sequence[Finding],
-    *,
-    command: str,
-    files: int,
-    extra: dict[str, Any] | None = None,
-) -> str:
-    renderers: dict[str, Callable[..., str]] = {
+def render(fmt: str, report: Report) -> str:
+    renderers: dict[str, Callable[[Report], str]] = {
         "json": render_json,
         "sarif": render_sarif,
         "github": render_github,
         "junit": render_junit,
         "markdown": render_markdown,
     }
-    return renderers[fmt](findings, command=command, files=files, extra=extra)
+    return renderers[fmt](report)
 
 
-def render_sarif(
-    findings: Sequence[Finding], *, command: str, files: int, extra: dict[str, Any] | None = None
-) -> str:
+def _details(finding: Finding, *, hint: str = "Hint: ") -> str:
+    """A finding's message with its hint, notes and counterexample, for plain-text bodies."""
+    text = finding.message + (f" {hint}{finding.hint}" if finding.hint else "")
+    for note in finding.notes:
+        text += f"\nnote: {note}"
+    if finding.evidence is not None:
+        text += "\n" + str(finding.evidence)
+    return text
+
+
+def render_sarif(report: Report) -> str:
+    findings = report.findings
     rule_ids = sorted({f.rule for f in findings})
     index = {rule_id: i for i, rule_id in enumerate(rule_ids)}
     rules = []
@@ -53,9 +56,7 @@ def render_sarif(
         rules.append(entry)
     results = []
     for finding in findings:
-        text = finding.message + (f" Hint: {finding.hint}" if finding.hint else "")
-        if finding.evidence is not None:
-            text += "\n" + str(finding.evidence)
+        text = _details(finding)
         result: dict[str, Any] = {
             "ruleId": finding.rule,
             "ruleIndex": index[finding.rule],
@@ -90,7 +91,12 @@ def render_sarif(
             }
         },
         "results": results,
-        "properties": {"command": command, "files": files},
+        "properties": {
+            "command": report.command,
+            "files": report.files,
+            "suppressed": report.suppressed,
+            "baselined": report.baselined,
+        },
     }
     document = {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
@@ -128,34 +134,27 @@ def _gh_escape(text: str, *, prop: bool = False) -> str:
     return text
 
 
-def render_github(
-    findings: Sequence[Finding], *, command: str, files: int, extra: dict[str, Any] | None = None
-) -> str:
-    """GitHub Actions workflow commands: one annotation per finding."""
+def render_github(report: Report) -> str:
+    """GitHub Actions workflow commands: one annotation per finding, errors first."""
     level = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
     lines = []
-    for f in findings:
+    for f in report.by_severity():
         props = (
             f"file={_gh_escape(f.location.path, prop=True)},line={f.location.line},"
             f"col={f.location.column},title={_gh_escape('kcompat ' + f.rule, prop=True)}"
         )
-        body = f.message + (f" (hint: {f.hint})" if f.hint else "")
-        if f.evidence is not None:
-            body += "\n" + str(f.evidence)
-        lines.append(f"::{level[f.severity]} {props}::{_gh_escape(body)}")
-    counts = Counter(f.severity for f in findings)
+        lines.append(f"::{level[f.severity]} {props}::{_gh_escape(_details(f, hint='(hint: '))}")
+    aside = report.set_aside()
     lines.append(
-        f"kcompat {command}: {counts.get(Severity.ERROR, 0)} errors, "
-        f"{counts.get(Severity.WARNING, 0)} warnings, {counts.get(Severity.INFO, 0)} "
-        f"infos in {files} spec files"
+        f"kcompat {report.command}: {counts_phrase(report.findings)} in "
+        f"{plural(report.files, 'spec file')}" + (f" ({aside})" if aside else "")
     )
     return "\n".join(lines)
 
 
-def render_junit(
-    findings: Sequence[Finding], *, command: str, files: int, extra: dict[str, Any] | None = None
-) -> str:
+def render_junit(report: Report) -> str:
     """JUnit XML: one test case per finding (errors and warnings fail), grouped by file."""
+    findings, command, files = report.findings, report.command, report.files
     by_file: dict[str, list[Finding]] = {}
     for f in findings:
         by_file.setdefault(f.location.path, []).append(f)
@@ -175,11 +174,7 @@ def render_junit(
         for f in group:
             name = quoteattr(f"{f.rule} {f.location}")
             out.append(f'    <testcase classname="kcompat.{command}" name={name}>')
-            body = escape(
-                f.message
-                + (f"\nhint: {f.hint}" if f.hint else "")
-                + (f"\n{f.evidence}" if f.evidence is not None else "")
-            )
+            body = escape(_details(f, hint="\nhint: "))
             if f.severity >= Severity.WARNING:
                 out.append(
                     f"      <failure type={quoteattr(f.severity.label)} "
@@ -197,12 +192,11 @@ def _md_cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
-def render_markdown(
-    findings: Sequence[Finding], *, command: str, files: int, extra: dict[str, Any] | None = None
-) -> str:
-    """A pull-request comment: verdict, counts per severity and rule, then every finding."""
-    counts = Counter(f.severity for f in findings)
-    errors = counts.get(Severity.ERROR, 0)
+def render_markdown(report: Report) -> str:
+    """A pull-request comment: verdict, counts per severity and rule, then every finding
+    (errors first), with notes and bytes folded under each."""
+    findings, command = report.findings, report.command
+    errors = report.count(Severity.ERROR)
     verdict = (
         ("❌ **Breaking changes found**" if command == "diff" else "❌ **Errors found**")
         if errors
@@ -211,16 +205,19 @@ def render_markdown(
     title = {"diff": "compatibility check", "lint": "spec lint", "drift": "spec drift"}.get(
         command, command
     )
+    aside = report.set_aside()
     lines = [
         f"### kcompat {title}",
         "",
-        verdict + f" in {files} spec files: "
-        f"{errors} errors, {counts.get(Severity.WARNING, 0)} warnings, "
-        f"{counts.get(Severity.INFO, 0)} infos.",
+        verdict + f" in {plural(report.files, 'spec file')}: "
+        f"{plural(errors, 'error')}, {plural(report.count(Severity.WARNING), 'warning')}, "
+        f"{plural(report.count(Severity.INFO), 'info')}" + (f" ({aside})" if aside else "") + ".",
         "",
     ]
-    if extra and extra.get("base") is not None:
-        lines += [f"Base `{extra.get('base')}`, head `{extra.get('head')}`.", ""]
+    if report.base is not None:
+        lines += [f"Base `{report.base}`, head `{report.head}`.", ""]
+    if report.released and findings:
+        lines += [f"Released: {report.released}.", ""]
     if not findings:
         return "\n".join(lines)
     per_rule = Counter((f.rule, f.severity) for f in findings)
@@ -229,18 +226,23 @@ def render_markdown(
         lines.append(f"| [`{rule_id}`]({HELP_URI.format(rule_id)}) | {severity.label} | {n} |")
     lines += ["", "| | location | message | rule |", "|---|---|---|---|"]
     icon = {Severity.ERROR: "🔴", Severity.WARNING: "🟡", Severity.INFO: "🔵"}
-    for f in findings:
+    ordered = report.by_severity()
+    for f in ordered:
         where = f"`{f.location}`"
         lines.append(f"| {icon[f.severity]} | {where} | {_md_cell(f.message)} | `{f.rule}` |")
-    evidence = [f for f in findings if f.evidence is not None]
-    for f in evidence:
+    for f in ordered:
+        if f.evidence is None and not f.notes:
+            continue
+        body = [*(f"note: {note}" for note in f.notes)]
+        if f.evidence is not None:
+            body.append(str(f.evidence))
         lines += [
             "",
-            f"<details><summary>Bytes for <code>{escape(f.message_name)}</code> "
-            f"{escape(f.field_path)}</summary>",
+            f"<details><summary><code>{escape(f.rule)}</code> on "
+            f"<code>{escape(f.message_name)}</code> {escape(f.field_path)}</summary>",
             "",
             "```",
-            str(f.evidence),
+            *body,
             "```",
             "",
             "</details>",

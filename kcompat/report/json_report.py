@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from kcompat import __version__
+from kcompat.report.document import Report
 from kcompat.rules.engine import Finding, Severity
 
 SCHEMA_VERSION = 1
@@ -31,27 +32,37 @@ def finding_dict(finding: Finding) -> dict[str, Any]:
         "fingerprint": finding.fingerprint,
         "released_by": finding.released_by or None,
         "evidence": finding.evidence.to_dict() if finding.evidence is not None else None,
+        "notes": list(finding.notes),
     }
     return out
 
 
-def render_json(
-    findings: Sequence[Finding], *, command: str, files: int, extra: dict[str, Any] | None = None
-) -> str:
-    counts = Counter(f.severity for f in findings)
+def render_json(report: Report) -> str:
+    counts = Counter(f.severity for f in report.findings)
     document: dict[str, Any] = {
         "schema": "kcompat-findings",
         "version": SCHEMA_VERSION,
         "tool": {"name": "kcompat", "version": __version__},
-        "command": command,
-        "findings": [finding_dict(f) for f in findings],
+        "command": report.command,
+        "findings": [finding_dict(f) for f in report.findings],
         "summary": {
-            "files": files,
+            "files": report.files,
             "error": counts.get(Severity.ERROR, 0),
             "warning": counts.get(Severity.WARNING, 0),
             "info": counts.get(Severity.INFO, 0),
+            "suppressed": report.suppressed,
+            "baselined": report.baselined,
+            "hidden": report.hidden,
         },
     }
-    if extra:
-        document.update(extra)
+    if report.base is not None or report.head is not None:
+        document["base"] = report.base
+        document["head"] = report.head
+    if report.released:
+        document["released"] = report.released
     return json.dumps(document, indent=2, ensure_ascii=False)
+
+
+def findings_json(findings: Sequence[Finding], *, command: str, files: int) -> str:
+    """A JSON report of plain findings (a baseline file, a history dump)."""
+    return render_json(Report(command, tuple(findings), files))

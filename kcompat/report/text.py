@@ -1,12 +1,15 @@
-"""``path:line:col: severity [rule-id] message`` lines, coloured on a terminal."""
+"""``path:line:col: severity [rule-id] message`` lines, coloured on a terminal.
+
+Errors come first, then warnings, then infos, so a long run's verdict is at the top; each
+finding's hint, why its versions count as released, its notes and its counterexample
+bytes follow it, indented.
+"""
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Sequence
-
 from rich.text import Text
 
+from kcompat.report.document import Report, counts_phrase, plural
 from kcompat.rules.engine import Finding, Severity
 
 _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
@@ -25,33 +28,36 @@ def finding_line(finding: Finding, base_label: str = "BASE") -> Text:
     return line
 
 
-def render_text(
-    findings: Sequence[Finding], *, files: int, base_label: str = "BASE", hints: bool = True
-) -> list[Text]:
-    """One line per finding (plus an indented hint and evidence), then a summary."""
-    lines: list[Text] = []
-    for finding in findings:
-        lines.append(finding_line(finding, base_label))
-        if hints and finding.hint:
-            lines.append(Text(f"    hint: {finding.hint}", style="dim"))
-        if finding.released_by and finding.severity >= Severity.WARNING:
-            lines.append(Text(f"    released: {finding.released_by}", style="dim"))
-        if finding.evidence is not None:
-            for row in str(finding.evidence).splitlines():
-                lines.append(Text(f"    {row}", style="dim"))
-    lines.append(summary_line(findings, files))
+def finding_block(finding: Finding, base_label: str = "BASE", hints: bool = True) -> list[Text]:
+    """A finding's line and what is indented under it."""
+    lines = [finding_line(finding, base_label)]
+    if hints and finding.hint:
+        lines.append(Text(f"    hint: {finding.hint}", style="dim"))
+    if finding.released_by and finding.severity >= Severity.WARNING:
+        lines.append(Text(f"    released: {finding.released_by}", style="dim"))
+    for note in finding.notes:
+        lines.append(Text(f"    note: {note}", style="dim"))
+    if finding.evidence is not None:
+        for row in str(finding.evidence).splitlines():
+            lines.append(Text(f"    {row}", style="dim"))
     return lines
 
 
-def summary_line(findings: Sequence[Finding], files: int) -> Text:
-    counts = Counter(f.severity for f in findings)
-    if not findings:
-        return Text(f"No problems in {files} spec file{'s' if files != 1 else ''}.", style="green")
-    parts = []
-    for severity in (Severity.ERROR, Severity.WARNING, Severity.INFO):
-        n = counts.get(severity, 0)
-        if n:
-            parts.append(f"{n} {severity.label}{'s' if n != 1 else ''}")
-    return Text(
-        f"Found {', '.join(parts)} in {files} spec file{'s' if files != 1 else ''}.", style="bold"
-    )
+def render_text(report: Report, *, base_label: str = "BASE", hints: bool = True) -> list[Text]:
+    """Every finding (errors first), then the summary."""
+    lines: list[Text] = []
+    for finding in report.by_severity():
+        lines.extend(finding_block(finding, base_label, hints))
+    if report.released and report.findings:
+        lines.append(Text(f"Released: {report.released}.", style="dim"))
+    lines.append(summary_line(report))
+    return lines
+
+
+def summary_line(report: Report) -> Text:
+    files = plural(report.files, "spec file")
+    aside = report.set_aside()
+    tail = f" ({aside})" if aside else ""
+    if not report.findings:
+        return Text(f"No problems in {files}{tail}.", style="green")
+    return Text(f"Found {counts_phrase(report.findings)} in {files}{tail}.", style="bold")

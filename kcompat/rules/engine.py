@@ -59,6 +59,10 @@ class Finding:
     base_location: Location | None = None
     evidence: Any = None  # a codec counterexample (kcompat.codec.proof.Evidence)
     released_by: str = ""  # why the versions count as released (base / tag name)
+    notes: tuple[str, ...] = ()  # consequences of the same edit, and further evidence
+    # Other field paths whose byte-level evidence this finding explains (a reorder names
+    # one field but moves several; a reused tag's old field): matching only, not output.
+    explains: tuple[str, ...] = field(default=(), compare=False, repr=False)
 
     @property
     def fingerprint(self) -> str:
@@ -122,7 +126,7 @@ def rule(
 #: Where each kind of rule is defined (importing a module registers its rules).
 RULE_MODULES: dict[str, tuple[str, ...]] = {
     "lint": ("kcompat.rules.lint",),
-    "diff": ("kcompat.rules.evolution", "kcompat.diff.proof"),
+    "diff": ("kcompat.rules.evolution",),
     "drift": ("kcompat.drift",),
     "corpus": ("kcompat.pipeline.corpus_rules",),
 }
@@ -187,6 +191,8 @@ class Reporter:
         path: str | None = None,
         message_name: str | None = None,
         evidence: Any = None,
+        notes: tuple[str, ...] = (),
+        explains: tuple[str, ...] = (),
     ) -> None:
         line, column = position_of(where, key)
         base_location = None
@@ -205,6 +211,8 @@ class Reporter:
                 versions=versions,
                 base_location=base_location,
                 evidence=evidence,
+                notes=notes,
+                explains=explains,
             )
         )
 

@@ -28,8 +28,11 @@ HEAD_KINDS = ("rev", "index", "worktree")
 
 @dataclass(frozen=True)
 class Tag:
+    """A release: a tag (or a branch tip about to ship), the commit it points at."""
+
     name: str
     sha: str  # the commit it points at
+    ref: str = ""  # its full ref name (refs/tags/3.7.0, refs/remotes/origin/3.7)
 
 
 @dataclass
@@ -119,6 +122,11 @@ class GitRepo:
             return f"fetch it first: git fetch {remotes[0]} {rev}"
         return "check the name with: git log --oneline --all"
 
+    def remotes(self) -> list[str]:
+        """The names of the repository's remotes (``origin`` first if there is one)."""
+        names = [r.name for r in self._repo.remotes]
+        return sorted(names, key=lambda n: (n != "origin", n))
+
     def merge_base(self, a: str, b: str) -> str:
         import git
 
@@ -149,24 +157,48 @@ class GitRepo:
         tags = []
         for line in out.splitlines():
             name, peeled, direct = [*line.split("\x00"), "", "", ""][:3]
-            tags.append(Tag(name, peeled or direct))
+            tags.append(Tag(name, peeled or direct, f"refs/tags/{name}"))
         return tags
 
-    def tags_merged_into(self, sha: str) -> set[str]:
-        """Names of the tags reachable from a commit (one git call)."""
+    def branches(self) -> list[Tag]:
+        """Local branches and remote-tracking ones, named without their remote
+        (``origin/3.7`` is ``3.7``); local ones first."""
         out = self._run(
-            "for-each-ref", f"--merged={sha}", "--format=%(refname:strip=2)", "refs/tags"
+            "for-each-ref",
+            "--format=%(refname)%00%(objectname)",
+            "refs/heads",
+            "refs/remotes",
+        )
+        found = []
+        for line in out.splitlines():
+            ref, _, sha = line.partition("\x00")
+            if ref.startswith("refs/heads/"):
+                found.append(Tag(ref.removeprefix("refs/heads/"), sha, ref))
+            elif ref.startswith("refs/remotes/") and not ref.endswith("/HEAD"):
+                short = ref.removeprefix("refs/remotes/").partition("/")[2]
+                found.append(Tag(short, sha, ref))
+        return found
+
+    def range_roots(self, base: str, head: str) -> list[str]:
+        """The first commits of ``base..head``: those whose parents are all outside it.
+
+        Any commit that contains some commit of the range contains one of these, so they
+        decide which refs already include a change (see :meth:`refs_containing`).
+        """
+        out = self._run("rev-list", "--parents", f"{base}..{head}", "--")
+        rows = [line.split() for line in out.splitlines() if line.strip()]
+        inside = {row[0] for row in rows}
+        return [row[0] for row in rows if not any(p in inside for p in row[1:])]
+
+    def refs_containing(self, commits: Sequence[str]) -> set[str]:
+        """Full names of the tags and branches that contain any of ``commits`` (one call)."""
+        if not commits:
+            return set()
+        args = [f"--contains={c}" for c in commits]
+        out = self._run(
+            "for-each-ref", *args, "--format=%(refname)", "refs/tags", "refs/heads", "refs/remotes"
         )
         return {line for line in out.splitlines() if line}
-
-    def is_ancestor(self, ancestor: str, descendant: str) -> bool:
-        import git
-
-        try:
-            self.git.merge_base("--is-ancestor", ancestor, descendant)
-        except git.GitCommandError:
-            return False
-        return True
 
     # -- files ----------------------------------------------------------------------
     def list_files(self, sha: str, pathspecs: Sequence[str] = ()) -> dict[str, str]:

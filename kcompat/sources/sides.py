@@ -185,7 +185,7 @@ def companion_requests(side: Side, specs: Sequence[SpecFile]) -> list[SpecFile]:
         request = message.name.removesuffix("Response") + "Request"
         if request in names:
             continue
-        path = _source_path(side, spec.path)
+        path = source_path(side, spec.path)
         if path is None:
             continue
         sibling = str(PurePosixPath(path).with_name(request + ".json"))
@@ -198,7 +198,7 @@ def companion_requests(side: Side, specs: Sequence[SpecFile]) -> list[SpecFile]:
     return extra
 
 
-def _source_path(side: Side, label: str) -> str | None:
+def source_path(side: Side, label: str) -> str | None:
     """Back from a display label to the side-relative path."""
     full = Path(label).resolve()
     root = side.directory if side.kind == "dir" else (side.repo.root if side.repo else None)

@@ -75,3 +75,45 @@ def inline_leaves(layout: StructLayout) -> list[LayoutField]:
         else:
             leaves.append(entry)
     return leaves
+
+
+def layout_signature(layout: StructLayout) -> tuple[object, ...]:
+    """Everything a struct's codec depends on: names, tags, wire forms, nullability and
+    defaults, recursively. Two layouts with equal signatures read and write alike and
+    name their fields alike (the proof skips them; released versions compare by it)."""
+    return (
+        layout.flexible,
+        tuple(
+            (f.name, f.tag, f.nullable, f.default.key(), _wire_signature(f.wire))
+            for f in layout.all_fields()
+        ),
+    )
+
+
+def _wire_signature(wire: Wire) -> tuple[object, ...]:
+    element = _wire_signature(wire.element) if wire.element is not None else None
+    struct = layout_signature(wire.struct) if wire.struct is not None else None
+    return (
+        wire.kind,
+        wire.form,
+        wire.bits,
+        wire.signed,
+        wire.type_bits,
+        wire.compact,
+        wire.nullable,
+        wire.null_marker,
+        element,
+        struct,
+    )
+
+
+def layout_digest(layout: StructLayout) -> str:
+    """A short stable digest of :func:`layout_signature` (to ship layouts as data)."""
+    return signature_digest(layout_signature(layout))
+
+
+def signature_digest(signature: tuple[object, ...]) -> str:
+    import hashlib
+
+    text = repr(signature).encode("utf-8", "surrogatepass")
+    return hashlib.sha1(text, usedforsecurity=False).hexdigest()[:16]

@@ -1,3 +1,10 @@
 """Evolution (diff) rules; importing this package registers them all."""
 
-from kcompat.rules.evolution import fields, messages, tags, unreadable, versions  # noqa: F401
+from kcompat.rules.evolution import (  # noqa: F401
+    fields,
+    messages,
+    proof,
+    tags,
+    unreadable,
+    versions,
+)

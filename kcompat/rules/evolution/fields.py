@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from kcompat.diff.engine import DiffContext
-from kcompat.diff.match import MessagePair, StructPair
 from kcompat.rules.engine import Reporter, Severity, rule
 from kcompat.rules.evolution.common import (
     DIFF,
@@ -16,6 +14,8 @@ from kcompat.rules.evolution.common import (
     struct_renamed,
     type_names_differ,
 )
+from kcompat.rules.evolution.context import DiffContext
+from kcompat.rules.evolution.pairing import MessagePair, StructPair
 from kcompat.spec.load import JObject
 from kcompat.spec.model import show_value
 from kcompat.spec.resolve import Kind, LayoutField

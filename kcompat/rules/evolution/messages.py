@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from kcompat.diff.engine import DiffContext
-from kcompat.diff.match import MessagePair
 from kcompat.rules.engine import Reporter, Severity, rule
 from kcompat.rules.evolution.common import DIFF
+from kcompat.rules.evolution.context import DiffContext
+from kcompat.rules.evolution.pairing import MessagePair
 
 _SET = dict(kind="diff", scope="set")
 
@@ -21,7 +21,7 @@ def message_removed(context: DiffContext, report: Reporter) -> None:
     for spec in context.pairing.removed:
         message = spec.message
         assert message is not None
-        versions, _reason = context.released_for(message)
+        versions = context.releases.released(message)
         if versions.empty:
             continue  # nothing released (validVersions "none", or no release shipped it)
         report(

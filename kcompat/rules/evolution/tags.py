@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from kcompat.diff.engine import DiffContext
-from kcompat.diff.ledger import Binding, tag_bindings
-from kcompat.diff.ledger import _fields as ledger_fields
-from kcompat.diff.match import MessagePair
 from kcompat.rules.engine import Reporter, Severity, rule
 from kcompat.rules.evolution.common import DIFF, node
+from kcompat.rules.evolution.context import DiffContext
+from kcompat.rules.evolution.ledger import Binding, tag_bindings, walk_fields
+from kcompat.rules.evolution.pairing import MessagePair
 from kcompat.spec.load import JObject
 from kcompat.spec.model import Field, Message
 from kcompat.spec.resolve import LayoutField
@@ -92,9 +91,11 @@ def tag_reused(pair: MessagePair, report: Reporter, context: DiffContext) -> Non
             for m in context.ledger.meanings(pair.base.name, path, tag)
             if (m.name, m.type) != (binding.name, binding.type)
         ]
-        # A field that HEAD keeps under another number is tag-changed's finding, not a reuse
-        # (two fields swapping their tags would otherwise be reported four times).
-        meanings = [m for m in meanings if (path, m.name, m.type) not in renumbered]
+        # Fields of BASE that only moved to other numbers (two swapping their tags, or a
+        # shift) are tag-changed's findings, not reuses: reported once each, not four times.
+        # A field new in HEAD that takes a moved field's old tag does reuse it.
+        if (path, binding.name, binding.type) in renumbered:
+            meanings = [m for m in meanings if (path, m.name, m.type) not in renumbered]
         if not meanings:
             continue
         old: Binding = meanings[0]
@@ -122,7 +123,7 @@ def _released_tagged(field: Field | None, pair: MessagePair) -> bool:
 def _tagged_fields(message: Message) -> dict[tuple[str, int], Field]:
     """(struct path, tag) -> field, as :func:`tag_bindings` keys them."""
     out: dict[tuple[str, int], Field] = {}
-    for scope_path, field in ledger_fields(message, message.fields, "", ()):
+    for scope_path, field in walk_fields(message, message.fields, "", ()):
         if field.tag is not None and not field.tagged_versions.empty:
             out.setdefault((scope_path, field.tag), field)
     return out
@@ -131,13 +132,15 @@ def _tagged_fields(message: Message) -> dict[tuple[str, int], Field]:
 def _renumbered(
     base: dict[tuple[str, int], Field], head: dict[tuple[str, int], Field]
 ) -> set[tuple[str, str, str]]:
-    """(struct path, name, type) of tagged fields whose tag differs between the sides."""
+    """(struct path, name, type) of tagged fields whose tag differs between the sides
+    (as BASE and as HEAD type it)."""
     base_by_name = {(path, f.name): (tag, f) for (path, tag), f in base.items()}
     out = set()
     for (path, tag), field in head.items():
         found = base_by_name.get((path, field.name))
         if found is not None and found[0] != tag:
             out.add((path, found[1].name, found[1].type.text))
+            out.add((path, field.name, field.type.text))
     return out
 
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from kcompat.diff.engine import DiffContext
 from kcompat.rules.engine import Reporter, Severity, rule
+from kcompat.rules.evolution.context import DiffContext
 
 
 @rule(

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from kcompat.diff.engine import DiffContext
-from kcompat.diff.match import MessagePair
 from kcompat.rules.engine import Reporter, Severity, rule
 from kcompat.rules.evolution.common import DIFF
+from kcompat.rules.evolution.context import DiffContext
+from kcompat.rules.evolution.pairing import MessagePair
+from kcompat.spec.resolve import resolve
+from kcompat.spec.shape import layout_signature
 from kcompat.spec.versions import Versions
 
 
@@ -138,3 +140,80 @@ def _single(versions: Versions) -> bool:
 def _released(versions: Versions) -> str:
     """ "released version 2" or "released versions 0-1"."""
     return f"released version{'' if _single(versions) else 's'} {versions}"
+
+
+@rule(
+    "release-restored",
+    category="versions",
+    severity=Severity.INFO,
+    summary="HEAD restores a version's layout as a release shipped it, which BASE had broken.",
+    **DIFF,
+)
+def release_restored(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
+    stable_in_base = pair.base.released_versions
+    by_release: dict[str, list[int]] = {}
+    for version, release in pair.restored:
+        if version in stable_in_base:
+            by_release.setdefault(release, []).append(version)
+    for release, numbers in by_release.items():
+        versions = Versions.from_ranges((v, v) for v in numbers)
+        report(
+            pair.head.node,
+            f"restores {pair.head.name} {_named(versions)} as released in {release}; "
+            "BASE had changed it, so this repairs a break",
+            key="validVersions",
+            base=pair.base.node,
+            base_key="validVersions",
+            versions=str(versions),
+        )
+
+
+@rule(
+    "unreleased-change",
+    category="versions",
+    severity=Severity.INFO,
+    summary="A change that no release is affected by: a version (or a part of one) that no "
+    "release shipped (compatible).",
+    **DIFF,
+)
+def unreleased_change(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
+    protected = pair.released | Versions.from_ranges(
+        (v, v) for v, _ in (*pair.restored, *pair.diverged)
+    )
+    unreleased = pair.base.valid_versions - protected
+    if unreleased.empty:
+        return
+    changed = [v for v in unreleased & pair.head.valid_versions if _layouts_differ(pair, v)]
+    gone = unreleased - pair.head.valid_versions
+    if not changed and gone.empty:
+        return
+    why = (
+        "not in any release"
+        if context.releases.mode == "tags"
+        else "unstable in BASE (latestVersionUnstable)"
+    )
+    parts = []
+    if changed:
+        versions = Versions.from_ranges((v, v) for v in changed)
+        parts.append(f"changes {_named(versions)}")
+    if not gone.empty:
+        parts.append(f"removes {_named(gone)}")
+    everything = Versions.from_ranges((v, v) for v in changed) | gone
+    report(
+        pair.head.node,
+        f"{pair.head.name} {' and '.join(parts)}, which {'is' if _single(everything) else 'are'} "
+        f"{why}: no client depends on {'it' if _single(everything) else 'them'} yet",
+        key="validVersions",
+        base=pair.base.node,
+        base_key="validVersions",
+        versions=str(everything),
+    )
+
+
+def _layouts_differ(pair: MessagePair, version: int) -> bool:
+    base = layout_signature(resolve(pair.base, version).root)
+    return base != layout_signature(resolve(pair.head, version).root)
+
+
+def _named(versions: Versions) -> str:
+    return f"v{versions}" if _single(versions) else f"versions {versions}"

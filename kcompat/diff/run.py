@@ -13,7 +13,8 @@ from pathlib import Path
 from kcompat.config import Config, load_config
 from kcompat.diff.prepared import check_pair, prepare_pair
 from kcompat.errors import UsageError
-from kcompat.rules.engine import Finding, Severity
+from kcompat.rules.engine import Severity
+from kcompat.rules.runner import Outcome
 from kcompat.sources.git import GitRepo
 from kcompat.sources.sides import Side, side_for
 
@@ -28,17 +29,20 @@ class DiffRequest:
     history: bool = True
     proof: bool = True
     samples: int = 20
-    released: str | None = None  # "base" | "tags" (default: configuration, else base)
+    released: str | None = None  # auto | base | tags (default: configuration, else auto)
     config_file: Path | None = None
+    baseline: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
 class DiffResult:
-    findings: list[Finding]
+    outcome: Outcome
     files: int
     base_label: str
     head_label: str
     fail_on: Severity
+    released: str  # which versions counted as released (for the summary)
+    note: str = ""  # one line for stderr (e.g. how to fetch the release tags)
 
 
 def _open_repo(request: DiffRequest) -> GitRepo | None:
@@ -95,9 +99,23 @@ def run_diff(request: DiffRequest) -> DiffResult:
         base,
         head,
         pathspecs=pathspecs(config, repo),
-        released_mode=request.released or config.released,
+        released_mode=request.released or config.released or "auto",
         config=config,
         history=request.history,
     )
-    findings = check_pair(prepared, config=config, proof=request.proof, samples=request.samples)
-    return DiffResult(findings, prepared.compared, base.label, head.label, config.fail_on)
+    outcome = check_pair(
+        prepared,
+        config=config,
+        proof=request.proof,
+        samples=request.samples,
+        baseline=request.baseline,
+    )
+    return DiffResult(
+        outcome,
+        prepared.compared,
+        base.label,
+        head.label,
+        config.fail_on,
+        prepared.releases.describe(),
+        prepared.note,
+    )

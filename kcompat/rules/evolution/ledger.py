@@ -26,13 +26,13 @@ class Binding:
 def tag_bindings(message: Message, seen_in: str) -> dict[tuple[str, int], Binding]:
     """(struct path, tag) -> binding, for every tagged field (common structs expanded)."""
     out: dict[tuple[str, int], Binding] = {}
-    for scope_path, field in _fields(message, message.fields, "", ()):
+    for scope_path, field in walk_fields(message, message.fields, "", ()):
         if field.tag is not None and not field.tagged_versions.empty:
             out.setdefault((scope_path, field.tag), Binding(field.name, field.type.text, seen_in))
     return out
 
 
-def _fields(
+def walk_fields(
     message: Message, fields: tuple[Field, ...], path: str, chain: tuple[str, ...]
 ) -> Iterator[tuple[str, Field]]:
     for field in fields:
@@ -47,7 +47,7 @@ def _fields(
             struct = message.structs.get(name)
             children = struct.fields if struct is not None else ()
         child_path = f"{path}.{field.name}" if path else field.name
-        yield from _fields(message, children, child_path, (*chain, name))
+        yield from walk_fields(message, children, child_path, (*chain, name))
 
 
 @dataclass

@@ -9,13 +9,14 @@ the same wire shape as a field only the other side has, is paired as a rename.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import PurePosixPath
 
+from kcompat.rules.evolution.released import Releases
 from kcompat.spec.model import Field, Message
 from kcompat.spec.resolve import Kind, LayoutField, StructLayout, Wire, resolve
-from kcompat.spec.shape import struct_shape, wire_shape
+from kcompat.spec.shape import layout_signature, signature_digest, struct_shape, wire_shape
 from kcompat.spec.specfile import SpecFile
 from kcompat.spec.versions import Versions
 
@@ -46,6 +47,12 @@ class MessagePair:
     head_spec: SpecFile
     released: Versions  # versions whose wire format must not change
     released_by: str = "base"  # why: "base", or the release tag(s)
+    # Versions BASE had changed from a shipped layout and HEAD restores, with the release
+    # that shipped that layout: a repair, so no longer among ``released``.
+    restored: tuple[tuple[int, str], ...] = ()
+    # Versions BASE had changed from every shipped layout and HEAD changes again, with the
+    # release they are judged against instead (see :class:`Judged`); not in ``released``.
+    diverged: tuple[tuple[int, str], ...] = ()
 
     @cached_property
     def common(self) -> Versions:
@@ -162,12 +169,28 @@ class Pairing:
     removed: tuple[SpecFile, ...]  # BASE messages with no HEAD counterpart
     added: tuple[SpecFile, ...]  # HEAD messages with no BASE counterpart
     renamed: tuple[MessagePair, ...] = field(default=())  # matched by apiKey or file, not name
+    judged: tuple[Judged, ...] = ()  # changes to versions BASE had already changed
+
+
+@dataclass(frozen=True)
+class Judged:
+    """A change to released versions that BASE had already changed from every release.
+
+    BASE is then not what shipped, so the change is compared twice: as made (``change``,
+    BASE to HEAD) and against the latest release that shipped those versions (``shipped``,
+    that release to HEAD). Only what both comparisons find breaks a release; the rest
+    touches nothing any release has (a tagged field added after the release, say).
+    """
+
+    change: MessagePair
+    shipped: MessagePair
+    release: str
 
 
 def pair_messages(
     base_specs: list[SpecFile],
     head_specs: list[SpecFile],
-    released_for: ReleasedFor,
+    releases: Releases,
 ) -> Pairing:
     """Match by name; then unmatched ones by (type, apiKey), by file path, and finally
     (for messages without an apiKey) by mostly identical top-level fields: renames.
@@ -183,9 +206,14 @@ def pair_messages(
 
     def make(base_spec: SpecFile, head_spec: SpecFile) -> MessagePair:
         assert base_spec.message is not None and head_spec.message is not None
-        versions, why = released_for(base_spec.message)
+        base, head = base_spec.message, head_spec.message
+        versions = releases.released(base)
+        restored, diverged = against_releases(base, head, versions, releases)
+        for moved in (restored, diverged):
+            if moved:
+                versions = versions - Versions.from_ranges((v, v) for v, _ in moved)
         return MessagePair(
-            base_spec.message, head_spec.message, base_spec, head_spec, versions, why
+            base, head, base_spec, head_spec, versions, releases.mode, restored, diverged
         )
 
     def name_of(spec: SpecFile) -> str:
@@ -249,7 +277,9 @@ def pair_messages(
             renamed.append(make(base_spec, best))
             base_left.remove(base_spec)
             head_left.remove(best)
-    return Pairing(tuple(pairs + renamed), tuple(base_left), tuple(head_left), tuple(renamed))
+    everything = tuple(pairs + renamed)
+    judged = tuple(j for pair in everything for j in judged_pairs(pair, releases))
+    return Pairing(everything, tuple(base_left), tuple(head_left), tuple(renamed), judged)
 
 
 def _common_suffix(a: str, b: str) -> int:
@@ -261,8 +291,62 @@ def _common_suffix(a: str, b: str) -> int:
     return count
 
 
-class ReleasedFor:
-    """Which versions of a BASE message count as released, and why (a callable)."""
+def against_releases(
+    base: Message, head: Message, released: Versions, releases: Releases
+) -> tuple[tuple[tuple[int, str], ...], tuple[tuple[int, str], ...]]:
+    """Released versions that HEAD changes, judged against the layouts releases shipped:
+    (restored, diverged). Restored: HEAD's layout is one a release shipped and BASE's is
+    none (HEAD repairs a break that had landed). Diverged: neither BASE's nor HEAD's is one
+    a release shipped. Each comes with the release it is measured against."""
+    shipped = releases.shipped_of(base.name)
+    if not shipped.layouts:
+        return (), ()
+    restored, diverged = [], []
+    for version in released & head.valid_versions:
+        digests = shipped.digests(version)
+        if not digests:
+            continue
+        base_signature = layout_signature(resolve(base, version).root)
+        head_signature = layout_signature(resolve(head, version).root)
+        if base_signature == head_signature:
+            continue
+        base_digest, head_digest = (
+            signature_digest(base_signature),
+            signature_digest(head_signature),
+        )
+        if base_digest in digests:
+            continue  # BASE is what shipped: the change is judged as made
+        if head_digest in digests:
+            restored.append((version, digests[head_digest]))
+            continue
+        reference = shipped.reference(version)
+        if reference is not None:
+            diverged.append((version, reference[0]))
+    return tuple(restored), tuple(diverged)
 
-    def __call__(self, message: Message) -> tuple[Versions, str]:
-        return message.released_versions, "base"
+
+def judged_pairs(pair: MessagePair, releases: Releases) -> list[Judged]:
+    """One :class:`Judged` per release that ``pair``'s diverged versions are judged by."""
+    if not pair.diverged:
+        return []
+    from kcompat.spec.specfile import read_spec
+
+    shipped = releases.shipped_of(pair.base.name)
+    by_release: dict[str, list[int]] = {}
+    for version, release in pair.diverged:
+        by_release.setdefault(release, []).append(version)
+    out = []
+    for release, numbers in by_release.items():
+        versions = Versions.from_ranges((v, v) for v in numbers)
+        reference = next((t for t in shipped.texts if t[0] == release), None)
+        if reference is None:
+            continue
+        spec = read_spec(f"{reference[1]}@{release}", reference[2].encode("utf-8"))
+        if spec.message is None:
+            continue
+        change = replace(pair, released=versions, restored=(), diverged=())
+        against = MessagePair(
+            spec.message, pair.head, spec, pair.head_spec, versions, f"released in {release}"
+        )
+        out.append(Judged(change, against, release))
+    return out

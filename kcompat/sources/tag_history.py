@@ -1,4 +1,4 @@
-"""Build the tag ledger from BASE's git history (the I/O half of the ledger).
+"""Build the tag ledger from git: BASE's history, or the releases (the I/O half).
 
 Reading history costs time, so it is read only for messages whose HEAD binds a tag to
 something BASE does not: only those can introduce a reuse.
@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from kcompat.diff.ledger import TagLedger, tag_bindings
-from kcompat.diff.tags_released import TagsReleased
-from kcompat.sources.sides import Side, _source_path
+from kcompat.rules.evolution.ledger import TagLedger, tag_bindings
+from kcompat.sources.git import Tag
+from kcompat.sources.releases import TagReleases
+from kcompat.sources.sides import Side, source_path
 from kcompat.spec.specfile import SpecFile, read_spec
 
 
@@ -23,9 +24,7 @@ def needs_history(base_specs: Sequence[SpecFile], head_specs: Sequence[SpecFile]
             continue
         base = base_by_name.get(head.message.name)
         head_bindings = tag_bindings(head.message, "HEAD")
-        if not head_bindings:
-            continue
-        if base is None or base.message is None:
+        if not head_bindings or base is None or base.message is None:
             continue
         known = {k: (b.name, b.type) for k, b in tag_bindings(base.message, "BASE").items()}
         if any(known.get(k) != (b.name, b.type) for k, b in head_bindings.items()):
@@ -37,37 +36,34 @@ def ledger_from_history(
     side: Side,
     base_specs: Sequence[SpecFile],
     head_specs: Sequence[SpecFile],
-    releases: TagsReleased | None = None,
+    tags: Sequence[Tag] | None = None,
+    releases: TagReleases | None = None,
 ) -> TagLedger:
     """Tags of every revision in BASE's history that touched the files that need it.
 
-    With released versions from tags, only releases count: a tag used on a trunk and
+    With released versions from releases, only releases count: a tag used on a trunk and
     dropped before any release never reached anyone, so reusing it breaks nobody.
     """
     ledger = TagLedger.empty()
     if side.kind != "rev" or side.repo is None or side.sha is None:
         return ledger
     repo = side.repo
-    if releases is not None:
-        for spec in needs_history(base_specs, head_specs):
-            path = _source_path(side, spec.path)
-            if path is None or spec.message is None:
-                continue
-            for tag in releases.reachable:
-                shipped = releases.releases.message_at(tag, path, spec.message.name)
-                if shipped is not None:
-                    ledger.add(shipped, tag.name)
-        return ledger
     for spec in needs_history(base_specs, head_specs):
-        path = _source_path(side, spec.path)
-        if path is None:
+        path = source_path(side, spec.path)
+        if path is None or spec.message is None:
+            continue
+        if tags is not None and releases is not None:
+            for tag in tags:
+                shipped = releases.message_at(tag, path, spec.message.name)
+                if shipped is not None:
+                    ledger.add(shipped, tag.name, as_name=spec.message.name)
             continue
         for commit, old_path in repo.file_history(side.sha, path):
             data = repo.read_at(commit, old_path)
             if data is None or b'"tag"' not in data:
                 continue
             old = read_spec(old_path, data).message
-            if old is None or spec.message is None:
+            if old is None:
                 continue
             # The file's history is the message's: file renames keep its identity, and
             # an older message name is filed under the current one.

@@ -1,0 +1,81 @@
+"""What one run tells its reader, whatever the format: findings and what was set aside."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from kcompat.rules.engine import Finding, Severity
+from kcompat.rules.runner import Outcome
+
+
+@dataclass(frozen=True)
+class Report:
+    """The findings to show and the counts every format states beside them."""
+
+    command: str  # lint, diff, drift, ...
+    findings: tuple[Finding, ...]  # shown, sorted by place
+    files: int  # spec files looked at
+    base: str | None = None  # diff and drift: the two sides as the user named them
+    head: str | None = None
+    released: str = ""  # diff: which versions counted as released
+    hidden: int = 0  # below --level
+    suppressed: int = 0  # silenced by inline ignore comments
+    baselined: int = 0  # accepted by --baseline
+
+    @staticmethod
+    def of(
+        command: str,
+        outcome: Outcome,
+        *,
+        files: int,
+        level: Severity = Severity.INFO,
+        base: str | None = None,
+        head: str | None = None,
+        released: str = "",
+    ) -> Report:
+        shown = tuple(f for f in outcome.findings if f.severity >= level)
+        return Report(
+            command,
+            shown,
+            files,
+            base,
+            head,
+            released,
+            hidden=len(outcome.findings) - len(shown),
+            suppressed=len(outcome.suppressed),
+            baselined=len(outcome.baselined),
+        )
+
+    def by_severity(self) -> list[Finding]:
+        """Errors first, then warnings, then infos; by place within each."""
+        return sorted(self.findings, key=lambda f: (-f.severity, *f.sort_key()))
+
+    def count(self, severity: Severity) -> int:
+        return sum(1 for f in self.findings if f.severity is severity)
+
+    def set_aside(self) -> str:
+        """ "3 suppressed by comments, 1 accepted by the baseline, 2 infos hidden" or ""."""
+        parts = []
+        if self.suppressed:
+            parts.append(f"{self.suppressed} suppressed by ignore comments")
+        if self.baselined:
+            parts.append(f"{self.baselined} accepted by the baseline")
+        if self.hidden:
+            parts.append(f"{self.hidden} below --level hidden")
+        return ", ".join(parts)
+
+
+def plural(count: int, word: str) -> str:
+    """``1 error``, ``2 errors``, ``1 spec file``, ``3 spec files``."""
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def counts_phrase(findings: Sequence[Finding]) -> str:
+    """``2 errors, 1 warning`` (only severities present), or ``no problems``."""
+    parts = []
+    for severity in (Severity.ERROR, Severity.WARNING, Severity.INFO):
+        n = sum(1 for f in findings if f.severity is severity)
+        if n:
+            parts.append(plural(n, severity.label))
+    return ", ".join(parts) if parts else "no problems"

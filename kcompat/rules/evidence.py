@@ -1,0 +1,149 @@
+"""One finding per break: the proof's counterexamples join the findings that explain them.
+
+The round-trip proof (:mod:`kcompat.rules.evolution.proof`) yields one raw
+``roundtrip-mismatch`` finding per (version, direction, changed field), each carrying an
+:class:`~kcompat.codec.proof.Evidence`. A rule that already names the change (a removed
+field, a narrowed nullability) explains those bytes: the first counterexample becomes
+that finding's evidence and the rest become its notes, instead of three or four more
+errors. Only bytes that no rule explains stay standalone ``roundtrip-mismatch`` errors,
+one per (field, direction), which is where the proof earns its keep.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+from kcompat.rules.engine import Finding, Severity
+from kcompat.spec.versions import Versions
+
+ROUNDTRIP = "roundtrip-mismatch"
+
+
+def attach_evidence(findings: Sequence[Finding], proofs: Sequence[Finding]) -> list[Finding]:
+    """``findings`` with the proofs they explain attached, plus unexplained proofs merged."""
+    if not proofs:
+        return list(findings)
+    explainers = [
+        (index, finding, Versions.try_parse(finding.versions))
+        for index, finding in enumerate(findings)
+        if finding.severity is Severity.ERROR and finding.rule != ROUNDTRIP
+    ]
+    attached: dict[int, list[Finding]] = {}
+    leftover: list[Finding] = []
+    for proof in proofs:
+        best = _explainer(proof, explainers)
+        if best is None:
+            leftover.append(proof)
+        else:
+            attached.setdefault(best, []).append(proof)
+    out = [
+        _with_evidence(finding, attached[index]) if index in attached else finding
+        for index, finding in enumerate(findings)
+    ]
+    return out + merge_proofs(leftover)
+
+
+def _explainer(
+    proof: Finding, explainers: Sequence[tuple[int, Finding, Versions | None]]
+) -> int | None:
+    """The finding that best explains a counterexample: same message, a version it names,
+    and the changed field itself (or the struct or message around it)."""
+    version = _version(proof)
+    best: tuple[int, int] | None = None
+    for index, finding, versions in explainers:
+        if finding.message_name != proof.message_name:
+            continue
+        if versions is not None and not versions.empty and version not in versions:
+            continue
+        score = _closeness(finding, proof.field_path)
+        if score and (best is None or score > best[0]):
+            best = (score, index)
+    return best[1] if best is not None else None
+
+
+def _closeness(finding: Finding, path: str) -> int:
+    """How directly a finding names a changed field: 3 the field itself, 2 a field inside
+    the changed one, 1 the whole message (flexibility) or the struct around it, 0 none."""
+    own = finding.field_path
+    if path == own or path in finding.explains:
+        return 3
+    if own and path.startswith(own + "."):
+        return 2
+    if not own or (path and own.startswith(path + ".")):
+        return 1
+    return 0
+
+
+def _version(proof: Finding) -> int:
+    evidence = proof.evidence
+    return int(evidence.version) if evidence is not None else -1
+
+
+def _with_evidence(finding: Finding, proofs: list[Finding]) -> Finding:
+    """The first counterexample (lowest version, base->head first) as the evidence; one
+    note for each other direction or field the same change breaks."""
+    ordered = sorted(proofs, key=_order)
+    first = ordered[0].evidence
+    notes = list(finding.notes)
+    for (_name, path, direction, failed), group in _groups(ordered[1:]).items():
+        if path == first.field_path and direction == first.direction:
+            continue
+        versions = _versions_of(group)
+        what = _what(direction, path, failed)
+        where = f" {path}" if path and path != finding.field_path else ""
+        notes.append(f"also{where} {direction} (versions {versions}): {what}")
+    return replace(finding, evidence=first, notes=tuple(notes))
+
+
+def merge_proofs(proofs: Sequence[Finding]) -> list[Finding]:
+    """Unexplained counterexamples: one ``roundtrip-mismatch`` per (message, field,
+    direction, failure), with its versions merged and its first counterexample."""
+    out = []
+    for (_name, _path, direction, failed), group in _groups(sorted(proofs, key=_order)).items():
+        first = group[0]
+        evidence: Any = first.evidence
+        versions = _versions_of(group)
+        what = _what(direction, evidence.field_path, failed)
+        detail = evidence.summary().partition(": ")[2]
+        out.append(
+            replace(
+                first,
+                message=f"round trip {direction} (versions {versions}): {what}: {detail}",
+                versions=str(versions),
+                hint="the bytes below are a sample that does not survive the change",
+            )
+        )
+    return out
+
+
+def _groups(proofs: Sequence[Finding]) -> dict[tuple[str, str, str, bool], list[Finding]]:
+    """Counterexamples by (message, changed field, direction, whether reading failed)."""
+    groups: dict[tuple[str, str, str, bool], list[Finding]] = {}
+    for proof in proofs:
+        evidence: Any = proof.evidence
+        key = (
+            proof.message_name,
+            evidence.field_path,
+            evidence.direction,
+            evidence.error is not None,
+        )
+        groups.setdefault(key, []).append(proof)
+    return groups
+
+
+def _order(proof: Finding) -> tuple[int, int, str]:
+    evidence: Any = proof.evidence
+    return (evidence.version, 0 if evidence.direction == "base->head" else 1, evidence.field_path)
+
+
+def _versions_of(group: Sequence[Finding]) -> Versions:
+    return Versions.from_ranges((_version(p), _version(p)) for p in group)
+
+
+def _what(direction: str, path: str, failed: bool) -> str:
+    writer, reader = ("BASE", "HEAD") if direction == "base->head" else ("HEAD", "BASE")
+    if failed:
+        return f"{reader} cannot read bytes {writer} writes"
+    return f"{reader} misreads {path or 'the message'} as {writer} writes it"

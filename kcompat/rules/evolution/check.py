@@ -1,0 +1,119 @@
+"""Evolution rules over two sets of spec files: pair them once, run the rules, finish.
+
+Pure: spec files, the released-version policy and the tag ledger in, an
+:class:`~kcompat.rules.runner.Outcome` out. ``kcompat diff`` and ``kcompat history``
+(on Spark executors) both end here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import replace
+from pathlib import PurePosixPath
+
+from kcompat.config import Config
+from kcompat.rules.engine import Finding, Rule, all_rules
+from kcompat.rules.evolution.context import DiffContext
+from kcompat.rules.evolution.judged import judge, kept_versions
+from kcompat.rules.evolution.ledger import TagLedger
+from kcompat.rules.evolution.pairing import MessagePair, pair_messages
+from kcompat.rules.evolution.released import Releases
+from kcompat.rules.runner import Call, Finishing, Outcome, finish, run_rules
+from kcompat.spec.model import Message
+from kcompat.spec.specfile import SpecFile
+from kcompat.spec.versions import Versions
+
+
+def diff_specs(
+    base_specs: Sequence[SpecFile],
+    head_specs: Sequence[SpecFile],
+    *,
+    config: Config | None = None,
+    releases: Releases | None = None,
+    ledger: TagLedger | None = None,
+    proof: bool = False,
+    samples: int = 20,
+    baseline: frozenset[str] = frozenset(),
+) -> Outcome:
+    """Every evolution finding between two sets of spec files, proof included if asked."""
+    config = config if config is not None else Config()
+    policy = releases if releases is not None else Releases.from_base(_messages(base_specs))
+    unreadable = tuple(s for s in head_specs if s.message is None)
+    pairing = pair_messages(_without(base_specs, unreadable), list(head_specs), policy)
+    context = DiffContext(pairing, ledger or TagLedger.empty(), unreadable, policy)
+
+    def calls(rule: Rule) -> Iterator[Call]:
+        if rule.scope == "set":
+            yield Call((context,))
+        elif rule.scope == "pair":
+            for pair in pairing.pairs:
+                yield Call(
+                    (pair,),
+                    pair.head_spec.path,
+                    pair.head.name,
+                    pair.base_spec.path,
+                    context=(context,),
+                )
+
+    # A rule turned off does not run, so the bytes it would have explained stay the
+    # proof's own finding: disabling a check never hides a proven break (an inline ignore
+    # comment accepts one, bytes and all).
+    rules = [r for r in _pair_first(all_rules("diff")) if r.id not in config.disabled]
+    raw = run_rules(rules, calls)
+    pair_rules = [r for r in rules if r.scope == "pair"]
+
+    def run_pair(pair: MessagePair) -> list[Finding]:
+        one = Call((pair,), pair.head_spec.path, pair.head.name, pair.base_spec.path, (context,))
+        return run_rules(pair_rules, lambda _rule: (one,))
+
+    proven = [p for p in pairing.pairs if not p.common.empty]
+    for judged in pairing.judged:
+        found = judge(judged, run_pair)
+        raw.extend(found)
+        broken = kept_versions(found)
+        if not broken.empty:
+            proven.append(replace(judged.change, released=broken))
+    evidence: list[Finding] = []
+    if proof and "roundtrip-mismatch" not in config.disabled:
+        from kcompat.rules.evolution.proof import proof_findings
+
+        evidence = proof_findings(proven, samples=samples)
+
+    base_names = {p.head.name: p.base.name for p in pairing.pairs}
+
+    def released_by(finding: Finding) -> str:
+        versions = Versions.try_parse(finding.versions)
+        if versions is None:
+            return ""
+        name = base_names.get(finding.message_name, finding.message_name)
+        return policy.reason(name, versions)
+
+    how = Finishing(
+        disabled=config.disabled,
+        severities=config.severities,
+        comments={s.path: s.document.comments for s in head_specs if s.document is not None},
+        baseline=baseline,
+        released_by=released_by,
+    )
+    return finish(raw, how, evidence)
+
+
+def _pair_first(rules: list[Rule]) -> list[Rule]:
+    """The rules that walk pairs or the whole pairing (the proof's findings come apart)."""
+    return [r for r in rules if r.scope in ("pair", "set")]
+
+
+def _messages(specs: Sequence[SpecFile]) -> list[Message]:
+    return [s.message for s in specs if s.message is not None]
+
+
+def _without(base_specs: Sequence[SpecFile], unreadable: Sequence[SpecFile]) -> list[SpecFile]:
+    """BASE specs minus those whose file no longer parses in HEAD: that is reported as
+    spec-unreadable, not as a removed message."""
+    if not unreadable:
+        return list(base_specs)
+    paths = {s.path for s in unreadable}
+    names = {PurePosixPath(s.path).name for s in unreadable}
+    if any(s.path in paths for s in base_specs):
+        return [s for s in base_specs if s.path not in paths]
+    return [s for s in base_specs if PurePosixPath(s.path).name not in names]

@@ -1,0 +1,20 @@
+"""What evolution rules may need beyond one message pair."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from kcompat.rules.evolution.ledger import TagLedger
+from kcompat.rules.evolution.pairing import Pairing
+from kcompat.rules.evolution.released import Releases
+from kcompat.spec.specfile import SpecFile
+
+
+@dataclass(frozen=True)
+class DiffContext:
+    """The whole pairing, the tag ledger, HEAD files that do not parse, and the policy."""
+
+    pairing: Pairing
+    ledger: TagLedger
+    unreadable: tuple[SpecFile, ...] = ()
+    releases: Releases = field(default_factory=Releases)

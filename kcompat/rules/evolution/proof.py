@@ -1,0 +1,73 @@
+"""The round-trip proof as raw findings: bytes one revision writes, misread by the other.
+
+The codec proves each released version both revisions have (:func:`kcompat.codec.proof.
+prove`). Every counterexample becomes one raw ``roundtrip-mismatch`` finding naming the
+field that changed; the runner's finishing step then attaches it to the rule finding that
+explains it, or merges it into a standalone ``roundtrip-mismatch`` error
+(:mod:`kcompat.rules.evidence`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from kcompat.rules.engine import Finding, Reporter, Severity, get_rule, rule
+from kcompat.rules.evolution.pairing import MessagePair
+from kcompat.spec.load import JObject
+from kcompat.spec.model import Message
+
+
+@rule(
+    "roundtrip-mismatch",
+    kind="diff",
+    category="proof",
+    severity=Severity.ERROR,
+    summary="Bytes one revision writes are misread (or rejected) by the other: the proof.",
+    scope="proof",
+)
+def roundtrip_mismatch(*_args: object) -> None:
+    """Findings come from :func:`proof_findings` (the codec), not from a pair walk."""
+
+
+def proof_findings(pairs: Sequence[MessagePair], *, samples: int = 20) -> list[Finding]:
+    """One raw finding per counterexample, on the changed field, for every message pair."""
+    from kcompat.codec.proof import prove
+
+    meta = get_rule("roundtrip-mismatch")
+    assert meta is not None
+    findings: list[Finding] = []
+    for pair in pairs:
+        if pair.common.empty:
+            continue
+        reporter = Reporter(
+            meta,
+            pair.head_spec.path,
+            findings,
+            message_name=pair.head.name,
+            base_path=pair.base_spec.path,
+        )
+        for evidence in prove(pair.base, pair.head, pair.common, samples=samples):
+            path = evidence.field_path
+            reporter(
+                node_of(pair.head, path),
+                f"round trip {evidence.direction} (version {evidence.version})",
+                key="name",
+                field_path=path,
+                versions=str(evidence.version),
+                base=node_of(pair.base, path),
+                base_key="name",
+                evidence=evidence,
+            )
+    return findings
+
+
+def node_of(message: Message, field_path: str) -> JObject | None:
+    """The JSON node of a field path (or of the nearest enclosing field, or the message)."""
+    fields = dict(message.walk())
+    path = field_path
+    while path:
+        found = fields.get(path)
+        if found is not None and found.node is not None:
+            return found.node
+        path = path.rpartition(".")[0]
+    return message.node

@@ -1,0 +1,191 @@
+"""Which versions of a BASE message count as released, and the layouts releases shipped.
+
+Two policies, decided where git is (:mod:`kcompat.sources.releases`) and carried here as
+plain data, so Spark executors without a checkout apply them exactly as ``diff`` does:
+
+* ``base``: every version in BASE's ``validVersions``, less an unstable latest one (a
+  response follows its request's ``latestVersionUnstable``; only requests may carry it).
+* ``tags``: the versions some release tag ships, wherever the tag sits. Kafka tags its
+  releases on release branches that never merge back into trunk, so reachability from
+  BASE is not the test. Each version keeps the first release that shipped it (findings
+  name it) and the layouts releases shipped, so a change is judged against what shipped:
+  HEAD restoring a shipped layout that BASE had broken is a repair, not a break.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from kcompat.spec.model import Message
+from kcompat.spec.versions import Versions
+
+BASE = "base"
+TAGS = "tags"
+
+
+@dataclass(frozen=True)
+class Shipped:
+    """What releases shipped of one message.
+
+    ``references`` hold, for the versions whose BASE layout no release shipped (BASE had
+    already changed them), the spec text of the latest release that shipped each one: a
+    change to such a version is judged against that release, not against BASE.
+    """
+
+    versions: Versions = field(default_factory=Versions.none)  # some release shipped each
+    first: tuple[tuple[int, str], ...] = ()  # version -> the first release that shipped it
+    layouts: tuple[tuple[int, str, str], ...] = ()  # (version, layout digest, release)
+    references: tuple[tuple[int, str], ...] = ()  # version -> its reference release
+    texts: tuple[tuple[str, str, str], ...] = ()  # (release, path, spec text)
+
+    def first_release(self, version: int) -> str | None:
+        return dict(self.first).get(version)
+
+    def latest_release(self, version: int) -> str | None:
+        """The most recent release that shipped ``version`` (in any layout)."""
+        names = [release for v, _digest, release in self.layouts if v == version]
+        return max(names, key=release_order) if names else None
+
+    def reference(self, version: int) -> tuple[str, str, str] | None:
+        """(release, path, spec text) that ``version`` is judged against, if BASE differs."""
+        release = dict(self.references).get(version)
+        return next((t for t in self.texts if t[0] == release), None) if release else None
+
+    def digests(self, version: int) -> dict[str, str]:
+        """Layout digest -> the first release that shipped ``version`` in that layout."""
+        out: dict[str, str] = {}
+        for shipped_version, digest, release in self.layouts:
+            if shipped_version == version:
+                out.setdefault(digest, release)
+        return out
+
+
+_NOT_SHIPPED = Shipped()
+
+
+@dataclass(frozen=True)
+class Releases:
+    """The released-version policy of one comparison (pure data)."""
+
+    mode: str = BASE
+    shipped: Mapping[str, Shipped] = field(default_factory=lambda: MappingProxyType({}))
+    unstable: Mapping[int, int] = field(default_factory=lambda: MappingProxyType({}))
+    tags: tuple[str, ...] = ()  # tags mode: the releases considered, oldest first
+    later: int = 0  # tags mode: releases left out because they already contain the change
+
+    @staticmethod
+    def from_base(base_messages: Iterable[Message]) -> Releases:
+        """``base`` mode: BASE's own versions, with requests' unstable latest versions."""
+        unstable = {
+            message.api_key: message.valid_versions.highest
+            for message in base_messages
+            if message.kind == "request"
+            and message.api_key is not None
+            and message.latest_version_unstable
+            and not message.valid_versions.empty
+        }
+        return Releases(BASE, unstable=MappingProxyType(unstable))
+
+    def released(self, message: Message) -> Versions:
+        """The versions of a BASE message whose wire format must not change."""
+        if self.mode == TAGS:
+            return message.valid_versions & self.shipped_of(message.name).versions
+        versions = message.released_versions
+        key = message.api_key
+        if message.kind == "response" and key is not None and key in self.unstable:
+            highest = self.unstable[key]
+            versions = versions - Versions.of(highest, highest)
+        return versions
+
+    def shipped_of(self, message_name: str) -> Shipped:
+        return self.shipped.get(message_name, _NOT_SHIPPED)
+
+    def reason(self, message_name: str, versions: Versions) -> str:
+        """Why ``versions`` count as released: the releases that first shipped them."""
+        if self.mode != TAGS:
+            return "in BASE's validVersions"
+        shipped = self.shipped_of(message_name)
+        names = sorted(
+            {
+                release
+                for v in versions.clip(4096)
+                if (release := shipped.first_release(v)) is not None
+            },
+            key=release_order,
+        )
+        return "released in " + ", ".join(names) if names else "not in any release"
+
+    def describe(self) -> str:
+        """One phrase for summaries: which versions this policy counts as released."""
+        if self.mode != TAGS:
+            return "every version in BASE (less an unstable latest one)"
+        later = (
+            f"; {self.later} later release{'s' if self.later != 1 else ''} already "
+            f"contain{'s' if self.later == 1 else ''} this change"
+            if self.later
+            else ""
+        )
+        if not self.tags:
+            return f"none: no release predates this change{later}"
+        span = f"{self.tags[0]} to {self.tags[-1]}" if len(self.tags) > 1 else self.tags[0]
+        count = len(self.tags)
+        return f"versions shipped by {count} release{'s' if count != 1 else ''} ({span}){later}"
+
+    # -- as data ---------------------------------------------------------------------------
+    def to_json(self) -> str:
+        return json.dumps(
+            {
+                "mode": self.mode,
+                "tags": list(self.tags),
+                "later": self.later,
+                "unstable": {str(k): v for k, v in self.unstable.items()},
+                "shipped": {
+                    name: [
+                        str(s.versions),
+                        [list(f) for f in s.first],
+                        [list(x) for x in s.layouts],
+                    ]
+                    for name, s in sorted(self.shipped.items())
+                },
+            },
+            separators=(",", ":"),
+        )
+
+    @staticmethod
+    def from_json(text: str) -> Releases:
+        data: dict[str, Any] = json.loads(text)
+        shipped = {
+            name: Shipped(
+                Versions.parse(versions),
+                tuple((int(v), str(r)) for v, r in first),
+                tuple((int(v), str(d), str(r)) for v, d, r in layouts),
+                tuple((int(v), str(r)) for v, r in references),
+                tuple((str(r), str(p), str(t)) for r, p, t in texts),
+            )
+            for name, (versions, first, layouts, references, texts) in data["shipped"].items()
+        }
+        return Releases(
+            str(data["mode"]),
+            MappingProxyType(shipped),
+            MappingProxyType({int(k): int(v) for k, v in data["unstable"].items()}),
+            tuple(data["tags"]),
+            int(data.get("later", 0)),
+        )
+
+
+def release_order(name: str) -> tuple[tuple[int, ...], str]:
+    """Sort key of release names: by their numbers (2.10.0 after 2.9.0), then the name."""
+    import re
+
+    return tuple(int(n) for n in re.findall(r"\d+", name)), name
+
+
+def request_name_for(response_name: str) -> str | None:
+    """FooResponse -> FooRequest (a response's released versions follow its request)."""
+    if response_name.endswith("Response"):
+        return response_name.removesuffix("Response") + "Request"
+    return None

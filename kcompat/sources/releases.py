@@ -1,0 +1,227 @@
+"""What each release shipped, read from git: release tags (and optionally release branches).
+
+A version of a message is released when some release ships it: the release's spec has it
+in ``validVersions``, less an unstable latest version (a response follows its request).
+Kafka tags releases on release branches (``3.7`` -> ``3.7.0``) that are never merged back
+into trunk, so every release tag in the repository counts, wherever it sits; a trunk
+commit usually reaches none of them. Optionally, the tips of release branches count as
+about to ship. The result is a :class:`~kcompat.rules.evolution.released.Releases` policy:
+plain data the rules apply without git.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import PurePosixPath
+from types import MappingProxyType
+
+from kcompat.rules.evolution.released import TAGS, Releases, Shipped, release_order
+from kcompat.sources.git import GitRepo, Tag
+from kcompat.sources.sides import Side
+from kcompat.spec.model import Message
+from kcompat.spec.resolve import resolve
+from kcompat.spec.shape import layout_digest
+from kcompat.spec.specfile import read_spec
+from kcompat.spec.versions import Versions
+
+
+def release_tags(repo: GitRepo, pattern: str) -> list[Tag]:
+    """Tags that look like releases (``1.2.3``, ``v1.2.3`` by default; no ``-rc``), oldest
+    release first."""
+    regex = re.compile(pattern)
+    chosen = [t for t in repo.tags() if regex.search(t.name)]
+    return sorted(chosen, key=lambda t: release_order(t.name))
+
+
+def release_branches(repo: GitRepo, pattern: str) -> list[Tag]:
+    """Tips of branches (local or remote-tracking) whose short name matches ``pattern``,
+    as releases about to ship (named ``3.9 (branch)``), oldest first."""
+    regex = re.compile(pattern)
+    tips: dict[str, Tag] = {}
+    for branch in repo.branches():
+        if regex.search(branch.name):
+            tips.setdefault(branch.name, Tag(f"{branch.name} (branch)", branch.sha, branch.ref))
+    return sorted(tips.values(), key=lambda t: release_order(t.name))
+
+
+@dataclass
+class TagReleases:
+    """What each release shipped, read lazily and cached per blob (one per repository)."""
+
+    repo: GitRepo
+    tags: list[Tag]
+    pathspecs: tuple[str, ...] = ()
+    _trees: dict[str, dict[str, str]] = field(default_factory=dict)
+    _by_basename: dict[str, dict[str, list[str]]] = field(default_factory=dict)
+    _messages: dict[bytes, Message | None] = field(default_factory=dict)
+    _digests: dict[tuple[int, int], str] = field(default_factory=dict)
+    _at: dict[tuple[str, str, str], tuple[Message, Versions] | None] = field(default_factory=dict)
+    _texts: dict[int, tuple[str, bytes]] = field(default_factory=dict)  # message -> its file
+    _shipped: dict[tuple[str, str, tuple[str, ...]], Shipped] = field(default_factory=dict)
+
+    def counted(self, base: Side, head: Side) -> tuple[Tag, ...]:
+        """The releases a comparison is judged against: all of them, less those that
+        already contain the change (made after it, they cannot be broken by it)."""
+        if base.kind != "rev" or head.kind != "rev" or base.sha is None or head.sha is None:
+            return tuple(self.tags)
+        if base.sha == head.sha:
+            return tuple(self.tags)
+        roots = self.repo.range_roots(base.sha, head.sha)
+        later = self.repo.refs_containing(roots)
+        return tuple(t for t in self.tags if t.ref not in later)
+
+    def message_at(self, tag: Tag, path: str, name: str) -> Message | None:
+        """The message called ``name`` at a release: in the file at ``path`` (whatever it
+        was called then: a file keeps its message), or in a same-named file elsewhere."""
+        data = self.repo.read_at(tag.sha, path)
+        if data is not None:
+            found = self._message(data, path)
+            if found is not None:
+                return found
+        self._tree(tag)
+        for candidate in self._by_basename[tag.sha].get(PurePosixPath(path).name, []):
+            if candidate == path:
+                continue
+            data = self.repo.read_at(tag.sha, candidate)
+            found = self._message(data, candidate) if data is not None else None
+            if found is not None and found.name == name:
+                return found
+        return None
+
+    def released_at(self, tag: Tag, path: str, name: str) -> tuple[Message, Versions] | None:
+        """The message a release shipped and the versions it shipped of it."""
+        key = (tag.sha, path, name)
+        if key not in self._at:
+            self._at[key] = self._released_at(tag, path, name)
+        return self._at[key]
+
+    def _released_at(self, tag: Tag, path: str, name: str) -> tuple[Message, Versions] | None:
+        shipped = self.message_at(tag, path, name)
+        if shipped is None:
+            return None
+        versions = shipped.released_versions
+        request_name = shipped.name.removesuffix("Response") + "Request"
+        if shipped.kind == "response" and shipped.name.endswith("Response"):
+            request_path = str(PurePosixPath(path).with_name(request_name + ".json"))
+            request = self.message_at(tag, request_path, request_name)
+            if request is not None and request.latest_version_unstable and request.valid_versions:
+                top = request.valid_versions.highest
+                versions = versions - Versions.of(top, top)
+        return shipped, versions
+
+    def shipped(self, path: str, name: str, tags: Sequence[Tag]) -> Shipped:
+        """Everything ``tags`` shipped of the message in ``path`` (named ``name``)."""
+        key = (path, name, tuple(t.name for t in tags))
+        found = self._shipped.get(key)
+        if found is None:
+            found = self._read_shipped(path, name, tags)
+            self._shipped[key] = found
+        return found
+
+    def _read_shipped(self, path: str, name: str, tags: Sequence[Tag]) -> Shipped:
+        versions = Versions.none()
+        first: dict[int, str] = {}
+        layouts: dict[tuple[int, str], str] = {}
+        for tag in tags:
+            at_tag = self.released_at(tag, path, name)
+            if at_tag is None:
+                continue
+            message, shipped = at_tag
+            for version in shipped.clip(4096):
+                first.setdefault(version, tag.name)
+                digest = self._digest(message, version)
+                layouts.setdefault((version, digest), tag.name)
+            versions = versions | shipped
+        return Shipped(
+            versions,
+            tuple(sorted(first.items())),
+            tuple((v, d, r) for (v, d), r in sorted(layouts.items())),
+        )
+
+    def _with_references(
+        self, shipped: Shipped, path: str, base: Message, tags: Sequence[Tag]
+    ) -> Shipped:
+        """``shipped`` plus the release texts that BASE's diverged versions are judged by."""
+        references: list[tuple[int, str]] = []
+        for version in shipped.versions & base.valid_versions:
+            # BASE's message is not cached here: its id may be reused, so no _digest memo
+            if layout_digest(resolve(base, version).root) in shipped.digests(version):
+                continue
+            release = shipped.latest_release(version)
+            if release is not None:
+                references.append((version, release))
+        if not references:
+            return shipped
+        texts = []
+        by_name = {t.name: t for t in tags}
+        for release in sorted({r for _, r in references}, key=release_order):
+            found = self.released_at(by_name[release], path, base.name)
+            if found is not None:
+                file, data = self._texts[id(found[0])]
+                texts.append((release, file, data.decode("utf-8", "replace")))
+        return replace(shipped, references=tuple(references), texts=tuple(texts))
+
+    def _digest(self, message: Message, version: int) -> str:
+        """The layout digest of a release's message (cached: those messages live here)."""
+        key = (id(message), version)
+        found = self._digests.get(key)
+        if found is None:
+            found = layout_digest(resolve(message, version).root)
+            self._digests[key] = found
+        return found
+
+    def _tree(self, tag: Tag) -> dict[str, str]:
+        tree = self._trees.get(tag.sha)
+        if tree is None:
+            tree = {
+                p: b
+                for p, b in self.repo.list_files(tag.sha, self.pathspecs).items()
+                if p.endswith(".json")
+            }
+            self._trees[tag.sha] = tree
+            names: dict[str, list[str]] = {}
+            for file in tree:
+                names.setdefault(PurePosixPath(file).name, []).append(file)
+            self._by_basename[tag.sha] = names
+        return tree
+
+    def _message(self, data: bytes, path: str) -> Message | None:
+        # Parsed once per distinct text: most releases ship a file unchanged.
+        if data not in self._messages:
+            message = read_spec(path, data).message
+            self._messages[data] = message
+            if message is not None:
+                self._texts[id(message)] = (path, data)
+        return self._messages[data]
+
+    def policy(self, messages: Iterable[tuple[str, Message]], tags: Sequence[Tag]) -> Releases:
+        """The ``tags`` policy for BASE messages given as (repository path, message)."""
+        shipped = {
+            message.name: self._with_references(
+                self.shipped(path, message.name, tags), path, message, tags
+            )
+            for path, message in messages
+        }
+        names = tuple(t.name for t in tags)
+        return Releases(
+            TAGS, MappingProxyType(shipped), tags=names, later=len(self.tags) - len(tags)
+        )
+
+
+def releases_for(
+    repo: GitRepo,
+    pattern: str,
+    branch_pattern: str | None = None,
+    pathspecs: Sequence[str] = (),
+) -> TagReleases | None:
+    """The releases of a repository, or None when it has none matching the patterns."""
+    tags = release_tags(repo, pattern)
+    if branch_pattern:
+        tags = sorted([*tags, *release_branches(repo, branch_pattern)], key=_tag_order)
+    return TagReleases(repo, tags, tuple(pathspecs)) if tags else None
+
+
+def _tag_order(tag: Tag) -> tuple[tuple[int, ...], str]:
+    return release_order(tag.name)
