@@ -10,10 +10,54 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from kcompat.config import Config
-from kcompat.rules.engine import Finding, Rule, all_rules
+from kcompat.rules.engine import Finding, Rule, Severity, all_rules
 from kcompat.rules.runner import Call, Finishing, Outcome, finish, run_rules
 from kcompat.spec.model import Message
 from kcompat.spec.specfile import SpecFile
+
+#: Lint rules whose errors leave a spec's wire layout a guess (a type nobody knows, a
+#: version range that does not parse, a duplicated tag, ...): ``diff`` does not compare
+#: such a side; it says which of these explains why.
+LAYOUT_RULES = frozenset(
+    {
+        "array-of-arrays",
+        "common-struct-duplicate",
+        "duplicate-field-name",
+        "encoding-coverage",
+        "encoding-overlap",
+        "encoding-type",
+        "encoding-unknown-name",
+        "invalid-type",
+        "invalid-versions",
+        "missing-key",
+        "not-an-object",
+        "recursive-struct",
+        "struct-defined-twice",
+        "tag-duplicate",
+        "tag-negative",
+        "undefined-struct",
+        "valid-versions-unbounded",
+        "wrong-value-type",
+    }
+)
+
+
+def layout_errors(specs: Sequence[SpecFile]) -> dict[str, Finding]:
+    """The first :data:`LAYOUT_RULES` error of each spec that has one, by path."""
+    rules = [r for r in all_rules("lint") if r.id in LAYOUT_RULES and r.scope != "set"]
+
+    def calls(rule: Rule) -> Iterator[Call]:
+        for spec in specs:
+            if rule.scope == "document":
+                yield Call((spec,), spec.path, _name(spec))
+            elif spec.message is not None:
+                yield Call((spec.message,), spec.path, spec.message.name)
+
+    first: dict[str, Finding] = {}
+    for finding in sorted(run_rules(rules, calls), key=Finding.sort_key):
+        if finding.severity is Severity.ERROR:
+            first.setdefault(finding.location.path, finding)
+    return first
 
 
 def run_lint(

@@ -74,6 +74,7 @@ ANCHORS: dict[str, tuple[str, str | None]] = {
     "roundtrip-mismatch": ('"name"', '"name"'),
     "struct-nullability-changed": ('"nullableVersions": "0+"', '"name": "Holder"'),
     "spec-unreadable": ('"name": "BookCount"', None),
+    "spec-invalid": ('"type": "float32"', None),
     "struct-renamed": ('"type": "[]Item"', '"type": "[]ShelfItem"'),
     "tag-changed": ('"tag"', '"tag"'),
     "tag-reused": ('"tag": 0', '"tag": 0'),
@@ -87,7 +88,7 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Za-z`\"(])")
 #: Lint findings an example may have: a page shows one file of a larger protocol.
 LINT_ALLOWED = {"unpaired-request-response"}
 #: Examples that must not parse: that is what their rule is about.
-BROKEN_ON_PURPOSE = {("spec-unreadable", "fail-head")}
+BROKEN_ON_PURPOSE = {("spec-unreadable", "fail-head"), ("spec-invalid", "fail-head")}
 
 
 def _page_id(path: Path) -> str:

@@ -579,12 +579,14 @@ def blame(writer: StructLayout, reader: StructLayout, value_path: str, direction
     """The spec path of the field whose change explains a misreading at ``value_path``.
 
     A reader fails or misreads where the bytes stop making sense, which is often after the
-    change that caused it: a field added before ``B`` makes ``B`` read the wrong bytes. So
-    walk from the message down the path and, at each struct, look for the first untagged
-    field (in wire order) that differs between the two sides: added, removed, moved, or
-    written differently. If it comes before the field on the path, it is to blame;
-    otherwise go one level deeper. A change of flexibility is the message's own ("").
-    Paths are the head revision's where a field exists on both sides.
+    change that caused it: a field removed from the first element of an array makes the
+    next element, or a later field of the message, read the wrong bytes. So walk from the
+    message down the path and, at each struct, look for the first untagged field (in wire
+    order) whose bytes differ between the two sides: added, removed, moved, or written
+    differently, its insides included. If it comes before the field on the path, the
+    change is inside it (the deepest such field is named); otherwise go one level deeper.
+    A change of flexibility is the message's own (""). Paths are the head revision's
+    where a field exists on both sides.
     """
     if writer.flexible != reader.flexible:
         return ""
@@ -595,12 +597,10 @@ def blame(writer: StructLayout, reader: StructLayout, value_path: str, direction
         changed = _first_change(level_w, level_r, head_is_reader)
         position = _position(level_w, level_r, name)
         if changed is not None and (position is None or changed[0] <= position):
-            return changed[1].path
-        entry_w = _named(level_w, name)
-        entry_r = _named(level_r, name)
+            return _deepest(changed[1], changed[2], head_is_reader)
+        entry_w, entry_r = _named(level_w, name), _named(level_r, name)
         if entry_w is None or entry_r is None:
-            found = entry_r if entry_w is None else entry_w
-            return found.path if found is not None else ".".join(names[: depth + 1])
+            return _counterpart(level_w, level_r, entry_w, entry_r, head_is_reader, names, depth)
         child_w, child_r = _struct_inside(entry_w.wire), _struct_inside(entry_r.wire)
         if (
             child_w is None
@@ -611,36 +611,81 @@ def blame(writer: StructLayout, reader: StructLayout, value_path: str, direction
             return (entry_r if head_is_reader else entry_w).path
         level_w, level_r = child_w, child_r
     changed = _first_change(level_w, level_r, head_is_reader)
-    return changed[1].path if changed is not None else ".".join(names)
+    if changed is None:
+        return ".".join(names)
+    return _deepest(changed[1], changed[2], head_is_reader)
 
 
 def _first_change(
     writer: StructLayout, reader: StructLayout, head_is_reader: bool
-) -> tuple[int, LayoutField] | None:
-    """(wire position, field) of the first untagged field that differs, named as the head
-    revision names it; renames (same slot, same bytes) are not changes."""
+) -> tuple[int, LayoutField | None, LayoutField | None] | None:
+    """(wire position, writer field, reader field) of the first untagged field whose bytes
+    differ, or that only one side has there; renames (same slot, same bytes) and fields
+    that merely moved a struct's insides into place are not changes."""
     names_w = {f.name for f in writer.fields}
     names_r = {f.name for f in reader.fields}
     for index in range(max(len(writer.fields), len(reader.fields))):
         w = writer.fields[index] if index < len(writer.fields) else None
         r = reader.fields[index] if index < len(reader.fields) else None
         if w is not None and r is not None:
-            if w.name == r.name and own_shape(w.wire) == own_shape(r.wire):
+            same_bytes = wire_shape(w.wire) == wire_shape(r.wire)
+            if w.name == r.name and same_bytes:
                 continue
-            renamed = w.name not in names_r and r.name not in names_w
-            if renamed and wire_shape(w.wire) == wire_shape(r.wire):
-                continue
+            if w.name not in names_r and r.name not in names_w and same_bytes:
+                continue  # a rename
             if w.name == r.name:
-                return index, (r if head_is_reader else w)
+                return index, w, r
             if r.name not in names_w:
-                return index, r  # added on the reader's side
+                return index, None, r  # added on the reader's side
             if w.name not in names_r:
-                return index, w  # gone from the reader's side
-            return index, (r if head_is_reader else w)  # moved
-        found = r if r is not None else w
-        assert found is not None
-        return index, found
+                return index, w, None  # gone from the reader's side
+            return (index, None, r) if head_is_reader else (index, w, None)  # moved
+        return index, w, r
     return None
+
+
+def _deepest(writer: LayoutField | None, reader: LayoutField | None, head_is_reader: bool) -> str:
+    """The innermost field that differs inside a changed field (the field itself when it
+    is added, removed, or written differently on its own)."""
+    if writer is None or reader is None:
+        found = reader if writer is None else writer
+        assert found is not None
+        return found.path
+    named = reader if head_is_reader else writer
+    if own_shape(writer.wire) != own_shape(reader.wire):
+        return named.path
+    child_w, child_r = _struct_inside(writer.wire), _struct_inside(reader.wire)
+    if child_w is None or child_r is None:
+        return named.path
+    inner = _first_change(child_w, child_r, head_is_reader)
+    if inner is None:
+        return named.path
+    return _deepest(inner[1], inner[2], head_is_reader)
+
+
+def _counterpart(
+    level_w: StructLayout,
+    level_r: StructLayout,
+    entry_w: LayoutField | None,
+    entry_r: LayoutField | None,
+    head_is_reader: bool,
+    names: list[str],
+    depth: int,
+) -> str:
+    """The path of a field only one side knows by name: for a tagged field, the field the
+    other side has under the same tag, named as the head revision names it."""
+    found = entry_r if entry_w is None else entry_w
+    if found is None:
+        return ".".join(names[: depth + 1])
+    if found.tagged:
+        other_level = level_w if entry_w is None else level_r
+        other = next((f for f in other_level.tagged if f.tag == found.tag), None)
+        if other is not None:
+            head_side = (other if entry_w is not None else found) if head_is_reader else None
+            if head_side is None:
+                head_side = found if entry_w is not None else other
+            return head_side.path
+    return found.path
 
 
 def _position(writer: StructLayout, reader: StructLayout, name: str) -> int | None:

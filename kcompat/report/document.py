@@ -62,7 +62,7 @@ class Report:
         if self.baselined:
             parts.append(f"{self.baselined} accepted by the baseline")
         if self.hidden:
-            parts.append(f"{self.hidden} below --level hidden")
+            parts.append(f"{self.hidden} hidden by --level")
         return ", ".join(parts)
 
 

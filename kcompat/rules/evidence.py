@@ -98,23 +98,33 @@ def _with_evidence(finding: Finding, proofs: list[Finding]) -> Finding:
 
 
 def merge_proofs(proofs: Sequence[Finding]) -> list[Finding]:
-    """Unexplained counterexamples: one ``roundtrip-mismatch`` per (message, field,
-    direction, failure), with its versions merged and its first counterexample."""
+    """Unexplained counterexamples: one ``roundtrip-mismatch`` per (message, changed
+    field), with its versions merged, its first counterexample as the evidence and the
+    other direction as a note."""
+    by_field: dict[tuple[str, str], list[Finding]] = {}
+    for proof in sorted(proofs, key=_order):
+        evidence: Any = proof.evidence
+        by_field.setdefault((proof.message_name, evidence.field_path), []).append(proof)
     out = []
-    for (_name, _path, direction, failed), group in _groups(sorted(proofs, key=_order)).items():
+    for group in by_field.values():
         first = group[0]
-        evidence: Any = first.evidence
-        versions = _versions_of(group)
-        what = _what(direction, evidence.field_path, failed)
+        evidence = first.evidence
+        same = [
+            p
+            for p in group
+            if p.evidence.direction == evidence.direction
+            and (p.evidence.error is None) == (evidence.error is None)
+        ]
+        what = _what(evidence.direction, evidence.field_path, evidence.error is not None)
         detail = evidence.summary().partition(": ")[2]
-        out.append(
-            replace(
-                first,
-                message=f"round trip {direction} (versions {versions}): {what}: {detail}",
-                versions=str(versions),
-                hint="the bytes below are a sample that does not survive the change",
-            )
+        merged = replace(
+            first,
+            message=f"round trip {evidence.direction} (versions {_versions_of(same)}): "
+            f"{what}: {detail}",
+            versions=str(_versions_of(group)),
+            hint="the bytes below are a sample that does not survive the change",
         )
+        out.append(_with_evidence(merged, group))
     return out
 
 

@@ -41,6 +41,18 @@ def wire_shape(wire: Wire) -> tuple[object, ...]:
     return (*own_shape(wire)[:-1], element, struct)
 
 
+def untagged_shape(wire: Wire) -> tuple[object, ...]:
+    """:func:`wire_shape` without the tagged fields of structs, at any depth: two fields
+    whose untagged bytes agree may still be one field renamed while a tagged field was
+    added inside it (compatible: pairing their insides reports that on its own)."""
+    element = untagged_shape(wire.element) if wire.element is not None else None
+    struct = None
+    if wire.struct is not None:
+        leaves = inline_leaves(wire.struct)
+        struct = (tuple(untagged_shape(e.wire) for e in leaves), wire.struct.flexible)
+    return (*own_shape(wire)[:-1], element, struct)
+
+
 def struct_shape(layout: StructLayout) -> tuple[object, ...]:
     """A struct's bytes-level shape.
 

@@ -39,8 +39,14 @@ def diff_specs(
     config = config if config is not None else Config()
     policy = releases if releases is not None else Releases.from_base(_messages(base_specs))
     unreadable = tuple(s for s in head_specs if s.message is None)
-    pairing = pair_messages(_without(base_specs, unreadable), list(head_specs), policy)
-    context = DiffContext(pairing, ledger or TagLedger.empty(), unreadable, policy)
+    invalid = _invalid(base_specs, head_specs)
+    left_out = [spec for spec, _side, _why in invalid]
+    pairing = pair_messages(
+        _without(_without(base_specs, unreadable), left_out),
+        _without(list(head_specs), left_out),
+        policy,
+    )
+    context = DiffContext(pairing, ledger or TagLedger.empty(), unreadable, policy, invalid)
 
     def calls(rule: Rule) -> Iterator[Call]:
         if rule.scope == "set":
@@ -107,13 +113,35 @@ def _messages(specs: Sequence[SpecFile]) -> list[Message]:
     return [s.message for s in specs if s.message is not None]
 
 
-def _without(base_specs: Sequence[SpecFile], unreadable: Sequence[SpecFile]) -> list[SpecFile]:
-    """BASE specs minus those whose file no longer parses in HEAD: that is reported as
-    spec-unreadable, not as a removed message."""
-    if not unreadable:
-        return list(base_specs)
-    paths = {s.path for s in unreadable}
-    names = {PurePosixPath(s.path).name for s in unreadable}
-    if any(s.path in paths for s in base_specs):
-        return [s for s in base_specs if s.path not in paths]
-    return [s for s in base_specs if PurePosixPath(s.path).name not in names]
+def _invalid(
+    base_specs: Sequence[SpecFile], head_specs: Sequence[SpecFile]
+) -> tuple[tuple[SpecFile, str, Finding], ...]:
+    """Specs whose layout would be a guess (see ``LAYOUT_RULES``): every such HEAD spec,
+    and a BASE spec whose HEAD file is fine (a fix: nothing to compare it with)."""
+    from kcompat.lint import layout_errors
+
+    head = [s for s in head_specs if s.message is not None]
+    head_errors = layout_errors(head)
+    out = [(spec, "HEAD", head_errors[spec.path]) for spec in head if spec.path in head_errors]
+    bad_names = {PurePosixPath(s.path).name for s, _side, _why in out}
+    base = [
+        s
+        for s in base_specs
+        if s.message is not None and PurePosixPath(s.path).name not in bad_names
+    ]
+    base_errors = layout_errors(base)
+    out += [(spec, "BASE", base_errors[spec.path]) for spec in base if spec.path in base_errors]
+    return tuple(out)
+
+
+def _without(specs: Sequence[SpecFile], left_out: Sequence[SpecFile]) -> list[SpecFile]:
+    """``specs`` minus the files of ``left_out`` (the same path, else the same file name):
+    a file that does not parse, or whose layout would be a guess, is reported as such, not
+    compared (nor reported as a removed message)."""
+    if not left_out:
+        return list(specs)
+    paths = {s.path for s in left_out}
+    names = {PurePosixPath(s.path).name for s in left_out}
+    if any(s.path in paths for s in specs):
+        return [s for s in specs if s.path not in paths]
+    return [s for s in specs if PurePosixPath(s.path).name not in names]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from kcompat.rules.engine import Finding
 from kcompat.rules.evolution.ledger import TagLedger
 from kcompat.rules.evolution.pairing import Pairing
 from kcompat.rules.evolution.released import Releases
@@ -18,3 +19,6 @@ class DiffContext:
     ledger: TagLedger
     unreadable: tuple[SpecFile, ...] = ()
     releases: Releases = field(default_factory=Releases)
+    # Specs whose wire layout would be a guess, with the lint finding that says why, and
+    # the side they are on ("BASE" or "HEAD"): they are not compared.
+    invalid: tuple[tuple[SpecFile, str, Finding], ...] = ()

@@ -16,7 +16,12 @@ from pathlib import PurePosixPath
 from kcompat.rules.evolution.released import Releases
 from kcompat.spec.model import Field, Message
 from kcompat.spec.resolve import Kind, LayoutField, StructLayout, Wire, resolve
-from kcompat.spec.shape import layout_signature, signature_digest, struct_shape, wire_shape
+from kcompat.spec.shape import (
+    layout_signature,
+    signature_digest,
+    struct_shape,
+    untagged_shape,
+)
 from kcompat.spec.specfile import SpecFile
 from kcompat.spec.versions import Versions
 
@@ -154,7 +159,7 @@ def _renames(
                 if old.tagged
                 else base_index.get(id(old)) == head_index.get(id(new))
             )
-            if same_slot and wire_shape(old.wire) == wire_shape(new.wire):
+            if same_slot and untagged_shape(old.wire) == untagged_shape(new.wire):
                 pairs.append((old, new))
                 head_left.discard(id(new))
                 break

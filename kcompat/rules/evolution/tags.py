@@ -103,6 +103,7 @@ def tag_reused(pair: MessagePair, report: Reporter, context: DiffContext) -> Non
         head_field = head_fields.get((path, tag))
         base_field = base_fields.get((path, tag)) if old.seen_in == "BASE" else None
         where = "in BASE" if old.seen_in == "BASE" else f"in {old.seen_in}"
+        old_path = f"{path}.{old.name}" if path else old.name
         report(
             head_field.node if head_field is not None else pair.head.node,
             f"tag {tag} of {path or pair.head.name} is reused: it meant {old.name} "
@@ -112,6 +113,7 @@ def tag_reused(pair: MessagePair, report: Reporter, context: DiffContext) -> Non
             base=base_field.node if base_field is not None else None,
             base_key="tag",
             hint="never reuse a tag; take the next unused one",
+            explains=(old_path,),
         )
 
 

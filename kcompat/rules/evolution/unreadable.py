@@ -31,3 +31,25 @@ def spec_unreadable(context: DiffContext, report: Reporter) -> None:
                 path=spec.path,
                 hint="fix the file; its message was not compared",
             )
+
+
+@rule(
+    "spec-invalid",
+    kind="diff",
+    category="messages",
+    severity=Severity.ERROR,
+    summary="A spec whose wire layout would be a guess (it does not lint): not compared.",
+    scope="set",
+)
+def spec_invalid(context: DiffContext, report: Reporter) -> None:
+    for spec, side, why in context.invalid:
+        name = spec.message.name if spec.message is not None else spec.path
+        report(
+            (why.location.line, why.location.column),
+            f"{side}'s {name} cannot be compared: {why.message} ({why.rule})",
+            path=spec.path,
+            message_name=name,
+            severity=Severity.ERROR if side == "HEAD" else Severity.WARNING,
+            hint=f"fix it first (`kcompat lint {spec.path}` shows every problem, "
+            f"`kcompat rules {why.rule}` explains this one); nothing of it was compared",
+        )
