@@ -261,3 +261,22 @@ def test_kafka_a_trunk_only_version_is_no_error(kafka_repo: Path) -> None:
     (changed,) = [f for f in findings if f["rule"] == "unreleased-change"]
     assert changed["message_name"] == "ConsumerGroupDescribeResponse"
     assert "v0, which is not in any release" in changed["message"]
+
+
+def test_the_policy_travels_as_data(tmp_path: Path) -> None:
+    """What history ships to Spark executors is the policy diff applies, exactly."""
+    from kcompat.diff.prepared import PreparedPair, prepare_pair
+    from kcompat.rules.evolution.released import Releases
+    from kcompat.sources.git import GitRepo
+    from kcompat.sources.sides import side_for
+
+    repo = kafka_layout(tmp_path / "r")
+    broken = spec("0-2", fields=[SHELF, {**HOLDER, "versions": "2+"}, UNTIL])
+    commit_tree(repo, {NAME: broken}, "drop Holder from v1 (a break)")
+    commit_tree(repo, {NAME: spec("0-2", fields=[SHELF, {**HOLDER, "type": "bytes"}])}, "more")
+    git_repo = GitRepo.open(repo)
+    prepared = prepare_pair(side_for("HEAD~1", git_repo), side_for("HEAD", git_repo))
+    shipped = prepared.releases.shipped_of("LoanShelfRequest")
+    assert shipped.references and shipped.texts  # v1 of BASE is no release's layout
+    assert Releases.from_json(prepared.releases.to_json()) == prepared.releases
+    assert PreparedPair.from_row(prepared.to_row()) == prepared

@@ -32,7 +32,7 @@ FINDING_SCHEMA = (
     "pair_index int, base_rev string, head_rev string, base_label string, head_label string, "
     "rule string, severity string, message string, hint string, file string, line int, "
     "`column` int, base_file string, base_line int, message_name string, field_path string, "
-    "versions string, fingerprint string, released_by string, evidence string"
+    "versions string, fingerprint string, released_by string, evidence string, notes string"
 )
 
 
@@ -136,6 +136,7 @@ def finding_rows(row: dict[str, Any], options: CheckOptions) -> list[dict[str, A
                 "fingerprint": data["fingerprint"],
                 "released_by": data["released_by"],
                 "evidence": json.dumps(data["evidence"]) if data["evidence"] is not None else None,
+                "notes": json.dumps(data["notes"]) if data["notes"] else None,
             }
         )
     return out
@@ -227,6 +228,7 @@ def arrow_findings_schema() -> Any:
             ("fingerprint", text),
             ("released_by", text),
             ("evidence", text),
+            ("notes", text),
         ]
     )
 

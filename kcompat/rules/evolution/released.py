@@ -148,6 +148,8 @@ class Releases:
                         str(s.versions),
                         [list(f) for f in s.first],
                         [list(x) for x in s.layouts],
+                        [list(r) for r in s.references],
+                        [list(t) for t in s.texts],
                     ]
                     for name, s in sorted(self.shipped.items())
                 },
