@@ -221,7 +221,7 @@ def common_struct_used_early(message: Message, report: Reporter) -> None:
     kind="lint",
     category="structs",
     severity=Severity.WARNING,
-    summary='An inline struct field with no "versions" of its own (Kafka 3.6+ requires them).',
+    summary='An inline struct field with no "versions" of its own (newer Kafka requires them).',
 )
 def inline_struct_without_versions(message: Message, report: Reporter) -> None:
     for scope, field in fields_of(message):
@@ -236,7 +236,7 @@ def inline_struct_without_versions(message: Message, report: Reporter) -> None:
         report(
             node,
             f"{scope.field_path(field)} defines an inline struct but takes its versions from "
-            f"taggedVersions {field.tagged_versions}; Kafka 3.6 and later fail: you must "
+            f"taggedVersions {field.tagged_versions}; newer Kafka generators fail: you must "
             "specify the version of the structure",
             key="taggedVersions",
             field_path=scope.field_path(field),
