@@ -11,6 +11,7 @@ from types import MappingProxyType
 from typing import Any
 
 from kcompat.spec.defaults import parse_default
+from kcompat.spec.jackson import scalar_text
 from kcompat.spec.load import Document, JArray, JObject
 from kcompat.spec.model import EncodingRule, Field, FieldType, Message, Struct, StructRegistry
 from kcompat.spec.versions import Versions
@@ -29,8 +30,8 @@ def build_message(document: Document) -> Message | None:
     if isinstance(listeners, str):  # Jackson reads a single value as a one-item list
         listeners = [listeners]
     return Message(
-        name=_text(root.get("name")),
-        kind=_text(root.get("type")),
+        name=_scalar(root.get("name")),
+        kind=_text(root.get("type")),  # an enum: Jackson does not read a number as its name
         valid_versions=valid,
         flexible_versions=flexible,
         fields=fields,
@@ -51,9 +52,15 @@ def _text(value: Any) -> str:
     return value if isinstance(value, str) else ""
 
 
+def _scalar(value: Any) -> str:
+    """A string key as Kafka reads it: a JSON number or boolean becomes its text."""
+    text = scalar_text(value)
+    return text if text is not None else ""
+
+
 def _type_text(value: Any) -> str:
     """A type as Kafka's FieldType.parse reads it: trimmed, and the element of [] too."""
-    text = _text(value).strip()
+    text = _scalar(value).strip()
     if text.startswith("[]"):
         return "[]" + text[2:].strip()
     return text
@@ -81,9 +88,8 @@ def _bool(value: Any) -> bool:
 
 
 def _versions(value: Any, fallback: Versions | None = None) -> Versions:
-    if isinstance(value, int) and not isinstance(value, bool):
-        value = str(value)  # Jackson reads a JSON number where a string belongs as its text
-    parsed = Versions.try_parse(value)
+    # Jackson reads a JSON number or boolean where a string belongs as its text
+    parsed = Versions.try_parse(scalar_text(value))
     if parsed is None:
         return fallback if fallback is not None else Versions.none()
     return parsed
@@ -108,10 +114,10 @@ def _field(node: JObject, parent_versions: Versions) -> Field:
     flexible_override = node.get("flexibleVersions")
     entity_type = node.get("entityType")
     return Field(
-        name=_text(node.get("name")),
+        name=_scalar(node.get("name")),
         type=field_type,
         versions=versions,
-        about=_text(node.get("about")),
+        about=_scalar(node.get("about")),
         nullable_versions=nullable,
         tag=_int(node.get("tag")),
         tagged_versions=tagged,
@@ -119,9 +125,7 @@ def _field(node: JObject, parent_versions: Versions) -> Field:
         ignorable=_bool(node.get("ignorable")),
         map_key=_bool(node.get("mapKey")),
         entity_type=entity_type if isinstance(entity_type, str) else None,
-        flexible_versions=Versions.try_parse(flexible_override)
-        if flexible_override is not None
-        else None,
+        flexible_versions=Versions.try_parse(scalar_text(flexible_override)),
         zero_copy=_bool(node.get("zeroCopy")),
         encoding=_encoding(node.get("encoding"), versions),
         fields=_fields(node.get("fields"), versions),
@@ -146,7 +150,7 @@ def _encoding(value: Any, versions: Versions) -> tuple[EncodingRule, ...]:
 def _struct(node: JObject, *, common: bool) -> Struct:
     versions = _versions(node.get("versions"))
     return Struct(
-        name=_text(node.get("name")),
+        name=_scalar(node.get("name")),
         versions=versions,
         fields=_fields(node.get("fields"), versions),
         common=common,

@@ -5,6 +5,7 @@ from kcompat.rules.lint import (  # noqa: F401
     draft,
     encoding,
     fields,
+    headers,
     message,
     names,
     schema,

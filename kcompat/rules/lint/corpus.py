@@ -6,7 +6,9 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 from kcompat.rules.engine import Reporter, Severity, rule
+from kcompat.spec.jackson import scalar_text
 from kcompat.spec.model import Message
+from kcompat.spec.versions import Versions
 
 _SET = dict(kind="lint", category="corpus", scope="set")
 
@@ -104,3 +106,79 @@ def unpaired_request_response(messages: Sequence[Message], report: Reporter) -> 
                 message_name=message.name,
                 hint=hint,
             )
+
+
+@rule(
+    "unpaired-coordinator-record",
+    severity=Severity.ERROR,
+    summary="A coordinator-key record without its coordinator-value (same apiKey), or the reverse.",
+    **_SET,
+)
+def unpaired_coordinator_record(messages: Sequence[Message], report: Reporter) -> None:
+    by_key: dict[int, dict[str, Message]] = defaultdict(dict)
+    for candidate in messages:
+        if candidate.kind.startswith("coordinator-") and candidate.api_key is not None:
+            by_key[candidate.api_key].setdefault(candidate.kind, candidate)
+    for api_key, pair in sorted(by_key.items()):
+        for kind, other_kind in _COORDINATOR_PAIRS:
+            message = pair.get(kind)
+            if message is None or other_kind in pair or message.node is None:
+                continue
+            half, other_half = kind.split("-")[1], other_kind.split("-")[1]
+            stem = message.name.removesuffix(half.capitalize())
+            report(
+                message.node,
+                f"{kind} {message.name} (apiKey {api_key}) has no {other_kind} with that "
+                "apiKey; Kafka's generator fails on an unpaired coordinator record",
+                path=message.path,
+                message_name=message.name,
+                hint=f'add {stem}{other_half.capitalize()}.json with "type": '
+                f'"{other_kind}" and apiKey {api_key} in the same directory',
+            )
+
+
+_COORDINATOR_PAIRS = (
+    ("coordinator-key", "coordinator-value"),
+    ("coordinator-value", "coordinator-key"),
+)
+
+
+@rule(
+    "request-response-versions-differ",
+    severity=Severity.ERROR,
+    summary="A request and its response (same apiKey) with different validVersions.",
+    **_SET,
+)
+def request_response_versions_differ(messages: Sequence[Message], report: Reporter) -> None:
+    # Kafka's README: "The version of a response must always match the version of the
+    # corresponding request." A response always answers in the request's version.
+    by_key: dict[int, dict[str, Message]] = defaultdict(dict)
+    for candidate in messages:
+        if candidate.kind in ("request", "response") and candidate.api_key is not None:
+            by_key[candidate.api_key].setdefault(candidate.kind, candidate)
+    for _api_key, pair in sorted(by_key.items()):
+        request, response = pair.get("request"), pair.get("response")
+        if request is None or response is None or not _versions_parse(request, response):
+            continue
+        if request.valid_versions == response.valid_versions:
+            continue
+        for message, other in ((request, response), (response, request)):
+            assert message.node is not None
+            report(
+                message.node.where_value("validVersions"),
+                f"{message.kind} {message.name} has validVersions {message.valid_versions} but "
+                f"its {other.kind} {other.name} has {other.valid_versions}; a response is "
+                "always sent in the version of its request",
+                path=message.path,
+                message_name=message.name,
+                hint="give the request and the response the same validVersions",
+            )
+
+
+def _versions_parse(*messages: Message) -> bool:
+    """Every message's validVersions is a range (else invalid-versions says why)."""
+    for message in messages:
+        text = message.node.get("validVersions") if message.node is not None else None
+        if Versions.try_parse(scalar_text(text)) is None:
+            return False
+    return True

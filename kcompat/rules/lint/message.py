@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from kcompat.rules.engine import Reporter, Severity, rule
 from kcompat.spec.model import Message
+from kcompat.spec.versions import Versions
 
-_KEYED_KINDS = ("request", "response", "coordinator-key", "coordinator-value")
+#: Kinds whose apiKey Kafka's generator reads unconditionally (a request's ApiKeys entry,
+#: a metadata or coordinator record's id): without one it fails on an empty Optional.
+_KEYED_KINDS = ("request", "response", "metadata", "coordinator-key", "coordinator-value")
 
 
 @rule(
@@ -49,13 +52,41 @@ def unstable_off_request(message: Message, report: Reporter) -> None:
     kind="lint",
     category="message",
     severity=Severity.ERROR,
-    summary="A request, response or coordinator record without an apiKey.",
+    summary="A request, response, metadata record or coordinator record without an apiKey.",
 )
 def missing_api_key(message: Message, report: Reporter) -> None:
     node = message.node
-    if node is not None and message.kind in _KEYED_KINDS and "apiKey" not in node:
+    if node is not None and message.kind in _KEYED_KINDS and node.get("apiKey") is None:
         report(
             node,
             f"{message.kind} {message.name} has no apiKey",
             hint='add "apiKey": the API key shared by the request and its response',
+        )
+
+
+@rule(
+    "coordinator-key-versions",
+    kind="lint",
+    category="message",
+    severity=Severity.ERROR,
+    summary="A coordinator-key record whose validVersions is not 0 or that has flexibleVersions.",
+)
+def coordinator_key_versions(message: Message, report: Reporter) -> None:
+    node = message.node
+    if node is None or message.kind != "coordinator-key" or message.valid_versions.empty:
+        return  # Kafka checks a coordinator key only when it has versions at all
+    if message.valid_versions != Versions.of(0, 0):
+        report(
+            node.where_value("validVersions"),
+            f"coordinator key {message.name} has validVersions {message.valid_versions}; "
+            "Kafka's generator requires exactly 0",
+            hint='write "validVersions": "0": a key\'s layout can never change, evolve the '
+            "value record instead",
+        )
+    if not message.flexible_versions.empty:
+        report(
+            node.where_value("flexibleVersions"),
+            f"coordinator key {message.name} has flexibleVersions {message.flexible_versions}; "
+            "Kafka's generator does not support flexible coordinator keys",
+            hint='write "flexibleVersions": "none"',
         )

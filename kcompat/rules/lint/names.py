@@ -7,6 +7,7 @@ from pathlib import PurePosixPath
 
 from kcompat.rules.engine import Reporter, Severity, rule
 from kcompat.rules.lint.scopes import fields_of, scopes
+from kcompat.spec.jackson import scalar_text
 from kcompat.spec.model import Message
 
 FIELD_NAME = re.compile(r"[A-Za-z][A-Za-z0-9]*\Z")
@@ -22,7 +23,9 @@ MESSAGE_NAME = re.compile(r"[A-Z][A-Za-z0-9]*\Z")
 )
 def invalid_field_name(message: Message, report: Reporter) -> None:
     for scope, field in fields_of(message):
-        if field.node is None or "name" not in field.node or FIELD_NAME.match(field.name):
+        if field.node is None or scalar_text(field.node.get("name")) is None:
+            continue  # missing or null: missing-key / wrong-value-type
+        if FIELD_NAME.match(field.name):
             continue
         fixed = re.sub(r"[^A-Za-z0-9]+(.)?", lambda m: (m.group(1) or "").upper(), field.name)
         fixed = fixed.lstrip("0123456789")
@@ -149,12 +152,8 @@ def message_name_suffix(message: Message, report: Reporter) -> None:
     summary="A message name that is not a capitalised identifier (it names generated classes).",
 )
 def invalid_message_name(message: Message, report: Reporter) -> None:
-    if (
-        message.node is None
-        or "name" not in message.node
-        or not isinstance(message.node.get("name"), str)
-    ):
-        return
+    if message.node is None or scalar_text(message.node.get("name")) is None:
+        return  # missing or null: missing-key / wrong-value-type
     if not MESSAGE_NAME.match(message.name):
         words = re.findall(r"[A-Za-z0-9]+", message.name)
         fixed = "".join(word[:1].upper() + word[1:] for word in words).lstrip("0123456789")

@@ -19,6 +19,7 @@ from importlib import resources
 from typing import Any
 
 from kcompat.rules.engine import Reporter, Severity, rule
+from kcompat.spec.jackson import scalar_text
 from kcompat.spec.load import JArray, JObject, Position
 from kcompat.spec.specfile import SpecFile
 
@@ -237,6 +238,28 @@ def missing_key(spec: SpecFile, report: Reporter) -> None:
                     )
         elif error.validator == "anyOf" and not error.path and kind == "field":
             report(obj, f"{_owner(kind, obj)} has no 'versions'", hint=_MISSING_HINTS["versions"])
+    # Kafka reads JSON null as a missing key, and takes a field's versions from a non-blank
+    # taggedVersions only: either way it fails with "You must specify the version of ...".
+    for kind, obj in _objects(spec):
+        if kind == "commonStruct" and "versions" in obj and obj["versions"] is None:
+            why = "null is read as a missing key"
+        elif kind == "field" and obj.get("versions") is None:
+            tagged = scalar_text(obj.get("taggedVersions"))
+            if tagged is not None and tagged.strip():
+                continue
+            if "versions" in obj:
+                why = "null is read as a missing key"
+            elif "taggedVersions" in obj:
+                why = "its taggedVersions are empty, so there is nothing to take them from"
+            else:
+                continue  # neither key: reported above from the schema
+        else:
+            continue
+        report(
+            obj.where_value("versions") if "versions" in obj else obj,
+            f"{_owner(kind, obj)} has no 'versions' ({why})",
+            hint=_MISSING_HINTS["versions"],
+        )
 
 
 _MISSING_HINTS = {

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from kcompat.rules.engine import Reporter, Severity, rule
 from kcompat.rules.lint.scopes import fields_of
+from kcompat.spec.jackson import scalar_text
 from kcompat.spec.model import Message
 
 
@@ -154,3 +155,90 @@ def recursive_struct(message: Message, report: Reporter) -> None:
                 hint="break the cycle: spell out a bounded depth with distinct struct types, "
                 "or flatten the tree into an array with parent indexes",
             )
+
+
+@rule(
+    "common-struct-nested-inline",
+    kind="lint",
+    category="structs",
+    severity=Severity.ERROR,
+    summary="An inline struct defined inside a common struct; Kafka's generator cannot find it.",
+)
+def common_struct_nested_inline(message: Message, report: Reporter) -> None:
+    common = {s.name for s in message.common_structs}
+    for scope, field in fields_of(message):
+        node = field.node
+        if node is None or not scope.common or not field.type.has_struct:
+            continue
+        if field.type.base in common or "fields" not in node:
+            continue  # a common struct, or an undefined one (undefined-struct)
+        path = scope.field_path(field)
+        report(
+            node.where_value("type"),
+            f"{path} defines struct {field.type.base} inline inside common struct "
+            f"{path.split('.', 1)[0]}; Kafka's generator registers only the inline structs of "
+            f"the message's own fields and fails: unable to locate a specification for the "
+            f"structure {field.type.base}",
+            field_path=path,
+            hint=f"move {field.type.base} to commonStructs and refer to it by name",
+        )
+
+
+@rule(
+    "common-struct-used-early",
+    kind="lint",
+    category="structs",
+    severity=Severity.ERROR,
+    summary="A field uses a common struct in versions before the struct's first version.",
+)
+def common_struct_used_early(message: Message, report: Reporter) -> None:
+    # Structs with no versions of their own (none, null, broken) are other rules' findings.
+    common = {s.name: s for s in message.common_structs if s.node is not None and s.versions}
+    for scope, field in fields_of(message):
+        struct = common.get(field.type.base) if field.type.has_struct else None
+        if field.node is None or struct is None:
+            continue
+        present = field.versions & scope.versions
+        # Kafka builds the struct's schemas for validVersions ∩ its versions, then looks
+        # each version a field is present in up by "the latest schema at or below it".
+        built = struct.versions & message.valid_versions
+        if present.empty or (not built.empty and present.lowest >= built.lowest):
+            continue
+        path = scope.field_path(field)
+        first = f"starts at {built.lowest}" if not built.empty else "has no valid version"
+        report(
+            field.node.where_value("versions"),
+            f"{path} uses common struct {struct.name} in versions {present}, but the struct "
+            f"{first} (versions {struct.versions}); Kafka's schema generator finds no "
+            "schema for the earlier versions and fails",
+            field_path=path,
+            hint=f"widen {struct.name}'s versions to cover {present}, or narrow the field's",
+        )
+
+
+@rule(
+    "inline-struct-without-versions",
+    kind="lint",
+    category="structs",
+    severity=Severity.WARNING,
+    summary='An inline struct field with no "versions" of its own (newer Kafka requires them).',
+)
+def inline_struct_without_versions(message: Message, report: Reporter) -> None:
+    for scope, field in fields_of(message):
+        node = field.node
+        if node is None or not field.type.has_struct or not field.fields:
+            continue
+        written = scalar_text(node.get("versions"))
+        if written is not None and written.strip():
+            continue  # Kafka re-reads this raw text as the struct's versions
+        if field.tagged_versions.empty:
+            continue  # no versions at all: missing-key
+        report(
+            node,
+            f"{scope.field_path(field)} defines an inline struct but takes its versions from "
+            f"taggedVersions {field.tagged_versions}; newer Kafka generators fail: you must "
+            "specify the version of the structure",
+            key="taggedVersions",
+            field_path=scope.field_path(field),
+            hint=f'add "versions": "{field.tagged_versions}" next to taggedVersions',
+        )

@@ -66,7 +66,7 @@ def tag_as_string(spec: SpecFile, report: Reporter) -> None:
             continue
         text = node["tag"]
         path = scope.field_path(field)
-        if re.fullmatch(r"-?[0-9]+", text):
+        if re.fullmatch(r"\s*-?[0-9]+\s*", text):  # Jackson trims, then reads the number
             report(
                 node.where_value("tag"),
                 f"tag {text!r} of {path} is a string; Kafka's parser "

@@ -6,6 +6,7 @@ import difflib
 
 from kcompat.rules.engine import Reporter, Severity, rule
 from kcompat.rules.lint.scopes import fields_of
+from kcompat.spec.jackson import scalar_text
 from kcompat.spec.model import PRIMITIVE_TYPES, Field, Message
 
 #: Names people write for Kafka's primitives.
@@ -61,12 +62,16 @@ def _type_hint(text: str) -> str:
 def invalid_type(message: Message, report: Reporter) -> None:
     for scope, field in fields_of(message):
         node = field.node
-        if node is None or not isinstance(node.get("type"), str):
-            continue
+        written = node.get("type") if node is not None else None
+        if node is None or scalar_text(written) is None:
+            continue  # missing or null: missing-key / wrong-value-type
         text = field.type.text
         if field.type.is_valid or (text.startswith("[][]")):
             continue
-        hint = _type_hint(text.strip())
+        if isinstance(written, str):
+            hint = _type_hint(text.strip())
+        else:  # Jackson turns the JSON number or boolean into the type name "5", "true"
+            hint = 'write the type as a string: a primitive such as "int32", a struct name or []T'
         report(
             node.where_value("type"),
             f"invalid type {text!r} for {scope.field_path(field)}: not a primitive, a "
@@ -266,8 +271,8 @@ def zero_copy_not_bytes(message: Message, report: Reporter) -> None:
 def flexible_override_type(message: Message, report: Reporter) -> None:
     for scope, field in fields_of(message):
         node = field.node
-        if node is None or "flexibleVersions" not in node:
-            continue
+        if node is None or not scalar_text(node.get("flexibleVersions")):
+            continue  # Kafka reads a missing, null or empty override as no override
         if field.type.text not in ("string", "bytes"):
             report(
                 node,

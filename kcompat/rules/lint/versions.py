@@ -7,8 +7,9 @@ from collections.abc import Iterator
 
 from kcompat.rules.engine import Reporter, Severity, rule
 from kcompat.rules.lint.scopes import fields_of
+from kcompat.spec.jackson import scalar_text
 from kcompat.spec.load import JArray, JObject
-from kcompat.spec.model import Message
+from kcompat.spec.model import Field, Message
 from kcompat.spec.specfile import SpecFile
 from kcompat.spec.versions import Versions, VersionSyntaxError
 
@@ -17,12 +18,8 @@ _FIELD_KEYS = ("versions", "nullableVersions", "taggedVersions", "flexibleVersio
 
 
 def _text(value: object) -> str | None:
-    """A version value as Kafka reads it: a string, or a JSON integer's text."""
-    if isinstance(value, str):
-        return value
-    if isinstance(value, int) and not isinstance(value, bool):
-        return str(value)
-    return None
+    """A version value as Kafka reads it: a string, or a JSON number's or boolean's text."""
+    return scalar_text(value)
 
 
 def _version_values(root: JObject) -> Iterator[tuple[JObject, str, str, bool]]:
@@ -119,14 +116,15 @@ def blank_versions(spec: SpecFile, report: Reporter) -> None:
     for obj, key, text, is_encoding in _version_values(root):
         if is_encoding or not _blank_means_none(obj, key, text):
             continue
-        meaning = (
-            "the field takes its taggedVersions" if key == "versions" else "it is read as none"
-        )
-        report(
-            obj.where_value(key),
-            f"{key} is empty: {meaning}",
-            hint=f'write "{key}": "none" if that is what you mean, or remove the key',
-        )
+        hint = f'write "{key}": "none" if that is what you mean, or remove the key'
+        if key == "versions":
+            meaning = "the field takes its taggedVersions"
+        elif key == "flexibleVersions" and obj is not root:
+            meaning = "the field follows the message's flexibleVersions (no override)"
+            hint = 'remove the key; "none" would make the field never flexible'
+        else:
+            meaning = "it is read as none"
+        report(obj.where_value(key), f"{key} is empty: {meaning}", hint=hint)
 
 
 @rule(
@@ -155,8 +153,8 @@ def valid_versions_unbounded(message: Message, report: Reporter) -> None:
 )
 def missing_flexible_versions(message: Message, report: Reporter) -> None:
     node = message.node
-    if node is None or "flexibleVersions" in node or message.valid_versions.empty:
-        return
+    if node is None or node.get("flexibleVersions") is not None or message.valid_versions.empty:
+        return  # JSON null reads as a missing key
     if "versionsWithOptional" in node:
         return  # draft-syntax explains how to migrate it to flexibleVersions
     report(
@@ -193,12 +191,15 @@ def flexible_versions_not_open(message: Message, report: Reporter) -> None:
     kind="lint",
     category="versions",
     severity=Severity.WARNING,
-    summary="A field (or struct) whose versions never overlap its message's or parent's.",
+    summary="A field whose versions never overlap its message's or parent's: it is never sent.",
 )
 def versions_outside_parent(message: Message, report: Reporter) -> None:
+    common = _common_names(message)
     for scope, field in fields_of(message):
         if field.node is None or field.versions.empty or scope.versions.empty:
             continue
+        if _inline_struct(field, common):
+            continue  # struct-versions-outside-parent: an error, as in Kafka
         if "versions" not in field.node and "taggedVersions" not in field.node:
             continue
         if field.versions.overlaps(scope.versions):
@@ -262,3 +263,54 @@ def deprecated_versions_outside(message: Message, report: Reporter) -> None:
             f"{message.valid_versions}",
             hint="deprecate only versions that exist",
         )
+
+
+def _common_names(message: Message) -> frozenset[str]:
+    return frozenset(struct.name for struct in message.common_structs)
+
+
+def _inline_struct(field: Field, common: frozenset[str]) -> bool:
+    """A field Kafka generates a struct class for: a struct type that is not common."""
+    return field.type.has_struct and field.type.base not in common
+
+
+@rule(
+    "struct-versions-outside-parent",
+    kind="lint",
+    category="versions",
+    severity=Severity.ERROR,
+    summary="A struct whose versions share none with its parent's; Kafka's generator rejects it.",
+)
+def struct_versions_outside_parent(message: Message, report: Reporter) -> None:
+    common = _common_names(message)
+    for scope, field in fields_of(message):
+        if field.node is None or scope.versions.empty or not _inline_struct(field, common):
+            continue  # an empty scope: its own struct (or the message) is the one to fix
+        if field.versions.overlaps(scope.versions):
+            continue
+        if field.versions.empty and not _written_none(field.node, "versions"):
+            continue  # a range that does not parse: invalid-versions / missing-key
+        path = scope.field_path(field)
+        owner = "the message's validVersions" if scope.top_level else f"its parent {scope.path}"
+        report(
+            field.node.where_value("versions"),
+            f"struct field {path} has versions {field.versions}, none of them in {owner} "
+            f"({scope.versions}); Kafka's generator fails: version ranges "
+            f"{scope.versions} and {field.versions} have no versions in common",
+            field_path=path,
+            hint="fix the range, or delete the field if its versions are gone",
+        )
+    for struct in message.common_structs:
+        if struct.node is None or not _written_none(struct.node, "versions"):
+            continue  # blank or unparseable ranges: missing-key / invalid-versions
+        report(
+            struct.node.where_value("versions"),
+            f"common struct {struct.name} has versions none; Kafka's generator fails: a "
+            "struct needs at least one version",
+            hint="give it the versions its fields use, or delete the struct",
+        )
+
+
+def _written_none(node: JObject, key: str) -> bool:
+    """The key holds the range "none" itself (not a blank or broken range read as none)."""
+    return (_text(node.get(key)) or "").strip() == "none"
