@@ -10,14 +10,15 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from kcompat.config import Config
-from kcompat.rules.engine import Finding, Rule, Severity, all_rules
+from kcompat.rules.engine import Finding, Reporter, Rule, Severity, all_rules, get_rule
 from kcompat.rules.runner import Call, Finishing, Outcome, finish, run_rules
 from kcompat.spec.model import Message
 from kcompat.spec.specfile import SpecFile
 
 #: Lint rules whose errors leave a spec's wire layout a guess (a type nobody knows, a
 #: version range that does not parse, a duplicated tag, ...): ``diff`` does not compare
-#: such a side; it says which of these explains why.
+#: such a side; it says which of these explains why. A missing required key is one too
+#: (checked without the schema validator, which a pre-commit run need not import).
 LAYOUT_RULES = frozenset(
     {
         "array-of-arrays",
@@ -29,21 +30,20 @@ LAYOUT_RULES = frozenset(
         "encoding-unknown-name",
         "invalid-type",
         "invalid-versions",
-        "missing-key",
-        "not-an-object",
         "recursive-struct",
         "struct-defined-twice",
         "tag-duplicate",
         "tag-negative",
         "undefined-struct",
         "valid-versions-unbounded",
-        "wrong-value-type",
     }
 )
 
 
 def layout_errors(specs: Sequence[SpecFile]) -> dict[str, Finding]:
-    """The first :data:`LAYOUT_RULES` error of each spec that has one, by path."""
+    """The first layout error of each spec that has one (see :data:`LAYOUT_RULES`)."""
+    from kcompat.rules.lint.schema import missing_layout_keys
+
     rules = [r for r in all_rules("lint") if r.id in LAYOUT_RULES and r.scope != "set"]
 
     def calls(rule: Rule) -> Iterator[Call]:
@@ -53,8 +53,17 @@ def layout_errors(specs: Sequence[SpecFile]) -> dict[str, Finding]:
             elif spec.message is not None:
                 yield Call((spec.message,), spec.path, spec.message.name)
 
+    found = run_rules(rules, calls)
+    missing = get_rule("missing-key")
+    assert missing is not None
+    for spec in specs:
+        report = Reporter(missing, spec.path, found, message_name=_name(spec))
+        for obj, key in missing_layout_keys(spec):
+            name = obj.get("name")
+            owner = f"field {name!r}" if isinstance(name, str) else "an object"
+            report(obj, f"{owner} has no {key!r}")
     first: dict[str, Finding] = {}
-    for finding in sorted(run_rules(rules, calls), key=Finding.sort_key):
+    for finding in sorted(found, key=Finding.sort_key):
         if finding.severity is Severity.ERROR:
             first.setdefault(finding.location.path, finding)
     return first

@@ -22,6 +22,7 @@ from kcompat.rules.runner import Outcome
 from kcompat.sources.releases import TagReleases, releases_for
 from kcompat.sources.sides import Side, companion_requests, load_sides, source_path
 from kcompat.sources.tag_history import ledger_from_history
+from kcompat.spec.model import Message
 from kcompat.spec.specfile import SpecFile, read_spec
 
 #: ``--released`` values: ``auto`` is ``tags`` where the repository has releases.
@@ -95,7 +96,7 @@ def prepare_pair(
     note = ""
     counted = releases.counted(base, head) if releases is not None and mode != BASE else ()
     if releases is not None and mode != BASE:
-        policy = releases.policy(_repository_paths(base, loaded.base), counted)
+        policy = releases.policy(_with_heads(base, loaded.base, loaded.head), counted)
     else:
         companions = companion_requests(base, loaded.base)
         policy = Releases.from_base(
@@ -125,12 +126,17 @@ def prepare_pair(
     )
 
 
-def _repository_paths(base: Side, specs: Sequence[SpecFile]) -> list[tuple[str, Any]]:
-    """(path in the repository, message) of BASE's messages, to look them up in releases."""
+def _with_heads(
+    base: Side, base_specs: Sequence[SpecFile], head_specs: Sequence[SpecFile]
+) -> list[tuple[str, Message, Message | None]]:
+    """(path in the repository, BASE message, HEAD message of that name or None): what
+    releases are asked about (only the versions HEAD changes need their layouts)."""
+    heads = {s.message.name: s.message for s in head_specs if s.message is not None}
     out = []
-    for spec in specs:
+    for spec in base_specs:
         if spec.message is not None:
-            out.append((source_path(base, spec.path) or spec.path, spec.message))
+            path = source_path(base, spec.path) or spec.path
+            out.append((path, spec.message, heads.get(spec.message.name)))
     return out
 
 

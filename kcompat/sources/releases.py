@@ -22,7 +22,7 @@ from kcompat.sources.git import GitRepo, Tag
 from kcompat.sources.sides import Side
 from kcompat.spec.model import Message
 from kcompat.spec.resolve import resolve
-from kcompat.spec.shape import layout_digest
+from kcompat.spec.shape import layout_digest, layout_signature
 from kcompat.spec.specfile import read_spec
 from kcompat.spec.versions import Versions
 
@@ -59,7 +59,6 @@ class TagReleases:
     _digests: dict[tuple[int, int], str] = field(default_factory=dict)
     _at: dict[tuple[str, str, str], tuple[Message, Versions] | None] = field(default_factory=dict)
     _texts: dict[int, tuple[str, bytes]] = field(default_factory=dict)  # message -> its file
-    _shipped: dict[tuple[str, str, tuple[str, ...]], Shipped] = field(default_factory=dict)
 
     def counted(self, base: Side, head: Side) -> tuple[Tag, ...]:
         """The releases a comparison is judged against: all of them, less those that
@@ -111,16 +110,12 @@ class TagReleases:
                 versions = versions - Versions.of(top, top)
         return shipped, versions
 
-    def shipped(self, path: str, name: str, tags: Sequence[Tag]) -> Shipped:
-        """Everything ``tags`` shipped of the message in ``path`` (named ``name``)."""
-        key = (path, name, tuple(t.name for t in tags))
-        found = self._shipped.get(key)
-        if found is None:
-            found = self._read_shipped(path, name, tags)
-            self._shipped[key] = found
-        return found
-
-    def _read_shipped(self, path: str, name: str, tags: Sequence[Tag]) -> Shipped:
+    def shipped(
+        self, path: str, name: str, tags: Sequence[Tag], changed: Versions | None = None
+    ) -> Shipped:
+        """What ``tags`` shipped of the message in ``path`` (named ``name``): the versions
+        and the first release of each, and the layouts of the ``changed`` versions (all
+        of them when not given; a comparison only asks about the versions it changes)."""
         versions = Versions.none()
         first: dict[int, str] = {}
         layouts: dict[tuple[int, str], str] = {}
@@ -131,8 +126,9 @@ class TagReleases:
             message, shipped = at_tag
             for version in shipped.clip(4096):
                 first.setdefault(version, tag.name)
-                digest = self._digest(message, version)
-                layouts.setdefault((version, digest), tag.name)
+            wanted = shipped if changed is None else shipped & changed
+            for version in wanted.clip(4096):
+                layouts.setdefault((version, self._digest(message, version)), tag.name)
             versions = versions | shipped
         return Shipped(
             versions,
@@ -141,11 +137,12 @@ class TagReleases:
         )
 
     def _with_references(
-        self, shipped: Shipped, path: str, base: Message, tags: Sequence[Tag]
+        self, shipped: Shipped, path: str, base: Message, tags: Sequence[Tag], changed: Versions
     ) -> Shipped:
-        """``shipped`` plus the release texts that BASE's diverged versions are judged by."""
+        """``shipped`` plus the release texts that BASE's diverged versions are judged by
+        (only the ``changed`` ones can need it)."""
         references: list[tuple[int, str]] = []
-        for version in shipped.versions & base.valid_versions:
+        for version in shipped.versions & base.valid_versions & changed:
             # BASE's message is not cached here: its id may be reused, so no _digest memo
             if layout_digest(resolve(base, version).root) in shipped.digests(version):
                 continue
@@ -196,18 +193,34 @@ class TagReleases:
                 self._texts[id(message)] = (path, data)
         return self._messages[data]
 
-    def policy(self, messages: Iterable[tuple[str, Message]], tags: Sequence[Tag]) -> Releases:
-        """The ``tags`` policy for BASE messages given as (repository path, message)."""
-        shipped = {
-            message.name: self._with_references(
-                self.shipped(path, message.name, tags), path, message, tags
-            )
-            for path, message in messages
-        }
-        names = tuple(t.name for t in tags)
+    def policy(
+        self,
+        messages: Iterable[tuple[str, Message, Message | None]],
+        tags: Sequence[Tag],
+    ) -> Releases:
+        """The ``tags`` policy for BASE messages, given as (repository path, message, its
+        HEAD counterpart or None)."""
+        shipped = {}
+        for path, base, head in messages:
+            changed = changed_versions(base, head)
+            found = self.shipped(path, base.name, tags, changed)
+            shipped[base.name] = self._with_references(found, path, base, tags, changed)
+        later = len(self.tags) - len(tags)
         return Releases(
-            TAGS, MappingProxyType(shipped), tags=names, later=len(self.tags) - len(tags)
+            TAGS, MappingProxyType(shipped), tags=tuple(t.name for t in tags), later=later
         )
+
+
+def changed_versions(base: Message, head: Message | None) -> Versions:
+    """The versions both revisions have whose layouts differ (names included)."""
+    if head is None:
+        return Versions.none()
+    numbers = [
+        v
+        for v in (base.valid_versions & head.valid_versions).clip(4096)
+        if layout_signature(resolve(base, v).root) != layout_signature(resolve(head, v).root)
+    ]
+    return Versions.from_ranges((v, v) for v in numbers)
 
 
 def releases_for(

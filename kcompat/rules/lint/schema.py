@@ -152,6 +152,26 @@ def _objects(spec: SpecFile) -> Iterator[tuple[str, JObject]]:
                 yield from fields(struct.get("fields"))
 
 
+#: Keys without which a spec's wire layout is a guess (what ``diff`` checks before it
+#: compares a spec, cheaply: the full schema check is ``missing-key`` itself).
+LAYOUT_KEYS = {
+    "message": ("name", "type", "validVersions"),
+    "field": ("name", "type"),
+    "commonStruct": ("name",),
+}
+
+
+def missing_layout_keys(spec: SpecFile) -> Iterator[tuple[JObject, str]]:
+    """(object, key) for each key of :data:`LAYOUT_KEYS` an object lacks, and a field
+    with neither ``versions`` nor ``taggedVersions``, without validating the schema."""
+    for kind, obj in _objects(spec):
+        for key in LAYOUT_KEYS[kind]:
+            if obj.get(key) is None:
+                yield obj, key
+        if kind == "field" and obj.get("versions") is None and not obj.get("taggedVersions"):
+            yield obj, "versions"
+
+
 _last_validated: list[Any] = [None, ()]
 
 
