@@ -97,8 +97,8 @@ def run_lint(
         if f.location.path in target_paths  # set rules see context files too
     ]
     how = Finishing(
-        disabled=config.disabled,
-        severities=config.severities,
+        config=config,
+        kinds=frozenset({"lint"}),
         comments={s.path: s.document.comments for s in targets if s.document is not None},
         baseline=baseline,
     )

@@ -378,6 +378,7 @@ def test_json_format_follows_the_schema(broken: Path) -> None:
         "error": 1,
         "warning": 1,
         "info": 0,
+        "accepted": 0,
         "suppressed": 0,
         "baselined": 0,
         "hidden": 0,

@@ -15,6 +15,7 @@ from kcompat.app import (
     Level,
     LevelOption,
     LintFormat,
+    UnusedIgnoresOption,
     app,
     emit,
     exit_status,
@@ -81,6 +82,7 @@ def diff(
         typer.Option("--write-baseline", help="Write the current findings as a baseline."),
     ] = None,
     level: LevelOption = Level.info,
+    unused_ignores: UnusedIgnoresOption = False,
     color: ColorOption = Color.auto,
     config_file: ConfigOption = None,
 ) -> None:
@@ -105,6 +107,7 @@ def diff(
             released=released,
             config_file=config_file,
             baseline=frozenset(accepted),
+            report_unused_ignores=unused_ignores,
         )
     )
     outcome = result.outcome

@@ -15,11 +15,13 @@ from kcompat.app import (
     Level,
     LevelOption,
     LintFormat,
+    UnusedIgnoresOption,
     app,
     emit,
     exit_status,
     fail,
     severity_of,
+    with_unused_ignores,
 )
 
 
@@ -37,6 +39,7 @@ def lint(
         typer.Option("--fail-on", help="Exit 1 on findings at or above this severity."),
     ] = None,
     level: LevelOption = Level.info,
+    unused_ignores: UnusedIgnoresOption = False,
     color: ColorOption = Color.auto,
     config_file: ConfigOption = None,
 ) -> None:
@@ -46,7 +49,7 @@ def lint(
     from kcompat.report.document import Report
     from kcompat.sources.files import read_paths
 
-    config = load_config(explicit=config_file)
+    config = with_unused_ignores(load_config(explicit=config_file), unused_ignores)
     chosen = list(paths or [])
     if not chosen:
         base = Path(config.root) if config.root else Path(".")

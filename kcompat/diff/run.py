@@ -32,6 +32,7 @@ class DiffRequest:
     released: str | None = None  # auto | base | tags (default: configuration, else auto)
     config_file: Path | None = None
     baseline: frozenset[str] = frozenset()
+    report_unused_ignores: bool = False
 
 
 @dataclass(frozen=True)
@@ -94,6 +95,8 @@ def run_diff(request: DiffRequest) -> DiffResult:
     repo = _open_repo(request)
     start = repo.root if repo is not None else Path(".")
     config = load_config(start=start, explicit=request.config_file)
+    if request.report_unused_ignores:
+        config = replace(config, report_unused_ignores=True)
     base, head = resolve_sides(request, repo)
     prepared = prepare_pair(
         base,
