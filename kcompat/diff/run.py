@@ -93,6 +93,17 @@ def pathspecs(config: Config, repo: GitRepo | None) -> list[str]:
 
 def run_diff(request: DiffRequest) -> DiffResult:
     repo = _open_repo(request)
+    if request.base is None and repo is not None and not repo.has_commits():
+        # A repository's first commit (a pre-commit hook runs before it exists): no BASE.
+        return DiffResult(
+            Outcome(()),
+            0,
+            "HEAD",
+            "the index" if request.staged else "the working tree",
+            Severity.ERROR,
+            "",
+            "the repository has no commits yet: nothing to compare (lint checks new specs)",
+        )
     start = repo.root if repo is not None else Path(".")
     config = load_config(start=start, explicit=request.config_file)
     if request.report_unused_ignores:

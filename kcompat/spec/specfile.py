@@ -73,6 +73,21 @@ def enable_parse_cache(limit: int = 4096) -> None:
         _parse_cache = OrderedDict()
 
 
+#: Top-level keys only message specs have: a named file with none of them is some other
+#: JSON file (package.json, a VS Code settings file), not a spec with a mistake.
+SPEC_KEYS = frozenset({"validVersions", "apiKey", "fields", "commonStructs", "flexibleVersions"})
+
+
+def named_spec(spec: SpecFile) -> bool:
+    """Whether a file named on the command line (a pre-commit hook names every changed
+    ``*.json``) is a spec: its top-level object has a key only specs have, or it does not
+    parse but mentions ``validVersions``."""
+    if spec.error is not None or spec.document is None:
+        return spec.raw is not None and b'"validVersions"' in spec.raw
+    root = spec.document.root
+    return isinstance(root, dict) and not SPEC_KEYS.isdisjoint(root)
+
+
 def looks_like_spec(spec: SpecFile) -> bool:
     """A message spec (not some other JSON): its top-level object has ``validVersions``.
 
