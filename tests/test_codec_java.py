@@ -11,6 +11,9 @@ part). The expected values follow Kafka's generator (``MessageDataGenerator``) a
 
 from __future__ import annotations
 
+import random
+import shutil
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -129,6 +132,62 @@ def test_invalid_utf8_reads_with_replacement_characters_as_java_does() -> None:
 )
 def test_java_utf8_replacement_follows_the_jdk_decoder(data: bytes, text: str) -> None:
     assert data.decode("utf-8", JAVA_UTF8) == text
+
+
+_JDK_DECODER = """
+import java.io.*;
+import java.nio.charset.StandardCharsets;
+
+public class Utf8Oracle {
+    public static void main(String[] args) throws IOException {
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in));
+        PrintWriter out = new PrintWriter(new BufferedWriter(new OutputStreamWriter(System.out)));
+        for (String line; (line = in.readLine()) != null; ) {
+            byte[] data = new byte[line.length() / 2];
+            for (int i = 0; i < data.length; i++) {
+                data[i] = (byte) Integer.parseInt(line.substring(2 * i, 2 * i + 2), 16);
+            }
+            String text = new String(data, StandardCharsets.UTF_8);
+            StringBuilder hex = new StringBuilder();
+            for (int i = 0; i < text.length(); i++) {
+                hex.append(String.format("%04x", (int) text.charAt(i)));
+            }
+            out.println(hex);
+        }
+        out.flush();
+    }
+}
+"""
+#: Whole and broken UTF-8 sequences: truncated, overlong, surrogate, above U+10FFFF.
+_PIECES_HEX = """
+    ff c3 c3a9 e282 e282ac eda080 ed9fbf e080 e0a080 f09080 f0908080 f48fbfbf f4908080
+    f580 f888 80 bf c0af c1 61
+"""
+_UTF8_PIECES = [bytes.fromhex(text) for text in _PIECES_HEX.split()]
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("javac") is None, reason="needs a JDK (javac)")
+def test_java_utf8_replacement_equals_the_jdks_on_random_bytes(tmp_path: Path) -> None:
+    """The JDK itself as the oracle: ``new String(bytes, UTF_8)`` on 20,000 byte strings
+    built from UTF-8's edge pieces and random high bytes."""
+    (tmp_path / "Utf8Oracle.java").write_text(_JDK_DECODER)
+    subprocess.run(["javac", "Utf8Oracle.java"], cwd=tmp_path, check=True, timeout=120)
+    rng = random.Random(482)
+    cases = []
+    for _ in range(20_000):
+        if rng.random() < 0.5:
+            cases.append(b"".join(rng.choice(_UTF8_PIECES) for _ in range(rng.randint(0, 6))))
+        else:
+            cases.append(bytes(rng.randrange(0x41, 0x100) for _ in range(rng.randint(0, 8))))
+    done = subprocess.run(
+        ["java", "-cp", str(tmp_path), "Utf8Oracle"],
+        input="".join(case.hex() + "\n" for case in cases),
+        capture_output=True, text=True, check=True, timeout=120,
+    )  # fmt: skip
+    jdk = done.stdout.split("\n")
+    for index, case in enumerate(cases):
+        assert case.decode("utf-8", JAVA_UTF8).encode("utf-16-be").hex() == jdk[index], case
 
 
 def test_a_nullable_length_below_minus_one_is_null_in_java() -> None:
