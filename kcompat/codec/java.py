@@ -20,8 +20,11 @@ proof must call bytes unreadable only where a Kafka broker or client would fail:
 
 The rest is common to both modes: a known tag outside its ``taggedVersions`` fails, a null
 for a non-nullable field fails, a KIP-893 marker byte 0x80-0xff is null, any non-zero bool
-byte is true. The seed-004 varint encodings of integer fields are not Kafka's and read
-the same in both modes.
+byte is true; tags in any order are read (a writer must write them ascending). The
+seed-004 varint encodings of integer fields are not Kafka's and read the same in both
+modes. One corner differs on purpose: a tag of a field whose ``versions`` never meet its
+``taggedVersions`` fails in both modes, where Java would keep it as unknown (Kafka's
+generator refuses such a spec anyway).
 """
 
 from __future__ import annotations
@@ -32,7 +35,6 @@ import codecs
 #: ``data.decode("utf-8", JAVA_UTF8)`` equals Java's ``new String(data, UTF_8)``.
 JAVA_UTF8 = "kcompat-java-utf8"
 
-INT32_MIN = -(1 << 31)
 INT32_MAX = (1 << 31) - 1
 UINT32_MASK = (1 << 32) - 1
 
