@@ -4,10 +4,11 @@ For every version both messages have, samples generated from one side's layout a
 encoded by that side (the writer) and decoded by the other (the reader), in both
 directions. The reader reads as Kafka's generated Java readers do (trailing bytes left
 unread, invalid UTF-8 replaced, known tags read by their type: :mod:`kcompat.codec.java`),
-so "HEAD cannot read" means what a broker or client would do with those bytes. A break is a sample the reader cannot decode, or decodes to something other
-than what the writer meant. The first such sample (smallest encoding first) becomes an
-:class:`Evidence`: the bytes, an annotated dump by the writer's layout, the field, what
-was written and what was read.
+so "HEAD cannot read" means what a broker or client would do with those bytes. A break
+is a sample the reader cannot decode, or decodes to something other than what the writer
+meant. The first such sample (smallest encoding first) becomes an :class:`Evidence`: the
+bytes, an annotated dump by the writer's layout, the field that changed, what was
+written and what was read.
 
 What counts as "what the writer meant" is the heart of it, because several changes
 alter the spec without altering the wire, and the proof must stay silent on them:
