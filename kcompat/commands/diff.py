@@ -79,7 +79,10 @@ def diff(
     ] = None,
     write_baseline: Annotated[
         Path | None,
-        typer.Option("--write-baseline", help="Write the current findings as a baseline."),
+        typer.Option(
+            "--write-baseline",
+            help="Write the current findings to FILE as a baseline, say how many, exit 0.",
+        ),
     ] = None,
     level: LevelOption = Level.info,
     unused_ignores: UnusedIgnoresOption = False,
@@ -121,6 +124,11 @@ def diff(
             findings_json(everything, command="diff", files=result.files) + "\n",
             encoding="utf-8",
         )
+        print(
+            f"Wrote {len(everything)} finding{'' if len(everything) == 1 else 's'} to "
+            f"{write_baseline}; accept them with --baseline {write_baseline}."
+        )
+        raise typer.Exit(0)
     report = Report.of(
         "diff",
         outcome,

@@ -39,11 +39,14 @@ def render_junit(report: Report) -> str:
     ]
     if not findings:
         out.append(f'  <testsuite name="kcompat {command}" tests="1" failures="0">')
+        out.append(_properties(report))
         out.append(f'    <testcase classname="kcompat.{command}" name="{files} spec files"/>')
         out.append("  </testsuite>")
-    for path, group in sorted(by_file.items()):
+    for index, (path, group) in enumerate(sorted(by_file.items())):
         failed = sum(1 for f in group if _fails(f))
         out.append(f'  <testsuite name={quoteattr(path)} tests="{len(group)}" failures="{failed}">')
+        if index == 0:
+            out.append(_properties(report))
         for f in group:
             name = quoteattr(f"{f.rule} {f.location}")
             out.append(f'    <testcase classname="kcompat.{command}" name={name}>')
@@ -59,3 +62,17 @@ def render_junit(report: Report) -> str:
         out.append("  </testsuite>")
     out.append("</testsuites>")
     return "\n".join(out)
+
+
+def _properties(report: Report) -> str:
+    """What the run set aside, as properties (JUnit has no other place for counts)."""
+    counts = {
+        "accepted": report.accepted,
+        "suppressed": report.suppressed,
+        "baselined": report.baselined,
+        "hidden": report.hidden,
+    }
+    inner = "".join(
+        f'<property name="kcompat.{name}" value="{value}"/>' for name, value in counts.items()
+    )
+    return f"    <properties>{inner}</properties>"

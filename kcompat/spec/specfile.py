@@ -79,13 +79,14 @@ SPEC_KEYS = frozenset({"validVersions", "apiKey", "fields", "commonStructs", "fl
 
 
 def named_spec(spec: SpecFile) -> bool:
-    """Whether a file named on the command line (a pre-commit hook names every changed
-    ``*.json``) is a spec: its top-level object has a key only specs have, or it does not
-    parse but mentions ``validVersions``."""
+    """Whether a file named on the command line (a pre-commit hook names changed files)
+    is to be linted: everything but a well-formed object with keys, none of which only
+    specs have (``package.json``, ``tsconfig.json``). A file that does not parse, or is
+    not an object, is reported: a broken spec must never be skipped."""
     if spec.error is not None or spec.document is None:
-        return spec.raw is not None and b'"validVersions"' in spec.raw
+        return True
     root = spec.document.root
-    return isinstance(root, dict) and not SPEC_KEYS.isdisjoint(root)
+    return not isinstance(root, dict) or not root or not SPEC_KEYS.isdisjoint(root)
 
 
 def looks_like_spec(spec: SpecFile) -> bool:
