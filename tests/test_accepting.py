@@ -195,3 +195,32 @@ def test_removing_versions_a_release_deprecated_is_a_warning_naming_it(tmp_path:
     ]
     (warning,) = [f for f in report["findings"] if f["rule"] == "deprecated-version-removed"]
     assert "deprecated since 2.0.0" in warning["message"]
+
+
+@pytest.mark.corpus
+def test_kafka_3_8_breaks_are_early_access_records(kafka_repo: Path, tmp_path: Path) -> None:
+    """diff 3.7.0 3.8.0: every error is a KIP-848 early-access record; as previews they are
+    warnings that say why, and the diff passes."""
+    run = run_cli(["diff", "3.7.0", "3.8.0", "--no-proof", "-f", "json"], kafka_repo)
+    errors = [f for f in run.json()["findings"] if f["severity"] == "error"]
+    assert errors and run.code == 1
+    assert {f["message_name"] for f in errors} <= {
+        "ConsumerGroupCurrentMemberAssignmentValue",
+        "ConsumerGroupMemberMetadataValue",
+        "ConsumerGroupPartitionMetadataValue",
+        "ConsumerGroupTargetAssignmentMemberValue",
+    }
+    config = tmp_path / "kcompat.toml"
+    config.write_text(
+        'preview = [{ message = "ConsumerGroup*Value", reason = "early access (KIP-848)" }]\n'
+    )
+    run = run_cli(
+        ["diff", "3.7.0", "3.8.0", "--no-proof", "-f", "json", "--config", str(config)],
+        kafka_repo,
+    )
+    assert run.code == 0
+    previews = [f for f in run.json()["findings"] if f["message_name"].startswith("ConsumerGroup")
+                and f["rule"] in {e["rule"] for e in errors}]  # fmt: skip
+    assert len(previews) == len(errors)
+    assert all(f["severity"] == "warning" for f in previews)
+    assert all("early access (KIP-848) (preview)" in f["notes"][-1] for f in previews)
