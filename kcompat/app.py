@@ -137,16 +137,30 @@ def exit_status(findings: Sequence[Finding], fail_on: FailOn | None, configured:
 def emit(report: Report, *, fmt: LintFormat, color: Color, base_label: str = "BASE") -> None:
     """Render a report in the chosen format to stdout."""
     if fmt is LintFormat.text:
-        from kcompat.report.text import render_text
+        from kcompat.report.text import plain, render_text, styled
 
-        console = console_for(color)
-        for line in render_text(report, base_label=base_label):
-            console.print(line)
+        lines = render_text(report, base_label=base_label)
+        if uses_color(color):
+            console = console_for(color)
+            for line in lines:
+                console.print(styled(line))
+        else:  # a hook's or a CI log's output: no styling, so no rich to import
+            sys.stdout.write("".join(plain(line) + "\n" for line in lines))
         return
     from kcompat.report import formats
 
     text = formats.render(fmt.value, report)
     sys.stdout.write(text if text.endswith("\n") else text + "\n")
+
+
+def uses_color(color: Color) -> bool:
+    """Whether text output is styled: ``always``, or ``auto`` on a terminal without
+    NO_COLOR (what rich would decide, without importing it)."""
+    if color is Color.always:
+        return True
+    if color is Color.never or "NO_COLOR" in os.environ:
+        return False
+    return sys.stdout.isatty() or bool(os.environ.get("FORCE_COLOR"))
 
 
 def severity_of(level: Level) -> Severity:

@@ -323,3 +323,35 @@ def test_prove_needs_common_versions_only() -> None:
     head = read(changed(tiny(), lambda doc: doc.__setitem__("validVersions", "1-2")))
     found = prove(base, head, base.valid_versions, samples=5)
     assert found == []
+
+
+def test_a_change_alike_in_many_versions_is_sampled_once() -> None:
+    """Versions that changed the same way share the first one's counterexample; a version
+    whose change differs is sampled on its own."""
+    from kcompat.codec.proof import layout_delta
+
+    base = {
+        "name": "WideRequest",
+        "type": "request",
+        "apiKey": 301,
+        "validVersions": "0-5",
+        "flexibleVersions": "3+",
+        "fields": [
+            {"name": "Id", "type": "int32", "versions": "0+"},
+            {"name": "Note", "type": "string", "versions": "2+"},
+        ],
+    }
+    head = changed(base, set_key("Id", "type", "int64"))
+    found = proven(base, head)
+    by_version: dict[int, set[str]] = {}
+    for evidence in found:
+        by_version.setdefault(evidence.version, set()).add(evidence.hex)
+    assert sorted(by_version) == [0, 1, 2, 3, 4, 5]
+    # 0-1 alike (Note absent, Id retyped), 2 alike too (Note unchanged), 3+ flexible: the
+    # same delta is the same counterexample; a flexible version's bytes differ
+    old, new = read(base), read(head)
+    deltas = {v: layout_delta(resolve(old, v).root, resolve(new, v).root) for v in range(6)}
+    assert len(set(deltas.values())) == 2  # non-flexible versions, flexible versions
+    assert by_version[0] == by_version[1] == by_version[2]
+    assert by_version[3] == by_version[4] == by_version[5]
+    assert by_version[0] != by_version[3]

@@ -43,7 +43,7 @@ import re
 import time
 import uuid
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from kcompat.codec.annotate import annotate_lines, focus, show
@@ -227,15 +227,31 @@ class _Prover:
         self.regroupings: dict[tuple[int, int], tuple[StructLayout, StructLayout, bool]] = {}
 
     def run(self, base: Message, head: Message, versions: Versions) -> list[Evidence]:
+        """Evidence for every version and direction. With ``skip_identical``, a version
+        whose change is the same as an earlier version's (the same fields changed the same
+        way: :func:`layout_delta`) is not sampled again: it breaks the same way, and its
+        evidence is the earlier version's counterexample (a change to a field present in
+        ten versions costs one round of samples, not ten)."""
         found: list[Evidence] = []
+        proven: dict[tuple[object, ...], list[Evidence]] = {}
         common = _bounded(versions & base.valid_versions & head.valid_versions)
         for version in common:
             base_layout, head_layout = resolve(base, version), resolve(head, version)
+            delta = (
+                layout_delta(base_layout.root, head_layout.root) if self.skip_identical else None
+            )
+            if delta is not None and delta in proven:
+                found.extend(replace(e, version=version) for e in proven[delta])
+                continue
+            here: list[Evidence] = []
             for direction, writer, reader in (
                 (BASE_TO_HEAD, base_layout, head_layout),
                 (HEAD_TO_BASE, head_layout, base_layout),
             ):
-                found.extend(self.check(writer, reader, direction))
+                here.extend(self.check(writer, reader, direction))
+            if delta is not None:
+                proven[delta] = here
+            found.extend(here)
         return found
 
     def check(self, writer: Layout, reader: Layout, direction: str) -> list[Evidence]:
@@ -573,6 +589,50 @@ def _evidence(
         size=len(data),
         short=tuple(focus(lines, path, SHORT_ANNOTATED)),
     )
+
+
+# -- what changed between two layouts of one version -----------------------------------------
+
+
+def layout_delta(base: StructLayout, head: StructLayout, path: str = "") -> tuple[object, ...]:
+    """What differs between two layouts, named without the version: the fields added,
+    removed or written differently (with their wire forms, tags, nullability and
+    defaults), the order of the fields both have, and the message's flexibility on each
+    side. Two versions with equal deltas changed the same way."""
+    # Flexibility is part of what a change means: the same retyped field is other bytes
+    # in a flexible version (compact lengths, tagged sections).
+    out: list[object] = [("flexible", path, base.flexible, head.flexible)] if not path else []
+    base_by_name = {f.name: f for f in base.all_fields()}
+    head_by_name = {f.name: f for f in head.all_fields()}
+    shared_base = [f.name for f in base.fields if f.name in head_by_name]
+    shared_head = [f.name for f in head.fields if f.name in base_by_name]
+    if shared_base != shared_head:
+        out.append(("order", path, tuple(shared_base), tuple(shared_head)))
+    for name in sorted(base_by_name.keys() | head_by_name.keys()):
+        old, new = base_by_name.get(name), head_by_name.get(name)
+        if old is None or new is None:
+            entry = new if old is None else old
+            assert entry is not None
+            kind = "added" if old is None else "removed"
+            out.append((kind, path, name, entry.tag, layout_signature_of(entry)))
+            continue
+        if _own_form(old) != _own_form(new):
+            out.append(("changed", path, name, _own_form(old), _own_form(new)))
+        inner_old, inner_new = _struct_inside(old.wire), _struct_inside(new.wire)
+        if inner_old is not None and inner_new is not None:
+            out.extend(layout_delta(inner_old, inner_new, f"{path}.{name}" if path else name))
+    return tuple(out)
+
+
+def _own_form(entry: LayoutField) -> tuple[object, ...]:
+    wire = entry.wire
+    return (entry.tag, entry.nullable, entry.default.key(), wire.type_bits, *own_shape(wire))
+
+
+def layout_signature_of(entry: LayoutField) -> tuple[object, ...]:
+    """A field's whole signature (its insides included), as :func:`layout_signature`."""
+    holder = StructLayout("", "", (entry,), (), False)
+    return layout_signature(holder)
 
 
 # -- blame: the field that changed ------------------------------------------------------------

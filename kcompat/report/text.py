@@ -2,67 +2,95 @@
 
 Errors come first, then warnings, then infos, so a long run's verdict is at the top; each
 finding's hint, why its versions count as released, its notes and its counterexample
-bytes follow it, indented.
+bytes follow it, indented. Lines are styled segments: printed through rich on a terminal,
+as plain text otherwise (a pre-commit hook or a CI log need not import rich).
 """
 
 from __future__ import annotations
 
-from rich.text import Text
+from typing import TYPE_CHECKING
 
 from kcompat.report.document import Report, counts_phrase, plural
 from kcompat.rules.engine import Finding, Severity
 
+if TYPE_CHECKING:
+    from rich.text import Text
+
+#: A line of output: (text, rich style) segments.
+Line = tuple[tuple[str, str], ...]
+
 _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
 
 
-def finding_line(finding: Finding, base_label: str = "BASE") -> Text:
-    line = Text()
-    line.append(str(finding.location), style="bold")
-    line.append(": ")
-    if finding.accepted:
-        line.append(f"{finding.severity.label} (accepted)", style="green")
-    else:
-        line.append(finding.severity.label, style=_STYLE[finding.severity])
-    line.append(f" [{finding.rule}] ", style="dim")
-    line.append(finding.message)
+def finding_segments(finding: Finding, base_label: str = "BASE") -> Line:
+    severity = (
+        (f"{finding.severity.label} (accepted)", "green")
+        if finding.accepted
+        else (finding.severity.label, _STYLE[finding.severity])
+    )
+    line = [
+        (str(finding.location), "bold"),
+        (": ", ""),
+        severity,
+        (f" [{finding.rule}] ", "dim"),
+        (finding.message, ""),
+    ]
     if finding.base_location is not None:
         base = finding.base_location
-        line.append(f" (was {base.path}:{base.line} in {base_label})", style="dim")
-    return line
+        line.append((f" (was {base.path}:{base.line} in {base_label})", "dim"))
+    return tuple(line)
 
 
-def finding_block(finding: Finding, base_label: str = "BASE", hints: bool = True) -> list[Text]:
+def finding_line(finding: Finding, base_label: str = "BASE") -> Text:
+    """One finding's line as rich text (for renderers that draw with rich)."""
+    return styled(finding_segments(finding, base_label))
+
+
+def finding_block(finding: Finding, base_label: str = "BASE", hints: bool = True) -> list[Line]:
     """A finding's line and what is indented under it."""
-    lines = [finding_line(finding, base_label)]
+    lines = [finding_segments(finding, base_label)]
     if finding.accepted:
-        lines.append(Text(f"    accepted: {finding.accepted}", style="green"))
+        lines.append(((f"    accepted: {finding.accepted}", "green"),))
     if hints and finding.hint and not finding.accepted:
-        lines.append(Text(f"    hint: {finding.hint}", style="dim"))
+        lines.append(((f"    hint: {finding.hint}", "dim"),))
     if finding.released_by and finding.severity >= Severity.WARNING:
-        lines.append(Text(f"    released: {finding.released_by}", style="dim"))
+        lines.append(((f"    released: {finding.released_by}", "dim"),))
     for note in finding.notes:
-        lines.append(Text(f"    note: {note}", style="dim"))
+        lines.append(((f"    note: {note}", "dim"),))
     if finding.evidence is not None:
         for row in str(finding.evidence).splitlines():
-            lines.append(Text(f"    {row}", style="dim"))
+            lines.append(((f"    {row}", "dim"),))
     return lines
 
 
-def render_text(report: Report, *, base_label: str = "BASE", hints: bool = True) -> list[Text]:
+def render_text(report: Report, *, base_label: str = "BASE", hints: bool = True) -> list[Line]:
     """Every finding (errors first), then the summary."""
-    lines: list[Text] = []
+    lines: list[Line] = []
     for finding in report.by_severity():
         lines.extend(finding_block(finding, base_label, hints))
     if report.released and report.findings:
-        lines.append(Text(f"Released: {report.released}.", style="dim"))
+        lines.append(((f"Released: {report.released}.", "dim"),))
     lines.append(summary_line(report))
     return lines
 
 
-def summary_line(report: Report) -> Text:
+def summary_line(report: Report) -> Line:
     files = plural(report.files, "spec file")
     aside = report.set_aside()
     tail = f" ({aside})" if aside else ""
     if not report.counted:
-        return Text(f"No problems in {files}{tail}.", style="green")
-    return Text(f"Found {counts_phrase(report.counted)} in {files}{tail}.", style="bold")
+        return ((f"No problems in {files}{tail}.", "green"),)
+    return ((f"Found {counts_phrase(report.counted)} in {files}{tail}.", "bold"),)
+
+
+def plain(line: Line) -> str:
+    return "".join(text for text, _style in line)
+
+
+def styled(line: Line) -> Text:
+    from rich.text import Text
+
+    out = Text()
+    for text, style in line:
+        out.append(text, style=style or None)
+    return out
