@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 
+from kcompat.errors import UsageError
+
 if TYPE_CHECKING:
     from kcompat.report.document import Report
     from kcompat.rules.engine import Finding, Severity
@@ -29,8 +31,94 @@ app = typer.Typer(
 )
 
 
+class Shell(StrEnum):
+    bash = "bash"
+    zsh = "zsh"
+    fish = "fish"
+
+
+#: the environment variable a completion script sets when it asks for completions
+COMPLETE_VAR = "_KCOMPAT_COMPLETE"
+
+
+def completion_args(args: list[str]) -> list[str]:
+    """``--show-completion`` or ``--install-completion`` without a shell names the running
+    one (as typer detects it); a completion request loads typer's completion classes."""
+    if os.environ.get(COMPLETE_VAR):
+        from typer._completion_classes import completion_init
+
+        completion_init()
+    if not args or args[0] not in ("--show-completion", "--install-completion"):
+        return args
+    if len(args) > 1 and not args[1].startswith("-"):
+        return args
+    from typer._completion_shared import _get_shell_name
+
+    shell = _get_shell_name()
+    if shell is None or shell not in Shell.__members__:
+        raise UsageError(
+            f"cannot tell which shell this is ({shell or 'none found'}): name it, e.g. "
+            f"kcompat {args[0]} bash (bash, zsh or fish)"
+        )
+    return [args[0], shell, *args[1:]]
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        from kcompat import __version__
+
+        print(f"kcompat {__version__}")
+        raise typer.Exit(0)
+
+
+def _show_completion(value: Shell | None) -> None:
+    if value is not None:
+        from typer._completion_shared import get_completion_script
+
+        print(get_completion_script(prog_name="kcompat", complete_var=COMPLETE_VAR, shell=value))
+        raise typer.Exit(0)
+
+
+def _install_completion(value: Shell | None) -> None:
+    if value is not None:
+        from typer._completion_shared import install
+
+        shell, path = install(shell=value.value, prog_name="kcompat", complete_var=COMPLETE_VAR)
+        print(f"{shell} completion installed in {path}; it takes effect in a new shell.")
+        raise typer.Exit(0)
+
+
 @app.callback()
-def _kcompat() -> None:
+def _kcompat(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", "-V", is_eager=True, callback=_show_version, help="Print the version."
+        ),
+    ] = False,
+    install_completion: Annotated[
+        Shell | None,
+        typer.Option(
+            "--install-completion",
+            metavar="[bash|zsh|fish]",
+            is_eager=True,
+            callback=_install_completion,
+            help="Install tab completion for this shell (default: the one running kcompat).",
+            show_default=False,
+        ),
+    ] = None,
+    show_completion: Annotated[
+        Shell | None,
+        typer.Option(
+            "--show-completion",
+            metavar="[bash|zsh|fish]",
+            is_eager=True,
+            callback=_show_completion,
+            help="Print the tab completion script for this shell, to install it by hand.",
+            show_default=False,
+        ),
+    ] = None,
+) -> None:
     """Keep Kafka-style message protocols compatible, and show the bytes."""
     # A callback keeps typer in command-group mode even when only the invoked command
     # is registered (see kcompat.commands.register).

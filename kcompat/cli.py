@@ -6,7 +6,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from kcompat.app import app
+from kcompat.app import app, completion_args
 from kcompat.commands import COMMAND_MODULES, register
 from kcompat.errors import UsageError, one_line
 
@@ -18,6 +18,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(argv) if argv is not None else sys.argv[1:]
     register(args[0] if args else None)
     try:
+        args = completion_args(args)
         result = app(args=args, prog_name="kcompat", standalone_mode=False)
     except SystemExit as done:
         code = done.code
