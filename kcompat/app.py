@@ -25,7 +25,8 @@ app = typer.Typer(
     name="kcompat",
     help="Keep Kafka-style message protocols compatible, and show the bytes.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=False,  # kcompat's own --install-completion/--show-completion take a shell
+    rich_markup_mode=None,  # click's plain help: flag names never cut, readable at 80 columns
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
@@ -147,11 +148,39 @@ class FailOn(StrEnum):
 
 
 ColorOption = Annotated[
-    Color, typer.Option("--color", help="Colour the text output.", case_sensitive=False)
+    Color,
+    typer.Option(
+        "--color",
+        metavar="WHEN",
+        help="Colour the text output: auto (on a terminal), always or never.",
+        case_sensitive=False,
+    ),
+]
+FormatOption = Annotated[
+    LintFormat,
+    typer.Option(
+        "--format",
+        "-f",
+        metavar="FORMAT",
+        help="text, json, sarif, github, junit or markdown.",
+        case_sensitive=False,
+    ),
+]
+FailOnOption = Annotated[
+    FailOn | None,
+    typer.Option(
+        "--fail-on",
+        metavar="SEVERITY",
+        help="Exit 1 on findings at or above this severity: error (the default unless "
+        "configured), warning, info, or never.",
+        case_sensitive=False,
+    ),
 ]
 ConfigOption = Annotated[
     Path | None,
-    typer.Option("--config", help="kcompat.toml or pyproject.toml to use (default: nearest)."),
+    typer.Option(
+        "--config", metavar="FILE", help="kcompat.toml or pyproject.toml to use (default: nearest)."
+    ),
 ]
 
 
@@ -187,7 +216,9 @@ LevelOption = Annotated[
     Level,
     typer.Option(
         "--level",
-        help="Show findings at or above this severity (exit status still counts all).",
+        metavar="SEVERITY",
+        help="Show findings at or above this severity: error, warning or info (the exit "
+        "status still counts all).",
         case_sensitive=False,
     ),
 ]

@@ -32,6 +32,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return 0
     except Exception as err:
+        if type(err).__name__ == "NoArgsIsHelpError":  # ``kcompat`` alone: the help
+            print(err.format_message(), file=sys.stderr)  # type: ignore[attr-defined]
+            return 2
         if _is_usage_error(err):  # click's bad option / missing argument: one line
             command = args[0] if args and args[0] in COMMAND_MODULES else ""
             where = f"kcompat {command} --help" if command else "kcompat --help"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 from pathlib import Path
 
@@ -116,3 +117,68 @@ def test_completion_options_are_in_the_top_level_help(tmp_path: Path) -> None:
     done = run_process(["--help"], tmp_path, env={"COLUMNS": "100"})
     for option in ("--version", "--install-completion", "--show-completion"):
         assert option in done.stdout
+
+
+def _section(text: str, title: str) -> list[str]:
+    """The lines of one help section (``Options:``, ``Commands:``) up to the next blank."""
+    lines = text.splitlines()
+    start = lines.index(title) + 1
+    end = next((i for i in range(start, len(lines)) if not lines[i].strip()), len(lines))
+    return lines[start:end]
+
+
+def test_top_level_help_lists_the_everyday_commands_first(tmp_path: Path) -> None:
+    done = run_process(["--help"], tmp_path, env={"COLUMNS": "80"})
+    assert done.code == 0
+    commands = _section(done.stdout, "Commands:")
+    names = [line.split()[0] for line in commands]
+    assert names[:3] == ["lint", "diff", "explain"]
+    assert set(names) == {
+        "lint",
+        "diff",
+        "explain",
+        "drift",
+        "rules",
+        "encode",
+        "decode",
+        "history",
+        "corpus",
+    }
+    # one line each, a whole sentence: never cut with "..." nor broken mid-sentence
+    assert len(commands) == len(names)
+    for line in commands:
+        assert line.endswith(".") and not line.endswith("..."), line
+
+
+def test_no_command_prints_the_help_and_exits_2(tmp_path: Path) -> None:
+    done = run_process([], tmp_path, env={"COLUMNS": "80"})
+    assert done.code == 2
+    assert "Commands:" in done.stderr and "kcompat: error" not in done.stderr
+
+
+@pytest.mark.parametrize("command", ["diff", "lint", "explain", "drift", "history", "rules"])
+def test_command_help_is_readable_at_80_columns(command: str, tmp_path: Path) -> None:
+    """Flag names are never cut, and descriptions get most of the width, not 20 columns."""
+    done = run_process([command, "--help"], tmp_path, env={"COLUMNS": "80"})
+    assert done.code == 0, done.stderr
+    assert all(len(line) <= 80 for line in done.stdout.splitlines())
+    options = _section(done.stdout, "Options:")
+    starts = [line for line in options if line.startswith("  -")]
+    for line in starts:
+        flags = re.match(r"  ((?:-\w, )?--[\w-]+(?: / --[\w-]+)?)", line)
+        assert flags is not None, line
+    # the description column starts early enough to leave at least 45 columns
+    widths = [len(line) - len(line.lstrip()) for line in options if not line.startswith("  -")]
+    assert widths and max(widths) <= 35
+    if command == "diff":
+        text = done.stdout
+        for flag in (
+            "--staged",
+            "--merge-base",
+            "--write-baseline",
+            "--history / --no-history",
+            "--fail-on SEVERITY",
+            "-f, --format FORMAT",
+        ):
+            assert f"  {flag}" in text
+        assert "text, json, sarif, github, junit or markdown." in text

@@ -21,9 +21,12 @@ from kcompat.app import ConfigOption, app
 from kcompat.errors import UsageError
 
 MessageArgument = Annotated[
-    str, typer.Argument(help='The message name, as in the spec\'s "name" (e.g. FetchRequest).')
+    str,
+    typer.Argument(
+        metavar="MESSAGE", help='The message name, as in the spec\'s "name" (e.g. FetchRequest).'
+    ),
 ]
-VersionOption = Annotated[int, typer.Option("--version", help="The message version.")]
+VersionOption = Annotated[int, typer.Option("--version", metavar="N", help="The message version.")]
 SpecsOption = Annotated[
     list[str] | None,
     typer.Option(
@@ -36,12 +39,15 @@ SpecsOption = Annotated[
 _HEX_TEXT = re.compile(rb"\A\s*(?:0x)?[0-9a-fA-F\s:]*\Z")
 
 
-@app.command()
+@app.command(short_help="A JSON value to the message's bytes at a version.")
 def encode(
     message: MessageArgument,
     version: VersionOption,
     source: Annotated[
-        str, typer.Argument(help="A JSON file holding the value, or - for standard input.")
+        str,
+        typer.Argument(
+            metavar="FILE", help="A JSON file holding the value, or - for standard input."
+        ),
     ] = "-",
     raw: Annotated[bool, typer.Option("--raw", help="Write raw bytes, not hex.")] = False,
     specs: SpecsOption = None,
@@ -70,14 +76,15 @@ def encode(
         sys.stdout.write(encoded.hex() + "\n")
 
 
-@app.command()
+@app.command(short_help="The message's bytes at a version to a JSON value.")
 def decode(
     message: MessageArgument,
     version: VersionOption,
     data: Annotated[
         str,
         typer.Argument(
-            help="The bytes as hex, or @FILE (raw bytes, or hex text) or @- (standard input)."
+            metavar="DATA",
+            help="The bytes as hex, or @FILE (raw bytes, or hex text) or @- (standard input).",
         ),
     ],
     specs: SpecsOption = None,

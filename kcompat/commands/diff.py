@@ -11,7 +11,8 @@ from kcompat.app import (
     Color,
     ColorOption,
     ConfigOption,
-    FailOn,
+    FailOnOption,
+    FormatOption,
     Level,
     LevelOption,
     LintFormat,
@@ -22,15 +23,20 @@ from kcompat.app import (
 )
 
 
-@app.command()
+@app.command(short_help="Every breaking change between two revisions, with the bytes.")
 def diff(
     base: Annotated[
         str | None,
-        typer.Argument(help="BASE: a git revision, a directory, or REV:path (default: HEAD)."),
+        typer.Argument(
+            metavar="BASE", help="BASE: a git revision, a directory, or REV:path (default: HEAD)."
+        ),
     ] = None,
     head: Annotated[
         str | None,
-        typer.Argument(help="HEAD: a revision, a directory or REV:path (default: working tree)."),
+        typer.Argument(
+            metavar="HEAD",
+            help="HEAD: a revision, a directory or REV:path (default: working tree).",
+        ),
     ] = None,
     staged: Annotated[
         bool, typer.Option("--staged", help="Compare BASE (default HEAD) with the index.")
@@ -39,15 +45,11 @@ def diff(
         bool, typer.Option("--merge-base", help="Diff from the merge base of BASE and HEAD.")
     ] = False,
     repo_dir: Annotated[
-        Path | None, typer.Option("--repo", help="The git repository (default: current).")
+        Path | None,
+        typer.Option("--repo", metavar="DIR", help="The git repository (default: current)."),
     ] = None,
-    fmt: Annotated[
-        LintFormat, typer.Option("--format", "-f", help="Output format.", case_sensitive=False)
-    ] = LintFormat.text,
-    fail_on: Annotated[
-        FailOn | None,
-        typer.Option("--fail-on", help="Exit 1 on findings at or above this severity."),
-    ] = None,
+    fmt: FormatOption = LintFormat.text,
+    fail_on: FailOnOption = None,
     history: Annotated[
         bool,
         typer.Option("--history/--no-history", help="Check tag reuse against BASE's history."),
@@ -59,6 +61,7 @@ def diff(
         int | None,
         typer.Option(
             "--samples",
+            metavar="N",
             min=1,
             help="Samples per message version for the proof (default 20; 10 with --staged, "
             "where a pre-commit hook must be instant: on Kafka's whole history 6 already "
@@ -69,16 +72,20 @@ def diff(
         str | None,
         typer.Option(
             "--released",
+            metavar="MODE",
             help="Which versions are released: tags (shipped by a release tag), base (every "
             "version in BASE), or auto (tags where the repository has release tags; default).",
         ),
     ] = None,
     baseline: Annotated[
-        Path | None, typer.Option("--baseline", help="Accept the findings in this JSON report.")
+        Path | None,
+        typer.Option("--baseline", metavar="FILE", help="Accept the findings in this JSON report."),
     ] = None,
     write_baseline: Annotated[
         Path | None,
-        typer.Option("--write-baseline", help="Write the current findings as a baseline."),
+        typer.Option(
+            "--write-baseline", metavar="FILE", help="Write the current findings as a baseline."
+        ),
     ] = None,
     level: LevelOption = Level.info,
     color: ColorOption = Color.auto,

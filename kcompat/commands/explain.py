@@ -37,11 +37,12 @@ class MessageKind(StrEnum):
     coordinator_value = "coordinator-value"
 
 
-@app.command()
+@app.command(short_help="One message across all its versions, at a glance.")
 def explain(
     message: Annotated[
         str,
         typer.Argument(
+            metavar="MESSAGE",
             help="The message: its name (FetchRequest, fetchrequest), a name without "
             "Request/Response (Fetch), or an API key number (1).",
             show_default=False,
@@ -52,23 +53,30 @@ def explain(
         typer.Option(
             "--type",
             "-t",
-            help="Which kind to pick for a bare name or an API key (default: request and "
-            "response both).",
+            metavar="KIND",
+            help="Which kind to pick for a bare name or an API key: request, response, "
+            "header, metadata, data, coordinator-key or coordinator-value (default: request "
+            "and response both).",
             case_sensitive=False,
         ),
     ] = None,
     version: Annotated[
         int | None,
-        typer.Option("--version", help="Show this version's wire layout as a grammar."),
+        typer.Option(
+            "--version", metavar="N", help="Show this version's wire layout as a grammar."
+        ),
     ] = None,
     rev: Annotated[
         str | None,
-        typer.Option("--rev", help="Explain the message as it is at this git revision."),
+        typer.Option(
+            "--rev", metavar="REV", help="Explain the message as it is at this git revision."
+        ),
     ] = None,
     against: Annotated[
         str | None,
         typer.Option(
             "--against",
+            metavar="BASE",
             help="Highlight what changed since BASE (a revision, REV:path or a directory) "
             "and show kcompat diff's findings for the message.",
         ),
@@ -77,20 +85,33 @@ def explain(
         list[str] | None,
         typer.Option(
             "--specs",
+            metavar="PATH",
             help="A spec file or directory to look in (repeatable; default: the configured "
             "paths, or the current directory).",
         ),
     ] = None,
     repo_dir: Annotated[
-        Path | None, typer.Option("--repo", help="The git repository (default: current).")
+        Path | None,
+        typer.Option("--repo", metavar="DIR", help="The git repository (default: current)."),
     ] = None,
     fmt: Annotated[
         ExplainFormat,
-        typer.Option("--format", "-f", help="Output format.", case_sensitive=False),
+        typer.Option(
+            "--format",
+            "-f",
+            metavar="FORMAT",
+            help="text, markdown, json, svg or html.",
+            case_sensitive=False,
+        ),
     ] = ExplainFormat.text,
     width: Annotated[
         int | None,
-        typer.Option("--width", min=40, help="Columns to draw in (default: the terminal's)."),
+        typer.Option(
+            "--width",
+            metavar="COLUMNS",
+            min=40,
+            help="Columns to draw in (default: the terminal's).",
+        ),
     ] = None,
     ascii_only: Annotated[
         bool, typer.Option("--ascii", help="Plain ASCII cells instead of Unicode glyphs.")
@@ -102,8 +123,11 @@ def explain(
     color: ColorOption = Color.auto,
     config_file: ConfigOption = None,
 ) -> None:
-    """Show a message across its versions: a version matrix, per-field timelines, one
-    version's wire layout (--version), or what changed since BASE (--against)."""
+    """Show a message across its versions.
+
+    A version matrix and per-field timelines; one version's wire layout (--version); or
+    what changed since BASE (--against).
+    """
     from kcompat.explain.run import ExplainRequest, run_explain
 
     explanations = run_explain(

@@ -10,22 +10,32 @@ import typer
 from kcompat.app import Color, ColorOption, ConfigOption, app, console_for
 
 
-@app.command()
+@app.command(short_help="Diff every commit or release of a history, on Spark.")
 def history(
-    repo_dir: Annotated[Path, typer.Option("--repo", help="The git repository.")] = Path("."),
+    repo_dir: Annotated[
+        Path, typer.Option("--repo", metavar="DIR", help="The git repository.")
+    ] = Path("."),
     mode: Annotated[
         str,
-        typer.Option("--mode", help="consecutive (commits), releases, or transitive (all pairs)."),
+        typer.Option(
+            "--mode",
+            metavar="MODE",
+            help="consecutive (commits), releases, or transitive (all pairs).",
+        ),
     ] = "consecutive",
     revision_range: Annotated[
-        str | None, typer.Option("--range", help="A..B for consecutive mode (default: HEAD).")
+        str | None,
+        typer.Option("--range", metavar="A..B", help="A..B for consecutive mode (default: HEAD)."),
     ] = None,
     tags: Annotated[
-        str | None, typer.Option("--tags", help="Regex of release tags (default: X.Y.Z).")
+        str | None,
+        typer.Option("--tags", metavar="REGEX", help="Regex of release tags (default: X.Y.Z)."),
     ] = None,
     released: Annotated[
         str | None,
-        typer.Option("--released", help="base or tags (default: tags if the repo has some)."),
+        typer.Option(
+            "--released", metavar="MODE", help="base or tags (default: tags if the repo has some)."
+        ),
     ] = None,
     out: Annotated[
         str | None,
@@ -33,18 +43,27 @@ def history(
             "--out", help="Directory (or hdfs://, s3a:// URI) for findings and summary.json."
         ),
     ] = None,
-    fmt: Annotated[str, typer.Option("--format", "-f", help="text, json or markdown.")] = "text",
+    fmt: Annotated[
+        str, typer.Option("--format", "-f", metavar="FORMAT", help="text, json or markdown.")
+    ] = "text",
     master: Annotated[
-        str | None, typer.Option("--master", help="Spark master (default local[*]).")
+        str | None, typer.Option("--master", metavar="URL", help="Spark master (default local[*]).")
     ] = None,
     remote: Annotated[
         str | None,
-        typer.Option("--remote", help="A Spark Connect server, sc://HOST:PORT (not --master)."),
+        typer.Option(
+            "--remote", metavar="URL", help="A Spark Connect server, sc://HOST:PORT (not --master)."
+        ),
     ] = None,
     proof: Annotated[bool, typer.Option("--proof/--no-proof", help="Round-trip proofs.")] = True,
-    samples: Annotated[int, typer.Option("--samples", min=1, help="Samples per version.")] = 20,
+    samples: Annotated[
+        int, typer.Option("--samples", metavar="N", min=1, help="Samples per version.")
+    ] = 20,
     partitions: Annotated[
-        int | None, typer.Option("--partitions", min=1, help="Spark partitions (default 2x cores).")
+        int | None,
+        typer.Option(
+            "--partitions", metavar="N", min=1, help="Spark partitions (default 2x cores)."
+        ),
     ] = None,
     color: ColorOption = Color.auto,
     config_file: ConfigOption = None,
