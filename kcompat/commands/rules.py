@@ -21,7 +21,10 @@ class RuleKind(StrEnum):
 def rules(
     rule_id: Annotated[str | None, typer.Argument(metavar="RULE", help="Explain one rule.")] = None,
     kind: Annotated[
-        RuleKind | None, typer.Option("--kind", metavar="KIND", help="lint or diff rules.")
+        RuleKind | None,
+        typer.Option(
+            "--kind", metavar="KIND", help="Only rules of this kind: lint, diff, drift or corpus."
+        ),
     ] = None,
     category: Annotated[
         str | None, typer.Option("--category", metavar="NAME", help="Only this category.")
@@ -38,9 +41,13 @@ def rules(
     """List the rules, or explain one (why it matters, how to fix, examples)."""
     from kcompat.rules.catalog import explain_rule, list_rules
 
+    if fmt not in ("text", "json", "markdown"):
+        from kcompat.errors import UsageError
+
+        raise UsageError(f"--format must be text, json or markdown, not {fmt!r}")
     console = console_for(color)
     if rule_id is not None:
-        explain_rule(rule_id, console, raw=fmt == "markdown")
+        explain_rule(rule_id, console, fmt=fmt)
         return
     list_rules(
         console,
