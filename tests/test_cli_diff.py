@@ -264,6 +264,24 @@ def test_a_missing_remote_branch_names_the_fetch(repo: Path, tmp_path: Path) -> 
     assert lines[0].endswith("git fetch origin release-2.0")
 
 
+def test_a_near_miss_ref_suggests_the_refs_that_exist(repo: Path, tmp_path: Path) -> None:
+    """``3.7`` when only ``origin/3.7`` and tag ``3.7.0`` exist: those, not a fetch."""
+    git(repo, "branch", "3.7")
+    git(repo, "tag", "3.7.0")
+    git(repo, "tag", "3.7.1")
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", f"file://{repo}", str(clone))
+    done = run_process(["diff", "3.7", "--no-proof"], clone)
+    assert done.code == 2
+    (line,) = done.stderr.splitlines()
+    assert line.endswith("did you mean origin/3.7 (a remote branch) or 3.7.0 (a tag)?"), line
+    assert "git fetch" not in line
+    misspelt = run_process(["diff", "3.7.00", "--no-proof"], clone)
+    (line,) = misspelt.stderr.splitlines()
+    assert "did you mean 3.7.0 (a tag)" in line
+    assert line.endswith("(if not, fetch the tag first: git fetch origin tag 3.7.00)"), line
+
+
 def test_a_missing_tag_names_the_fetch(repo: Path, tmp_path: Path) -> None:
     clone = tmp_path / "clone"
     git(tmp_path, "clone", "-q", f"file://{repo}", str(clone))
