@@ -105,7 +105,7 @@ def test_identical_directories_have_no_findings(
         ["diff", str(tmp_path / "a"), str(tmp_path / "b"), "--color", "never"], capsys
     )
     assert code == 0
-    assert out.strip().startswith("No problems")
+    assert out.strip().startswith("No spec file changed between ")
 
 
 def test_plain_file_pair(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -115,6 +115,8 @@ def diff(
         )
     )
     outcome = result.outcome
+    # BASE defaults to HEAD; next to "the index" or "the working tree" name it as the commit
+    base_label = "the HEAD commit" if base is None else result.base_label
     if result.note:
         print(f"kcompat: note: {result.note}", file=sys.stderr)
     if write_baseline is not None:
@@ -134,5 +136,5 @@ def diff(
         head=result.head_label,
         released=result.released,
     )
-    emit(report, fmt=fmt, color=color, base_label=result.base_label)
+    emit(report, fmt=fmt, color=color, base_label=base_label)
     raise typer.Exit(exit_status(outcome.findings, fail_on, result.fail_on))

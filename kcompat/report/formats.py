@@ -145,10 +145,10 @@ def render_github(report: Report) -> str:
         )
         lines.append(f"::{level[f.severity]} {props}::{_gh_escape(_details(f, hint='(hint: '))}")
     aside = report.set_aside()
-    lines.append(
-        f"kcompat {report.command}: {counts_phrase(report.findings)} in "
-        f"{plural(report.files, 'spec file')}" + (f" ({aside})" if aside else "")
+    said = report.nothing_compared() or (
+        f"{counts_phrase(report.findings)} in {plural(report.files, 'spec file')}"
     )
+    lines.append(f"kcompat {report.command}: {said}" + (f" ({aside})" if aside else ""))
     return "\n".join(lines)
 
 
@@ -206,12 +206,17 @@ def render_markdown(report: Report) -> str:
         command, command
     )
     aside = report.set_aside()
+    counts = (
+        f" in {plural(report.files, 'spec file')}: "
+        f"{plural(errors, 'error')}, {plural(report.count(Severity.WARNING), 'warning')}, "
+        f"{plural(report.count(Severity.INFO), 'info')}"
+    )
+    if report.nothing_compared():
+        verdict, counts = "✅ **No spec file changed**", ""
     lines = [
         f"### kcompat {title}",
         "",
-        verdict + f" in {plural(report.files, 'spec file')}: "
-        f"{plural(errors, 'error')}, {plural(report.count(Severity.WARNING), 'warning')}, "
-        f"{plural(report.count(Severity.INFO), 'info')}" + (f" ({aside})" if aside else "") + ".",
+        verdict + counts + (f" ({aside})" if aside else "") + ".",
         "",
     ]
     if report.base is not None:

@@ -24,7 +24,9 @@ def finding_line(finding: Finding, base_label: str = "BASE") -> Text:
     line.append(finding.message)
     if finding.base_location is not None:
         base = finding.base_location
-        line.append(f" (was {base.path}:{base.line} in {base_label})", style="dim")
+        moved = base.path != finding.location.path
+        where = f"{base.path}:{base.line}" if moved else f"line {base.line}"
+        line.append(f" (was {where} in {base_label})", style="dim")
     return line
 
 
@@ -50,14 +52,16 @@ def render_text(report: Report, *, base_label: str = "BASE", hints: bool = True)
         lines.extend(finding_block(finding, base_label, hints))
     if report.released and report.findings:
         lines.append(Text(f"Released: {report.released}.", style="dim"))
-    lines.append(summary_line(report))
+    lines.append(summary_line(report, base_label))
     return lines
 
 
-def summary_line(report: Report) -> Text:
+def summary_line(report: Report, base_label: str | None = None) -> Text:
     files = plural(report.files, "spec file")
     aside = report.set_aside()
     tail = f" ({aside})" if aside else ""
+    if report.nothing_compared():
+        return Text(f"{report.nothing_compared(base_label)}{tail}.", style="green")
     if not report.findings:
         return Text(f"No problems in {files}{tail}.", style="green")
     return Text(f"Found {counts_phrase(report.findings)} in {files}{tail}.", style="bold")
