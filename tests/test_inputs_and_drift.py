@@ -295,7 +295,7 @@ def test_drift_reports_wire_mismatch_missing_versions_and_one_sided_fields(
     assert code == 1
     (mismatch,) = [f for f in report["findings"] if f["rule"] == "drift-wire-mismatch"]
     assert mismatch["versions"] == "0-1"
-    assert "WidgetId is INT64 locally but INT32 upstream" in mismatch["message"]
+    assert "WidgetId is int64 locally but int32 upstream" in mismatch["message"]
     assert "drift-versions-missing" in rules_of(report, "warning")
     assert "drift-fields-one-side" in rules_of(report, "warning")
 
