@@ -253,3 +253,28 @@ def severity_of(level: Level) -> Severity:
     from kcompat.rules.engine import Severity
 
     return Severity[level.name.upper()]
+
+
+class MessageKind(StrEnum):
+    request = "request"
+    response = "response"
+    header = "header"
+    metadata = "metadata"
+    data = "data"
+    coordinator_key = "coordinator-key"
+    coordinator_value = "coordinator-value"
+
+
+#: ``--type``: how ``explain``, ``encode`` and ``decode`` pick among a bare name's messages
+MessageKindOption = Annotated[
+    MessageKind | None,
+    typer.Option(
+        "--type",
+        "-t",
+        metavar="KIND",
+        help="Which kind a bare name or an API key means: request, response, header, "
+        "metadata, data, coordinator-key or coordinator-value (default: request and "
+        "response).",
+        case_sensitive=False,
+    ),
+]

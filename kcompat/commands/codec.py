@@ -8,7 +8,6 @@ fit the message at that version (one line naming the field, and for bytes the of
 
 from __future__ import annotations
 
-import difflib
 import json
 import re
 import sys
@@ -17,13 +16,17 @@ from typing import Annotated, Any
 
 import typer
 
-from kcompat.app import ConfigOption, app
+from kcompat.app import ConfigOption, MessageKind, MessageKindOption, app
 from kcompat.errors import UsageError
 
 MessageArgument = Annotated[
     str,
     typer.Argument(
-        metavar="MESSAGE", help='The message name, as in the spec\'s "name" (e.g. FetchRequest).'
+        metavar="MESSAGE",
+        help="The message, found as explain finds it: its name (FetchRequest, fetchrequest), "
+        "a name without Request/Response with --type (Fetch -t request), or an API key "
+        "number with --type (1 -t response).",
+        show_default=False,
     ),
 ]
 VersionOption = Annotated[int, typer.Option("--version", metavar="N", help="The message version.")]
@@ -51,6 +54,7 @@ def encode(
     ] = "-",
     raw: Annotated[bool, typer.Option("--raw", help="Write raw bytes, not hex.")] = False,
     specs: SpecsOption = None,
+    kind: MessageKindOption = None,
     config_file: ConfigOption = None,
 ) -> None:
     """Encode a JSON value as the message's bytes at a version (printed as hex)."""
@@ -58,7 +62,7 @@ def encode(
     from kcompat.codec.jsonform import from_json
     from kcompat.spec.resolve import resolve
 
-    found = _find_message(message, version, specs, config_file)
+    found = _find_message(message, kind, version, specs, config_file)
     text = _read_input(source)
     try:
         data = json.loads(text)
@@ -94,6 +98,7 @@ def decode(
             "--annotate", help="Print an annotated hex dump (each field's bytes) instead of JSON."
         ),
     ] = False,
+    kind: MessageKindOption = None,
     config_file: ConfigOption = None,
 ) -> None:
     """Decode the message's bytes at a version and print the value as JSON."""
@@ -101,7 +106,7 @@ def decode(
     from kcompat.codec.jsonform import to_json
     from kcompat.spec.resolve import resolve
 
-    found = _find_message(message, version, specs, config_file)
+    found = _find_message(message, kind, version, specs, config_file)
     payload = _read_bytes(data)
     if annotate:
         from kcompat.codec.annotate import annotate_lines
@@ -130,57 +135,63 @@ def _codec_failure(message: str) -> Any:
 
 
 def _find_message(
-    name: str, version: int, specs: list[str] | None, config_file: Path | None
+    query: str,
+    kind: MessageKind | None,
+    version: int,
+    specs: list[str] | None,
+    config_file: Path | None,
 ) -> Any:
-    """The message called ``name`` among the spec files, checked to have ``version``."""
+    """The one message ``query`` names (as ``explain`` resolves names), with ``version``."""
     from kcompat.config import load_config
-    from kcompat.sources.files import read_paths
+    from kcompat.explain.find import FileSource, find_messages
 
     config = load_config(explicit=config_file)
     chosen = list(specs or [])
     if not chosen:
         base = Path(config.root) if config.root else Path(".")
         chosen = [str(base / p) for p in config.paths] or ["."]
-    targets, context = read_paths(chosen)
-    messages: dict[str, Any] = {}
-    for spec in (*targets, *context):
-        if spec.message is not None and spec.message.name and spec.message.name not in messages:
-            messages[spec.message.name] = spec.message
-    found = messages.get(name)
-    if found is None:
-        folded = {key.lower(): value for key, value in messages.items()}
-        found = folded.get(name.lower())
-    if found is None:
-        where = ", ".join(chosen)
-        if not messages:
-            raise UsageError(f"no spec files found in {where}")
-        guess = difflib.get_close_matches(name, sorted(messages), n=1)
-        hint = f"; did you mean {guess[0]!r}?" if guess else ""
-        raise UsageError(f"no message named {name!r} in {where}{hint}")
-    if version not in found.valid_versions:
+    found = find_messages(FileSource(chosen), query, kind.value if kind is not None else None)
+    if len(found) > 1:
+        names = " and ".join(item.message.name for item in found)
+        kinds = " or ".join(dict.fromkeys(item.message.kind for item in found))
+        raise UsageError(f"{query!r} names {names}: pick one with --type {kinds}")
+    message = found[0].message
+    if version not in message.valid_versions:
         raise UsageError(
-            f"{found.name} has no version {version} (valid versions: {found.valid_versions})"
+            f"{message.name} has no version {version} (valid versions: {message.valid_versions})"
         )
-    return found
+    return message
 
 
 def _label(source: str) -> str:
     return "standard input" if source == "-" else source
 
 
-def _read_input(source: str) -> bytes:
-    if source == "-":
-        return sys.stdin.buffer.read()
-    try:
-        return Path(source).read_bytes()
-    except OSError as err:
-        raise UsageError(f"{source}: cannot read ({err.strerror or err})") from None
+def _read_input(source: str, what: str = "the JSON value") -> bytes:
+    """A file's bytes, or standard input's for ``-`` (said when it is a terminal, since
+    the command then waits for typing; empty input is an error, not an empty value)."""
+    if source != "-":
+        try:
+            return Path(source).read_bytes()
+        except OSError as err:
+            raise UsageError(f"{source}: cannot read ({err.strerror or err})") from None
+    if sys.stdin is None:
+        raise UsageError(f"no standard input to read {what} from: give a file")
+    if sys.stdin.isatty():
+        print(
+            f"kcompat: reading {what} from standard input (end with Ctrl-D; or give a file)",
+            file=sys.stderr,
+        )
+    data = sys.stdin.buffer.read()
+    if not data.strip():
+        raise UsageError(f"standard input is empty: pipe {what} in, or give a file")
+    return data
 
 
 def _read_bytes(argument: str) -> bytes:
     """Hex on the command line, or ``@FILE``: raw bytes unless the file is all hex text."""
     if argument.startswith("@"):
-        content = _read_input(argument[1:] or "-")
+        content = _read_input(argument[1:] or "-", "the bytes")
         if content.strip() and _HEX_TEXT.match(content):
             return _parse_hex(content.decode("ascii"), argument)
         return content

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from kcompat.app import Color, ColorOption, ConfigOption, app
+from kcompat.app import Color, ColorOption, ConfigOption, MessageKindOption, app
 
 if TYPE_CHECKING:
     from kcompat.explain.explanation import Explanation
@@ -27,16 +27,6 @@ class ExplainFormat(StrEnum):
     html = "html"
 
 
-class MessageKind(StrEnum):
-    request = "request"
-    response = "response"
-    header = "header"
-    metadata = "metadata"
-    data = "data"
-    coordinator_key = "coordinator-key"
-    coordinator_value = "coordinator-value"
-
-
 @app.command(short_help="One message across all its versions, at a glance.")
 def explain(
     message: Annotated[
@@ -48,18 +38,7 @@ def explain(
             show_default=False,
         ),
     ],
-    kind: Annotated[
-        MessageKind | None,
-        typer.Option(
-            "--type",
-            "-t",
-            metavar="KIND",
-            help="Which kind to pick for a bare name or an API key: request, response, "
-            "header, metadata, data, coordinator-key or coordinator-value (default: request "
-            "and response both).",
-            case_sensitive=False,
-        ),
-    ] = None,
+    kind: MessageKindOption = None,
     version: Annotated[
         int | None,
         typer.Option(
