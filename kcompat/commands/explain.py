@@ -89,6 +89,7 @@ def explain(
             "--width",
             metavar="COLUMNS",
             min=40,
+            clamp=True,
             help="Columns to draw in (default: the terminal's).",
         ),
     ] = None,
@@ -165,17 +166,30 @@ def _picture(
     else:
         console = console_for(color)
         console.soft_wrap = False
-        if width is not None:
-            console.width = width
+        console.width = max(width or console.width, render_text.MIN_WIDTH)
     unicode_ok = "utf" in (console.encoding or "").lower()
     renderables = render_text.render(
         explanations,
         width=console.width,
         ascii_only=ascii_only or not unicode_ok,
+        one_block=fmt is ExplainFormat.html,  # a page scrolls: one matrix, not blocks
     )
+    if fmt is ExplainFormat.html:  # as wide as the widest line, so nothing wraps
+        console.width = max(console.width, *(len(str(item)) for item in renderables))
     for item in renderables:
         console.print(item)
+    title = "kcompat explain " + ", ".join(e.message.name for e in explanations)
     if fmt is ExplainFormat.svg:
-        sys.stdout.write(console.export_svg(title="kcompat explain"))
+        sys.stdout.write(console.export_svg(title=title))
     elif fmt is ExplainFormat.html:
-        sys.stdout.write(console.export_html(inline_styles=True))
+        sys.stdout.write(console.export_html(inline_styles=True, code_format=_html_page(title)))
+
+
+def _html_page(title: str) -> str:
+    """rich's HTML page with a ``<title>`` (the name is escaped; braces doubled for format)."""
+    from html import escape
+
+    from rich._export_format import CONSOLE_HTML_FORMAT
+
+    safe = escape(title).replace("{", "{{").replace("}", "}}")
+    return CONSOLE_HTML_FORMAT.replace("<head>\n", f"<head>\n<title>{safe}</title>\n", 1)
