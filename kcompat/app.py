@@ -187,9 +187,16 @@ ConfigOption = Annotated[
 def console_for(color: Color, stderr: bool = False):  # type: ignore[no-untyped-def]
     from rich.console import Console
 
+    class _Console(Console):
+        def on_broken_pipe(self) -> None:
+            """A reader that stopped (``| head``): end as every command does on a closed
+            pipe (see :func:`kcompat.cli.main`), not with rich's exit status 1."""
+            self.quiet = True
+            raise BrokenPipeError
+
     force = {Color.always: True, Color.never: False}.get(color)
     no_color = color is Color.never or (color is Color.auto and "NO_COLOR" in os.environ)
-    return Console(
+    return _Console(
         stderr=stderr,
         force_terminal=force,
         no_color=no_color,
@@ -235,18 +242,33 @@ def exit_status(findings: Sequence[Finding], fail_on: FailOn | None, configured:
 
 
 def emit(report: Report, *, fmt: LintFormat, color: Color, base_label: str = "BASE") -> None:
-    """Render a report in the chosen format to stdout."""
-    if fmt is LintFormat.text:
-        from kcompat.report.text import render_text
+    """Render a report in the chosen format to stdout. A reader that stops early
+    (``| head``) does not change the exit status: the verdict still counts every finding."""
+    try:
+        if fmt is LintFormat.text:
+            from kcompat.report.text import render_text
 
-        console = console_for(color)
-        for line in render_text(report, base_label=base_label):
-            console.print(line)
-        return
-    from kcompat.report import formats
+            console = console_for(color)
+            for line in render_text(report, base_label=base_label):
+                console.print(line)
+            return
+        from kcompat.report import formats
 
-    text = formats.render(fmt.value, report)
-    sys.stdout.write(text if text.endswith("\n") else text + "\n")
+        text = formats.render(fmt.value, report)
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+        sys.stdout.flush()
+    except BrokenPipeError:
+        silence_stdout()
+
+
+def silence_stdout() -> None:
+    """Point stdout at /dev/null after its reader went away, so later writes and the
+    interpreter's last flush neither fail nor print "Exception ignored"."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # no real stdout (captured in tests): nothing to silence
+        pass
 
 
 def severity_of(level: Level) -> Severity:

@@ -6,7 +6,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from kcompat.app import app, completion_args
+from kcompat.app import app, completion_args, silence_stdout
 from kcompat.commands import COMMAND_MODULES, register
 from kcompat.errors import UsageError, one_line
 
@@ -21,6 +21,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = completion_args(args)
         result = app(args=args, prog_name="kcompat", standalone_mode=False)
     except SystemExit as done:
+        if type(sys.stdout).__name__ == "PacifyFlushWrapper":  # click met a closed stdout
+            silence_stdout()  # and would exit 1: a reader that stopped is no failure
+            return 0
         code = done.code
         return code if isinstance(code, int) else (0 if code is None else 1)
     except (UsageError, ConfigError) as err:
@@ -29,7 +32,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("kcompat: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:
+    except BrokenPipeError:  # the reader stopped (``| head``): not a failure of kcompat
+        silence_stdout()
         return 0
     except Exception as err:
         if type(err).__name__ == "NoArgsIsHelpError":  # ``kcompat`` alone: the help
@@ -61,4 +65,9 @@ def _is_usage_error(err: Exception) -> bool:
 
 
 def run() -> None:
-    sys.exit(main())
+    code = main()
+    try:  # what is still buffered goes now, while a closed pipe can be told apart
+        sys.stdout.flush()
+    except BrokenPipeError:
+        silence_stdout()
+    sys.exit(code)
