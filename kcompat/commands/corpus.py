@@ -169,7 +169,7 @@ def verify(
     if fmt == "json":
         console.print(render_json(result), markup=False, highlight=False)
     else:
-        render_summary(result, console, markdown=fmt == "markdown")
+        render_summary(result, console, markdown=fmt == "markdown", chosen=out is not None)
     raise typer.Exit(3 if result.internal else (1 if result.errors else 0))
 
 
@@ -218,13 +218,17 @@ def render_json(result: Any) -> str:
     return json.dumps(document, indent=2, ensure_ascii=False)
 
 
-def render_summary(result: Any, console: Any, *, markdown: bool = False) -> None:
+def render_summary(
+    result: Any, console: Any, *, markdown: bool = False, chosen: bool = True
+) -> None:
+    from kcompat.report.tables import written_to
+
     summary = result.summary
     head = (
         f"{summary['rows']} samples of {summary['messages']} messages from "
         f"{summary['corpus']['revision_label']} read with {summary['reader']}: "
         f"{summary['mismatches']} mismatches, {summary['findings']} findings in "
-        f"{result.seconds:.1f} s; Parquet and summary.json in {result.out}"
+        f"{result.seconds:.1f} s; " + written_to(result.out, chosen)
     )
     tables: list[tuple[str, list[str], list[list[str]]]] = [
         (

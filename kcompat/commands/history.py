@@ -25,7 +25,13 @@ def history(
     ] = "consecutive",
     revision_range: Annotated[
         str | None,
-        typer.Option("--range", metavar="A..B", help="A..B for consecutive mode (default: HEAD)."),
+        typer.Option(
+            "--range",
+            metavar="A..B",
+            help="Only what A..B spans: its commits (consecutive; default: HEAD's history), "
+            "or the releases inside it (releases, transitive: from tag A to tag B, or the "
+            "release tags B reaches and A does not).",
+        ),
     ] = None,
     tags: Annotated[
         str | None,
@@ -106,9 +112,10 @@ def history(
     if fmt == "json":
         import json
 
-        console.print(json.dumps(result.summary, indent=2), markup=False, highlight=False)
+        shown = {**result.summary, "out": str(result.out)}
+        console.print(json.dumps(shown, indent=2), markup=False, highlight=False)
     else:
-        render_summary(result, console, markdown=fmt == "markdown")
+        render_summary(result, console, markdown=fmt == "markdown", chosen=out is not None)
     errors = sum(1 for f in result.findings if f["severity"] == "error")
     internal = sum(1 for f in result.findings if f["rule"] == "internal-error")
     raise typer.Exit(3 if internal else (1 if errors else 0))
@@ -126,12 +133,20 @@ def check_pattern(option: str, pattern: str) -> None:
         raise UsageError(f"{option} {pattern!r} is not a valid regular expression: {err}") from None
 
 
-def render_summary(result: Any, console: Any, *, markdown: bool = False) -> None:
+#: rows of the "introduced" table shown (summary.json has them all)
+_INTRODUCED_ROWS = 40
+
+
+def render_summary(
+    result: Any, console: Any, *, markdown: bool = False, chosen: bool = True
+) -> None:
+    from kcompat.report.tables import written_to
+
     summary = result.summary
     head = (
         f"{summary['comparisons']} comparisons ({summary['mode']}), released versions from "
         f"{summary['released']}: {summary['findings']} findings in {result.seconds:.1f} s; "
-        f"Parquet and summary.json in {result.out}"
+        + written_to(result.out, chosen)
     )
     tables: list[tuple[str, list[str], list[list[str]]]] = [
         (
@@ -145,6 +160,36 @@ def render_summary(result: Any, console: Any, *, markdown: bool = False) -> None
             [[m["message"], str(m["errors"])] for m in summary["per_message"][:25]],
         ),
     ]
+    introduced = summary.get("introduced") or []
+    if introduced:
+        commits = summary["mode"] == "consecutive"
+        more = len(introduced) - _INTRODUCED_ROWS
+        tail = f" (first {_INTRODUCED_ROWS} of {len(introduced)}: all in summary.json)"
+        tables.append(
+            (
+                "Errors and the "
+                + ("commit" if commits else "release")
+                + " that introduced each"
+                + (tail if more > 0 else ""),
+                [
+                    "introduced in",
+                    *(["commit"] if commits else ["against"]),
+                    "rule",
+                    "message",
+                    "field",
+                ],
+                [
+                    [
+                        e["introduced_in"],
+                        e.get("subject", "") if commits else e["against"],
+                        e["rule"],
+                        e["message"],
+                        e["field_path"],
+                    ]
+                    for e in introduced[:_INTRODUCED_ROWS]
+                ],
+            )
+        )
     if summary.get("per_release"):
         tables.append(
             (
