@@ -175,6 +175,7 @@ def test_hooks_skip_commits_without_spec_files(repo: Path) -> None:
 # -- the real thing ------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_pre_commit_try_repo(repo: Path, tmp_path: Path) -> None:
     """pre-commit installs kcompat from a clone of this repository and runs both hooks
     (try-repo keeps its hook environment in a temporary store)."""
