@@ -18,6 +18,7 @@ import typer
 from kcompat.errors import UsageError
 
 if TYPE_CHECKING:
+    from kcompat.config import Config
     from kcompat.report.document import Report
     from kcompat.rules.engine import Finding, Severity
 
@@ -138,6 +139,7 @@ class LintFormat(StrEnum):
     github = "github"
     junit = "junit"
     markdown = "markdown"
+    gitlab = "gitlab"
 
 
 class FailOn(StrEnum):
@@ -162,7 +164,7 @@ FormatOption = Annotated[
         "--format",
         "-f",
         metavar="FORMAT",
-        help="text, json, sarif, github, junit or markdown.",
+        help="text, json, sarif, github, gitlab, junit or markdown.",
         case_sensitive=False,
     ),
 ]
@@ -231,14 +233,31 @@ LevelOption = Annotated[
 ]
 
 
+UnusedIgnoresOption = Annotated[
+    bool,
+    typer.Option(
+        "--report-unused-ignores",
+        help="Report ignore comments that silence nothing (config: report-unused-ignores).",
+    ),
+]
+
+
+def with_unused_ignores(config: Config, asked: bool) -> Config:
+    """The configuration, asked to report unused ignore comments when the flag says so."""
+    from dataclasses import replace
+
+    return replace(config, report_unused_ignores=True) if asked else config
+
+
 def exit_status(findings: Sequence[Finding], fail_on: FailOn | None, configured: int) -> int:
-    """1 when a finding is at or above ``--fail-on`` (default: the configured severity)."""
+    """1 when a finding is at or above ``--fail-on`` (default: the configured severity);
+    findings the configuration accepts ([[ignore]]) never fail."""
     from kcompat.rules.engine import Severity
 
     if fail_on is FailOn.never:
         return 0
     threshold = Severity[fail_on.name.upper()] if fail_on is not None else Severity(configured)
-    return 1 if any(f.severity >= threshold for f in findings) else 0
+    return 1 if any(f.severity >= threshold and not f.accepted for f in findings) else 0
 
 
 def emit(report: Report, *, fmt: LintFormat, color: Color, base_label: str = "BASE") -> None:

@@ -17,10 +17,11 @@ Looked up from the working directory upwards to the repository root. Keys::
 from __future__ import annotations
 
 import difflib
+import fnmatch
 import re
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -34,6 +35,49 @@ class ConfigError(Exception):
     """A configuration problem, reported as one line naming the file."""
 
 
+def glob_matches(pattern: str, text: str) -> bool:
+    """fnmatch-style (``*`` spans directories); a relative path pattern also matches
+    under any directory, so it does not depend on where kcompat runs from."""
+    return fnmatch.fnmatchcase(text, pattern) or fnmatch.fnmatchcase(text, "*/" + pattern)
+
+
+@dataclass(frozen=True)
+class Acceptance:
+    """An ``[[ignore]]`` entry: a known break accepted on the record, with its reason.
+
+    It matches findings of its rules (any rule when none are named) on messages whose name
+    matches one of ``messages`` and files matching one of ``paths`` (either, when both
+    are given). Accepted findings are still shown, marked as accepted, and never fail.
+    """
+
+    reason: str
+    rules: tuple[str, ...] = ()
+    messages: tuple[str, ...] = ()
+    paths: tuple[str, ...] = ()
+
+    def matches(self, rule: str, message_name: str, path: str) -> bool:
+        if self.rules and rule not in self.rules:
+            return False
+        if not self.messages and not self.paths:
+            return True
+        by_name = (
+            any(glob_matches(g, message_name) for g in self.messages) if message_name else False
+        )
+        by_path = any(glob_matches(g, path) for g in self.paths)
+        return by_name or by_path
+
+
+@dataclass(frozen=True)
+class Preview:
+    """A ``preview`` entry: messages in early access, whose breaks are warnings."""
+
+    pattern: str  # a glob on message names
+    reason: str = "early access"
+
+    def matches(self, message_name: str) -> bool:
+        return bool(message_name) and glob_matches(self.pattern, message_name)
+
+
 @dataclass(frozen=True)
 class Config:
     paths: tuple[str, ...] = ()
@@ -45,47 +89,20 @@ class Config:
     release_branches: str = ""  # branches whose tips count as about to ship (off by default)
     source: str = ""  # the file it came from, "" for defaults
     root: str = ""  # the directory holding that file
+    ignore: tuple[Acceptance, ...] = ()
+    preview: tuple[Preview, ...] = ()
+    report_unused_ignores: bool = False
 
     def __reduce__(self) -> tuple[Any, ...]:
         # mappingproxy does not pickle; Spark ships the configuration to executors
-        return (
-            _rebuild,
-            (
-                self.paths,
-                self.disabled,
-                dict(self.severities),
-                self.fail_on,
-                self.released,
-                self.release_tags,
-                self.source,
-                self.root,
-                self.release_branches,
-            ),
-        )
+        values = {f.name: getattr(self, f.name) for f in fields(self)}
+        values["severities"] = dict(self.severities)
+        return (_rebuild, (values,))
 
 
-def _rebuild(
-    paths: tuple[str, ...],
-    disabled: frozenset[str],
-    severities: dict[str, Severity],
-    fail_on: Severity,
-    released: str,
-    release_tags: str,
-    source: str,
-    root: str,
-    release_branches: str,
-) -> Config:
-    return Config(
-        paths,
-        disabled,
-        MappingProxyType(severities),
-        fail_on,
-        released,
-        release_tags,
-        source,
-        root,
-        release_branches,
-    )
+def _rebuild(values: dict[str, Any]) -> Config:
+    values["severities"] = MappingProxyType(values["severities"])
+    return Config(**values)
 
 
 _KEYS = {
@@ -96,6 +113,9 @@ _KEYS = {
     "released",
     "release-tags",
     "release-branches",
+    "ignore",
+    "preview",
+    "report-unused-ignores",
 }
 
 
@@ -174,7 +194,13 @@ def parse_config(table: Mapping[str, Any], source: str, root: str = "") -> Confi
             re.compile(patterns[key])
         except re.error as err:
             raise ConfigError(f"{source}: {key} is not a valid regex: {err}") from None
+    unused = table.get("report-unused-ignores", False)
+    if not isinstance(unused, bool):
+        raise ConfigError(f"{source}: 'report-unused-ignores' must be true or false")
     return Config(
+        ignore=_acceptances(table.get("ignore", []), source, check_rule),
+        preview=_previews(table.get("preview", []), source),
+        report_unused_ignores=unused,
         paths=tuple(paths),
         disabled=frozenset(check_rule(str(r), "disable") for r in disable),
         severities=MappingProxyType(severities),
@@ -185,3 +211,68 @@ def parse_config(table: Mapping[str, Any], source: str, root: str = "") -> Confi
         root=root,
         release_branches=patterns["release-branches"],
     )
+
+
+def _strings(value: Any, source: str, where: str) -> tuple[str, ...]:
+    if isinstance(value, str):
+        return (value,)
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return tuple(value)
+    raise ConfigError(f"{source}: {where} must be a string or a list of strings")
+
+
+def _acceptances(value: Any, source: str, check_rule: Any) -> tuple[Acceptance, ...]:
+    """``[[ignore]]`` tables: rule(s), message(s) and/or path(s), and a required reason."""
+    if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+        raise ConfigError(f"{source}: 'ignore' must be [[ignore]] tables")
+    out = []
+    allowed = {"rule", "rules", "message", "messages", "path", "paths", "reason"}
+    for number, entry in enumerate(value, start=1):
+        where = f"[[ignore]] #{number}"
+        unknown = sorted(set(entry) - allowed)
+        if unknown:
+            raise ConfigError(f"{source}: {where}: unknown key {unknown[0]!r}")
+        reason = entry.get("reason")
+        if not isinstance(reason, str) or not reason.strip():
+            raise ConfigError(
+                f'{source}: {where} needs a reason = "..." (why this break is accepted)'
+            )
+        rules = tuple(
+            check_rule(r, where)
+            for key in ("rule", "rules")
+            if key in entry
+            for r in _strings(entry[key], source, f"{where} {key}")
+        )
+        messages = tuple(
+            m for key in ("message", "messages") if key in entry
+            for m in _strings(entry[key], source, f"{where} {key}")
+        )  # fmt: skip
+        paths = tuple(
+            p for key in ("path", "paths") if key in entry
+            for p in _strings(entry[key], source, f"{where} {key}")
+        )  # fmt: skip
+        if not rules and not messages and not paths:
+            raise ConfigError(f"{source}: {where} needs a rule, a message or a path to match")
+        out.append(Acceptance(reason.strip(), rules, messages, paths))
+    return tuple(out)
+
+
+def _previews(value: Any, source: str) -> tuple[Preview, ...]:
+    """``preview``: message globs, or tables ``{ message = "...", reason = "..." }``."""
+    if not isinstance(value, list):
+        raise ConfigError(f"{source}: 'preview' must be a list of message names or globs")
+    out = []
+    for entry in value:
+        if isinstance(entry, str) and entry.strip():
+            out.append(Preview(entry.strip()))
+        elif isinstance(entry, dict) and isinstance(entry.get("message"), str):
+            reason = entry.get("reason", "early access")
+            if not isinstance(reason, str) or set(entry) - {"message", "reason"}:
+                raise ConfigError(f"{source}: preview entries take 'message' and 'reason'")
+            out.append(Preview(entry["message"], reason))
+        else:
+            raise ConfigError(
+                f"{source}: preview entries are message names or globs, or "
+                '{ message = "...", reason = "..." }'
+            )
+    return tuple(out)

@@ -186,8 +186,8 @@ def drift_specs(
             yield Call((pair,), pair.local_spec.path, pair.local.name, pair.upstream_spec.path)
 
     how = Finishing(
-        disabled=config.disabled,
-        severities=config.severities,
+        config=config,
+        kinds=frozenset({"drift"}),
         comments={s.path: s.document.comments for s in local if s.document is not None},
     )
     return finish(run_rules(all_rules("drift"), calls), how)

@@ -97,8 +97,8 @@ def run_lint(
         if f.location.path in target_paths  # set rules see context files too
     ]
     how = Finishing(
-        disabled=config.disabled,
-        severities=config.severities,
+        config=config,
+        kinds=frozenset({"lint"}),
         comments={s.path: s.document.comments for s in targets if s.document is not None},
         baseline=baseline,
     )
@@ -115,10 +115,12 @@ def lint_specs(
 
 
 def _directories(specs: Sequence[SpecFile]) -> list[list[Message]]:
-    """Messages grouped by directory: Kafka generates each directory separately."""
+    """Messages grouped by directory: Kafka generates each directory separately. A message
+    without a name takes no part: its missing-key finding is the one problem to report,
+    not a missing response of "" as well."""
     groups: dict[str, dict[str, Message]] = {}
     for spec in specs:
-        if spec.message is not None:
+        if spec.message is not None and spec.message.name:
             folder = spec.path.replace("\\", "/").rpartition("/")[0]
             groups.setdefault(folder, {}).setdefault(spec.path, spec.message)
     # Sorted by path, so a set rule's verdict does not depend on which files are targets.

@@ -261,6 +261,12 @@ def lint_example(
     for name, text in files:
         target = directory / name
         target.write_text(text, encoding="utf-8")
+        if name == CONFIG_FILE:
+            if config is None:
+                from kcompat.config import load_config
+
+                config = load_config(explicit=target)
+            continue
         paths.append(str(target))
     targets, context = read_paths(paths)
     findings = lint_specs(targets, context, config)

@@ -328,6 +328,7 @@ def test_json_format_matches_the_schema(project: Path, write: Write) -> None:
         "error": 1,
         "warning": 1,
         "info": 0,
+        "accepted": 0,
         "suppressed": 0,
         "baselined": 0,
         "hidden": 0,

@@ -181,4 +181,4 @@ def test_command_help_is_readable_at_80_columns(command: str, tmp_path: Path) ->
             "-f, --format FORMAT",
         ):
             assert f"  {flag}" in text
-        assert "text, json, sarif, github, junit or markdown." in text
+        assert "text, json, sarif, github, gitlab, junit or markdown." in " ".join(text.split())

@@ -175,9 +175,22 @@ def test_unknown_tags_round_trip_in_tag_order() -> None:
     decoded = codec_for(layout).decode(data)
     assert decoded["_unknown_tagged_fields"] == [[5, b"\xff"], [7, b""]]
     assert codec_for(layout).encode(decoded) == data
-    mixed = {"A": 1, "Early": "x", "_unknown_tagged_fields": [(7, b""), [5, bytearray(b"\xff")]]}
+    mixed = {"A": 1, "Early": "x", "_unknown_tagged_fields": [(5, bytearray(b"\xff")), [7, b""]]}
     assert codec_for(layout).encode(mixed) == data
     assert reference.encode(layout, mixed) == data
+
+
+def test_unknown_tags_out_of_order_are_refused_on_write_as_kafka_does() -> None:
+    # Kafka's RawTaggedFieldWriter: "tag 5 comes after tag 7, but is not higher than it".
+    layout = resolve(TAGGED, 0)
+    value = {"A": 1, "_unknown_tagged_fields": [[7, b""], [5, b"\xff"]]}
+    err = encode_error(layout, value)
+    assert (err.path, err.reason) == (
+        "_unknown_tagged_fields[1]",
+        "tag 5 comes after tag 7: unknown tags must ascend",
+    )
+    with pytest.raises(EncodeError, match="must ascend"):
+        reference.encode(layout, value)
 
 
 def test_unknown_tags_may_not_reuse_a_known_tag() -> None:

@@ -226,3 +226,46 @@ def test_a_terminal_on_standard_input_is_told_what_is_read() -> None:
         "kcompat: reading the JSON value from standard input (end with Ctrl-D; or give a file)\n"
     )
     assert out.decode().strip() == HEADER_HEX
+
+
+def test_decode_java_reads_as_kafkas_java_readers_do() -> None:
+    args = ["decode", "WidgetRequestHeader", "--version", "2", "--specs", str(EXAMPLES)]
+    # One byte after the message: strict refuses it (exit 1, above); Java leaves it unread.
+    done = kcompat(*args, HEADER_HEX + "00", "--java")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == HEADER
+    dump = kcompat(*args, HEADER_HEX + "00", "--java", "--annotate")
+    assert dump.returncode == 0, dump.stderr
+    assert dump.stdout.decode().splitlines()[-1] == (
+        "0018  00                        (1 bytes after the message, unread)"
+    )
+    # "c", an invalid byte, "i": U+FFFD where strict reading fails.
+    bad_utf8 = HEADER_HEX.replace("0003636c69", "000363ff69")
+    assert "invalid UTF-8" in one_error_line(kcompat(*args, bad_utf8))
+    done = kcompat(*args, bad_utf8, "--java")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["CallerName"] == "c\ufffdi"
+
+
+def test_decode_refuses_input_over_its_limit_in_one_line(tmp_path: Path) -> None:
+    args = ["decode", "WidgetRequestHeader", "--version", "2", "--specs", str(EXAMPLES)]
+    done = kcompat(*args, HEADER_HEX, "--max-bytes", "16")
+    assert done.returncode == 2
+    assert one_error_line(done) == (
+        "kcompat: error: the argument: a message of 24 bytes is over the limit of 16 bytes "
+        "(--max-bytes raises it)"
+    )
+    assert kcompat(*args, HEADER_HEX, "--max-bytes", "1KiB").returncode == 0
+    big = tmp_path / "big.bin"
+    big.write_bytes(bytes(3 * 1024 * 1024))
+    done = kcompat(*args, f"@{big}")
+    assert done.returncode == 2
+    assert one_error_line(done) == (
+        f"kcompat: error: {big}: a message of 3145728 bytes is over the limit of 2 MiB "
+        "(--max-bytes raises it)"
+    )
+    # An endless source is read only up to the limit.
+    done = kcompat(*args, "@/dev/zero", "--max-bytes", "64KiB")
+    assert done.returncode == 2
+    assert "/dev/zero: a message over the limit of 64 KiB" in one_error_line(done)
+    assert "expected a positive number" in one_error_line(kcompat(*args, "00", "--max-bytes", "0"))

@@ -4,13 +4,16 @@
   values, on every message and version of the example specs (specs/examples) and of
   Kafka's trunk (the corpus fixture), with the compiled codec and the reference
   interpreter giving identical bytes.
-* The decoder on random bytes and on mutated valid encodings: it returns a value or raises
-  :class:`DecodeError`, never anything else; the compiled decoder and the reference agree
-  on which, and on the message; and every input is decided quickly.
+* The decoder on random bytes and on mutated valid encodings, strictly and as Kafka's
+  Java readers read: it returns a value or raises :class:`DecodeError`, never anything
+  else; the compiled decoder and the reference agree on which, and on the message; Java
+  reads what strict reading accepts the same way; and every input is decided quickly.
+  ``benchmarks/fuzz_decode.py`` runs the mutation fuzz for a million cases.
 """
 
 from __future__ import annotations
 
+import random
 import time
 from pathlib import Path
 from typing import Any
@@ -25,6 +28,7 @@ from kcompat.spec.model import Message
 from kcompat.spec.resolve import Layout, resolve
 from tests.codec_helpers import EXAMPLES, field, load_dir, message
 from tests.codec_strategies import values
+from tests.decode_fuzz import check_decoding, run_cases, seed_cases
 
 EXAMPLE_MESSAGES = load_dir(EXAMPLES)
 INLINE = [
@@ -126,18 +130,15 @@ def _trunk_layouts(repo: Path) -> list[Layout]:
 
 
 def decide(layout: Layout, data: bytes) -> str:
-    """Decode with both codecs; they must agree. Returns the outcome as text."""
+    """Decode with both codecs, strictly and as Java does; they must agree (see
+    :func:`tests.decode_fuzz.check_decoding`). Returns the strict outcome as text."""
     start = time.perf_counter()
     try:
         fast: str = repr(codec_for(layout).decode(data))
     except DecodeError as err:
         fast = f"DecodeError: {err}"
     assert time.perf_counter() - start < 1.0, "decoding must stay fast on any input"
-    try:
-        slow = repr(reference.decode(layout, data))
-    except DecodeError as err:
-        slow = f"DecodeError: {err}"
-    assert fast == slow
+    check_decoding(layout, data)
     return fast
 
 
@@ -167,6 +168,22 @@ def test_fuzz_mutated_encodings(data: st.DataObject) -> None:
         elif encoded:
             del encoded[where]
     decide(layout, bytes(encoded))
+
+
+def test_fuzz_mutated_samples_in_both_modes() -> None:
+    """A bounded run of ``benchmarks/fuzz_decode.py`` on the examples (fixed seed)."""
+    seeds = seed_cases([*EXAMPLE_MESSAGES, *INLINE], 6)
+    tally = run_cases(seeds, 2500, random.Random(20261121))
+    assert sum(tally.values()) == 2500
+    assert tally["both read"] and tally["only Java reads"] and tally["neither reads"]
+
+
+@pytest.mark.corpus
+def test_fuzz_mutated_samples_of_kafka_trunk_in_both_modes(kafka_repo: Path) -> None:
+    seeds = seed_cases(load_dir(kafka_repo), 2)
+    assert len(seeds) > 1000
+    tally = run_cases(seeds, 3000, random.Random(7))
+    assert sum(tally.values()) == 3000
 
 
 def test_hostile_lengths_are_decided_quickly() -> None:

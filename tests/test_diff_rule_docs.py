@@ -70,6 +70,7 @@ ANCHORS: dict[str, tuple[str, str | None]] = {
     "released-version-removed": ('"validVersions": "0-1"', '"validVersions": "0-2"'),
     "released-version-unstable": ('"latestVersionUnstable": true', '"validVersions": "0-1"'),
     "release-restored": ('"validVersions"', '"validVersions"'),
+    "deprecated-version-removed": ('"validVersions"', '"deprecatedVersions"'),
     "unreleased-change": ('"validVersions"', '"validVersions"'),
     "roundtrip-mismatch": ('"name"', '"name"'),
     "struct-nullability-changed": ('"nullableVersions": "0+"', '"name": "Holder"'),

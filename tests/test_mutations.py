@@ -438,9 +438,16 @@ MUTATIONS: list[Mutation] = [
     M(
         "lowest-version-raised",
         "JoinGroupRequest",
+        _top("validVersions", '"3-9"'),  # 0-1 are deprecated (KIP-896), 2 is not
+        (("lowest-version-raised", ""), ("deprecated-version-removed", "")),
+        versions={"lowest-version-raised": "2", "deprecated-version-removed": "0-1"},
+    ),
+    M(
+        "deprecated-versions-dropped",
+        "JoinGroupRequest",
         _top("validVersions", '"2-9"'),
-        (("lowest-version-raised", ""),),
-        versions={"lowest-version-raised": "0-1"},
+        (("deprecated-version-removed", ""),),
+        versions={"deprecated-version-removed": "0-1"},
     ),
     M(
         "highest-version-lowered",

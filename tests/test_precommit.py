@@ -24,7 +24,7 @@ from tests.diff_runner import GIT_ENV, KCOMPAT, commit_tree, git, init_repo, wri
 
 ROOT = Path(__file__).resolve().parent.parent
 MANIFEST = ROOT / ".pre-commit-hooks.yaml"
-SPECS = "protocol/metadata"
+SPECS = "metadata/src/main/resources/common/metadata"  # where Kafka keeps its records
 RECORD = f"{SPECS}/ShelfPlacementRecord.json"
 
 RECORD_TEXT = """\
@@ -105,6 +105,12 @@ def repo(tmp_path: Path) -> Path:
     return path
 
 
+@pytest.fixture(scope="session")
+def pre_commit_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One hook environment for every try-repo run (installing kcompat takes a while)."""
+    return tmp_path_factory.mktemp("pre-commit-home")
+
+
 # -- the manifest ----------------------------------------------------------------------------
 
 
@@ -117,10 +123,15 @@ def test_manifest_declares_both_hooks() -> None:
     lint, diff = hooks["kcompat-lint"], hooks["kcompat-diff"]
     assert lint["entry"] == "kcompat lint" and lint.get("pass_filenames", True)
     assert diff["entry"] == "kcompat diff --staged" and diff["pass_filenames"] is False
-    assert selected(lint, ["a/b/FooRequest.json", "README.md", "package.json"]) == [
-        "a/b/FooRequest.json"
+    kafka = [
+        "clients/src/main/resources/common/message/FetchRequest.json",
+        "metadata/src/main/resources/common/metadata/PartitionRecord.json",
+        "storage/src/main/resources/message/RemoteLogSegmentMetadataRecord.json",
+        "clients/src/test/resources/common/message/SimpleExampleMessage.json",
     ]
-    assert selected(lint, ["web/tsconfig.build.json", "web/package-lock.json"]) == []
+    others = ["README.md", "package.json", ".vscode/settings.json", "web/tsconfig.json"]
+    for hook in (lint, diff):
+        assert selected(hook, [*kafka, *others]) == kafka
 
 
 # -- the hooks, run as pre-commit runs them ---------------------------------------------------
@@ -175,10 +186,11 @@ def test_hooks_skip_commits_without_spec_files(repo: Path) -> None:
 # -- the real thing ------------------------------------------------------------------------------
 
 
-@pytest.mark.slow
-def test_pre_commit_try_repo(repo: Path, tmp_path: Path) -> None:
-    """pre-commit installs kcompat from a clone of this repository and runs both hooks
-    (try-repo keeps its hook environment in a temporary store)."""
+def try_repo(
+    repo: Path, tmp_path: Path, home: Path, *args: str
+) -> subprocess.CompletedProcess[str]:
+    """``pre-commit try-repo`` of this project's hooks in ``repo`` (skips where pre-commit
+    cannot set them up here)."""
     pre_commit = shutil.which("pre-commit", path=str(Path(sys.executable).parent))
     if pre_commit is None:
         pytest.skip("pre-commit is not installed (it comes with the dev extra)")
@@ -190,25 +202,124 @@ def test_pre_commit_try_repo(repo: Path, tmp_path: Path) -> None:
     )
     if not (hooks_repo / ".pre-commit-hooks.yaml").is_file():
         pytest.skip(".pre-commit-hooks.yaml is not committed yet")
-    write_files(repo, {RECORD: with_placed_at("0+")})
-    git(repo, "add", RECORD)
     try:
         done = subprocess.run(
-            [pre_commit, "try-repo", str(hooks_repo)],
+            [pre_commit, "try-repo", str(hooks_repo), *args],
             cwd=repo,
             capture_output=True,
             text=True,
-            env={**os.environ, **GIT_ENV, "PATH": f"{Path(sys.executable).parent}:{os.defpath}"},
-            timeout=120,
+            env={
+                **os.environ,
+                **GIT_ENV,
+                "PRE_COMMIT_HOME": str(home),
+                "PATH": f"{Path(sys.executable).parent}:{os.defpath}",
+            },
+            timeout=240,
             check=False,
         )
     except subprocess.TimeoutExpired:
-        pytest.skip("pre-commit try-repo took more than 120 s (installing kcompat's deps)")
-    output = done.stdout + done.stderr
+        pytest.skip("pre-commit try-repo took more than 240 s (installing kcompat's deps)")
     if done.returncode not in (0, 1):  # pre-commit's own failure (e.g. pip offline): exit 3
-        last = (output.strip().splitlines() or ["no output"])[-1]
+        last = ((done.stdout + done.stderr).strip().splitlines() or ["no output"])[-1]
         pytest.skip(f"pre-commit could not set up the hooks (exit {done.returncode}): {last}")
+    return done
+
+
+@pytest.mark.slow
+@pytest.mark.slow
+def test_pre_commit_try_repo(repo: Path, tmp_path: Path, pre_commit_home: Path) -> None:
+    """pre-commit installs kcompat from a clone of this repository and runs both hooks;
+    other JSON files in the commit (package.json, editor settings) are no findings."""
+    write_files(
+        repo,
+        {
+            RECORD: with_placed_at("0+"),
+            "web/package.json": '{"name": "w4", "version": "1.0.0"}\n',
+            ".vscode/settings.json": '{ "json.schemas": [], }\n',  # jsonc: never a spec
+        },
+    )
+    git(repo, "add", "-A")
+    done = try_repo(repo, tmp_path, pre_commit_home)
+    output = done.stdout + done.stderr
     assert done.returncode == 1, output
     assert re.search(r"kcompat lint\.+Passed", output), output
     assert re.search(r"kcompat diff\.+Failed", output), output
     assert "[field-added] non-tagged field PlacedAtMs" in output
+    assert "package.json" not in output and "settings.json" not in output
+
+
+@pytest.mark.slow
+@pytest.mark.slow
+def test_pre_commit_try_repo_on_a_first_commit(tmp_path: Path, pre_commit_home: Path) -> None:
+    """A repository's first commit has no HEAD: the diff hook has nothing to compare."""
+    fresh = init_repo(tmp_path / "fresh")
+    write_files(fresh, {RECORD: RECORD_TEXT})
+    git(fresh, "add", "-A")
+    done = try_repo(fresh, tmp_path, pre_commit_home)
+    output = done.stdout + done.stderr
+    assert done.returncode == 0, output
+    assert re.search(r"kcompat diff\.+Passed", output), output
+
+
+# -- the hooks' commands, as a widened hook or a user runs them -------------------------------
+
+
+def test_the_diff_hook_passes_a_first_commit(tmp_path: Path) -> None:
+    fresh = init_repo(tmp_path / "fresh")
+    write_files(fresh, {RECORD: RECORD_TEXT})
+    git(fresh, "add", "-A")
+    done = run_hook(load_hooks()["kcompat-diff"], fresh)
+    assert done is not None
+    assert (done.returncode, done.stdout.strip()) == (0, "No problems in 0 spec files.")
+    assert "no commits yet" in done.stderr
+
+
+def test_lint_skips_other_json_files_it_is_given(repo: Path) -> None:
+    """A hook widened to every *.json names package.json and editor settings: no findings."""
+    write_files(
+        repo,
+        {
+            "web/package.json": '{"name": "w5", "version": "2.0.0"}\n',
+            ".vscode/settings.json": '{ "json.schemas": [], // jsonc\n "x": 1 }\n',
+        },
+    )
+    files = ["web/package.json", ".vscode/settings.json"]
+    done = subprocess.run(
+        [str(KCOMPAT), "lint", *files], cwd=repo, capture_output=True, text=True, check=False
+    )
+    assert (done.returncode, done.stdout) == (
+        0,
+        "No spec files among the 2 given file(s); nothing to lint.\n",
+    )
+    done = subprocess.run(
+        [str(KCOMPAT), "lint", *files, RECORD], cwd=repo, capture_output=True, text=True
+    )
+    assert done.returncode == 0 and done.stdout.strip() == "No problems in 1 spec file."
+
+
+def test_configured_paths_narrow_what_the_lint_hook_checks(repo: Path) -> None:
+    other = "legacy/OldRecord.json"
+    write_files(repo, {other: RECORD_TEXT.replace('"type": "uuid"', '"type": "uuid4"')})
+    (repo / "kcompat.toml").write_text(f'paths = ["{SPECS}"]\n')
+    done = subprocess.run(
+        [str(KCOMPAT), "lint", other], cwd=repo, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0
+    assert done.stdout.strip() == "None of the 1 given file(s) is under the configured paths."
+    done = subprocess.run([str(KCOMPAT), "lint", other, RECORD], cwd=repo, capture_output=True)
+    assert done.returncode == 0
+
+
+def test_one_problem_is_one_finding(repo: Path) -> None:
+    """A spec without a name is one missing-key error, not also a missing response."""
+    nameless = RECORD_TEXT.replace('  "name": "ShelfPlacementRecord",\n', "").replace(
+        '"type": "metadata"', '"type": "request"'
+    )
+    write_files(repo, {RECORD: nameless})
+    done = subprocess.run(
+        [str(KCOMPAT), "lint", "-f", "json", RECORD], cwd=repo, capture_output=True, text=True
+    )
+    import json
+
+    rules = [f["rule"] for f in json.loads(done.stdout)["findings"]]
+    assert rules.count("missing-key") == 1 and "unpaired-request-response" not in rules

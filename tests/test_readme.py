@@ -16,7 +16,8 @@ Every fenced block is accounted for:
 Where a block runs is said by an HTML comment before it, ``<!-- readme-test: NAME -->``:
 ``kafka`` (a clone of Kafka's spec history, corpus-marked), ``tag-duplicate`` (a folder
 ``specs/`` holding the failing example of that rule's page); unmarked blocks run in the
-project's root, where ``specs/examples`` is.
+project's root, where ``specs/examples`` is. Blocks marked ``<!-- readme: NAME -->`` (CI,
+pre-commit, accepting breaks) are run by tests/test_readme_ci.py, which must use each.
 """
 
 from __future__ import annotations
@@ -39,7 +40,8 @@ from tests.rule_docs import RULES_DIR, parse_rule_doc
 
 README = ROOT / "README.md"
 _BLOCK = re.compile(
-    r"(?:<!-- readme-test: (?P<context>[\w-]+) -->\n)?^```(?P<lang>\w*)\n(?P<body>.*?)^```$",
+    r"(?:<!-- readme(?P<ci>-test)?: (?P<context>[\w-]+) -->\n)?"
+    r"^```(?P<lang>\w*)\n(?P<body>.*?)^```$",
     re.MULTILINE | re.DOTALL,
 )
 #: commands that need Spark or a cluster: parsed here, run by the pipeline tests
@@ -64,7 +66,10 @@ def blocks() -> list[Block]:
     for match in _BLOCK.finditer(text):
         opening = match.start("lang") - 3
         line = text.count("\n", 0, opening) + 1
-        found.append(Block(match["lang"], match["context"] or "root", match["body"], line))
+        context = match["context"] or "root"
+        if match["context"] and not match["ci"]:
+            context = f"ci:{context}"  # run by tests/test_readme_ci.py
+        found.append(Block(match["lang"], context, match["body"], line))
     return found
 
 
@@ -190,7 +195,17 @@ def test_every_block_is_accounted_for() -> None:
     known = {"sh", "console", "yaml", "toml", "json"}
     for block in blocks():
         assert block.lang in known, block.name
-        assert block.context in ("root", "kafka", "tag-duplicate"), block.name
+        assert block.context in ("root", "kafka", "tag-duplicate") or block.context.startswith(
+            "ci:"
+        ), block.name
+
+
+def test_blocks_left_to_the_ci_tests_are_run_there() -> None:
+    ci_tests = (ROOT / "tests" / "test_readme_ci.py").read_text(encoding="utf-8")
+    delegated = [b for b in blocks() if b.context.startswith("ci:")]
+    for block in delegated:
+        name = block.context.removeprefix("ci:")
+        assert f'example("{name}")' in ci_tests or f'yaml_of("{name}")' in ci_tests, block.name
 
 
 def test_console_examples_in_the_project(tag_duplicate: Path) -> None:
@@ -242,7 +257,7 @@ def test_spark_and_ci_examples_parse() -> None:
     commands = [
         c
         for b in blocks()
-        if b.lang in ("sh", "yaml") and b.context == "root"
+        if b.lang in ("sh", "yaml") and b.context != "kafka"
         for c in kcompat_lines(b.body)
     ]
     spark_submit = [b for b in blocks() if "spark-submit" in b.body]
@@ -250,7 +265,7 @@ def test_spark_and_ci_examples_parse() -> None:
     for block in spark_submit:
         tail = block.body.replace("\\\n", " ").split("print(m.__file__)')\"", 1)[1]
         commands.append("kcompat " + tail.strip())
-    assert {c.split()[1] for c in commands} >= {"history", "corpus", "diff"}
+    assert {c.split()[1] for c in commands} >= {"history", "corpus"}
     for command in commands:
         assert command.split()[1] in (*_SPARK, "diff", "lint"), command
         parses(command)
@@ -266,6 +281,6 @@ def test_a_wrong_option_in_an_example_would_fail() -> None:
 def test_the_configuration_example_is_valid() -> None:
     from kcompat.config import parse_config
 
-    (block,) = [b for b in blocks() if b.lang == "toml"]
+    (block,) = [b for b in blocks() if b.lang == "toml" and b.context == "root"]
     config = parse_config(tomllib.loads(block.body), "README.md")
     assert config.severities and config.disabled

@@ -14,9 +14,14 @@ a field of the struct only in other versions may be given at its default (or whe
 field is ``ignorable``), as Kafka's generated writers allow; anything else is an
 :class:`EncodeError`.
 
+Decoding is strict by default; ``codec_for(layout).decode(data, java=True)`` (and
+``decode``, ``decode_message``, ``reference.decode``, ``reference.decode_spans`` with
+``java=True``) reads as Kafka's generated Java readers do, as :mod:`.java` lists.
+
 Modules: :mod:`.codec` (compiled, cached codecs), :mod:`.reference` (the interpreter that
-explains failures and records byte spans), :mod:`.annotate` (hex dumps), :mod:`.jsonform`
-(the CLI's JSON form), :mod:`.samples` (edge-case samples), :mod:`.proof` (evidence).
+explains failures and records byte spans), :mod:`.java` (what Java readers accept),
+:mod:`.annotate` (hex dumps), :mod:`.jsonform` (the CLI's JSON form), :mod:`.samples`
+(edge-case samples), :mod:`.proof` (evidence).
 """
 
 from kcompat.codec.codec import Codec, codec_for, decode, decode_message, encode, encode_message

@@ -9,17 +9,23 @@ offset, the first bytes of a span, and what the layout says those bytes are::
     0009  03 68 31                    Brokers[0].Host (compact string) = "h1"
 
 If the bytes do not decode, the dump stops at the failing offset with the error and
-counts the bytes left unread.
+counts the bytes left unread. Read as Kafka's Java readers do (``java``), bytes after the
+message are not an error: the dump says how many a Java reader leaves unread.
+
+:func:`write_annotation` streams the dump line by line as the bytes are read, keeping no
+decoded value and no list of spans, so its memory stays flat however long the message.
 """
 
 from __future__ import annotations
 
 import math
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from kcompat.codec.reference import NO_VALUE, Span, decode_spans
+from kcompat.codec.errors import DecodeError
+from kcompat.codec.reference import NO_VALUE, Span, decode_spans, walk_spans
 from kcompat.spec.defaults import uuid_text
 from kcompat.spec.resolve import Layout
 
@@ -37,28 +43,63 @@ class Line:
     text: str
 
 
-def annotate(layout: Layout, data: bytes, *, max_lines: int | None = None) -> list[str]:
+def annotate(
+    layout: Layout, data: bytes, *, max_lines: int | None = None, java: bool = False
+) -> list[str]:
     """The dump of ``data`` read with ``layout``, as text lines."""
-    return [line.text for line in annotate_lines(layout, data, max_lines=max_lines)]
+    return [line.text for line in annotate_lines(layout, data, max_lines=max_lines, java=java)]
 
 
-def annotate_lines(layout: Layout, data: bytes, *, max_lines: int | None = None) -> list[Line]:
+def annotate_lines(
+    layout: Layout, data: bytes, *, max_lines: int | None = None, java: bool = False
+) -> list[Line]:
     """The dump as :class:`Line` objects (with the path of each line, for focusing)."""
     data = bytes(data)
-    _, spans, error = decode_spans(layout, data)
-    width = max(4, len(f"{len(data):x}"))
+    _, spans, error = decode_spans(layout, data, java=java)
+    width = _width(data)
     lines = [_line(span, data, width) for span in sorted(spans, key=lambda s: s.start)]
-    if error is not None:
-        lines.append(Line(error.offset, error.path, f"{error.offset:0{width}x}  !! {error}"))
-        start = max((span.end for span in spans), default=0)
-        rest = len(data) - start
-        if rest > 0:
-            chunk = _hex(data[start : start + HEX_BYTES], rest)
-            text = f"{start:0{width}x}  {chunk:<{HEX_BYTES * 3 + 1}} ({rest} bytes not decoded)"
-            lines.append(Line(start, "", text))
+    lines.extend(_tail(data, width, max((span.end for span in spans), default=0), error))
     if max_lines is not None and len(lines) > max_lines:
         hidden = len(lines) - max_lines + 1
         lines = [*lines[: max_lines - 1], Line(-1, "", f"... {hidden} more lines")]
+    return lines
+
+
+def write_annotation(
+    layout: Layout, data: bytes, write: Callable[[str], object], *, java: bool = False
+) -> DecodeError | None:
+    """Write the dump of ``data`` line by line (each ending in a newline) as it is read;
+    the error that stopped it, if any."""
+    width = _width(data)
+    furthest = 0
+
+    def sink(span: Span) -> None:
+        nonlocal furthest
+        furthest = max(furthest, span.end)
+        write(_line(span, data, width).text + "\n")
+
+    error = walk_spans(layout, data, sink, java=java)
+    for line in _tail(data, width, furthest, error):
+        write(line.text + "\n")
+    return error
+
+
+def _width(data: bytes) -> int:
+    return max(4, len(f"{len(data):x}"))
+
+
+def _tail(data: bytes, width: int, stop: int, error: DecodeError | None) -> list[Line]:
+    """The lines after the spans: the error and the bytes not decoded, or (a Java reader)
+    the bytes after the message left unread."""
+    lines = []
+    if error is not None:
+        lines.append(Line(error.offset, error.path, f"{error.offset:0{width}x}  !! {error}"))
+    rest = len(data) - stop
+    if rest > 0:
+        chunk = _hex(data[stop : stop + HEX_BYTES], rest)
+        what = "bytes not decoded" if error is not None else "bytes after the message, unread"
+        text = f"{stop:0{width}x}  {chunk:<{HEX_BYTES * 3 + 1}} ({rest} {what})"
+        lines.append(Line(stop, "", text))
     return lines
 
 

@@ -6,16 +6,21 @@ lives and dies with it). Encoding and decoding run the compiled code; if it reje
 input, the reference codec runs on the same input to raise an error that names the
 field path and the byte offset. Should the two ever disagree, that is a kcompat bug
 and says so (:class:`CodecBug`) rather than hiding behind a plausible message.
+
+Decoding is strict by default; ``decode(data, java=True)`` reads as Kafka's generated
+Java readers do (trailing bytes ignored, invalid UTF-8 replaced, and the rest listed in
+:mod:`kcompat.codec.java`): what a Kafka broker or client would make of the bytes.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from kcompat.codec import reference
-from kcompat.codec.compiler import compile_layout
+from kcompat.codec.compiler import compile_java_decoder, compile_layout
 from kcompat.codec.errors import CodecBug, DecodeError, EncodeError
 from kcompat.spec.model import Message
 from kcompat.spec.resolve import Layout, resolve
@@ -37,13 +42,21 @@ class Codec:
         except Exception as failure:
             raise self._explain_encode(value, failure) from None
 
-    def decode(self, data: bytes | bytearray | memoryview) -> dict[str, Any]:
-        """The value ``data`` holds; :class:`DecodeError` names the offset and field."""
+    def decode(self, data: bytes | bytearray | memoryview, *, java: bool = False) -> dict[str, Any]:
+        """The value ``data`` holds; :class:`DecodeError` names the offset and field.
+
+        ``java``: read as Kafka's generated Java readers do, not strictly.
+        """
         buf = data if type(data) is bytes else bytes(data)
         try:
-            return self._decode(buf)
+            return self._decode_java(buf) if java else self._decode(buf)
         except Exception as failure:
-            raise self._explain_decode(buf, failure) from None
+            raise self._explain_decode(buf, failure, java) from None
+
+    @cached_property
+    def _decode_java(self) -> Callable[[bytes], dict[str, Any]]:
+        """The Java-mode decoder, generated on first use (most callers never need it)."""
+        return compile_java_decoder(self.layout)
 
     def _explain_encode(self, value: Any, failure: Exception) -> Exception:
         try:
@@ -57,14 +70,17 @@ class Codec:
             f"({type(failure).__name__}: {failure}) where the reference encoder did not"
         )
 
-    def _explain_decode(self, buf: bytes, failure: Exception) -> Exception:
+    def _explain_decode(self, buf: bytes, failure: Exception, java: bool) -> Exception:
         try:
-            reference.decode(self.layout, buf)
+            reference.decode(self.layout, buf, java=java)
         except DecodeError as err:
             return err
+        except RecursionError:
+            return DecodeError(0, "", "the message nests too deeply to read")
+        mode = "Java-mode " if java else ""
         return CodecBug(
-            f"{self.layout.message.name} v{self.layout.version}: the compiled decoder failed "
-            f"({type(failure).__name__}: {failure}) where the reference decoder did not"
+            f"{self.layout.message.name} v{self.layout.version}: the compiled {mode}decoder "
+            f"failed ({type(failure).__name__}: {failure}) where the reference decoder did not"
         )
 
 
@@ -92,9 +108,12 @@ def encode(layout: Layout, value: Any) -> bytes:
     return codec_for(layout).encode(value)
 
 
-def decode(layout: Layout, data: bytes | bytearray | memoryview) -> dict[str, Any]:
-    """Decode the body of ``layout.message`` at ``layout.version``."""
-    return codec_for(layout).decode(data)
+def decode(
+    layout: Layout, data: bytes | bytearray | memoryview, *, java: bool = False
+) -> dict[str, Any]:
+    """Decode the body of ``layout.message`` at ``layout.version`` (``java``: as Kafka's
+    Java readers do)."""
+    return codec_for(layout).decode(data, java=java)
 
 
 def encode_message(message: Message, version: int, value: Any) -> bytes:
@@ -102,6 +121,6 @@ def encode_message(message: Message, version: int, value: Any) -> bytes:
 
 
 def decode_message(
-    message: Message, version: int, data: bytes | bytearray | memoryview
+    message: Message, version: int, data: bytes | bytearray | memoryview, *, java: bool = False
 ) -> dict[str, Any]:
-    return decode(resolve(message, version), data)
+    return decode(resolve(message, version), data, java=java)

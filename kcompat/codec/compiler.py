@@ -5,18 +5,25 @@ proof encodes and decodes thousands of samples, so each (message, version) is co
 once into straight-line Python: runs of fixed-width fields become one
 ``struct.pack``/``unpack_from`` call, arrays of fixed-width primitives one
 ``unpack_from(">{n}i")``, nested structs are inlined into their parent's loop, and
-every constant (defaults, key sets, the bytes a tagged default takes) is a literal.
+every constant (defaults, key sets, the bytes a tagged default takes) is bound once.
 
 The generated code checks only what it must to stay safe (lengths against the bytes
 left, nulls, string limits, varint lengths); it does no bookkeeping of paths or offsets.
 When it fails, :mod:`kcompat.codec.codec` re-runs the input through the reference codec,
-which names the offset and the field. The source depends only on the layout, so
-identical layouts (common across versions and revisions) share one compiled code object.
+which names the offset and the field.
+
+Nothing from the spec is written into the source as text: field names, tags and defaults
+are constants ``_K0``, ``_K1`` ... bound from a table when the module runs, and every
+generated identifier is built from counters and indexes. So no spec (a negative tag, a
+name that is not an identifier, a default of 5,000 digits) can make the source invalid,
+and layouts that differ only in names or defaults share one compiled code object.
+
+The decoder comes in two modes: strict, and as Kafka's generated Java readers read
+(:mod:`kcompat.codec.java`); the Java one is generated on first use.
 """
 
 from __future__ import annotations
 
-import math
 import struct
 import uuid
 from collections import OrderedDict
@@ -25,7 +32,8 @@ from contextlib import contextmanager
 from types import CodeType
 from typing import Any
 
-from kcompat.codec.reference import INT_CODES, _Writer
+from kcompat.codec.java import INT32_MAX, JAVA_UTF8
+from kcompat.codec.reference import INT_CODES, _Writer, tag_index
 from kcompat.codec.values import (
     MAX_STRING_BYTES,
     UNKNOWN_TAGS,
@@ -73,6 +81,19 @@ def _ruv(buf: bytes, pos: int, limit: int, bits: int) -> tuple[int, int]:
             if result >> bits:
                 raise _Bad
             return result, pos
+        shift += 7
+    raise _Bad
+
+
+def _ruvj(buf: bytes, pos: int) -> tuple[int, int]:
+    """Java's ``readUnsignedVarint``: at most five bytes, the low 32 bits kept (unsigned)."""
+    result = shift = 0
+    for _ in range(5):
+        byte = buf[pos]
+        pos += 1
+        result |= (byte & 0x7F) << shift
+        if byte < 0x80:
+            return result & 0xFFFFFFFF, pos
         shift += 7
     raise _Bad
 
@@ -169,14 +190,16 @@ def _merge(
     merged = list(entries or ())
     if unknown.__class__ is not list and unknown.__class__ is not tuple:
         raise _Bad
-    seen: set[int] = set()
+    previous = -1
     for item in unknown:
         if (item.__class__ is not list and item.__class__ is not tuple) or len(item) != 2:
             raise _Bad
         tag, data = item
-        if tag.__class__ is not int or not 0 <= tag < (1 << 31) or tag in declared or tag in seen:
+        if tag.__class__ is not int or not 0 <= tag < (1 << 31) or tag in declared:
             raise _Bad
-        seen.add(tag)
+        if tag <= previous:  # ascending, as Kafka's RawTaggedFieldWriter demands
+            raise _Bad
+        previous = tag
         if data.__class__ is not bytes:
             data = _as_bytes(data)
         merged.append((tag, data))
@@ -197,6 +220,8 @@ def _namespace() -> dict[str, Any]:
         "_Bad": _Bad,
         "_MISSING": _MISSING,
         "_ruv": _ruv,
+        "_ruvj": _ruvj,
+        "_JAVA_UTF8": JAVA_UTF8,
         "_wuv": _wuv,
         "_uf": _uf,
         "_pf": _pf,
@@ -208,8 +233,6 @@ def _namespace() -> dict[str, Any]:
         "_UUID": uuid.UUID,
         "_uuid": _uuid,
         "_small_unpackers": _small_unpackers,
-        "_INF": math.inf,
-        "_NAN": math.nan,
         "__builtins__": __builtins__,
     }
 
@@ -219,23 +242,34 @@ def _namespace() -> dict[str, Any]:
 # ------------------------------------------------------------------------------------
 
 
-def literal(value: Any) -> str:
-    """Python source that evaluates to a fresh copy of a value-model value."""
-    if value is None or isinstance(value, bool | int | str | bytes):
+def constant_text(value: Any) -> str:
+    """A one-line, deterministic text of a constant, for the codec's identity (the text
+    is compared, never run; ints in hex, which has no digit limit, floats exactly)."""
+    if value is None or isinstance(value, bool | str | bytes):
         return repr(value)
+    if isinstance(value, int):
+        return hex(value)
     if isinstance(value, float):
-        if math.isnan(value):
-            return "_NAN"
-        if math.isinf(value):
-            return "_INF" if value > 0 else "(-_INF)"
-        return repr(value)
+        return value.hex()
     if isinstance(value, uuid.UUID):
-        return f"_UUID(int={value.int})"
+        return f"uuid:{value.hex}"
     if isinstance(value, list | tuple):
-        return "[" + ", ".join(literal(item) for item in value) + "]"
+        return "[" + ", ".join(constant_text(item) for item in value) + "]"
     if isinstance(value, dict):
-        return "{" + ", ".join(f"{k!r}: {literal(v)}" for k, v in value.items()) + "}"
-    raise TypeError(f"no literal for {type(value).__name__}")
+        items = (f"{constant_text(k)}: {constant_text(v)}" for k, v in value.items())
+        return "{" + ", ".join(items) + "}"
+    if isinstance(value, frozenset):
+        return "frozenset(" + ", ".join(sorted(constant_text(item) for item in value)) + ")"
+    raise TypeError(f"no constant text for {type(value).__name__}")
+
+
+def _constant_key(value: Any) -> tuple[type, Any] | None:
+    """A key under which equal constants share one name (``None``: never shared)."""
+    if isinstance(value, float):
+        return (float, value.hex())
+    if value is None or isinstance(value, bool | int | str | bytes | uuid.UUID | frozenset):
+        return (type(value), value)
+    return None
 
 
 class _Source:
@@ -255,16 +289,22 @@ class _Source:
 
 
 class _Generator:
-    """Writes the module for one layout: ``_enc(v) -> bytearray``, ``_dec(buf) -> dict``."""
+    """Writes the module for one layout: ``_enc(v) -> bytearray``, ``_dec(buf) -> dict``.
 
-    def __init__(self, layout: Layout) -> None:
+    With ``java``, only ``_dec``, reading as Kafka's Java readers do.
+    """
+
+    def __init__(self, layout: Layout, java: bool = False) -> None:
         self.layout = layout
+        self.java = java
         self.owners = layout_owner_fields(layout)
         self.writer = _Writer(layout)
         self.header: list[str] = []
         self.functions: list[list[str]] = []
         self.keys: list[tuple[StructKeys, Message]] = []
         self.consts: dict[str, str] = {}
+        self.values: list[Any] = []
+        self.value_names: dict[tuple[type, Any], str] = {}
         self.count = 0
 
     # -- shared ------------------------------------------------------------------------
@@ -288,11 +328,33 @@ class _Generator:
             self.header.append(f"{name} = {expr}")
         return name
 
-    def value_const(self, value: Any) -> str:
-        """A default for the encoder, which only reads it: inline when immutable."""
-        if value is None or isinstance(value, bool | int | str | bytes):
-            return repr(value)
-        return self.const(literal(value))
+    def k(self, value: Any) -> str:
+        """The module constant holding ``value`` (a name, tag, default, set of names): the
+        only way a value from the spec reaches the generated code."""
+        key = _constant_key(value)
+        name = self.value_names.get(key) if key is not None else None
+        if name is None:
+            name = f"_K{len(self.values)}"
+            self.header.append(f"{name} = _KV[{len(self.values)}]")
+            self.values.append(value)
+            if key is not None:
+                self.value_names[key] = name
+        return name
+
+    def fresh(self, value: Any) -> str:
+        """An expression for a default a decoded value owns: new lists and dicts each time
+        (displays of constants, as fast as literals), immutable leaves shared."""
+        if isinstance(value, list):
+            return "[" + ", ".join(self.fresh(item) for item in value) + "]"
+        if isinstance(value, dict):
+            items = (f"{self.k(key)}: {self.fresh(item)}" for key, item in value.items())
+            return "{" + ", ".join(items) + "}"
+        return self.k(value)
+
+    def constants_text(self) -> str:
+        """The constants as comment lines: with the source, what makes two codecs equal."""
+        lines = (f"# _K{index} = {constant_text(value)}" for index, value in enumerate(self.values))
+        return "\n".join(lines) + "\n"
 
     def keys_index(self, layout: StructLayout) -> int:
         owner = self.owners.get(id(layout))
@@ -300,18 +362,21 @@ class _Generator:
         return len(self.keys) - 1
 
     def build(self) -> str:
+        """The module's source: the encoder (strict mode only) and the decoder."""
         enc = _Source()
-        with enc.block("def _enc(v):"):
-            enc("out = bytearray()")
-            self.enc_struct(enc, self.layout.root, "v", "out", 0)
-            enc("return out")
+        if not self.java:
+            with enc.block("def _enc(v):"):
+                enc("out = bytearray()")
+                self.enc_struct(enc, self.layout.root, "v", "out", 0)
+                enc("return out")
         dec = _Source()
         with dec.block("def _dec(buf):"):
             dec("blen = len(buf)")
             dec("pos = 0")
             self.dec_struct(dec, self.layout.root, "buf", "pos", "blen", "r", 0)
-            with dec.block("if pos != blen:"):
-                dec("raise _Bad")
+            if not self.java:  # Java leaves trailing bytes unread
+                with dec.block("if pos != blen:"):
+                    dec("raise _Bad")
             dec("return r")
         parts = ["\n".join(self.header)]
         parts.extend("\n".join(lines) for lines in self.functions)
@@ -332,7 +397,7 @@ class _Generator:
         k = self.uid()
         names = frozenset(lf.name for lf in layout.all_fields())
         unknown = f"u{k}"
-        with src.block(f"if {self.const(sorted_set(names))}.issuperset({v}):"):
+        with src.block(f"if {self.k(names)}.issuperset({v}):"):
             src(f"{unknown} = None")
         with src.block("else:"):
             src(f"{unknown} = _extra({v}, _SK[{self.keys_index(layout)}])")
@@ -343,7 +408,7 @@ class _Generator:
         for i, lf in enumerate(layout.fields):
             var = f"x{k}_{i}"
             values.append(var)
-            src(f"{var} = {get}({lf.name!r}, {self.value_const(default_value(lf))})")
+            src(f"{var} = {get}({self.k(lf.name)}, {self.k(default_value(lf))})")
         self.enc_fields(src, list(zip(layout.fields, values, strict=True)), out, loops)
         self.enc_tags(src, layout, get, unknown, out, loops, k)
 
@@ -509,20 +574,20 @@ class _Generator:
         entries = f"tg{k}"
         if layout.flexible:
             src(f"{entries} = None")
-        for lf in layout.tagged:
-            var, payload = f"t{k}_{lf.tag}", f"p{k}_{lf.tag}"
-            src(f"{var} = {get}({lf.name!r}, _MISSING)")
+        for i, lf in enumerate(layout.tagged):
+            var, payload = f"t{k}_{i}", f"p{k}_{i}"
+            src(f"{var} = {get}({self.k(lf.name)}, _MISSING)")
             with src.block(f"if {var} is not _MISSING:"):
                 src(f"{payload} = bytearray()")
                 self.enc_value(src, lf.wire, var, payload, loops + 1)
                 default = self.writer.default_payload(lf)
-                with src.block(f"if {payload} != {default!r}:"):
+                with src.block(f"if {payload} != {self.k(default)}:"):
                     if not layout.flexible:
                         src("raise _Bad")
                     else:
                         with src.block(f"if {entries} is None:"):
                             src(f"{entries} = []")
-                        src(f"{entries}.append(({lf.tag}, {payload}))")
+                        src(f"{entries}.append(({self.k(lf.tag)}, {payload}))")
         if not layout.flexible:
             with src.block(f"if {unknown}:"):
                 src("raise _Bad")
@@ -531,7 +596,7 @@ class _Generator:
             self.layout.message, layout, self.owners.get(id(layout))
         ).declared_tags
         with src.block(f"if {unknown} is not None:"):
-            src(f"{entries} = _merge({entries}, {unknown}, {self.const(sorted_set(declared))})")
+            src(f"{entries} = _merge({entries}, {unknown}, {self.k(declared)})")
         with src.block(f"if {entries} is None:"):
             src(f"{out}.append(0)")
         with src.block("else:"):
@@ -589,8 +654,12 @@ class _Generator:
             self.dec_tags(src, layout, buf, pos, blen, loops, k, values, target, pre)
             return
         for lf in layout.tagged:
-            values.append((lf.name, literal(default_value(lf))))
-        src(f"{target} = {{{', '.join(f'{n!r}: {v}' for n, v in values)}}}")
+            values.append((lf.name, self.fresh(default_value(lf))))
+        src(f"{target} = {self.dict_display(values)}")
+
+    def dict_display(self, items: list[tuple[str, str]]) -> str:
+        """``{name: expression, ...}``, each name a module constant."""
+        return "{" + ", ".join(f"{self.k(name)}: {expr}" for name, expr in items) + "}"
 
     @staticmethod
     def fixed_code(wire: Wire) -> str:
@@ -641,8 +710,12 @@ class _Generator:
         bits: int = 32,
         pre: str | None = None,
         limit: int | None = None,
+        java: bool = False,
     ) -> None:
-        """An unsigned varint into ``var``; ``limit`` is checked on the multi-byte path."""
+        """An unsigned varint into ``var``; ``limit`` is checked on the multi-byte path.
+
+        ``java``: Java's ``readUnsignedVarint`` (the low 32 bits of up to five bytes).
+        """
         if pre is None:
             src(f"{var} = {buf}[{pos}]")
             src(f"{pos} += 1")
@@ -655,10 +728,17 @@ class _Generator:
                 src(f"{var} = ({var} & 127) | ({second} << 7)")
                 src(f"{pos} += 1")
             with src.block("else:"):
-                src(f"{var}, {pos} = _ruv({buf}, {pos} - 1, {varint_max_bytes(bits)}, {bits})")
+                if java:
+                    src(f"{var}, {pos} = _ruvj({buf}, {pos} - 1)")
+                else:
+                    src(f"{var}, {pos} = _ruv({buf}, {pos} - 1, {varint_max_bytes(bits)}, {bits})")
                 if limit is not None:
                     with src.block(f"if {var} > {limit}:"):
                         src("raise _Bad")
+
+    def dec_len(self, src: _Source, var: str, buf: str, pos: str, pre: str | None = None) -> None:
+        """A varint length, count, tag, size or null marker (a Java int in Java mode)."""
+        self.dec_uv(src, var, buf, pos, 32, pre, java=self.java)
 
     def dec_value(
         self,
@@ -675,7 +755,7 @@ class _Generator:
         u = self.uid()
         if wire.fixed_size is not None:
             self.dec_run(src, [(self.fixed_code(wire), var, wire)], buf, pos)
-        elif kind is Kind.INT:
+        elif kind is Kind.INT:  # seed 004's varints: not Kafka's, strict in both modes
             raw = f"z{u}"
             self.dec_uv(src, raw, buf, pos, wire.bits, pre)
             if wire.form == "packed":
@@ -699,10 +779,10 @@ class _Generator:
                 self.dec_struct(src, layout, buf, pos, blen, var, loops)
                 return
             marker = f"m{u}"
-            if wire.null_marker == "uvarint":
-                self.dec_uv(src, marker, buf, pos, 32, pre)
+            if wire.null_marker == "uvarint":  # Java: readUnsignedVarint() <= 0 is null
+                self.dec_len(src, marker, buf, pos, pre)
                 null = f"{marker} == 0 or {marker} >= {1 << 31}"
-            else:
+            else:  # Java: readByte() < 0 is null
                 if pre is None:
                     src(f"{marker} = {buf}[{pos}]")
                     src(f"{pos} += 1")
@@ -720,6 +800,11 @@ class _Generator:
         else:
             src("raise _Bad")
 
+    def compact_null(self, size: str) -> str:
+        """When a compact length or count (``length + 1``) means null: 0, and in Java mode
+        every raw value whose Java int minus one is negative (above 2^31)."""
+        return f"{size} == 0 or {size} > {1 << 31}" if self.java else f"{size} == 0"
+
     def dec_blob(
         self,
         src: _Source,
@@ -734,14 +819,19 @@ class _Generator:
         is_string = wire.kind is Kind.STRING
         size, end = f"n{u}", f"q{u}"
         if wire.compact:  # uvarint(length + 1), 0 = null
-            limit = MAX_STRING_BYTES + 1 if is_string else None
             size = pre or size
-            self.dec_uv(src, size, buf, pos, 32, pre, limit)
-            with src.block(f"if {size} == 0:"):
+            if self.java:
+                self.dec_len(src, size, buf, pos, pre)
+            else:
+                limit = MAX_STRING_BYTES + 1 if is_string else None
+                self.dec_uv(src, size, buf, pos, 32, pre, limit)
+            with src.block(f"if {self.compact_null(size)}:"):
                 self.dec_null(src, wire, var)
-            src_else = "else:"
+            if is_string and self.java:
+                with src.block(f"elif {size} > {MAX_STRING_BYTES + 1}:"):
+                    src("raise _Bad")
             start = f"{pos} + {size} - 1"
-        else:  # int16/int32 length, -1 = null
+        else:  # int16/int32 length, -1 = null (any negative in Java mode)
             if pre is None:
                 unpacker = self.struct_const(">h" if is_string else ">i")
                 src(f"{size}, = {unpacker}.unpack_from({buf}, {pos})")
@@ -749,16 +839,18 @@ class _Generator:
             else:
                 size = pre
             with src.block(f"if {size} < 0:"):
-                with src.block(f"if {size} != -1:"):
-                    src("raise _Bad")
+                if not self.java:
+                    with src.block(f"if {size} != -1:"):
+                        src("raise _Bad")
                 self.dec_null(src, wire, var)
-            src_else = "else:"
             start = f"{pos} + {size}"
-        with src.block(src_else):
+        with src.block("else:"):
             src(f"{end} = {start}")
             with src.block(f"if {end} > {blen}:"):
                 src("raise _Bad")
-            if is_string:
+            if is_string and self.java:
+                src(f"{var} = {buf}[{pos}:{end}].decode('utf-8', _JAVA_UTF8)")
+            elif is_string:
                 src(f"{var} = {buf}[{pos}:{end}].decode()")
             else:
                 src(f"{var} = {buf}[{pos}:{end}]")
@@ -782,17 +874,21 @@ class _Generator:
         # Read the count as "items + 1" (compact) or "items" (classic), -1/0 meaning null.
         if wire.compact:
             size = pre or size
-            self.dec_uv(src, size, buf, pos, 32, pre)
-            null, shift = f"{size} == 0", 1
+            self.dec_len(src, size, buf, pos, pre)
+            null, shift = self.compact_null(size), 1
         else:
             if pre is None:
                 src(f"{size}, = {self.struct_const('>i')}.unpack_from({buf}, {pos})")
                 src(f"{pos} += 4")
             else:
                 size = pre
-            with src.block(f"if {size} < -1:"):
-                src("raise _Bad")
-            null, shift = f"{size} == -1", 0
+            if self.java:
+                null = f"{size} < 0"
+            else:
+                with src.block(f"if {size} < -1:"):
+                    src("raise _Bad")
+                null = f"{size} == -1"
+            shift = 0
         with src.block(f"if {null}:"):
             self.dec_null(src, wire, var)
         width = element.fixed_size
@@ -852,9 +948,12 @@ class _Generator:
         target: str,
         pre: str | None,
     ) -> None:
+        """The tagged-field section, tags in any order. Strict: no tag twice, none over
+        2^31 - 1, and each entry's value fills exactly its declared size. Java: a known tag
+        is read by its type from the stream (the size is ignored), a repeated one
+        overwrites, unknown ones are kept as they come."""
         count, tag, size, end, seen = f"c{k}", f"tag{k}", f"sz{k}", f"te{k}", f"seen{k}"
         unknown = f"u{k}"
-        defaults = [(lf.name, literal(default_value(lf))) for lf in layout.tagged]
         if pre is None:
             src(f"{count} = {buf}[{pos}]")
             src(f"{pos} += 1")
@@ -863,70 +962,80 @@ class _Generator:
         declared = struct_keys(
             self.layout.message, layout, self.owners.get(id(layout))
         ).declared_tags
+        dispatch = tag_index(layout)
         with src.block(f"if {count}:"):
             with src.block(f"if {count} > 127:"):
-                src(f"{count}, {pos} = _ruv({buf}, {pos} - 1, 5, 32)")
+                if self.java:
+                    src(f"{count}, {pos} = _ruvj({buf}, {pos} - 1)")
+                    with src.block(f"if {count} > {INT32_MAX}:"):  # a negative Java int
+                        src(f"{count} = 0")
+                else:
+                    src(f"{count}, {pos} = _ruv({buf}, {pos} - 1, 5, 32)")
             tagged_vars = []
-            for lf in layout.tagged:
-                var = f"t{k}_{lf.tag}"
+            for i, lf in enumerate(layout.tagged):
+                var = f"t{k}_{i}"
                 tagged_vars.append((lf.name, var))
-                src(f"{var} = {literal(default_value(lf))}")
+                src(f"{var} = {self.fresh(default_value(lf))}")
             src(f"{unknown} = None")
-            src(f"{seen} = set()")
+            if not self.java:
+                src(f"{seen} = set()")
             with src.block(f"for _ in range({count}):"):
-                self.dec_uv(src, tag, buf, pos)
-                self.dec_uv(src, size, buf, pos)
-                src(f"{end} = {pos} + {size}")
-                with src.block(f"if {end} > {blen} or {tag} in {seen}:"):
-                    src("raise _Bad")
-                src(f"{seen}.add({tag})")
+                self.dec_len(src, tag, buf, pos)
+                self.dec_len(src, size, buf, pos)
+                if self.java:
+                    with src.block(f"if {tag} > {INT32_MAX}:"):
+                        src(f"{tag} -= {1 << 32}")
+                else:
+                    src(f"{end} = {pos} + {size}")
+                    with src.block(f"if {end} > {blen} or {tag} in {seen} or {tag} > {INT32_MAX}:"):
+                        src("raise _Bad")
+                    src(f"{seen}.add({tag})")
                 keyword = "if"
-                for lf in layout.tagged:
-                    with src.block(f"{keyword} {tag} == {lf.tag}:"):
-                        sub, subpos, sublen = (
-                            f"sb{k}_{lf.tag}",
-                            f"sp{k}_{lf.tag}",
-                            f"sl{k}_{lf.tag}",
-                        )
-                        src(f"{sub} = {buf}[{pos}:{end}]")
-                        src(f"{subpos} = 0")
-                        src(f"{sublen} = {size}")
-                        self.dec_value(
-                            src, lf.wire, f"t{k}_{lf.tag}", sub, subpos, sublen, loops + 1
-                        )
-                        with src.block(f"if {subpos} != {sublen}:"):
-                            src("raise _Bad")
+                for i, lf in enumerate(layout.tagged):
+                    if lf.tag is None or dispatch.get(lf.tag) != i:
+                        continue  # a repeated tag reaches the first field declaring it
+                    with src.block(f"{keyword} {tag} == {self.k(lf.tag)}:"):
+                        if self.java:
+                            self.dec_value(src, lf.wire, f"t{k}_{i}", buf, pos, blen, loops + 1)
+                        else:
+                            sub, subpos, sublen = f"sb{k}_{i}", f"sp{k}_{i}", f"sl{k}_{i}"
+                            src(f"{sub} = {buf}[{pos}:{end}]")
+                            src(f"{subpos} = 0")
+                            src(f"{sublen} = {size}")
+                            target_var = f"t{k}_{i}"
+                            self.dec_value(src, lf.wire, target_var, sub, subpos, sublen, loops + 1)
+                            with src.block(f"if {subpos} != {sublen}:"):
+                                src("raise _Bad")
+                            src(f"{pos} = {end}")
                     keyword = "elif"
                 if declared:
-                    with src.block(f"{keyword} {tag} in {self.const(sorted_set(declared))}:"):
+                    with src.block(f"{keyword} {tag} in {self.k(declared)}:"):
                         src("raise _Bad")
                     keyword = "elif"
                 if keyword == "elif":
                     with src.block("else:"):
-                        self.dec_unknown_tag(src, unknown, tag, buf, pos, end)
+                        self.dec_unknown_tag(src, unknown, tag, size, buf, pos, blen, end)
                 else:  # no known tags at all: every tag is unknown
-                    self.dec_unknown_tag(src, unknown, tag, buf, pos, end)
-                src(f"{pos} = {end}")
-            items = ", ".join(f"{n!r}: {v}" for n, v in [*values, *tagged_vars])
-            src(f"{target} = {{{items}}}")
+                    self.dec_unknown_tag(src, unknown, tag, size, buf, pos, blen, end)
+            src(f"{target} = {self.dict_display([*values, *tagged_vars])}")
             with src.block(f"if {unknown} is not None:"):
                 src(f"{target}[{UNKNOWN_TAGS!r}] = {unknown}")
         with src.block("else:"):
-            items = ", ".join(f"{n!r}: {v}" for n, v in [*values, *defaults])
-            src(f"{target} = {{{items}}}")
+            defaults = [(lf.name, self.fresh(default_value(lf))) for lf in layout.tagged]
+            src(f"{target} = {self.dict_display([*values, *defaults])}")
 
-    @staticmethod
-    def dec_unknown_tag(src: _Source, unknown: str, tag: str, buf: str, pos: str, end: str) -> None:
+    def dec_unknown_tag(
+        self, src: _Source, unknown: str, tag: str, size: str, buf: str, pos: str, blen: str,
+        end: str,
+    ) -> None:  # fmt: skip
+        if self.java:  # readArray(size): a negative Java int, or past the end, fails
+            src(f"{end} = {pos} + {size}")
+            with src.block(f"if {size} > {INT32_MAX} or {end} > {blen}:"):
+                src("raise _Bad")
         with src.block(f"if {unknown} is None:"):
             src(f"{unknown} = []")
         src(f"{unknown}.append([{tag}, {buf}[{pos}:{end}]])")
-
-
-def sorted_set(items: frozenset[Any]) -> str:
-    """A frozenset literal with a stable text (so equal layouts give equal source)."""
-    if not items:
-        return "frozenset()"
-    return "frozenset({" + ", ".join(repr(item) for item in sorted(items)) + "})"
+        src(f"{pos} = {end}")
 
 
 # ------------------------------------------------------------------------------------
@@ -940,12 +1049,29 @@ _CODE_CACHE_SIZE = 512
 def compile_layout(
     layout: Layout,
 ) -> tuple[Callable[[Any], bytearray], Callable[[bytes], dict[str, Any]], str]:
-    """The generated encoder and decoder for ``layout``, and their source."""
+    """The generated encoder and strict decoder for ``layout``, and their source.
+
+    The source ends with the module's constants as comment lines, so equal sources mean
+    equal codecs (the proof skips a pair of layouts whose codecs are the same).
+    """
     generator = _Generator(layout)
-    source = generator.build()
+    code = generator.build()
+    namespace = _run(code, generator)
+    return namespace["_enc"], namespace["_dec"], code + generator.constants_text()
+
+
+def compile_java_decoder(layout: Layout) -> Callable[[bytes], dict[str, Any]]:
+    """The generated decoder for ``layout`` that reads as Kafka's Java readers do."""
+    generator = _Generator(layout, java=True)
+    decoder: Callable[[bytes], dict[str, Any]] = _run(generator.build(), generator)["_dec"]
+    return decoder
+
+
+def _run(source: str, generator: _Generator) -> dict[str, Any]:
+    """Execute a generated module (its code object cached by source) with its constants."""
     code = _CODE_CACHE.get(source)
     if code is None:
-        code = compile(source, f"<kcompat codec {layout.message.name} v{layout.version}>", "exec")
+        code = compile(source, "<kcompat codec>", "exec")
         _CODE_CACHE[source] = code
         if len(_CODE_CACHE) > _CODE_CACHE_SIZE:
             _CODE_CACHE.popitem(last=False)
@@ -953,5 +1079,6 @@ def compile_layout(
         _CODE_CACHE.move_to_end(source)
     namespace = _namespace()
     namespace["_SK"] = generator.keys
+    namespace["_KV"] = generator.values
     exec(code, namespace)
-    return namespace["_enc"], namespace["_dec"], source
+    return namespace

@@ -27,8 +27,10 @@ from __future__ import annotations
 
 import base64
 import binascii
+import json
 import math
 import uuid
+from collections.abc import Iterator
 from typing import Any
 
 from kcompat.codec.errors import EncodeError
@@ -43,6 +45,82 @@ _FLOAT_WORDS = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}
 def to_json(layout: Layout, value: dict[str, Any]) -> dict[str, Any]:
     """A decoded value as JSON-able data."""
     return _struct_to_json(layout.root, value)
+
+
+def iter_json(layout: Layout, value: dict[str, Any], indent: int = 2) -> Iterator[str]:
+    """``json.dumps(to_json(layout, value), indent=indent, ensure_ascii=False)`` in pieces,
+    without building the JSON form: a long message is printed with no second copy of it."""
+    return _iter_struct(layout.root, value, indent, 0)
+
+
+def _iter_struct(
+    layout: StructLayout, value: dict[str, Any], indent: int, depth: int
+) -> Iterator[str]:
+    if not value:
+        yield "{}"
+        return
+    wires = {lf.name: lf.wire for lf in layout.all_fields()}
+    inner = "\n" + " " * (indent * (depth + 1))
+    separator = "{" + inner
+    for key, item in value.items():
+        yield separator + json.dumps(key, ensure_ascii=False) + ": "
+        separator = "," + inner
+        wire = wires.get(key) if key != UNKNOWN_TAGS else None
+        if wire is None:
+            shown = _unknown_to_json(item) if key == UNKNOWN_TAGS else value_to_json(item)
+            yield _dumps(shown, indent, depth + 1)
+        elif item is None or wire.kind not in _CONTAINERS:
+            yield _scalar(item, indent, depth + 1)
+        else:
+            yield from _iter_value(wire, item, indent, depth + 1)
+    yield "\n" + " " * (indent * depth) + "}"
+
+
+def _iter_value(wire: Wire, value: Any, indent: int, depth: int) -> Iterator[str]:
+    if value is None:
+        yield "null"
+    elif wire.kind is Kind.ARRAY and wire.element is not None:
+        if not value:
+            yield "[]"
+            return
+        inner = "\n" + " " * (indent * (depth + 1))
+        separator = "[" + inner
+        for item in value:
+            yield separator
+            separator = "," + inner
+            yield from _iter_value(wire.element, item, indent, depth + 1)
+        yield "\n" + " " * (indent * depth) + "]"
+    elif wire.kind is Kind.STRUCT and wire.struct is not None:
+        yield from _iter_struct(wire.struct, value, indent, depth)
+    else:
+        yield _scalar(value, indent, depth)
+
+
+_CONTAINERS = (Kind.ARRAY, Kind.STRUCT)
+_encode_text = json.encoder.encode_basestring  # what json.dumps uses with ensure_ascii=False
+
+
+def _scalar(value: Any, indent: int, depth: int) -> str:
+    """A value that is not a list or an object, as ``json.dumps`` writes it (fast paths
+    for the common types: one ``json.dumps`` call per number would triple the time)."""
+    if value is None:
+        return "null"
+    kind = value.__class__
+    if kind is int:
+        return int.__repr__(value)
+    if kind is str:
+        return _encode_text(value)
+    if kind is bool:
+        return "true" if value else "false"
+    if kind is float and math.isfinite(value):
+        return float.__repr__(value)
+    return _dumps(value_to_json(value), indent, depth)
+
+
+def _dumps(shown: Any, indent: int, depth: int) -> str:
+    """A JSON value as ``json.dumps`` indents it at ``depth``."""
+    text = json.dumps(shown, indent=indent, ensure_ascii=False)
+    return text.replace("\n", "\n" + " " * (indent * depth)) if "\n" in text else text
 
 
 def from_json(layout: Layout, data: Any) -> dict[str, Any]:

@@ -2,10 +2,13 @@
 
 For every version both messages have, samples generated from one side's layout are
 encoded by that side (the writer) and decoded by the other (the reader), in both
-directions. A break is a sample the reader cannot decode, or decodes to something other
-than what the writer meant. The first such sample (smallest encoding first) becomes an
-:class:`Evidence`: the bytes, an annotated dump by the writer's layout, the field, what
-was written and what was read.
+directions. The reader reads as Kafka's generated Java readers do (trailing bytes left
+unread, invalid UTF-8 replaced, known tags read by their type: :mod:`kcompat.codec.java`),
+so "HEAD cannot read" means what a broker or client would do with those bytes. A break
+is a sample the reader cannot decode, or decodes to something other than what the writer
+meant. The first such sample (smallest encoding first) becomes an :class:`Evidence`: the
+bytes, an annotated dump by the writer's layout, the field that changed, what was
+written and what was read.
 
 What counts as "what the writer meant" is the heart of it, because several changes
 alter the spec without altering the wire, and the proof must stay silent on them:
@@ -280,7 +283,7 @@ class _Prover:
     ) -> Evidence | None:
         """Whether the reader makes of ``data`` what the writer meant by ``written``."""
         try:
-            value = codec_for(reader).decode(data)
+            value = codec_for(reader).decode(data, java=True)
         except DecodeError as err:
             # Where the two readings part, not where reading failed (see _divergence).
             path, read = _divergence(writer, reader, data, err)
@@ -508,7 +511,7 @@ def _divergence(writer: Layout, reader: Layout, data: bytes, error: DecodeError)
     made of those bytes. The error itself stays in the evidence.
     """
     _, written_spans, _ = decode_spans(writer, data)
-    _, read_spans, _ = decode_spans(reader, data)
+    _, read_spans, _ = decode_spans(reader, data, java=True)
     for index, span in enumerate(written_spans):
         if index >= len(read_spans):
             return span.path or "(message)", None

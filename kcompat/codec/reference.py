@@ -11,17 +11,20 @@ code), and it is used where speed does not matter but precision does:
 
 Decoding is hardened: every length is checked against the bytes that remain before
 anything is allocated, varints are bounded, and every failure is a :class:`DecodeError`.
+It reads strictly by default, or as Kafka's Java readers do (``java=True``; see
+:mod:`kcompat.codec.java`).
 """
 
 from __future__ import annotations
 
 import struct
 import uuid
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from kcompat.codec.errors import DecodeError, EncodeError
+from kcompat.codec.java import INT32_MAX, JAVA_UTF8, UINT32_MASK, compact_length, int32
 from kcompat.codec.values import (
     LENGTH_BITS,
     MAX_STRING_BYTES,
@@ -83,6 +86,11 @@ def type_name(value: object) -> str:
     return "null" if value is None else type(value).__name__
 
 
+def int_text(value: int) -> str:
+    """An int for a message: its digits, or its size when too long to print."""
+    return str(value) if value.bit_length() <= 64 else f"of {value.bit_length()} bits"
+
+
 def zigzag(value: int, bits: int) -> int:
     return (value << 1) ^ (value >> (bits - 1))
 
@@ -134,12 +142,28 @@ def wire_label(wire: Wire) -> str:
 
 
 class _Reader:
-    def __init__(self, layout: Layout, buf: bytes, spans: list[Span] | None) -> None:
+    """One pass over ``buf``; ``sink`` receives every span, in order of their start.
+
+    ``java`` reads as Kafka's generated Java readers do (:mod:`kcompat.codec.java`);
+    ``keep`` false drops array items once read (a streamed dump needs no value).
+    """
+
+    def __init__(
+        self,
+        layout: Layout,
+        buf: bytes,
+        sink: Callable[[Span], None] | None,
+        *,
+        java: bool = False,
+        keep: bool = True,
+    ) -> None:
         self.layout = layout
         self.buf = buf
         self.pos = 0
         self.end = len(buf)
-        self.spans = spans
+        self.sink = sink
+        self.java = java
+        self.keep = keep
         self.owners = layout_owner_fields(layout)
         self.keys: dict[int, StructKeys] = {}
 
@@ -156,8 +180,8 @@ class _Reader:
         return start
 
     def span(self, start: int, path: str, what: str, value: Any = NO_VALUE, depth: int = 0) -> None:
-        if self.spans is not None:
-            self.spans.append(Span(start, self.pos, path, what, value, depth))
+        if self.sink is not None:
+            self.sink(Span(start, self.pos, path, what, value, depth))
 
     def uvarint(self, path: str, what: str, bits: int = LENGTH_BITS) -> int:
         start = self.pos
@@ -170,11 +194,15 @@ class _Reader:
             self.pos += 1
             result |= (byte & 0x7F) << shift
             if byte < 0x80:
-                if result >> bits:
+                if result >> bits and not self.java:
                     self.fail(path, f"varint ({what}) overflows {bits} bits", start)
-                return result
+                return result & UINT32_MASK if self.java else result
             shift += 7
         self.fail(path, f"varint ({what}) longer than {limit} bytes", start)
+
+    def length_varint(self, path: str, what: str) -> int:
+        """A varint length, count, tag or size: 32 bits (Java keeps the low 32 of 35)."""
+        return self.uvarint(path, what, LENGTH_BITS)
 
     def struct_keys(self, layout: StructLayout) -> StructKeys:
         keys = self.keys.get(id(layout))
@@ -198,25 +226,39 @@ class _Reader:
 
     def read_tags(self, layout: StructLayout, path: str, depth: int) -> dict[str, Any]:
         start = self.pos
-        count = self.uvarint(path, "tagged field count")
-        self.span(start, path, f"tagged fields: {count}", NO_VALUE, depth)
-        by_tag = {lf.tag: lf for lf in layout.tagged}
-        found: dict[str, Any] = {}
+        count = self.length_varint(path, "tagged field count")
+        if self.java and count > INT32_MAX:
+            # Java's loop ``for (int i = 0; i < count; i++)`` runs no time for a negative int.
+            self.span(start, path, f"tagged fields: {int32(count)} (none read)", NO_VALUE, depth)
+            count = 0
+        else:
+            self.span(start, path, f"tagged fields: {count}", NO_VALUE, depth)
+        by_tag = tag_index(layout)
+        found: dict[int, Any] = {}
         unknown: list[list[Any]] = []
         seen: set[int] = set()
         for _ in range(count):
             header = self.pos
-            tag = self.uvarint(path, "tag")
-            size = self.uvarint(path, f"size of tag {tag}")
-            left = self.end - self.pos
-            lf = by_tag.get(tag)
-            where = join(path, lf.name) if lf is not None else join(path, f"<tag {tag}>")
-            if size > left:
-                self.fail(where, f"tag {tag} declares {size} bytes, {left} left", header)
-            if tag in seen:
-                self.fail(where, f"tag {tag} appears twice", header)
-            seen.add(tag)
-            if lf is None:
+            tag = self.length_varint(path, "tag")
+            if self.java:
+                tag = int32(tag)
+            elif tag > INT32_MAX:
+                self.fail(
+                    join(path, f"<tag {tag}>"),
+                    f"tag {tag} is over {INT32_MAX}, the largest tag (tags are Java ints)",
+                    header,
+                )
+            size = self.length_varint(path, f"size of tag {tag}")
+            index = by_tag.get(tag)
+            where = join(path, layout.tagged[index].name if index is not None else f"<tag {tag}>")
+            if not self.java:
+                left = self.end - self.pos
+                if size > left:
+                    self.fail(where, f"tag {tag} declares {size} bytes, {left} left", header)
+                if tag in seen:  # any order is read, as Java does; a repeat is not
+                    self.fail(where, f"tag {tag} appears twice", header)
+                seen.add(tag)
+            if index is None:
                 if tag in self.struct_keys(layout).declared_tags:
                     declared = self.tagged_elsewhere(layout, tag)
                     self.fail(
@@ -224,27 +266,43 @@ class _Reader:
                         f"tag {tag} is not valid at version {self.layout.version}",
                         header,
                     )
-                data = self.buf[self.pos : self.pos + size]
-                self.pos += size
-                self.span(header, where, f"unknown tag {tag}, {size} bytes", data, depth)
-                unknown.append([tag, bytes(data)])
+                unknown.append([tag, self.read_unknown(tag, size, where, header, depth)])
+                continue
+            lf = layout.tagged[index]
+            if self.java:
+                # Java reads a known tag by its type, from the stream, ignoring the size.
+                self.span(header, where, f"tag {tag}, {int32(size)} bytes (size not checked)",
+                          NO_VALUE, depth)  # fmt: skip
+                found[index] = self.read_value(lf.wire, where, depth + 1, tagged=True)
                 continue
             self.span(header, where, f"tag {tag}, {size} bytes", NO_VALUE, depth)
             payload = self.pos
             saved_end, self.end = self.end, self.pos + size
-            found[lf.name] = self.read_value(lf.wire, where, depth + 1, tagged=True)
+            found[index] = self.read_value(lf.wire, where, depth + 1, tagged=True)
             if self.pos != self.end:
                 self.fail(
                     where, f"tag {tag} declares {size} bytes, its value uses {self.pos - payload}"
                 )
             self.end = saved_end
-        result = {
-            lf.name: found[lf.name] if lf.name in found else default_value(lf)
-            for lf in layout.tagged
-        }
+        result: dict[str, Any] = {}
+        for index, lf in enumerate(layout.tagged):
+            result[lf.name] = found[index] if index in found else default_value(lf)
         if unknown:
             result[UNKNOWN_TAGS] = unknown
         return result
+
+    def read_unknown(self, tag: int, size: int, where: str, header: int, depth: int) -> bytes:
+        if self.java:
+            size = int32(size)
+            left = self.end - self.pos
+            if size < 0:
+                self.fail(where, f"tag {tag} declares a negative size ({size})", header)
+            if size > left:
+                self.fail(where, f"tag {tag} declares {size} bytes, {left} left", header)
+        data = bytes(self.buf[self.pos : self.pos + size])
+        self.pos += size
+        self.span(header, where, f"unknown tag {tag}, {size} bytes", data, depth)
+        return data
 
     def tagged_elsewhere(self, layout: StructLayout, tag: int) -> str:
         owner = self.owners.get(id(layout))
@@ -285,8 +343,12 @@ class _Reader:
             self.take(size, path, label)
             code = INT_CODES[(wire.bits, wire.signed)]
             value: int = struct.unpack_from(">" + code, self.buf, start)[0]
-        else:
-            raw = self.uvarint(path, label, wire.bits)
+        else:  # seed 004's varints are not Kafka's: strict in both modes
+            java, self.java = self.java, False
+            try:
+                raw = self.uvarint(path, label, wire.bits)
+            finally:
+                self.java = java
             if wire.form == "packed":
                 value = unzigzag(raw)
             elif wire.signed and raw >> (wire.bits - 1):
@@ -301,15 +363,15 @@ class _Reader:
         """A length or count prefix; ``None`` for null (checked against nullability)."""
         start = self.pos
         if wire.compact:
-            raw = self.uvarint(path, f"{label} length")
-            length = raw - 1
+            raw = self.length_varint(path, f"{label} length")
+            length = compact_length(raw) if self.java else raw - 1
         else:
             size = 2 if short else 4
             self.take(size, path, f"{label} length")
             length = (_INT16 if short else _INT32).unpack_from(self.buf, start)[0]
-            if length < -1:
+            if length < -1 and not self.java:
                 self.fail(path, f"negative length {length}", start)
-        if length == -1:
+        if length < 0:  # -1 (strict), or any negative int (Java)
             if not wire.nullable:
                 self.fail(
                     path,
@@ -330,6 +392,8 @@ class _Reader:
         data = bytes(self.buf[begin : self.pos])
         if not is_string:
             return data
+        if self.java:
+            return data.decode("utf-8", JAVA_UTF8)
         try:
             return data.decode("utf-8")
         except UnicodeDecodeError as err:
@@ -350,6 +414,10 @@ class _Reader:
         if size is not None and count * size > left:
             self.fail(path, f"{count} items need {count * size} bytes, {left} left", start)
         self.span(start, path, f"{label}, {count} item{'' if count == 1 else 's'}", NO_VALUE, depth)
+        if not self.keep:
+            for index in range(count):
+                self.read_value(element, f"{path}[{index}]", depth + 1)
+            return []
         return [self.read_value(element, f"{path}[{index}]", depth + 1) for index in range(count)]
 
     def read_struct_value(
@@ -360,40 +428,64 @@ class _Reader:
         assert layout is not None
         if wire.nullable:
             if wire.null_marker == "uvarint":
-                raw = self.uvarint(path, "null marker")
-                present = 0 < raw < (1 << 31)
+                raw = self.length_varint(path, "null marker")
+                present = 0 < raw <= INT32_MAX  # Java: readUnsignedVarint() <= 0 is null
             else:
                 self.take(1, path, "null marker")
-                present = self.buf[start] < 0x80
+                present = self.buf[start] < 0x80  # Java: readByte() < 0 is null
             if not present:
                 self.span(start, path, f"{label}, null", None, depth)
                 return None
             self.span(start, path, f"{label}, present", NO_VALUE, depth)
         return self.read_struct(layout, path, depth + 1)
 
+    def read_message(self) -> dict[str, Any]:
+        value = self.read_struct(self.layout.root, "", 0)
+        if self.pos != self.end and not self.java:
+            self.fail("", f"{self.end - self.pos} trailing bytes after the message")
+        return value
+
+
+def tag_index(layout: StructLayout) -> dict[int, int]:
+    """Each tag of the struct's tagged fields -> the index of the first field declaring it
+    (a spec that repeats a tag is broken; both decoders read it the same way)."""
+    found: dict[int, int] = {}
+    for index, lf in enumerate(layout.tagged):
+        if lf.tag is not None:
+            found.setdefault(lf.tag, index)
+    return found
+
 
 def decode_spans(
-    layout: Layout, data: bytes
+    layout: Layout, data: bytes, *, java: bool = False
 ) -> tuple[dict[str, Any] | None, list[Span], DecodeError | None]:
     """Decode recording every span; stops at the first error and returns it."""
     spans: list[Span] = []
-    reader = _Reader(layout, bytes(data), spans)
+    reader = _Reader(layout, bytes(data), spans.append, java=java)
     try:
-        value = reader.read_struct(layout.root, "", 0)
-        if reader.pos != reader.end:
-            reader.fail("", f"{reader.end - reader.pos} trailing bytes after the message")
+        value = reader.read_message()
     except DecodeError as err:
         return None, spans, err
     return value, spans, None
 
 
-def decode(layout: Layout, data: bytes) -> dict[str, Any]:
-    """Decode ``data`` (the body of ``layout.message`` at ``layout.version``)."""
-    reader = _Reader(layout, bytes(data), None)
-    value = reader.read_struct(layout.root, "", 0)
-    if reader.pos != reader.end:
-        reader.fail("", f"{reader.end - reader.pos} trailing bytes after the message")
-    return value
+def walk_spans(
+    layout: Layout, data: bytes, sink: Callable[[Span], None], *, java: bool = False
+) -> DecodeError | None:
+    """Hand every span to ``sink`` as it is read, keeping no value (memory stays flat
+    however long the message); the error if reading failed."""
+    reader = _Reader(layout, bytes(data), sink, java=java, keep=False)
+    try:
+        reader.read_message()
+    except DecodeError as err:
+        return err
+    return None
+
+
+def decode(layout: Layout, data: bytes, *, java: bool = False) -> dict[str, Any]:
+    """Decode ``data`` (the body of ``layout.message`` at ``layout.version``); ``java``
+    reads as Kafka's generated Java readers do (see :mod:`kcompat.codec.java`)."""
+    return _Reader(layout, bytes(data), None, java=java).read_message()
 
 
 # ------------------------------------------------------------------------------------
@@ -482,6 +574,10 @@ class _Writer:
             self.write_value(lf.wire, value[lf.name], where, buffer)
             if bytes(buffer) != self.default_payload(lf):
                 assert lf.tag is not None
+                if not 0 <= lf.tag <= INT32_MAX:  # an invalid spec (lint: tag-negative)
+                    raise EncodeError(
+                        where, f"its tag {int_text(lf.tag)} is not a valid tag (0 to 2^31-1)"
+                    )
                 entries.append((lf.tag, bytes(buffer)))
         if unknown is not None:
             entries.extend(self.unknown_entries(keys, unknown, join(path, UNKNOWN_TAGS)))
@@ -515,19 +611,25 @@ class _Writer:
                 path, f"expected a list of [tag, bytes] pairs, got {type_name(unknown)}"
             )
         entries: list[tuple[int, bytes]] = []
-        seen: set[int] = set()
+        previous = -1
         for index, item in enumerate(unknown):
             where = f"{path}[{index}]"
             if not isinstance(item, list | tuple) or len(item) != 2:
                 raise EncodeError(where, "expected a [tag, bytes] pair")
             tag, data = item
             if not isinstance(tag, int) or isinstance(tag, bool) or not 0 <= tag < (1 << 31):
-                raise EncodeError(where, f"invalid tag {tag!r}: a tag is an int in [0, 2^31)")
+                shown = int_text(tag) if isinstance(tag, int) else type_name(tag)
+                raise EncodeError(where, f"invalid tag {shown}: a tag is an int in [0, 2^31)")
             if tag in keys.declared_tags:
                 raise EncodeError(where, f"tag {tag} belongs to a known field; it is not unknown")
-            if tag in seen:
-                raise EncodeError(where, f"tag {tag} appears twice")
-            seen.add(tag)
+            if tag <= previous:  # Kafka's writer refuses them too (RawTaggedFieldWriter)
+                raise EncodeError(
+                    where,
+                    f"tag {tag} appears twice"
+                    if tag == previous
+                    else f"tag {tag} comes after tag {previous}: unknown tags must ascend",
+                )
+            previous = tag
             if not isinstance(data, bytes | bytearray | memoryview):
                 raise EncodeError(where, f"expected bytes for the data, got {type_name(data)}")
             entries.append((tag, bytes(data)))
@@ -565,7 +667,7 @@ class _Writer:
         low, high = int_range(wire)
         if not low <= value <= high:
             raise EncodeError(
-                path, f"{value} is out of range for {wire_label(wire)} [{low}, {high}]"
+                path, f"{int_text(value)} is out of range for {wire_label(wire)} [{low}, {high}]"
             )
         if wire.form == "fixed":
             out += struct.pack(">" + INT_CODES[(wire.bits, wire.signed)], value)

@@ -3,7 +3,13 @@
 The value is JSON in the form :mod:`kcompat.codec.jsonform` documents (bytes as base64,
 uuids in Kafka's 22-character form). Exit status: 0 done, 1 the value or the bytes do not
 fit the message at that version (one line naming the field, and for bytes the offset),
-2 bad usage (unknown message, version, unreadable input).
+2 bad usage (unknown message, version, unreadable or oversized input).
+
+``decode`` reads strictly by default; ``--java`` reads as Kafka's generated Java readers
+do (:mod:`kcompat.codec.java`). Memory is bounded: the input is capped (``--max-bytes``,
+2 MiB by default, room for Kafka's default largest message: a message of tiny structs
+costs a couple of hundred bytes of Python objects per byte), the annotated dump is
+streamed as it is read, and the JSON is printed without a second copy of the value.
 """
 
 from __future__ import annotations
@@ -41,6 +47,13 @@ SpecsOption = Annotated[
 
 _HEX_TEXT = re.compile(rb"\A\s*(?:0x)?[0-9a-fA-F\s:]*\Z")
 
+#: The largest message ``decode`` reads unless told otherwise (``--max-bytes``).
+DEFAULT_MAX_BYTES = "2MiB"
+#: The largest JSON value ``encode`` reads.
+MAX_JSON_BYTES = 64 * 1024 * 1024
+_SIZE = re.compile(r"\A\s*(\d+)\s*([kKmMgG]i?[bB]?)?\s*\Z")
+_UNITS = {"k": 1 << 10, "m": 1 << 20, "g": 1 << 30}
+
 
 @app.command(short_help="A JSON value to the message's bytes at a version.")
 def encode(
@@ -63,7 +76,7 @@ def encode(
     from kcompat.spec.resolve import resolve
 
     found = _find_message(message, kind, version, specs, config_file)
-    text = _read_input(source)
+    text = _read_input(source, MAX_JSON_BYTES)
     try:
         data = json.loads(text)
     except (json.JSONDecodeError, UnicodeDecodeError) as err:
@@ -98,35 +111,50 @@ def decode(
             "--annotate", help="Print an annotated hex dump (each field's bytes) instead of JSON."
         ),
     ] = False,
+    java: Annotated[
+        bool,
+        typer.Option(
+            "--java",
+            help="Read as Kafka's generated Java readers do, not strictly: bytes after the "
+            "message are ignored, invalid UTF-8 becomes U+FFFD, a negative length is null, a "
+            "known tagged field is read by its type whatever size it declares, repeated tags "
+            "are kept.",
+        ),
+    ] = False,
+    max_bytes: Annotated[
+        str,
+        typer.Option(
+            "--max-bytes",
+            metavar="SIZE",
+            help="The largest message to read, in bytes or with a unit (KiB, MiB, GiB).",
+        ),
+    ] = DEFAULT_MAX_BYTES,
     kind: MessageKindOption = None,
     config_file: ConfigOption = None,
 ) -> None:
     """Decode the message's bytes at a version and print the value as JSON."""
     from kcompat.codec import DecodeError, decode_message
-    from kcompat.codec.jsonform import to_json
+    from kcompat.codec.jsonform import iter_json
     from kcompat.spec.resolve import resolve
 
+    limit = _parse_size(max_bytes)
     found = _find_message(message, kind, version, specs, config_file)
-    payload = _read_bytes(data)
+    payload = _read_bytes(data, limit)
     if annotate:
-        from kcompat.codec.annotate import annotate_lines
+        from kcompat.codec.annotate import write_annotation
 
-        lines = annotate_lines(resolve(found, version), payload)
-        sys.stdout.write("".join(line.text + "\n" for line in lines))
-        failed = next(
-            (line for line in lines if line.text.split("  ", 1)[-1].startswith("!!")), None
-        )
-        if failed is not None:
-            _codec_failure(
-                f"cannot decode {found.name} v{version}: {failed.text.split('!! ', 1)[1]}"
-            )
+        error = write_annotation(resolve(found, version), payload, sys.stdout.write, java=java)
+        if error is not None:
+            sys.stdout.flush()
+            _codec_failure(f"cannot decode {found.name} v{version}: {error}")
         return
     try:
-        value = decode_message(found, version, payload)
+        value = decode_message(found, version, payload, java=java)
     except DecodeError as err:
         _codec_failure(f"cannot decode {found.name} v{version}: {err}")
-    shown = to_json(resolve(found, version), value)
-    sys.stdout.write(json.dumps(shown, indent=2, ensure_ascii=False) + "\n")
+    for chunk in iter_json(resolve(found, version), value):
+        sys.stdout.write(chunk)
+    sys.stdout.write("\n")
 
 
 def _codec_failure(message: str) -> Any:
@@ -167,14 +195,49 @@ def _label(source: str) -> str:
     return "standard input" if source == "-" else source
 
 
-def _read_input(source: str, what: str = "the JSON value") -> bytes:
-    """A file's bytes, or standard input's for ``-`` (said when it is a terminal, since
-    the command then waits for typing; empty input is an error, not an empty value)."""
-    if source != "-":
-        try:
-            return Path(source).read_bytes()
-        except OSError as err:
-            raise UsageError(f"{source}: cannot read ({err.strerror or err})") from None
+def _parse_size(text: str) -> int:
+    """``--max-bytes``: a count of bytes, or with a binary unit (``512KiB``, ``16M``)."""
+    match = _SIZE.match(text)
+    if match is None or int(match.group(1)) == 0:
+        raise UsageError(
+            f"--max-bytes {text!r}: expected a positive number of bytes, like 1048576 or 16MiB"
+        )
+    unit = match.group(2)
+    return int(match.group(1)) * (_UNITS[unit[0].lower()] if unit else 1)
+
+
+def _size_text(size: int) -> str:
+    for unit, name in ((1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")):
+        if size >= unit and size % unit == 0:
+            return f"{size // unit} {name}"
+    return f"{size} bytes"
+
+
+def _read_input(source: str, limit: int, what: str = "the JSON value") -> bytes:
+    """The bytes of a file or of standard input (``-``), refused beyond ``limit``."""
+    content = _read_capped(source, limit, what)
+    if content is None:
+        raise UsageError(f"{_label(source)}: more than {_size_text(limit)}; too large to read")
+    return content
+
+
+def _read_capped(source: str, limit: int, what: str) -> bytes | None:
+    """At most ``limit`` bytes of a file or of standard input; ``None`` if there are more
+    (reading stops there, so a device or an endless pipe costs no more). Standard input
+    says so when it is a terminal (the command waits for typing), and empty input is an
+    error, not an empty value."""
+    try:
+        if source == "-":
+            content = _read_stdin(limit + 1, what)
+        else:
+            with Path(source).open("rb") as stream:
+                content = stream.read(limit + 1)
+    except OSError as err:
+        raise UsageError(f"{source}: cannot read ({err.strerror or err})") from None
+    return None if len(content) > limit else content
+
+
+def _read_stdin(size: int, what: str) -> bytes:
     if sys.stdin is None:
         raise UsageError(f"no standard input to read {what} from: give a file")
     if sys.stdin.isatty():
@@ -182,20 +245,34 @@ def _read_input(source: str, what: str = "the JSON value") -> bytes:
             f"kcompat: reading {what} from standard input (end with Ctrl-D; or give a file)",
             file=sys.stderr,
         )
-    data = sys.stdin.buffer.read()
-    if not data.strip():
+    content = sys.stdin.buffer.read(size)
+    if not content.strip():
         raise UsageError(f"standard input is empty: pipe {what} in, or give a file")
-    return data
+    return content
 
 
-def _read_bytes(argument: str) -> bytes:
-    """Hex on the command line, or ``@FILE``: raw bytes unless the file is all hex text."""
+def _read_bytes(argument: str, limit: int) -> bytes:
+    """Hex on the command line, or ``@FILE``: raw bytes unless the file is all hex text.
+
+    At most ``limit`` bytes of message (its hex text may take three characters a byte).
+    """
+    over = f"over the limit of {_size_text(limit)} (--max-bytes raises it)"
     if argument.startswith("@"):
-        content = _read_input(argument[1:] or "-", "the bytes")
+        source = argument[1:] or "-"
+        content = _read_capped(source, 3 * limit + 64, "the bytes")
+        if content is None:
+            raise UsageError(f"{_label(source)}: a message {over}")
         if content.strip() and _HEX_TEXT.match(content):
-            return _parse_hex(content.decode("ascii"), argument)
-        return content
-    return _parse_hex(argument, "the argument")
+            payload = _parse_hex(content.decode("ascii"), argument)
+        else:
+            payload = content
+        where = _label(source)
+    else:
+        payload = _parse_hex(argument, "the argument")
+        where = "the argument"
+    if len(payload) > limit:
+        raise UsageError(f"{where}: a message of {len(payload)} bytes is {over}")
+    return payload
 
 
 def _parse_hex(text: str, where: str) -> bytes:

@@ -16,6 +16,7 @@ from kcompat.app import (
     Level,
     LevelOption,
     LintFormat,
+    UnusedIgnoresOption,
     app,
     emit,
     exit_status,
@@ -84,10 +85,13 @@ def diff(
     write_baseline: Annotated[
         Path | None,
         typer.Option(
-            "--write-baseline", metavar="FILE", help="Write the current findings as a baseline."
+            "--write-baseline",
+            metavar="FILE",
+            help="Write the current findings to FILE as a baseline, say how many, exit 0.",
         ),
     ] = None,
     level: LevelOption = Level.info,
+    unused_ignores: UnusedIgnoresOption = False,
     color: ColorOption = Color.auto,
     config_file: ConfigOption = None,
 ) -> None:
@@ -112,6 +116,7 @@ def diff(
             released=released,
             config_file=config_file,
             baseline=frozenset(accepted),
+            report_unused_ignores=unused_ignores,
         )
     )
     outcome = result.outcome
@@ -127,12 +132,17 @@ def diff(
             findings_json(everything, command="diff", files=result.files) + "\n",
             encoding="utf-8",
         )
+        print(
+            f"Wrote {len(everything)} finding{'' if len(everything) == 1 else 's'} to "
+            f"{write_baseline}; accept them with --baseline {write_baseline}."
+        )
+        raise typer.Exit(0)
     report = Report.of(
         "diff",
         outcome,
         files=result.files,
         level=severity_of(level),
-        base=result.base_label,
+        base=None if result.first_commit else result.base_label,  # the note says why
         head=result.head_label,
         released=result.released,
     )

@@ -16,10 +16,12 @@ from kcompat.app import (
     Level,
     LevelOption,
     LintFormat,
+    UnusedIgnoresOption,
     app,
     emit,
     exit_status,
     severity_of,
+    with_unused_ignores,
 )
 
 
@@ -42,6 +44,7 @@ def drift(
     fmt: FormatOption = LintFormat.text,
     fail_on: FailOnOption = None,
     level: LevelOption = Level.info,
+    unused_ignores: UnusedIgnoresOption = False,
     color: ColorOption = Color.auto,
     config_file: ConfigOption = None,
 ) -> None:
@@ -64,7 +67,10 @@ def drift(
     if not up_specs or not local_specs:
         empty = upstream if not up_specs else local
         raise UsageError(f"no spec files found in {empty}")
-    config = load_config(start=repo.root if repo is not None else None, explicit=config_file)
+    config = with_unused_ignores(
+        load_config(start=repo.root if repo is not None else None, explicit=config_file),
+        unused_ignores,
+    )
     outcome = drift_specs(up_specs, local_specs, config)
     report = Report.of(
         "drift",

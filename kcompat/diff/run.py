@@ -32,6 +32,7 @@ class DiffRequest:
     released: str | None = None  # auto | base | tags (default: configuration, else auto)
     config_file: Path | None = None
     baseline: frozenset[str] = frozenset()
+    report_unused_ignores: bool = False
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,7 @@ class DiffResult:
     fail_on: Severity
     released: str  # which versions counted as released (for the summary)
     note: str = ""  # one line for stderr (e.g. how to fetch the release tags)
+    first_commit: bool = False  # no commit yet: nothing was compared (the note says why)
 
 
 def _open_repo(request: DiffRequest) -> GitRepo | None:
@@ -92,8 +94,22 @@ def pathspecs(config: Config, repo: GitRepo | None) -> list[str]:
 
 def run_diff(request: DiffRequest) -> DiffResult:
     repo = _open_repo(request)
+    if request.base is None and repo is not None and not repo.has_commits():
+        # A repository's first commit (a pre-commit hook runs before it exists): no BASE.
+        return DiffResult(
+            Outcome(()),
+            0,
+            "HEAD",
+            "the index" if request.staged else "the working tree",
+            Severity.ERROR,
+            "",
+            "the repository has no commits yet: nothing to compare (lint checks new specs)",
+            first_commit=True,
+        )
     start = repo.root if repo is not None else Path(".")
     config = load_config(start=start, explicit=request.config_file)
+    if request.report_unused_ignores:
+        config = replace(config, report_unused_ignores=True)
     base, head = resolve_sides(request, repo)
     prepared = prepare_pair(
         base,

@@ -48,11 +48,22 @@ class Report:
         )
 
     def by_severity(self) -> list[Finding]:
-        """Errors first, then warnings, then infos; by place within each."""
-        return sorted(self.findings, key=lambda f: (-f.severity, *f.sort_key()))
+        """Errors first, then warnings, then infos (accepted ones after the others of their
+        severity); by place within each."""
+        return sorted(self.findings, key=lambda f: (-f.severity, bool(f.accepted), *f.sort_key()))
 
     def count(self, severity: Severity) -> int:
-        return sum(1 for f in self.findings if f.severity is severity)
+        """Findings of a severity that count (not accepted by the configuration)."""
+        return sum(1 for f in self.findings if f.severity is severity and not f.accepted)
+
+    @property
+    def counted(self) -> list[Finding]:
+        """The findings that count: all shown but those the configuration accepts."""
+        return [f for f in self.findings if not f.accepted]
+
+    @property
+    def accepted(self) -> int:
+        return sum(1 for f in self.findings if f.accepted)
 
     def nothing_compared(self, base_label: str | None = None) -> str:
         """ "No spec file changed between A and B" when a comparison had nothing to compare
@@ -62,8 +73,11 @@ class Report:
         return f"No spec file changed between {base_label or self.base} and {self.head}"
 
     def set_aside(self) -> str:
-        """ "3 suppressed by comments, 1 accepted by the baseline, 2 infos hidden" or ""."""
+        """What was accepted, suppressed or hidden, e.g. "2 accepted by the
+        configuration, 1 suppressed by ignore comments"; "" when nothing was."""
         parts = []
+        if self.accepted:
+            parts.append(f"{self.accepted} accepted by the configuration")
         if self.suppressed:
             parts.append(f"{self.suppressed} suppressed by ignore comments")
         if self.baselined:
@@ -86,3 +100,19 @@ def counts_phrase(findings: Sequence[Finding]) -> str:
         if n:
             parts.append(plural(n, severity.label))
     return ", ".join(parts) if parts else "no problems"
+
+
+def details(finding: Finding, *, hint: str = " Hint: {}") -> str:
+    """A finding's message with its acceptance, hint (placed by the ``hint`` format),
+    notes and counterexample, as plain text (an annotation, a SARIF result, a JUnit
+    failure)."""
+    text = finding.message
+    if finding.accepted:
+        text += f"\naccepted: {finding.accepted}"
+    elif finding.hint:
+        text += hint.format(finding.hint)
+    for note in finding.notes:
+        text += f"\nnote: {note}"
+    if finding.evidence is not None:
+        text += "\n" + str(finding.evidence)
+    return text

@@ -33,12 +33,13 @@ def finding_dict(finding: Finding) -> dict[str, Any]:
         "released_by": finding.released_by or None,
         "evidence": finding.evidence.to_dict() if finding.evidence is not None else None,
         "notes": list(finding.notes),
+        "accepted": finding.accepted or None,
     }
     return out
 
 
 def render_json(report: Report) -> str:
-    counts = Counter(f.severity for f in report.findings)
+    counts = Counter(f.severity for f in report.counted)
     document: dict[str, Any] = {
         "schema": "kcompat-findings",
         "version": SCHEMA_VERSION,
@@ -50,6 +51,7 @@ def render_json(report: Report) -> str:
             "error": counts.get(Severity.ERROR, 0),
             "warning": counts.get(Severity.WARNING, 0),
             "info": counts.get(Severity.INFO, 0),
+            "accepted": report.accepted,
             "suppressed": report.suppressed,
             "baselined": report.baselined,
             "hidden": report.hidden,

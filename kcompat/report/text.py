@@ -19,7 +19,10 @@ def finding_line(finding: Finding, base_label: str = "BASE") -> Text:
     line = Text()
     line.append(str(finding.location), style="bold")
     line.append(": ")
-    line.append(finding.severity.label, style=_STYLE[finding.severity])
+    if finding.accepted:
+        line.append(f"{finding.severity.label} (accepted)", style="green")
+    else:
+        line.append(finding.severity.label, style=_STYLE[finding.severity])
     line.append(f" [{finding.rule}] ", style="dim")
     line.append(finding.message)
     if finding.base_location is not None:
@@ -33,7 +36,9 @@ def finding_line(finding: Finding, base_label: str = "BASE") -> Text:
 def finding_block(finding: Finding, base_label: str = "BASE", hints: bool = True) -> list[Text]:
     """A finding's line and what is indented under it."""
     lines = [finding_line(finding, base_label)]
-    if hints and finding.hint:
+    if finding.accepted:
+        lines.append(Text(f"    accepted: {finding.accepted}", style="green"))
+    if hints and finding.hint and not finding.accepted:
         lines.append(Text(f"    hint: {finding.hint}", style="dim"))
     if finding.released_by and finding.severity >= Severity.WARNING:
         lines.append(Text(f"    released: {finding.released_by}", style="dim"))
@@ -62,6 +67,6 @@ def summary_line(report: Report, base_label: str | None = None) -> Text:
     tail = f" ({aside})" if aside else ""
     if report.nothing_compared():
         return Text(f"{report.nothing_compared(base_label)}{tail}.", style="green")
-    if not report.findings:
+    if not report.counted:
         return Text(f"No problems in {files}{tail}.", style="green")
-    return Text(f"Found {counts_phrase(report.findings)} in {files}{tail}.", style="bold")
+    return Text(f"Found {counts_phrase(report.counted)} in {files}{tail}.", style="bold")

@@ -63,6 +63,7 @@ class Finding:
     # Other field paths whose byte-level evidence this finding explains (a reorder names
     # one field but moves several; a reused tag's old field): matching only, not output.
     explains: tuple[str, ...] = field(default=(), compare=False, repr=False)
+    accepted: str = ""  # why the configuration accepts it ([[ignore]] reason): shown, not failing
 
     @property
     def fingerprint(self) -> str:

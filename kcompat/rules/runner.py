@@ -10,19 +10,32 @@ finishing step is the same for all of them and runs in this order:
    (:mod:`kcompat.rules.evidence`); unexplained ones stay ``roundtrip-mismatch``;
 3. say why the versions count as released;
 4. drop rules the configuration disables, then findings an inline comment silences
-   (their evidence goes with them);
-5. apply configured severities, then the baseline;
+   (their evidence goes with them), and report ignore comments that name no rule (or,
+   when asked, silence nothing);
+5. apply configured severities, then ``preview`` (a message in early access breaks
+   with a warning), then the configuration's ``[[ignore]]`` entries (accepted on the
+   record: still shown, never failing), then the baseline;
 6. sort.
 """
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from kcompat.rules.engine import Finding, Reporter, Rule, Severity
+from kcompat.config import Config
+from kcompat.rules.engine import (
+    Finding,
+    Location,
+    Reporter,
+    Rule,
+    Severity,
+    all_rules,
+    get_rule,
+)
 from kcompat.rules.evidence import attach_evidence
-from kcompat.rules.suppress import parse_suppressions
+from kcompat.rules.suppress import Directive, covering, parse_directives
 from kcompat.spec.load import Comment
 from kcompat.spec.versions import Versions
 
@@ -42,16 +55,16 @@ class Call:
 def run_rules(rules: Iterable[Rule], calls: Callable[[Rule], Iterable[Call]]) -> list[Finding]:
     """Every finding of ``rules``, each called on the subjects ``calls`` gives it."""
     findings: list[Finding] = []
-    for rule in rules:
-        for call in calls(rule):
+    for checked in rules:
+        for call in calls(checked):
             reporter = Reporter(
-                rule,
+                checked,
                 call.path,
                 findings,
                 message_name=call.message_name,
                 base_path=call.base_path,
             )
-            rule.check(*call.args, reporter, *call.context)
+            checked.check(*call.args, reporter, *call.context)
     return findings
 
 
@@ -59,11 +72,11 @@ def run_rules(rules: Iterable[Rule], calls: Callable[[Rule], Iterable[Call]]) ->
 class Finishing:
     """How to finish one run's findings (see the module docstring for the order)."""
 
-    disabled: frozenset[str] = frozenset()
-    severities: Mapping[str, Severity] = field(default_factory=dict)
+    config: Config = field(default_factory=Config)
     comments: Mapping[str, Sequence[Comment]] = field(default_factory=dict)
     baseline: frozenset[str] = frozenset()
     released_by: Callable[[Finding], str] | None = None
+    kinds: frozenset[str] = frozenset()  # the rule kinds this run checks (unused ignores)
 
 
 @dataclass(frozen=True)
@@ -74,25 +87,63 @@ class Outcome:
     suppressed: tuple[Finding, ...] = ()  # silenced by an inline ignore comment
     baselined: tuple[Finding, ...] = ()  # accepted by --baseline
 
+    @property
+    def accepted(self) -> tuple[Finding, ...]:
+        """Findings the configuration's ``[[ignore]]`` entries accept (shown, not failing)."""
+        return tuple(f for f in self.findings if f.accepted)
+
 
 def finish(raw: Sequence[Finding], how: Finishing, evidence: Sequence[Finding] = ()) -> Outcome:
     """Merge, explain, silence, weigh and sort one run's findings."""
+    config = how.config
     merged = merge_versions(raw)
     explained = attach_evidence(merged, evidence)
     if how.released_by is not None:
         explained = [_with_reason(f, how.released_by) for f in explained]
-    enabled = [f for f in explained if f.rule not in how.disabled]
-    kept, suppressed = _suppress(enabled, how.comments)
-    weighed = [
-        replace(f, severity=how.severities[f.rule]) if f.rule in how.severities else f for f in kept
+    enabled = [f for f in explained if f.rule not in config.disabled]
+    directives = [
+        directive
+        for path, comments in how.comments.items()
+        if comments
+        for directive in parse_directives(path, comments)
     ]
+    kept, suppressed, used = _suppress(enabled, directives)
+    kept += _directive_findings(directives, used, how)
+    weighed = [_weigh(f, config) for f in kept if f.rule not in config.disabled]
     accepted = [f for f in weighed if f.fingerprint in how.baseline]
     final = [f for f in weighed if f.fingerprint not in how.baseline]
     return Outcome(
-        tuple(sorted(final, key=Finding.sort_key)),
+        tuple(sorted(final, key=_order)),
         tuple(suppressed),
         tuple(accepted),
     )
+
+
+def _order(finding: Finding) -> tuple[object, ...]:
+    return (*finding.sort_key(), bool(finding.accepted))
+
+
+def _weigh(finding: Finding, config: Config) -> Finding:
+    """Configured severity, then preview (early access: breaks are warnings), then the
+    ``[[ignore]]`` entry that accepts it, if any."""
+    if finding.rule in config.severities:
+        finding = replace(finding, severity=config.severities[finding.rule])
+    if finding.severity is Severity.ERROR:
+        preview = next((p for p in config.preview if p.matches(finding.message_name)), None)
+        if preview is not None:
+            note = f"{preview.pattern}: {preview.reason} (preview), so a warning, not an error"
+            finding = replace(finding, severity=Severity.WARNING, notes=(*finding.notes, note))
+    acceptance = next(
+        (
+            a
+            for a in config.ignore
+            if a.matches(finding.rule, finding.message_name, finding.location.path)
+        ),
+        None,
+    )
+    if acceptance is not None:
+        finding = replace(finding, accepted=acceptance.reason)
+    return finding
 
 
 def _with_reason(finding: Finding, released_by: Callable[[Finding], str]) -> Finding:
@@ -102,16 +153,63 @@ def _with_reason(finding: Finding, released_by: Callable[[Finding], str]) -> Fin
 
 
 def _suppress(
-    findings: Sequence[Finding], comments_by_path: Mapping[str, Sequence[Comment]]
-) -> tuple[list[Finding], list[Finding]]:
-    """Split findings into kept and silenced by a comment in the file they point at."""
-    parsed = {path: parse_suppressions(c) for path, c in comments_by_path.items() if c}
+    findings: Sequence[Finding], directives: Sequence[Directive]
+) -> tuple[list[Finding], list[Finding], set[tuple[Directive, str]]]:
+    """Split findings into kept and silenced; and which (directive, rule) silenced some."""
     kept: list[Finding] = []
     silenced: list[Finding] = []
+    used: set[tuple[Directive, str]] = set()
     for finding in findings:
-        found = parsed.get(finding.location.path)
-        (silenced if found is not None and found.covers(finding) else kept).append(finding)
-    return kept, silenced
+        found = covering(directives, finding)
+        if found is None:
+            kept.append(finding)
+        else:
+            silenced.append(finding)
+            used.add((found, finding.rule))
+    return kept, silenced, used
+
+
+def _directive_findings(
+    directives: Sequence[Directive], used: set[tuple[Directive, str]], how: Finishing
+) -> list[Finding]:
+    """Ignore comments that name no rule (a typo silences nothing), and, when asked for,
+    ones that silenced nothing in this run."""
+    out = []
+    known = sorted(r.id for r in all_rules())
+    unknown_rule, unused_rule = get_rule("ignore-unknown-rule"), get_rule("unused-ignore")
+    assert unknown_rule is not None and unused_rule is not None
+    for directive in directives:
+        where = Location(directive.path, directive.line, 1)
+        for rule_id in directive.rules:
+            meta = get_rule(rule_id)
+            if meta is None:
+                guess = difflib.get_close_matches(rule_id, known, n=1)
+                out.append(
+                    Finding(
+                        unknown_rule.id,
+                        unknown_rule.severity,
+                        f"ignore comment names {rule_id!r}, which is no kcompat rule, so it "
+                        "silences nothing",
+                        where,
+                        hint=f"did you mean {guess[0]!r}?" if guess else "see `kcompat rules`",
+                    )
+                )
+            elif (
+                how.config.report_unused_ignores
+                and meta.kind in how.kinds
+                and (directive, rule_id) not in used
+            ):
+                out.append(
+                    Finding(
+                        unused_rule.id,
+                        unused_rule.severity,
+                        f"ignore comment for {rule_id!r} silences nothing here",
+                        where,
+                        hint="remove it (or the rule name from it); the finding it accepted "
+                        "is gone",
+                    )
+                )
+    return out
 
 
 def merge_versions(findings: Sequence[Finding]) -> list[Finding]:

@@ -2,65 +2,60 @@
 
 A comment silences the listed rules on its own line and on the line below it, so it can
 sit at the end of the offending line or on its own line above it. ``ignore-file[...]``
-anywhere silences the rules for the whole file.
+anywhere silences the rules for the whole file. A silenced finding takes its evidence
+with it: accepting a break accepts the bytes that prove it.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from kcompat.rules.engine import Finding
 from kcompat.spec.load import Comment
 
-_DIRECTIVE = re.compile(r"kcompat:\s*(ignore|ignore-file)\[([^\]]*)\]")
+_DIRECTIVE = re.compile(r"kcompat:\s*(ignore|ignore-file)\[([^\]]*)\]\s*(.*)")
 
 
 @dataclass(frozen=True)
-class Suppressions:
-    """The suppressed (line, rule) pairs and file-wide rules of one file."""
+class Directive:
+    """One ``ignore[...]`` or ``ignore-file[...]`` comment."""
 
-    by_line: frozenset[tuple[int, str]]
-    whole_file: frozenset[str]
+    path: str
+    line: int  # where the comment starts
+    rules: tuple[str, ...]
+    whole_file: bool
+    lines: frozenset[int]  # the lines it covers (its own, and the one below it)
+    reason: str = ""
 
     def covers(self, finding: Finding) -> bool:
-        rule = finding.rule
-        if rule in self.whole_file:
-            return True
-        return (finding.location.line, rule) in self.by_line
+        if finding.rule not in self.rules or finding.location.path != self.path:
+            return False
+        return self.whole_file or finding.location.line in self.lines
 
 
-def parse_suppressions(comments: Sequence[Comment]) -> Suppressions:
-    by_line: set[tuple[int, str]] = set()
-    whole: set[str] = set()
+def parse_directives(path: str, comments: Sequence[Comment]) -> list[Directive]:
+    """Every ignore directive in one file's comments."""
+    directives = []
     for comment in comments:
         for match in _DIRECTIVE.finditer(comment.text):
-            rules = [r.strip() for r in match.group(2).split(",") if r.strip()]
-            if match.group(1) == "ignore-file":
-                whole.update(rules)
-                continue
+            rules = tuple(r.strip() for r in match.group(2).split(",") if r.strip())
             last_line = comment.line + comment.text.count("\n")
-            for rule in rules:
-                by_line.add((last_line, rule))
-                by_line.add((last_line + 1, rule))
-                by_line.add((comment.line, rule))
-    return Suppressions(frozenset(by_line), frozenset(whole))
+            reason = match.group(3).strip().removesuffix("*/").strip()
+            directives.append(
+                Directive(
+                    path,
+                    comment.line,
+                    rules,
+                    match.group(1) == "ignore-file",
+                    frozenset({comment.line, last_line, last_line + 1}),
+                    reason,
+                )
+            )
+    return directives
 
 
-def apply_suppressions(
-    findings: Iterable[Finding], comments_by_path: Mapping[str, Sequence[Comment]]
-) -> list[Finding]:
-    """Drop findings silenced by a comment in the file they point at."""
-    cache: dict[str, Suppressions] = {}
-    kept = []
-    for finding in findings:
-        path = finding.location.path
-        comments = comments_by_path.get(path)
-        if comments:
-            if path not in cache:
-                cache[path] = parse_suppressions(comments)
-            if cache[path].covers(finding):
-                continue
-        kept.append(finding)
-    return kept
+def covering(directives: Sequence[Directive], finding: Finding) -> Directive | None:
+    """The first directive that silences ``finding``, if any."""
+    return next((d for d in directives if d.covers(finding)), None)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from kcompat.errors import UsageError
 from kcompat.spec.load import MAX_BYTES
-from kcompat.spec.specfile import SpecFile, looks_like_spec, read_spec
+from kcompat.spec.specfile import SpecFile, looks_like_spec, named_spec, read_spec
 
 _SKIP_DIRS = {".git", "node_modules", ".venv", "venv", "__pycache__", ".tox", "build", "dist"}
 
@@ -57,7 +57,8 @@ def read_paths(paths: Sequence[str]) -> tuple[list[SpecFile], list[SpecFile]]:
     """Targets named on the command line, and context: sibling specs of named files.
 
     Cross-file lint rules need a file's neighbours (its response, other API keys), so a
-    pre-commit run on one changed file still sees the rest of its directory.
+    pre-commit run on one changed file still sees the rest of its directory. A named file
+    that is some other JSON (``package.json``) is skipped: a hook names every change.
     """
     targets: list[SpecFile] = []
     context: list[SpecFile] = []
@@ -72,6 +73,8 @@ def read_paths(paths: Sequence[str]) -> tuple[list[SpecFile], list[SpecFile]]:
                     targets.append(spec)
         else:
             spec = read_file(path)
+            if not named_spec(spec):
+                continue
             if spec.path not in seen:
                 seen.add(spec.path)
                 targets.append(spec)

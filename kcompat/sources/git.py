@@ -184,6 +184,19 @@ class GitRepo:
             raise UsageError(f"no merge base of {a[:12]} and {b[:12]}; {hint}")
         return sha
 
+    def has_commits(self) -> bool:
+        """False in a repository whose HEAD is unborn (before its first commit)."""
+        import git
+
+        try:
+            self.git.execute(
+                ["git", "rev-parse", "--verify", "--quiet", "HEAD^{commit}"],
+                stdout_as_string=True,
+            )
+        except git.GitCommandError:
+            return False
+        return True
+
     def head_sha(self) -> str:
         return self.resolve("HEAD")
 

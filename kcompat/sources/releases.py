@@ -118,6 +118,7 @@ class TagReleases:
         of them when not given; a comparison only asks about the versions it changes)."""
         versions = Versions.none()
         first: dict[int, str] = {}
+        deprecated: dict[int, str] = {}
         layouts: dict[tuple[int, str], str] = {}
         for tag in tags:
             at_tag = self.released_at(tag, path, name)
@@ -126,6 +127,8 @@ class TagReleases:
             message, shipped = at_tag
             for version in shipped.clip(4096):
                 first.setdefault(version, tag.name)
+            for version in (message.deprecated_versions & message.valid_versions).clip(4096):
+                deprecated.setdefault(version, tag.name)
             wanted = shipped if changed is None else shipped & changed
             for version in wanted.clip(4096):
                 layouts.setdefault((version, self._digest(message, version)), tag.name)
@@ -134,6 +137,7 @@ class TagReleases:
             versions,
             tuple(sorted(first.items())),
             tuple((v, d, r) for (v, d), r in sorted(layouts.items())),
+            deprecated=tuple(sorted(deprecated.items())),
         )
 
     def _with_references(

@@ -73,6 +73,22 @@ def enable_parse_cache(limit: int = 4096) -> None:
         _parse_cache = OrderedDict()
 
 
+#: Top-level keys only message specs have: a named file with none of them is some other
+#: JSON file (package.json, a VS Code settings file), not a spec with a mistake.
+SPEC_KEYS = frozenset({"validVersions", "apiKey", "fields", "commonStructs", "flexibleVersions"})
+
+
+def named_spec(spec: SpecFile) -> bool:
+    """Whether a file named on the command line (a pre-commit hook names changed files)
+    is to be linted: everything but a well-formed object with keys, none of which only
+    specs have (``package.json``, ``tsconfig.json``). A file that does not parse, or is
+    not an object, is reported: a broken spec must never be skipped."""
+    if spec.error is not None or spec.document is None:
+        return True
+    root = spec.document.root
+    return not isinstance(root, dict) or not root or not SPEC_KEYS.isdisjoint(root)
+
+
 def looks_like_spec(spec: SpecFile) -> bool:
     """A message spec (not some other JSON): its top-level object has ``validVersions``.
 

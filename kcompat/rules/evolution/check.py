@@ -95,8 +95,8 @@ def diff_specs(
         return policy.reason(name, versions)
 
     how = Finishing(
-        disabled=config.disabled,
-        severities=config.severities,
+        config=config,
+        kinds=frozenset({"diff"}),
         comments={s.path: s.document.comments for s in head_specs if s.document is not None},
         baseline=baseline,
         released_by=released_by,

@@ -41,6 +41,7 @@ class Shipped:
     layouts: tuple[tuple[int, str, str], ...] = ()  # (version, layout digest, release)
     references: tuple[tuple[int, str], ...] = ()  # version -> its reference release
     texts: tuple[tuple[str, str, str], ...] = ()  # (release, path, spec text)
+    deprecated: tuple[tuple[int, str], ...] = ()  # version -> first release deprecating it
 
     def first_release(self, version: int) -> str | None:
         return dict(self.first).get(version)
@@ -104,6 +105,13 @@ class Releases:
     def shipped_of(self, message_name: str) -> Shipped:
         return self.shipped.get(message_name, _NOT_SHIPPED)
 
+    def deprecated(self, message: Message) -> dict[int, str]:
+        """BASE message versions deprecated before they went, and by what: the first
+        release whose ``deprecatedVersions`` lists them (tags), or BASE itself."""
+        if self.mode == TAGS:
+            return dict(self.shipped_of(message.name).deprecated)
+        return {v: "BASE" for v in (message.deprecated_versions & message.valid_versions)}
+
     def reason(self, message_name: str, versions: Versions) -> str:
         """Why ``versions`` count as released: the releases that first shipped them."""
         if self.mode != TAGS:
@@ -150,6 +158,7 @@ class Releases:
                         [list(x) for x in s.layouts],
                         [list(r) for r in s.references],
                         [list(t) for t in s.texts],
+                        [list(d) for d in s.deprecated],
                     ]
                     for name, s in sorted(self.shipped.items())
                 },
@@ -167,8 +176,11 @@ class Releases:
                 tuple((int(v), str(d), str(r)) for v, d, r in layouts),
                 tuple((int(v), str(r)) for v, r in references),
                 tuple((str(r), str(p), str(t)) for r, p, t in texts),
+                tuple((int(v), str(r)) for v, r in deprecated),
             )
-            for name, (versions, first, layouts, references, texts) in data["shipped"].items()
+            for name, (versions, first, layouts, references, texts, deprecated) in data[
+                "shipped"
+            ].items()
         }
         return Releases(
             str(data["mode"]),

@@ -22,7 +22,7 @@ def lowest_version_raised(pair: MessagePair, report: Reporter, context: DiffCont
     head_valid = pair.head.valid_versions
     if head_valid.empty or pair.released.empty:
         return
-    dropped = pair.released & Versions.of(0, head_valid.lowest - 1)
+    dropped = _undeprecated(pair, context, pair.released & Versions.of(0, head_valid.lowest - 1))
     if not dropped.empty:
         report(
             pair.head.node,
@@ -33,7 +33,8 @@ def lowest_version_raised(pair: MessagePair, report: Reporter, context: DiffCont
             base=pair.base.node,
             base_key="validVersions",
             versions=str(dropped),
-            hint="dropping old versions needs a KIP; to allow it set "
+            hint="deprecate them first (deprecatedVersions) and remove them in a later "
+            "release, as a KIP says; or set "
             '[severity] lowest-version-raised = "warning"',
         )
 
@@ -50,6 +51,7 @@ def released_version_removed(pair: MessagePair, report: Reporter, context: DiffC
     gone = pair.released - head_valid
     if not head_valid.empty:
         gone = gone - Versions.of(0, head_valid.lowest - 1)  # lowest-version-raised's job
+    gone = _undeprecated(pair, context, gone)
     if not gone.empty:
         verb = "was" if _single(gone) else "were"
         report(
@@ -62,6 +64,44 @@ def released_version_removed(pair: MessagePair, report: Reporter, context: DiffC
             versions=str(gone),
             hint="released versions are permanent; fix mistakes in a new version",
         )
+
+
+@rule(
+    "deprecated-version-removed",
+    category="versions",
+    severity=Severity.WARNING,
+    summary="Released versions removed after a release deprecated them (deprecatedVersions).",
+    **DIFF,
+)
+def deprecated_version_removed(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
+    gone = pair.released - pair.head.valid_versions
+    deprecated = context.releases.deprecated(pair.base)
+    by_release: dict[str, list[int]] = {}
+    for version in gone:
+        if version in deprecated:
+            by_release.setdefault(deprecated[version], []).append(version)
+    for release, numbers in by_release.items():
+        versions = Versions.from_ranges((v, v) for v in numbers)
+        where = "in BASE" if release == "BASE" else f"since {release}"
+        report(
+            pair.head.node,
+            f"{pair.head.name} drops {_released(versions)}, deprecated {where} "
+            "(deprecatedVersions): removing them is the documented way, but their clients "
+            "can no longer use them",
+            key="validVersions",
+            base=pair.base.node,
+            base_key="deprecatedVersions"
+            if pair.base.node is not None and "deprecatedVersions" in pair.base.node
+            else "validVersions",
+            versions=str(versions),
+            hint="make sure the release notes and the KIP announce the removal",
+        )
+
+
+def _undeprecated(pair: MessagePair, context: DiffContext, versions: Versions) -> Versions:
+    """``versions`` less those a release deprecated before (deprecated-version-removed)."""
+    deprecated = context.releases.deprecated(pair.base)
+    return versions - Versions.from_ranges((v, v) for v in deprecated)
 
 
 @rule(

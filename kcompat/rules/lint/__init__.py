@@ -6,6 +6,7 @@ from kcompat.rules.lint import (  # noqa: F401
     encoding,
     fields,
     headers,
+    ignores,
     message,
     names,
     schema,

@@ -1,0 +1,1 @@
+"""CI integrations: the steps of the GitHub Action in ``action.yml``."""

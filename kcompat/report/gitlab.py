@@ -1,0 +1,51 @@
+"""GitLab Code Quality: the JSON array GitLab reads as a ``codequality`` report.
+
+Each finding is an object with ``description``, ``check_name``, ``fingerprint`` (unique
+within the report), ``severity`` (``info``, ``minor``, ``major``, ``critical`` or
+``blocker``) and ``location.path`` / ``location.lines.begin``, as GitLab documents it.
+Accepted findings are ``info`` and say why.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from kcompat.report.document import Report
+from kcompat.rules.engine import Finding, Severity
+
+SEVERITY = {Severity.ERROR: "major", Severity.WARNING: "minor", Severity.INFO: "info"}
+
+
+def issue(finding: Finding, fingerprint: str) -> dict[str, Any]:
+    description = finding.message
+    if finding.accepted:
+        description = f"{description} (accepted: {finding.accepted})"
+    elif finding.hint:
+        description = f"{description} (hint: {finding.hint})"
+    return {
+        "description": description,
+        "check_name": finding.rule,
+        "fingerprint": fingerprint,
+        "severity": "info" if finding.accepted else SEVERITY[finding.severity],
+        "location": {
+            "path": finding.location.path.replace("\\", "/"),
+            "lines": {"begin": max(finding.location.line, 1)},
+        },
+    }
+
+
+def render_gitlab(report: Report) -> str:
+    issues = []
+    seen: set[str] = set()
+    for finding in report.findings:
+        # GitLab needs unique fingerprints; kcompat's are stable across line moves, so two
+        # findings may share one (the same change in two files): the file tells them apart
+        fingerprint = finding.fingerprint
+        if fingerprint in seen:
+            raw = f"{fingerprint}\x1f{finding.location}".encode()
+            fingerprint = hashlib.sha256(raw).hexdigest()[:32]
+        seen.add(fingerprint)
+        issues.append(issue(finding, fingerprint))
+    return json.dumps(issues, indent=2, ensure_ascii=False)

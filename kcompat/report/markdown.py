@@ -1,0 +1,149 @@
+"""Markdown for a pull-request comment or a job summary.
+
+A verdict line, counts per rule, then every finding (errors first) in a table, and under
+it the details of each: hint, why its versions count as released, notes and bytes.
+GitHub refuses comments over 65,536 characters, so the report keeps under ``budget``:
+errors in full first, then warnings and infos while they fit, then one line that says
+how many were left out and how to see them all.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from kcompat.report.document import Report, plural
+from kcompat.rules.engine import Finding, Severity
+
+HELP_URI = "https://github.com/kcompat/kcompat/blob/main/rules/{}.md"
+#: GitHub's limit for a comment body is 65,536 characters; keep a margin for a marker.
+BUDGET = 65_000
+_ICON = {Severity.ERROR: "🔴", Severity.WARNING: "🟡", Severity.INFO: "🔵"}
+_TITLE = {"diff": "compatibility check", "lint": "spec lint", "drift": "spec drift"}
+
+
+def escape(text: str) -> str:
+    """Text for HTML inside Markdown (details blocks)."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def render_markdown(report: Report, *, budget: int = BUDGET, rest: str = "") -> str:
+    """The whole report if it fits ``budget`` characters, else errors first and a line
+    saying what was left out (``rest`` says where to get it all)."""
+    head = _header(report)
+    if not report.findings:
+        return "\n".join(head)
+    ordered = report.by_severity()
+    rules = _rule_table(report)
+    rows: list[str] = []
+    blocks: list[str] = []
+    size = len("\n".join([*head, *rules])) + 200  # the table header and the last line
+    shown: list[Finding] = []
+    for finding in ordered:
+        row = _row(finding)
+        block = _block(finding)
+        cost = len(row) + len(block) + 2
+        if size + cost > budget:
+            break
+        size += cost
+        rows.append(row)
+        if block:
+            blocks.append(block)
+        shown.append(finding)
+    lines = [*head, *rules, "", "| | location | message | rule |", "|---|---|---|---|", *rows]
+    if blocks:
+        lines += ["", *blocks]
+    if len(shown) < len(ordered):
+        lines += ["", _truncation(ordered, shown, report, rest)]
+    return "\n".join(lines)
+
+
+def _header(report: Report) -> list[str]:
+    errors = report.count(Severity.ERROR)
+    if errors:
+        verdict = (
+            "❌ **Breaking changes found**" if report.command == "diff" else "❌ **Errors found**"
+        )
+    else:
+        verdict = "✅ **No errors**"
+    aside = report.set_aside()
+    counts = (
+        f"{plural(errors, 'error')}, {plural(report.count(Severity.WARNING), 'warning')}, "
+        f"{plural(report.count(Severity.INFO), 'info')}"
+    )
+    said = f"{verdict} in {plural(report.files, 'spec file')}: {counts}"
+    if report.nothing_compared():
+        said = "✅ **No spec file changed**"
+    lines = [
+        f"### kcompat {_TITLE.get(report.command, report.command)}",
+        "",
+        said + (f" ({aside})" if aside else "") + ".",
+        "",
+    ]
+    if report.base is not None:
+        lines += [f"Base `{report.base}`, head `{report.head}`.", ""]
+    if report.released and report.findings:
+        lines += [f"Released: {report.released}.", ""]
+    return lines
+
+
+def _rule_table(report: Report) -> list[str]:
+    per_rule = Counter((f.rule, f.severity, bool(f.accepted)) for f in report.findings)
+    lines = ["| rule | severity | count |", "|---|---|---|"]
+    for (rule_id, severity, accepted), n in sorted(
+        per_rule.items(), key=lambda kv: (-kv[0][1], kv[0][2], kv[0][0])
+    ):
+        label = f"{severity.label} (accepted)" if accepted else severity.label
+        lines.append(f"| [`{rule_id}`]({HELP_URI.format(rule_id)}) | {label} | {n} |")
+    return lines
+
+
+def _row(finding: Finding) -> str:
+    icon = "✅" if finding.accepted else _ICON[finding.severity]
+    return f"| {icon} | `{finding.location}` | {_cell(finding.message)} | `{finding.rule}` |"
+
+
+def _block(finding: Finding) -> str:
+    """The folded details of a finding ("" when it has none)."""
+    body = []
+    if finding.accepted:
+        body.append(f"accepted: {finding.accepted}")
+    elif finding.hint:
+        body.append(f"hint: {finding.hint}")
+    if finding.released_by and finding.severity >= Severity.WARNING:
+        body.append(f"released: {finding.released_by}")
+    body += [f"note: {note}" for note in finding.notes]
+    if finding.evidence is not None:
+        body.append(str(finding.evidence))
+    if not body:
+        return ""
+    return "\n".join(
+        [
+            f"<details><summary><code>{escape(finding.rule)}</code> on "
+            f"<code>{escape(finding.message_name or finding.location.path)}</code> "
+            f"{escape(finding.field_path)}</summary>",
+            "",
+            "```",
+            *body,
+            "```",
+            "",
+            "</details>",
+        ]
+    )
+
+
+def _truncation(ordered: list[Finding], shown: list[Finding], report: Report, rest: str) -> str:
+    parts = []
+    for severity in (Severity.ERROR, Severity.WARNING, Severity.INFO):
+        total = sum(1 for f in ordered if f.severity is severity)
+        if total:
+            seen = sum(1 for f in shown if f.severity is severity)
+            parts.append(f"{seen} of {plural(total, severity.label)}")
+    how = rest or f"run `kcompat {report.command} ... --format markdown` for the whole report"
+    return (
+        f"_Showing {len(shown)} of {len(ordered)} findings ({', '.join(parts)}): the rest "
+        f"would pass GitHub's 65,536-character limit; {how}._"
+    )

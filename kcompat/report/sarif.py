@@ -1,0 +1,93 @@
+"""SARIF 2.1.0 for code scanning: one result per finding, accepted ones as suppressed."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from kcompat import __version__
+from kcompat.report.document import Report, details
+from kcompat.rules.engine import Severity, get_rule
+
+_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
+HELP_URI = "https://github.com/kcompat/kcompat/blob/main/rules/{}.md"
+
+
+def render_sarif(report: Report) -> str:
+    findings = report.findings
+    rule_ids = sorted({f.rule for f in findings})
+    index = {rule_id: i for i, rule_id in enumerate(rule_ids)}
+    rules = []
+    for rule_id in rule_ids:
+        meta = get_rule(rule_id)
+        entry: dict[str, Any] = {
+            "id": rule_id,
+            "name": rule_id,
+            "helpUri": HELP_URI.format(rule_id),
+        }
+        if meta is not None:
+            entry["shortDescription"] = {"text": meta.summary}
+            entry["defaultConfiguration"] = {"level": _LEVEL[meta.severity]}
+            entry["properties"] = {"category": meta.category, "kind": meta.kind}
+        rules.append(entry)
+    results = []
+    for finding in findings:
+        result: dict[str, Any] = {
+            "ruleId": finding.rule,
+            "ruleIndex": index[finding.rule],
+            "level": _LEVEL[finding.severity],
+            "message": {"text": details(finding)},
+            "locations": [
+                _location(finding.location.path, finding.location.line, finding.location.column)
+            ],
+            "partialFingerprints": {"kcompat/v1": finding.fingerprint},
+            "properties": {
+                "message_name": finding.message_name,
+                "field_path": finding.field_path,
+                "versions": finding.versions,
+            },
+        }
+        if finding.accepted:
+            result["suppressions"] = [
+                {"kind": "external", "justification": finding.accepted, "status": "accepted"}
+            ]
+        if finding.base_location is not None:
+            base = finding.base_location
+            related = _location(base.path, base.line, base.column)
+            related["id"] = 1
+            related["message"] = {"text": "where it was in the base revision"}
+            result["relatedLocations"] = [related]
+        results.append(result)
+    run: dict[str, Any] = {
+        "tool": {
+            "driver": {
+                "name": "kcompat",
+                "version": __version__,
+                "informationUri": "https://github.com/kcompat/kcompat",
+                "rules": rules,
+            }
+        },
+        "results": results,
+        "properties": {
+            "command": report.command,
+            "files": report.files,
+            "accepted": report.accepted,
+            "suppressed": report.suppressed,
+            "baselined": report.baselined,
+        },
+    }
+    document = {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [run],
+    }
+    return json.dumps(document, indent=2, ensure_ascii=False)
+
+
+def _location(path: str, line: int, column: int) -> dict[str, Any]:
+    return {
+        "physicalLocation": {
+            "artifactLocation": {"uri": path.replace("\\", "/")},
+            "region": {"startLine": max(line, 1), "startColumn": max(column, 1)},
+        }
+    }
