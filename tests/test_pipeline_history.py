@@ -354,7 +354,10 @@ def test_parallel_preparation_is_prepare_pair(kafka_repo: Path, mode: str) -> No
     request = HistoryRequest(
         repo.root,
         mode,
-        revision_range=f"{commits[start - 10]}..{commits[end]}",
+        # consecutive: commits of trunk; transitive: the releases from tag to tag
+        revision_range=(
+            f"{commits[start - 10]}..{commits[end]}" if mode == "consecutive" else "3.4.0..3.8.0"
+        ),
         tags=r"^3\.[4-8]\.0$",
     )
     comparisons = plan(request, repo, [])
