@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 
+from kcompat.errors import UsageError
+
 if TYPE_CHECKING:
     from kcompat.config import Config
     from kcompat.report.document import Report
@@ -24,14 +26,101 @@ app = typer.Typer(
     name="kcompat",
     help="Keep Kafka-style message protocols compatible, and show the bytes.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=False,  # kcompat's own --install-completion/--show-completion take a shell
+    rich_markup_mode=None,  # click's plain help: flag names never cut, readable at 80 columns
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
 
+class Shell(StrEnum):
+    bash = "bash"
+    zsh = "zsh"
+    fish = "fish"
+
+
+#: the environment variable a completion script sets when it asks for completions
+COMPLETE_VAR = "_KCOMPAT_COMPLETE"
+
+
+def completion_args(args: list[str]) -> list[str]:
+    """``--show-completion`` or ``--install-completion`` without a shell names the running
+    one (as typer detects it); a completion request loads typer's completion classes."""
+    if os.environ.get(COMPLETE_VAR):
+        from typer._completion_classes import completion_init
+
+        completion_init()
+    if not args or args[0] not in ("--show-completion", "--install-completion"):
+        return args
+    if len(args) > 1 and not args[1].startswith("-"):
+        return args
+    from typer._completion_shared import _get_shell_name
+
+    shell = _get_shell_name()
+    if shell is None or shell not in Shell.__members__:
+        raise UsageError(
+            f"cannot tell which shell this is ({shell or 'none found'}): name it, e.g. "
+            f"kcompat {args[0]} bash (bash, zsh or fish)"
+        )
+    return [args[0], shell, *args[1:]]
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        from kcompat import __version__
+
+        print(f"kcompat {__version__}")
+        raise typer.Exit(0)
+
+
+def _show_completion(value: Shell | None) -> None:
+    if value is not None:
+        from typer._completion_shared import get_completion_script
+
+        print(get_completion_script(prog_name="kcompat", complete_var=COMPLETE_VAR, shell=value))
+        raise typer.Exit(0)
+
+
+def _install_completion(value: Shell | None) -> None:
+    if value is not None:
+        from typer._completion_shared import install
+
+        shell, path = install(shell=value.value, prog_name="kcompat", complete_var=COMPLETE_VAR)
+        print(f"{shell} completion installed in {path}; it takes effect in a new shell.")
+        raise typer.Exit(0)
+
+
 @app.callback()
-def _kcompat() -> None:
+def _kcompat(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", "-V", is_eager=True, callback=_show_version, help="Print the version."
+        ),
+    ] = False,
+    install_completion: Annotated[
+        Shell | None,
+        typer.Option(
+            "--install-completion",
+            metavar="[bash|zsh|fish]",
+            is_eager=True,
+            callback=_install_completion,
+            help="Install tab completion for this shell (default: the one running kcompat).",
+            show_default=False,
+        ),
+    ] = None,
+    show_completion: Annotated[
+        Shell | None,
+        typer.Option(
+            "--show-completion",
+            metavar="[bash|zsh|fish]",
+            is_eager=True,
+            callback=_show_completion,
+            help="Print the tab completion script for this shell, to install it by hand.",
+            show_default=False,
+        ),
+    ] = None,
+) -> None:
     """Keep Kafka-style message protocols compatible, and show the bytes."""
     # A callback keeps typer in command-group mode even when only the invoked command
     # is registered (see kcompat.commands.register).
@@ -61,20 +150,55 @@ class FailOn(StrEnum):
 
 
 ColorOption = Annotated[
-    Color, typer.Option("--color", help="Colour the text output.", case_sensitive=False)
+    Color,
+    typer.Option(
+        "--color",
+        metavar="WHEN",
+        help="Colour the text output: auto (on a terminal), always or never.",
+        case_sensitive=False,
+    ),
+]
+FormatOption = Annotated[
+    LintFormat,
+    typer.Option(
+        "--format",
+        "-f",
+        metavar="FORMAT",
+        help="text, json, sarif, github, gitlab, junit or markdown.",
+        case_sensitive=False,
+    ),
+]
+FailOnOption = Annotated[
+    FailOn | None,
+    typer.Option(
+        "--fail-on",
+        metavar="SEVERITY",
+        help="Exit 1 on findings at or above this severity: error (the default unless "
+        "configured), warning, info, or never.",
+        case_sensitive=False,
+    ),
 ]
 ConfigOption = Annotated[
     Path | None,
-    typer.Option("--config", help="kcompat.toml or pyproject.toml to use (default: nearest)."),
+    typer.Option(
+        "--config", metavar="FILE", help="kcompat.toml or pyproject.toml to use (default: nearest)."
+    ),
 ]
 
 
 def console_for(color: Color, stderr: bool = False):  # type: ignore[no-untyped-def]
     from rich.console import Console
 
+    class _Console(Console):
+        def on_broken_pipe(self) -> None:
+            """A reader that stopped (``| head``): end as every command does on a closed
+            pipe (see :func:`kcompat.cli.main`), not with rich's exit status 1."""
+            self.quiet = True
+            raise BrokenPipeError
+
     force = {Color.always: True, Color.never: False}.get(color)
     no_color = color is Color.never or (color is Color.auto and "NO_COLOR" in os.environ)
-    return Console(
+    return _Console(
         stderr=stderr,
         force_terminal=force,
         no_color=no_color,
@@ -101,7 +225,9 @@ LevelOption = Annotated[
     Level,
     typer.Option(
         "--level",
-        help="Show findings at or above this severity (exit status still counts all).",
+        metavar="SEVERITY",
+        help="Show findings at or above this severity: error, warning or info (the exit "
+        "status still counts all).",
         case_sensitive=False,
     ),
 ]
@@ -135,22 +261,38 @@ def exit_status(findings: Sequence[Finding], fail_on: FailOn | None, configured:
 
 
 def emit(report: Report, *, fmt: LintFormat, color: Color, base_label: str = "BASE") -> None:
-    """Render a report in the chosen format to stdout."""
-    if fmt is LintFormat.text:
-        from kcompat.report.text import plain, render_text, styled
+    """Render a report in the chosen format to stdout. A reader that stops early
+    (``| head``) does not change the exit status: the verdict still counts every finding."""
+    try:
+        if fmt is LintFormat.text:
+            from kcompat.report.text import plain, render_text, styled
 
-        lines = render_text(report, base_label=base_label)
-        if uses_color(color):
-            console = console_for(color)
-            for line in lines:
-                console.print(styled(line))
-        else:  # a hook's or a CI log's output: no styling, so no rich to import
-            sys.stdout.write("".join(plain(line) + "\n" for line in lines))
-        return
-    from kcompat.report import formats
+            lines = render_text(report, base_label=base_label)
+            if uses_color(color):
+                console = console_for(color)
+                for line in lines:
+                    console.print(styled(line))
+            else:  # a hook's or a CI log's output: no styling, so no rich to import
+                sys.stdout.write("".join(plain(line) + "\n" for line in lines))
+                sys.stdout.flush()
+            return
+        from kcompat.report import formats
 
-    text = formats.render(fmt.value, report)
-    sys.stdout.write(text if text.endswith("\n") else text + "\n")
+        text = formats.render(fmt.value, report)
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+        sys.stdout.flush()
+    except BrokenPipeError:
+        silence_stdout()
+
+
+def silence_stdout() -> None:
+    """Point stdout at /dev/null after its reader went away, so later writes and the
+    interpreter's last flush neither fail nor print "Exception ignored"."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # no real stdout (captured in tests): nothing to silence
+        pass
 
 
 def uses_color(color: Color) -> bool:
@@ -167,3 +309,28 @@ def severity_of(level: Level) -> Severity:
     from kcompat.rules.engine import Severity
 
     return Severity[level.name.upper()]
+
+
+class MessageKind(StrEnum):
+    request = "request"
+    response = "response"
+    header = "header"
+    metadata = "metadata"
+    data = "data"
+    coordinator_key = "coordinator-key"
+    coordinator_value = "coordinator-value"
+
+
+#: ``--type``: how ``explain``, ``encode`` and ``decode`` pick among a bare name's messages
+MessageKindOption = Annotated[
+    MessageKind | None,
+    typer.Option(
+        "--type",
+        "-t",
+        metavar="KIND",
+        help="Which kind a bare name or an API key means: request, response, header, "
+        "metadata, data, coordinator-key or coordinator-value (default: request and "
+        "response).",
+        case_sensitive=False,
+    ),
+]

@@ -6,7 +6,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from kcompat.app import app
+from kcompat.app import app, completion_args, silence_stdout
 from kcompat.commands import COMMAND_MODULES, register
 from kcompat.errors import UsageError, one_line
 
@@ -18,8 +18,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(argv) if argv is not None else sys.argv[1:]
     register(args[0] if args else None)
     try:
+        args = completion_args(args)
         result = app(args=args, prog_name="kcompat", standalone_mode=False)
     except SystemExit as done:
+        if type(sys.stdout).__name__ == "PacifyFlushWrapper":  # click met a closed stdout
+            silence_stdout()  # and would exit 1: a reader that stopped is no failure
+            return 0
         code = done.code
         return code if isinstance(code, int) else (0 if code is None else 1)
     except (UsageError, ConfigError) as err:
@@ -28,9 +32,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("kcompat: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:
+    except BrokenPipeError:  # the reader stopped (``| head``): not a failure of kcompat
+        silence_stdout()
         return 0
     except Exception as err:
+        if type(err).__name__ == "NoArgsIsHelpError":  # ``kcompat`` alone: the help
+            print(err.format_message(), file=sys.stderr)  # type: ignore[attr-defined]
+            return 2
         if _is_usage_error(err):  # click's bad option / missing argument: one line
             command = args[0] if args and args[0] in COMMAND_MODULES else ""
             where = f"kcompat {command} --help" if command else "kcompat --help"
@@ -57,4 +65,9 @@ def _is_usage_error(err: Exception) -> bool:
 
 
 def run() -> None:
-    sys.exit(main())
+    code = main()
+    try:  # what is still buffered goes now, while a closed pipe can be told apart
+        sys.stdout.flush()
+    except BrokenPipeError:
+        silence_stdout()
+    sys.exit(code)

@@ -57,45 +57,52 @@ def pair_drift(upstream: Sequence[SpecFile], local: Sequence[SpecFile]) -> Drift
     )
 
 
-def first_difference(upstream: StructLayout, local: StructLayout) -> tuple[str, str, str] | None:
-    """(path, upstream description, local description) of the first byte-level difference."""
+@dataclass(frozen=True)
+class Difference:
+    """The first place two layouts of one version differ on the wire."""
+
+    path: str  # the field (or struct) where they part
+    upstream: LayoutField | None  # the field upstream has there (None: nothing)
+    local: LayoutField | None
+    position: int = 0  # 1-based place among the struct's untagged fields (0: n/a)
+    flexibility: tuple[bool, bool] | None = None  # (upstream, local) when that differs
+
+
+def first_difference(upstream: StructLayout, local: StructLayout) -> Difference | None:
+    """The first byte-level difference between two layouts, fields compared in wire order."""
     if upstream.flexible != local.flexible:
-        return (upstream.path or "(message)", _flex(upstream), _flex(local))
-    for up, lo in zip(upstream.fields, local.fields, strict=False):
-        found = _compare(up, lo)
+        return Difference(
+            upstream.path or "(message)",
+            None,
+            None,
+            flexibility=(upstream.flexible, local.flexible),
+        )
+    for position, (up, lo) in enumerate(zip(upstream.fields, local.fields, strict=False), 1):
+        found = _compare(up, lo, position)
         if found is not None:
             return found
     if len(upstream.fields) != len(local.fields):
-        longer, side = (
-            (upstream, "upstream") if len(upstream.fields) > len(local.fields) else (local, "local")
-        )
-        extra = longer.fields[min(len(upstream.fields), len(local.fields))]
-        missing = "absent" if side == "local" else extra.wire.describe()
-        present = extra.wire.describe() if side == "upstream" else "absent"
-        return (
-            extra.path,
-            present if side == "upstream" else missing,
-            missing if side == "upstream" else present,
-        )
+        position = min(len(upstream.fields), len(local.fields))
+        if len(upstream.fields) > position:
+            extra = upstream.fields[position]
+            return Difference(extra.path, extra, None, position + 1)
+        extra = local.fields[position]
+        return Difference(extra.path, None, extra, position + 1)
     up_tags = {f.tag: f for f in upstream.tagged}
     lo_tags = {f.tag: f for f in local.tagged}
     for tag in sorted(k for k in up_tags.keys() | lo_tags.keys() if k is not None):
         u, lo_ = up_tags.get(tag), lo_tags.get(tag)
         if u is None or lo_ is None:
             continue  # a tag only one side knows is skipped by the other: compatible
-        found = _compare(u, lo_)
+        found = _compare(u, lo_, 0)
         if found is not None:
             return found
     return None
 
 
-def _flex(layout: StructLayout) -> str:
-    return "flexible (with tagged fields)" if layout.flexible else "not flexible"
-
-
-def _compare(up: LayoutField, lo: LayoutField) -> tuple[str, str, str] | None:
+def _compare(up: LayoutField, lo: LayoutField, position: int) -> Difference | None:
     if own_shape(up.wire) != own_shape(lo.wire):
-        return (up.path, up.wire.describe(), lo.wire.describe())
+        return Difference(up.path if up.path == lo.path else lo.path, up, lo, position)
     for child_up, child_lo in (
         (up.wire.struct, lo.wire.struct),
         (_element_struct(up), _element_struct(lo)),
@@ -112,6 +119,56 @@ def _element_struct(entry: LayoutField) -> StructLayout | None:
     if element is not None and element.kind is Kind.STRUCT:
         return element.struct
     return None
+
+
+def spec_type(entry: LayoutField) -> str:
+    """The field's type as specs write it (``[]Topic``, ``int32``), with what changes its
+    bytes at this version (nullable, tag)."""
+    text = entry.field.type.text
+    if entry.nullable:
+        text += ", nullable"
+    if entry.tag is not None:
+        text += f", tag {entry.tag}"
+    return text
+
+
+def _types(up: LayoutField, lo: LayoutField) -> tuple[str, str]:
+    """Both fields' spec types; with the wire forms when the spec types read the same."""
+    up_text, lo_text = spec_type(up), spec_type(lo)
+    if up_text == lo_text:
+        return (
+            f"{up_text} ({up.wire.describe().lower()} on the wire)",
+            f"{lo_text} ({lo.wire.describe().lower()} on the wire)",
+        )
+    return up_text, lo_text
+
+
+def describe_difference(found: Difference) -> str:
+    """What a reader at each end sees differently, naming the fields at that place."""
+    up, lo = found.upstream, found.local
+    if found.flexibility is not None:
+        up_flex, lo_flex = found.flexibility
+        return (
+            f"{found.path} is {_flex(lo_flex)} locally but {_flex(up_flex)} upstream "
+            "(flexible versions write compact lengths and tagged fields)"
+        )
+    parent = found.path.rpartition(".")[0]
+    where = f"field {found.position}" + (f" of {parent}" if parent else "")
+    if up is not None and lo is not None:
+        up_type, lo_type = _types(up, lo)
+        if up.path == lo.path:
+            return f"{lo.path} is {lo_type} locally but {up_type} upstream"
+        if up.tag is not None:
+            where = f"tag {up.tag}" + (f" of {parent}" if parent else "")
+        return f"{where} is {lo.path} ({lo_type}) locally but {up.path} ({up_type}) upstream"
+    if up is not None:
+        return f"upstream writes {up.path} ({spec_type(up)}) as {where}; the local copy has none"
+    assert lo is not None
+    return f"the local copy writes {lo.path} ({spec_type(lo)}) as {where}; upstream has none"
+
+
+def _flex(flexible: bool) -> str:
+    return "flexible" if flexible else "not flexible"
 
 
 def drift_specs(
@@ -147,7 +204,8 @@ _DRIFT = dict(kind="drift", scope="pair")
     **_DRIFT,
 )
 def drift_wire_mismatch(pair: DriftPair, report: Reporter) -> None:
-    groups: dict[tuple[str, str, str], list[int]] = {}
+    # versions whose difference reads the same are one finding (the wire forms may vary)
+    groups: dict[str, tuple[Difference, list[int]]] = {}
     for version in pair.shared:
         up = resolve(pair.upstream, version).root
         lo = resolve(pair.local, version).root
@@ -155,18 +213,20 @@ def drift_wire_mismatch(pair: DriftPair, report: Reporter) -> None:
             continue
         found = first_difference(up, lo)
         if found is not None:
-            groups.setdefault(found, []).append(version)
-    for (path, up_text, lo_text), versions in groups.items():
+            groups.setdefault(describe_difference(found), (found, []))[1].append(version)
+    for said, (found, versions) in groups.items():
         shown = Versions.from_ranges((v, v) for v in versions)
+        local_node = found.local.field.node if found.local is not None else None
+        upstream_node = found.upstream.field.node if found.upstream is not None else None
+        flexible = found.flexibility is not None
         report(
-            pair.local.node,
-            f"{pair.local.name} versions {shown}: {path} is {lo_text} "
-            f"locally but {up_text} upstream",
-            key="name",
-            field_path=path,
+            local_node if local_node is not None else pair.local.node,
+            f"{pair.local.name} versions {shown}: {said}",
+            key="flexibleVersions" if flexible else "name",
+            field_path=found.path,
             versions=str(shown),
-            base=pair.upstream.node,
-            base_key="name",
+            base=upstream_node if upstream_node is not None else pair.upstream.node,
+            base_key="flexibleVersions" if flexible else "name",
             hint="re-vendor the upstream spec, or stop advertising these versions",
         )
 
@@ -247,7 +307,7 @@ def drift_message_missing(drift_set: DriftSet, report: Reporter) -> None:
         assert spec.message is not None
         report(
             spec.message.node,
-            f"{spec.message.kind} {spec.message.name} exists upstream but not in the local copy",
+            f"{spec.message.kind} {spec.message.name} exists upstream; the local copy lacks it",
             path=spec.path,
             message_name=spec.message.name,
         )
@@ -255,7 +315,7 @@ def drift_message_missing(drift_set: DriftSet, report: Reporter) -> None:
         assert spec.message is not None
         report(
             spec.message.node,
-            f"{spec.message.kind} {spec.message.name} exists only in the local copy",
+            f"{spec.message.kind} {spec.message.name} exists in the local copy; upstream lacks it",
             path=spec.path,
             message_name=spec.message.name,
         )

@@ -151,7 +151,10 @@ def test_an_untracked_spec_is_part_of_the_working_tree(repo: Path) -> None:
 
 def test_a_clean_tree_has_nothing_to_report(repo: Path) -> None:
     run = diff(repo, fmt="text")
-    assert (run.code, run.stdout) == (0, "No problems in 0 spec files.\n")
+    assert (run.code, run.stdout) == (
+        0,
+        "No spec file changed between the HEAD commit and the working tree.\n",
+    )
 
 
 def test_staged_sees_only_the_index_and_writes_nothing(repo: Path) -> None:
@@ -264,6 +267,24 @@ def test_a_missing_remote_branch_names_the_fetch(repo: Path, tmp_path: Path) -> 
     assert lines[0].endswith("git fetch origin release-2.0")
 
 
+def test_a_near_miss_ref_suggests_the_refs_that_exist(repo: Path, tmp_path: Path) -> None:
+    """``3.7`` when only ``origin/3.7`` and tag ``3.7.0`` exist: those, not a fetch."""
+    git(repo, "branch", "3.7")
+    git(repo, "tag", "3.7.0")
+    git(repo, "tag", "3.7.1")
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", f"file://{repo}", str(clone))
+    done = run_process(["diff", "3.7", "--no-proof"], clone)
+    assert done.code == 2
+    (line,) = done.stderr.splitlines()
+    assert line.endswith("did you mean origin/3.7 (a remote branch) or 3.7.0 (a tag)?"), line
+    assert "git fetch" not in line
+    misspelt = run_process(["diff", "3.7.00", "--no-proof"], clone)
+    (line,) = misspelt.stderr.splitlines()
+    assert "did you mean 3.7.0 (a tag)" in line
+    assert line.endswith("(if not, fetch the tag first: git fetch origin tag 3.7.00)"), line
+
+
 def test_a_missing_tag_names_the_fetch(repo: Path, tmp_path: Path) -> None:
     clone = tmp_path / "clone"
     git(tmp_path, "clone", "-q", f"file://{repo}", str(clone))
@@ -340,8 +361,8 @@ def broken(repo: Path) -> Path:
 
 TEXT_LINE = re.compile(
     r"^(?P<path>\S+\.json):(?P<line>\d+):(?P<col>\d+): (?P<severity>error|warning|info) "
-    r"\[(?P<rule>[a-z0-9-]+)\] (?P<message>.+?)(?: \(was (?P<base>\S+):(?P<base_line>\d+) "
-    r"in (?P<label>\S+)\))?$"
+    r"\[(?P<rule>[a-z0-9-]+)\] (?P<message>.+?)"
+    r"(?: \(was (?:line |(?P<base>\S+):)(?P<base_line>\d+) in (?P<label>\S+)\))?$"
 )
 
 
@@ -355,12 +376,45 @@ def test_text_format(broken: Path) -> None:
         ("field-renamed", "warning"),
     ]
     removed, renamed = matched
-    assert removed["path"] == LEASE and removed["base"] == LEASE
+    assert removed["path"] == LEASE and removed["base"] is None  # the file did not move
     assert removed["line"] == "8" and removed["base_line"] == "11"
     assert removed["label"] == "HEAD~1"
     assert renamed["message"] == "field BrokerId was renamed to OwnerId"
     assert done.stdout.splitlines()[-1] == "Found 1 error, 1 warning in 2 spec files."
     assert "    hint: " in done.stdout
+
+
+def test_a_moved_file_names_where_it_was(repo: Path) -> None:
+    moved = f"{SPEC_DIR}/lease/RenewLeaseRequest.json"
+    commit_tree(repo, {moved: lease_without_epoch(), SHELF: SHELF_TEXT}, "move and break")
+    done = run_cli(["diff", "HEAD~1", "HEAD", "--no-proof", "--color", "never"], repo)
+    first = TEXT_LINE.match(done.stdout.splitlines()[0])
+    assert first is not None, done.stdout
+    assert (first["path"], first["base"], first["label"]) == (moved, LEASE, "HEAD~1")
+
+
+def test_an_empty_comparison_says_nothing_changed(repo: Path) -> None:
+    done = run_cli(["diff", "HEAD", "HEAD", "--color", "never"], repo)
+    assert (done.code, done.stdout) == (0, "No spec file changed between HEAD and HEAD.\n")
+    staged = run_cli(["diff", "--staged", "--color", "never"], repo)
+    assert staged.stdout == "No spec file changed between the HEAD commit and the index.\n"
+    markdown = run_cli(["diff", "HEAD", "HEAD", "-f", "markdown"], repo)
+    assert "✅ **No spec file changed**." in markdown.stdout
+    assert "0 spec files" not in markdown.stdout
+    github = run_cli(["diff", "HEAD", "HEAD", "-f", "github"], repo)
+    assert github.stdout == "kcompat diff: No spec file changed between HEAD and HEAD\n"
+
+
+def test_staged_names_base_as_the_commit_and_head_as_the_index(repo: Path) -> None:
+    write_files(repo, {LEASE: lease_without_epoch()})
+    git(repo, "add", LEASE)
+    done = run_cli(["diff", "--staged", "--no-proof", "--color", "never"], repo)
+    assert done.code == 1
+    first = done.stdout.splitlines()[0]
+    assert first.endswith("(was line 11 in the HEAD commit)"), first
+    markdown = run_cli(["diff", "--staged", "--no-proof", "-f", "markdown"], repo)
+    assert "Base `HEAD`, head `the index`." in markdown.stdout
+    assert markdown.stdout.count("HEAD") == 1
 
 
 def test_json_format_follows_the_schema(broken: Path) -> None:
@@ -439,8 +493,13 @@ def test_markdown_format(broken: Path) -> None:
     assert "Base `HEAD~1`, head `HEAD`." in text
     assert "| [`field-removed`](" in text  # the per-rule table links to the rule pages
     assert f"`{LEASE}:8:3`" in text
-    clean = diff(broken, "HEAD", "HEAD", fmt="markdown").stdout
-    assert "**No errors**" in clean
+    clean = diff(broken, "HEAD~1", "HEAD", "--fail-on", "never", "--level", "error")
+    empty = diff(broken, "HEAD", "HEAD", fmt="markdown").stdout
+    assert "**No spec file changed**" in empty
+    write_files(broken, {SHELF: shelf_renamed_field().replace("OwnerId", "HolderId")})
+    renamed_only = diff(broken, "HEAD", fmt="markdown").stdout
+    assert "✅ **No errors** in 1 spec file: 0 errors, 1 warning, 0 infos." in renamed_only
+    assert clean.code == 0
 
 
 # -- exit codes and --fail-on -----------------------------------------------------------------

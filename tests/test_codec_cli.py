@@ -107,7 +107,7 @@ def test_specs_default_to_the_current_directory() -> None:
     ("args", "stdin", "status", "words"),
     [
         (["decode", "WidgetRequestHeder", "--version", "2", "00"], b"", 2,
-         "did you mean 'WidgetRequestHeader'?"),
+         "did you mean 'WidgetRequestHeader'"),
         (["decode", "WidgetRequestHeader", "--version", "9", "00"], b"", 2,
          "has no version 9 (valid versions: 0-2)"),
         (["decode", "WidgetRequestHeader", "--version", "2", "0g"], b"", 2, "not a hex digit"),
@@ -148,6 +148,84 @@ def test_decode_annotate_shows_each_field_and_the_failure() -> None:
     assert short.returncode == 1
     assert short.stdout.decode().splitlines()[-1].startswith("0008  !! offset 8, CallerName")
     assert "offset 8, CallerName" in one_error_line(short)
+
+
+# -- names resolve as explain resolves them; standard input --------------------------------
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        ["widgetrequestheader"],  # case-insensitive
+        ["WidgetRequestHeader", "--type", "header"],
+    ],
+)
+def test_names_resolve_as_explain_resolves_them(query: list[str]) -> None:
+    done = kcompat("decode", *query, "--version", "2", HEADER_HEX, "--specs", str(EXAMPLES))
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["CallId"] == 7
+
+
+@pytest.mark.parametrize(
+    "query",
+    [["WidgetRequest"], ["widget", "--type", "request"], ["200", "-t", "request"]],
+)
+def test_suffix_and_api_key_with_type(query: list[str]) -> None:
+    """``Widget -t request`` and ``200 -t request`` are WidgetRequest (apiKey 200)."""
+    value = b'{"OwnerGroup": "ops"}'
+    done = kcompat("encode", *query, "--version", "2", "--specs", str(EXAMPLES), stdin=value)
+    expected = kcompat("encode", "WidgetRequest", "--version", "2", "--specs", str(EXAMPLES),
+                       stdin=value)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == expected.stdout and len(done.stdout) > 20
+
+
+def test_a_name_that_means_two_messages_asks_for_type() -> None:
+    done = kcompat("encode", "Widget", "--version", "1", "--specs", str(EXAMPLES), stdin=b"{}")
+    assert done.returncode == 2
+    assert one_error_line(done) == (
+        "kcompat: error: 'Widget' names WidgetRequest and WidgetResponse: pick one with "
+        "--type request or response"
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "what"),
+    [
+        (["encode", "WidgetRequestHeader", "--version", "2"], "the JSON value"),
+        (["decode", "WidgetRequestHeader", "--version", "2", "@-"], "the bytes"),
+    ],
+)
+def test_empty_standard_input_is_one_clear_line(args: list[str], what: str) -> None:
+    done = kcompat(*args, "--specs", str(EXAMPLES), stdin=b"  \n")
+    assert done.returncode == 2
+    assert one_error_line(done) == (
+        f"kcompat: error: standard input is empty: pipe {what} in, or give a file"
+    )
+
+
+def test_a_terminal_on_standard_input_is_told_what_is_read() -> None:
+    """With no file and a terminal, encode says it waits for the value on stdin."""
+    import os
+    import pty
+
+    leader, follower = pty.openpty()
+    try:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "kcompat", "encode", "WidgetRequestHeader", "--version", "2",
+             "--specs", str(EXAMPLES)],
+            stdin=follower, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        )  # fmt: skip
+        os.close(follower)
+        os.write(leader, json.dumps(HEADER).encode() + b"\n\x04")
+        out, err = process.communicate(timeout=60)
+    finally:
+        os.close(leader)
+    assert process.returncode == 0, err
+    assert err.decode() == (
+        "kcompat: reading the JSON value from standard input (end with Ctrl-D; or give a file)\n"
+    )
+    assert out.decode().strip() == HEADER_HEX
 
 
 def test_decode_java_reads_as_kafkas_java_readers_do() -> None:

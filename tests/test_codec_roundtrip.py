@@ -75,6 +75,7 @@ def check_roundtrip(layout: Layout, value: dict[str, Any], with_reference: bool 
         assert same(reference.decode(layout, data), value)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_hypothesis_round_trip_on_examples(data: st.DataObject) -> None:
@@ -148,6 +149,7 @@ def test_fuzz_random_bytes(data: st.DataObject) -> None:
     decide(layout, data.draw(st.binary(max_size=120), label="bytes"))
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(data=st.data())
 def test_fuzz_mutated_encodings(data: st.DataObject) -> None:

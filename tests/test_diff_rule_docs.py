@@ -236,7 +236,7 @@ def test_a_page_through_the_installed_cli(tmp_path: Path) -> None:
     assert done.code == 1, done.stderr
     first = done.stdout.splitlines()[0]
     assert first.startswith("RenewLeaseRequest.json:7:3: error [field-removed] field HolderEpoch")
-    assert first.endswith("(was RenewLeaseRequest.json:10 in HEAD~1)")
+    assert first.endswith("(was line 10 in HEAD~1)")
 
 
 def test_rules_command_prints_a_diff_page() -> None:

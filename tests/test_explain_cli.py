@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -219,3 +220,95 @@ def test_rev_errors(project: Path, tmp_path: Path) -> None:
     (outside / ".git").write_text("")  # not a repository, but stops the search upwards
     line = usage_error(kcompat("WidgetResponse", "--rev", "HEAD", cwd=outside))
     assert "not inside a git repository" in line or "git" in line
+
+
+# -- widths, legends, exports, findings with their bytes (issue 14) ------------------------
+
+
+def _grammar_table(text: str) -> list[str]:
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("field ") and "notes" in line)
+    return lines[start:]
+
+
+def test_grammar_notes_wrap_inside_their_column_at_80() -> None:
+    done = kcompat("WidgetRequest", "--specs", "specs/examples", "--version", "2", "--width", "80",
+                   "--color", "never")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    table = _grammar_table(done.stdout)
+    notes_at = table[0].index("notes")
+    assert all(len(line) <= 80 for line in done.stdout.splitlines())
+    continued = [line for line in table[1:] if not line[:notes_at].strip()]
+    assert continued, "expected a note long enough to wrap at 80 columns"
+    for line in continued:  # a continuation starts in the notes column, never at column 0
+        assert len(line) - len(line.lstrip()) == notes_at, line
+    assert "1 dry_run" in "\n".join(continued)
+
+
+def test_grammar_type_column_is_whole_at_100() -> None:
+    done = kcompat("WidgetRequest", "--specs", "specs/examples", "--version", "2", "--width",
+                   "100", "--color", "never")  # fmt: skip
+    table = _grammar_table(done.stdout)
+    assert not [line for line in table if "~" in line]
+    assert any("COMPACT_ARRAY[STRUCT WidgetSpec]" in line for line in table)
+
+
+def test_a_terminal_narrower_than_the_minimum_is_clamped() -> None:
+    narrow = kcompat("WidgetRequest", "--specs", "specs/examples", "--color", "never",
+                     env={"COLUMNS": "12"})  # fmt: skip
+    assert narrow.returncode == 0, narrow.stderr
+    forty = kcompat("WidgetRequest", "--specs", "specs/examples", "--color", "never",
+                    "--width", "40")  # fmt: skip
+    assert narrow.stdout == forty.stdout
+    assert max(len(line) for line in narrow.stdout.splitlines()) <= 40
+    clamped = kcompat("WidgetRequest", "--specs", "specs/examples", "--color", "never",
+                      "--width", "10")  # fmt: skip
+    assert (clamped.returncode, clamped.stdout) == (0, forty.stdout)
+
+
+def test_text_and_markdown_legends_show_the_same_glyphs() -> None:
+    from kcompat.explain.matrix import CHANGES_LEGEND, LEGEND
+
+    args = ("WidgetRequest", "--specs", "specs/examples-v2", "--against", "specs/examples",
+            "--no-proof", "--color", "never")  # fmt: skip
+    text = kcompat(*args, "--ascii").stdout
+    markdown = kcompat(*args, "-f", "markdown").stdout
+    legend_text = " ".join(
+        line.strip() for line in text.split("\nlegend: ", 1)[1].split("\n\n", 1)[0].splitlines()
+    )
+    legend_md = next(line for line in markdown.splitlines() if line.startswith("Legend: "))
+    for _unicode, ascii_, _meaning in LEGEND:
+        assert f"{ascii_} " in legend_text and f"`{ascii_}` " in legend_md
+    assert CHANGES_LEGEND in legend_text and f"`{CHANGES_LEGEND}`" in legend_md
+    unicode_text = kcompat(*args).stdout
+    for glyph, _ascii, _meaning in LEGEND:
+        assert f"{glyph} " in unicode_text.split("legend: ", 1)[1]
+
+
+def test_html_has_a_title_and_one_matrix() -> None:
+    """A page scrolls: the matrix is drawn whole even when --width would cut it in blocks."""
+    done = kcompat("WidgetRequest", "--specs", "specs/examples", "-f", "html", "--width", "40")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("<title>kcompat explain WidgetRequest</title>") == 1
+    text = re.sub(r"<[^>]+>", "", done.stdout)
+    header_lines = [line for line in text.splitlines() if line.startswith("field ")]
+    assert len(header_lines) == 1
+    assert "v0" in header_lines[0] and "v4" in header_lines[0]
+    blocks = kcompat("WidgetRequest", "--specs", "specs/examples", "--width", "40").stdout
+    assert len([line for line in blocks.splitlines() if line.startswith("field ")]) > 1
+
+
+def test_against_shows_the_bytes_its_hints_speak_of() -> None:
+    done = kcompat("WidgetResponse", "--specs", "specs/examples-v2", "--against",
+                   "specs/examples", "--color", "never", "--width", "100")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    hints = [i for i, line in enumerate(lines) if "the bytes below" in line]
+    assert hints
+    for at in hints:
+        assert any(line.strip().startswith("0000  ") for line in lines[at : at + 12])
+    markdown = kcompat("WidgetResponse", "--specs", "specs/examples-v2", "--against",
+                       "specs/examples", "-f", "markdown").stdout  # fmt: skip
+    md_lines = markdown.splitlines()
+    for at in [i for i, line in enumerate(md_lines) if "the bytes below" in line]:
+        assert any(line.strip().startswith("0000  ") for line in md_lines[at : at + 12])

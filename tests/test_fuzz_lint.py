@@ -407,18 +407,21 @@ def test_the_seeds_themselves_are_clean(seeds: list[tuple[str, str]]) -> None:
         assert {f.rule for f in errors} <= {"unpaired-request-response"}, (path, errors)
 
 
+@pytest.mark.slow
 @settings(FUZZ, max_examples=1000)
 @given(st.binary(max_size=400) | st.binary(max_size=20).map(lambda b: b'{"name": "' + b))
 def test_random_bytes(data: bytes) -> None:
     check_spec_bytes(data)
 
 
+@pytest.mark.slow
 @settings(FUZZ, max_examples=1000)
 @given(jsonish_text())
 def test_jsonish_text(text: str) -> None:
     check_spec_bytes(text.encode("utf-8", errors="surrogatepass"))
 
 
+@pytest.mark.slow
 @settings(FUZZ, max_examples=300)
 @given(spec_documents(), st.booleans())
 def test_random_spec_documents(text: str, with_response: bool) -> None:
@@ -426,6 +429,7 @@ def test_random_spec_documents(text: str, with_response: bool) -> None:
     check_spec_bytes(text.encode(), context=context if with_response else ())
 
 
+@pytest.mark.slow
 @settings(FUZZ, max_examples=1000)
 @given(st.data())
 def test_mutated_real_specs(seeds: list[tuple[str, str]], data: st.DataObject) -> None:

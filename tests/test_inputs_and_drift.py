@@ -105,7 +105,7 @@ def test_identical_directories_have_no_findings(
         ["diff", str(tmp_path / "a"), str(tmp_path / "b"), "--color", "never"], capsys
     )
     assert code == 0
-    assert out.strip().startswith("No problems")
+    assert out.strip().startswith("No spec file changed between ")
 
 
 def test_plain_file_pair(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -295,7 +295,7 @@ def test_drift_reports_wire_mismatch_missing_versions_and_one_sided_fields(
     assert code == 1
     (mismatch,) = [f for f in report["findings"] if f["rule"] == "drift-wire-mismatch"]
     assert mismatch["versions"] == "0-1"
-    assert "WidgetId is INT64 locally but INT32 upstream" in mismatch["message"]
+    assert "WidgetId is int64 locally but int32 upstream" in mismatch["message"]
     assert "drift-versions-missing" in rules_of(report, "warning")
     assert "drift-fields-one-side" in rules_of(report, "warning")
 

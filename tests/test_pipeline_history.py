@@ -354,7 +354,10 @@ def test_parallel_preparation_is_prepare_pair(kafka_repo: Path, mode: str) -> No
     request = HistoryRequest(
         repo.root,
         mode,
-        revision_range=f"{commits[start - 10]}..{commits[end]}",
+        # consecutive: commits of trunk; transitive: the releases from tag to tag
+        revision_range=(
+            f"{commits[start - 10]}..{commits[end]}" if mode == "consecutive" else "3.4.0..3.8.0"
+        ),
         tags=r"^3\.[4-8]\.0$",
     )
     comparisons = plan(request, repo, [])
@@ -666,3 +669,42 @@ def test_runs_under_spark_submit(spark: Any, shelf: tuple[Path, list[str]], tmp_
     assert submitted["comparisons"] == local.comparisons == 2
     assert submitted["per_rule"] == local.summary["per_rule"]
     assert (tmp_path / "submitted" / "findings").is_dir()
+
+
+def test_the_text_summary_names_each_errors_commit_and_keeps_the_parquet(
+    spark: Any, shelf: tuple[Path, list[str]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No --out: the Parquet goes to a new temporary directory, named and kept; each error
+    is listed with the commit that introduced it (SHA and subject), in a plain table."""
+    import tempfile
+
+    repo, shas = shelf
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    run = CliRunner().invoke(
+        app, ["history", "--repo", str(repo), "--no-proof", "--color", "never", "--samples", "3"]
+    )
+    assert run.exit_code == 1, run.output
+    lines = run.stdout.splitlines()
+    where = lines[0].split("Parquet and summary.json in ", 1)[1]
+    assert where.endswith(" (kept there; --out DIR chooses the place)")
+    kept = Path(where.split(" (kept", 1)[0])
+    assert kept.parent == tmp_path and (kept / "findings").is_dir()
+    assert (kept / "summary.json").is_file()
+    table = run.stdout.split("Errors and the commit that introduced each\n", 1)[1].splitlines()
+    assert table[0].split()[:4] == ["introduced", "in", "commit", "rule"]
+    rows = {line.split()[0]: line for line in table[1:3]}
+    assert "drop Label (breaks released versions)" in rows[shas[2][:12]]
+    assert "field-removed" in rows[shas[2][:12]] and "Label" in rows[shas[2][:12]]
+    assert "field-type-changed" in rows[shas[3][:12]]
+
+
+def test_releases_mode_audits_only_the_releases_in_the_range(
+    spark: Any, shelf: tuple[Path, list[str]], tmp_path: Path
+) -> None:
+    repo, _ = shelf
+    result = history(spark, repo, tmp_path, mode="releases", revision_range="v1.1.0..v2.0.0")
+    assert result.comparisons == 1
+    assert set(rules_per_pair(result)) == {"v1.1.0..v2.0.0"}
+    assert [(e["introduced_in"], e["rule"]) for e in result.summary["introduced"]][:1] == [
+        ("v2.0.0", "field-removed")
+    ]

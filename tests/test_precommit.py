@@ -226,6 +226,7 @@ def try_repo(
 
 
 @pytest.mark.slow
+@pytest.mark.slow
 def test_pre_commit_try_repo(repo: Path, tmp_path: Path, pre_commit_home: Path) -> None:
     """pre-commit installs kcompat from a clone of this repository and runs both hooks;
     other JSON files in the commit (package.json, editor settings) are no findings."""
@@ -247,6 +248,7 @@ def test_pre_commit_try_repo(repo: Path, tmp_path: Path, pre_commit_home: Path) 
     assert "package.json" not in output and "settings.json" not in output
 
 
+@pytest.mark.slow
 @pytest.mark.slow
 def test_pre_commit_try_repo_on_a_first_commit(tmp_path: Path, pre_commit_home: Path) -> None:
     """A repository's first commit has no HEAD: the diff hook has nothing to compare."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -13,7 +14,9 @@ from typer.testing import CliRunner
 
 import kcompat.commands
 from kcompat.app import app
+from kcompat.rules.catalog import implemented_in
 from kcompat.rules.engine import Rule, Severity, all_rules, get_rule
+from tests.conftest import ROOT
 from tests.rule_docs import (
     RULES_DIR,
     RuleDoc,
@@ -126,13 +129,29 @@ runner = CliRunner()
 
 
 def test_rules_command_prints_the_page(page: tuple[RuleDoc, Rule]) -> None:
-    doc, _rule = page
-    result = runner.invoke(app, ["rules", doc.id, "--color", "never"])
+    """Every line of the page, in order, less the test markers of its example fences."""
+    doc, rule = page
+    result = runner.invoke(app, ["rules", doc.id, "-f", "markdown"])
     assert result.exit_code == 0, result.output
-    assert result.output.rstrip("\n") == doc.path.read_text(encoding="utf-8").rstrip("\n")
+    shown = iter(result.output.splitlines())
+    for line in doc.path.read_text(encoding="utf-8").splitlines():
+        wanted = re.sub(r"^(```\w+) .*$", r"\1", line)
+        assert any(out == wanted for out in shown), f"missing or out of order: {line!r}"
+    assert not re.search(r"^```\w+[ \t]+\S", result.output, re.MULTILINE)
+    assert f"Implemented in `{implemented_in(rule)}` ({rule.check.__module__})." in result.output
+
+
+def test_rules_command_says_where_the_rule_is_implemented(page: tuple[RuleDoc, Rule]) -> None:
+    """The file and line shown hold the rule's registration (``@rule("ID", ...)``)."""
+    _doc, rule = page
+    path, line = implemented_in(rule).rsplit(":", 1)
+    source = (ROOT / path).read_text(encoding="utf-8").splitlines()
+    registration = "\n".join(source[int(line) - 1 : int(line) + 2])
+    assert registration.startswith("@rule(") and f'"{rule.id}"' in registration
 
 
 def test_rules_command_through_a_real_process() -> None:
+    """Piped, the page is Markdown text; the examples say which file they stand for."""
     done = subprocess.run(
         [sys.executable, "-m", "kcompat", "rules", "tag-duplicate"],
         capture_output=True,
@@ -141,7 +160,55 @@ def test_rules_command_through_a_real_process() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("# tag-duplicate\n\n| kind | category | severity |")
-    assert "```json fail" in done.stdout and "## How to fix" in done.stdout
+    assert "```json\n" in done.stdout and "## How to fix" in done.stdout
+    assert "```json fail" not in done.stdout and "```json pass" not in done.stdout
+
+
+def test_rules_command_renders_markdown_on_a_terminal() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "kcompat", "rules", "tag-reused", "--color", "always"],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "COLUMNS": "100"},
+    )
+    assert done.returncode == 0, done.stderr
+    assert "\x1b[" in done.stdout  # styled by rich
+    plain = re.sub(r"\x1b\[[0-9;]*m", "", done.stdout)
+    assert "```" not in plain and "fail-base" not in plain and "## " not in plain
+    assert "BASE:" in plain and "HEAD:" in plain
+    assert "Implemented in kcompat/rules/evolution/tags.py:" in plain
+
+
+def test_rules_list_is_an_aligned_table_with_a_header() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "kcompat", "rules"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].split() == ["rule", "kind", "category", "severity", "summary"]
+    columns = [lines[0].index(name) for name in ("kind", "category", "severity", "summary")]
+    assert len(lines) == len(all_rules()) + 1
+    for line in lines[1:]:
+        rule = get_rule(line.split()[0])
+        assert rule is not None
+        cells = [
+            line[start:end].strip()
+            for start, end in zip([0, *columns], [*columns, None], strict=True)
+        ]
+        assert cells == [rule.id, rule.kind, rule.category, rule.severity.label, rule.summary]
+
+
+def test_rules_kind_help_lists_every_kind() -> None:
+    result = runner.invoke(app, ["rules", "--help"])
+    kinds = sorted({rule.kind for rule in all_rules()})
+    assert kinds == ["corpus", "diff", "drift", "lint"]
+    assert "Only rules of this kind: lint, diff, drift or corpus." in " ".join(
+        result.output.split()
+    )
 
 
 def test_rules_command_unknown_rule_suggests_one() -> None:

@@ -10,12 +10,13 @@ from __future__ import annotations
 import importlib
 
 #: command name -> the module that defines it
+#: (in the order ``kcompat --help`` lists them: the everyday ones first)
 COMMAND_MODULES: dict[str, str] = {
     "lint": "lint",
-    "rules": "rules",
     "diff": "diff",
-    "drift": "drift",
     "explain": "explain",
+    "drift": "drift",
+    "rules": "rules",
     "encode": "codec",
     "decode": "codec",
     "history": "history",
@@ -28,7 +29,7 @@ def register(command: str | None = None) -> None:
     modules = (
         [COMMAND_MODULES[command]]
         if command in COMMAND_MODULES
-        else sorted(set(COMMAND_MODULES.values()))
+        else list(dict.fromkeys(COMMAND_MODULES.values()))
     )
     for module in modules:
         importlib.import_module(f"kcompat.commands.{module}")

@@ -14,7 +14,6 @@ streamed as it is read, and the JSON is printed without a second copy of the val
 
 from __future__ import annotations
 
-import difflib
 import json
 import re
 import sys
@@ -23,13 +22,20 @@ from typing import Annotated, Any
 
 import typer
 
-from kcompat.app import ConfigOption, app
+from kcompat.app import ConfigOption, MessageKind, MessageKindOption, app
 from kcompat.errors import UsageError
 
 MessageArgument = Annotated[
-    str, typer.Argument(help='The message name, as in the spec\'s "name" (e.g. FetchRequest).')
+    str,
+    typer.Argument(
+        metavar="MESSAGE",
+        help="The message, found as explain finds it: its name (FetchRequest, fetchrequest), "
+        "a name without Request/Response with --type (Fetch -t request), or an API key "
+        "number with --type (1 -t response).",
+        show_default=False,
+    ),
 ]
-VersionOption = Annotated[int, typer.Option("--version", help="The message version.")]
+VersionOption = Annotated[int, typer.Option("--version", metavar="N", help="The message version.")]
 SpecsOption = Annotated[
     list[str] | None,
     typer.Option(
@@ -49,15 +55,19 @@ _SIZE = re.compile(r"\A\s*(\d+)\s*([kKmMgG]i?[bB]?)?\s*\Z")
 _UNITS = {"k": 1 << 10, "m": 1 << 20, "g": 1 << 30}
 
 
-@app.command()
+@app.command(short_help="A JSON value to the message's bytes at a version.")
 def encode(
     message: MessageArgument,
     version: VersionOption,
     source: Annotated[
-        str, typer.Argument(help="A JSON file holding the value, or - for standard input.")
+        str,
+        typer.Argument(
+            metavar="FILE", help="A JSON file holding the value, or - for standard input."
+        ),
     ] = "-",
     raw: Annotated[bool, typer.Option("--raw", help="Write raw bytes, not hex.")] = False,
     specs: SpecsOption = None,
+    kind: MessageKindOption = None,
     config_file: ConfigOption = None,
 ) -> None:
     """Encode a JSON value as the message's bytes at a version (printed as hex)."""
@@ -65,7 +75,7 @@ def encode(
     from kcompat.codec.jsonform import from_json
     from kcompat.spec.resolve import resolve
 
-    found = _find_message(message, version, specs, config_file)
+    found = _find_message(message, kind, version, specs, config_file)
     text = _read_input(source, MAX_JSON_BYTES)
     try:
         data = json.loads(text)
@@ -83,14 +93,15 @@ def encode(
         sys.stdout.write(encoded.hex() + "\n")
 
 
-@app.command()
+@app.command(short_help="The message's bytes at a version to a JSON value.")
 def decode(
     message: MessageArgument,
     version: VersionOption,
     data: Annotated[
         str,
         typer.Argument(
-            help="The bytes as hex, or @FILE (raw bytes, or hex text) or @- (standard input)."
+            metavar="DATA",
+            help="The bytes as hex, or @FILE (raw bytes, or hex text) or @- (standard input).",
         ),
     ],
     specs: SpecsOption = None,
@@ -118,6 +129,7 @@ def decode(
             help="The largest message to read, in bytes or with a unit (KiB, MiB, GiB).",
         ),
     ] = DEFAULT_MAX_BYTES,
+    kind: MessageKindOption = None,
     config_file: ConfigOption = None,
 ) -> None:
     """Decode the message's bytes at a version and print the value as JSON."""
@@ -126,7 +138,7 @@ def decode(
     from kcompat.spec.resolve import resolve
 
     limit = _parse_size(max_bytes)
-    found = _find_message(message, version, specs, config_file)
+    found = _find_message(message, kind, version, specs, config_file)
     payload = _read_bytes(data, limit)
     if annotate:
         from kcompat.codec.annotate import write_annotation
@@ -151,38 +163,32 @@ def _codec_failure(message: str) -> Any:
 
 
 def _find_message(
-    name: str, version: int, specs: list[str] | None, config_file: Path | None
+    query: str,
+    kind: MessageKind | None,
+    version: int,
+    specs: list[str] | None,
+    config_file: Path | None,
 ) -> Any:
-    """The message called ``name`` among the spec files, checked to have ``version``."""
+    """The one message ``query`` names (as ``explain`` resolves names), with ``version``."""
     from kcompat.config import load_config
-    from kcompat.sources.files import read_paths
+    from kcompat.explain.find import FileSource, find_messages
 
     config = load_config(explicit=config_file)
     chosen = list(specs or [])
     if not chosen:
         base = Path(config.root) if config.root else Path(".")
         chosen = [str(base / p) for p in config.paths] or ["."]
-    targets, context = read_paths(chosen)
-    messages: dict[str, Any] = {}
-    for spec in (*targets, *context):
-        if spec.message is not None and spec.message.name and spec.message.name not in messages:
-            messages[spec.message.name] = spec.message
-    found = messages.get(name)
-    if found is None:
-        folded = {key.lower(): value for key, value in messages.items()}
-        found = folded.get(name.lower())
-    if found is None:
-        where = ", ".join(chosen)
-        if not messages:
-            raise UsageError(f"no spec files found in {where}")
-        guess = difflib.get_close_matches(name, sorted(messages), n=1)
-        hint = f"; did you mean {guess[0]!r}?" if guess else ""
-        raise UsageError(f"no message named {name!r} in {where}{hint}")
-    if version not in found.valid_versions:
+    found = find_messages(FileSource(chosen), query, kind.value if kind is not None else None)
+    if len(found) > 1:
+        names = " and ".join(item.message.name for item in found)
+        kinds = " or ".join(dict.fromkeys(item.message.kind for item in found))
+        raise UsageError(f"{query!r} names {names}: pick one with --type {kinds}")
+    message = found[0].message
+    if version not in message.valid_versions:
         raise UsageError(
-            f"{found.name} has no version {version} (valid versions: {found.valid_versions})"
+            f"{message.name} has no version {version} (valid versions: {message.valid_versions})"
         )
-    return found
+    return message
 
 
 def _label(source: str) -> str:
@@ -207,26 +213,42 @@ def _size_text(size: int) -> str:
     return f"{size} bytes"
 
 
-def _read_input(source: str, limit: int) -> bytes:
+def _read_input(source: str, limit: int, what: str = "the JSON value") -> bytes:
     """The bytes of a file or of standard input (``-``), refused beyond ``limit``."""
-    content = _read_capped(source, limit)
+    content = _read_capped(source, limit, what)
     if content is None:
         raise UsageError(f"{_label(source)}: more than {_size_text(limit)}; too large to read")
     return content
 
 
-def _read_capped(source: str, limit: int) -> bytes | None:
+def _read_capped(source: str, limit: int, what: str) -> bytes | None:
     """At most ``limit`` bytes of a file or of standard input; ``None`` if there are more
-    (reading stops there, so a device or an endless pipe costs no more)."""
+    (reading stops there, so a device or an endless pipe costs no more). Standard input
+    says so when it is a terminal (the command waits for typing), and empty input is an
+    error, not an empty value."""
     try:
         if source == "-":
-            content = sys.stdin.buffer.read(limit + 1)
+            content = _read_stdin(limit + 1, what)
         else:
             with Path(source).open("rb") as stream:
                 content = stream.read(limit + 1)
     except OSError as err:
         raise UsageError(f"{source}: cannot read ({err.strerror or err})") from None
     return None if len(content) > limit else content
+
+
+def _read_stdin(size: int, what: str) -> bytes:
+    if sys.stdin is None:
+        raise UsageError(f"no standard input to read {what} from: give a file")
+    if sys.stdin.isatty():
+        print(
+            f"kcompat: reading {what} from standard input (end with Ctrl-D; or give a file)",
+            file=sys.stderr,
+        )
+    content = sys.stdin.buffer.read(size)
+    if not content.strip():
+        raise UsageError(f"standard input is empty: pipe {what} in, or give a file")
+    return content
 
 
 def _read_bytes(argument: str, limit: int) -> bytes:
@@ -237,7 +259,7 @@ def _read_bytes(argument: str, limit: int) -> bytes:
     over = f"over the limit of {_size_text(limit)} (--max-bytes raises it)"
     if argument.startswith("@"):
         source = argument[1:] or "-"
-        content = _read_capped(source, 3 * limit + 64)
+        content = _read_capped(source, 3 * limit + 64, "the bytes")
         if content is None:
             raise UsageError(f"{_label(source)}: a message {over}")
         if content.strip() and _HEX_TEXT.match(content):

@@ -20,26 +20,30 @@ from kcompat.app import Color, ColorOption, ConfigOption, app, console_for
 corpus_app = typer.Typer(
     name="corpus",
     help="Store one revision's bytes (build) and read them with another (verify), on Spark.",
+    short_help="Store one revision's bytes and read them with another, on Spark.",
     no_args_is_help=True,
 )
 app.add_typer(corpus_app)
 
 RepoOption = Annotated[
-    Path, typer.Option("--repo", help="The git repository holding the revisions.")
+    Path, typer.Option("--repo", metavar="DIR", help="The git repository holding the revisions.")
 ]
 MasterOption = Annotated[
-    str | None, typer.Option("--master", help="Spark master (default local[*]).")
+    str | None, typer.Option("--master", metavar="URL", help="Spark master (default local[*]).")
 ]
 RemoteOption = Annotated[
     str | None,
-    typer.Option("--remote", help="A Spark Connect server, sc://HOST:PORT (not --master)."),
+    typer.Option(
+        "--remote", metavar="URL", help="A Spark Connect server, sc://HOST:PORT (not --master)."
+    ),
 ]
 PartitionsOption = Annotated[
-    int | None, typer.Option("--partitions", min=1, help="Spark partitions (default 2x cores).")
+    int | None,
+    typer.Option("--partitions", metavar="N", min=1, help="Spark partitions (default 2x cores)."),
 ]
 SpecsPathOption = Annotated[
     list[str] | None,
-    typer.Option("--specs-path", help="Only specs under this path (repeatable)."),
+    typer.Option("--specs-path", metavar="PATH", help="Only specs under this path (repeatable)."),
 ]
 
 
@@ -55,14 +59,23 @@ def _config(repo_dir: Path, config_file: Path | None) -> Any:
     return load_config(start=start, explicit=config_file)
 
 
-@corpus_app.command("build")
+@corpus_app.command("build", short_help="Store samples of every message version at REV.")
 def build(
-    rev: Annotated[str, typer.Option("--rev", help="The revision (or directory) to sample.")],
-    out: Annotated[
-        str, typer.Option("--out", help="The corpus directory (or hdfs://, s3a:// URI) to write.")
+    rev: Annotated[
+        str, typer.Option("--rev", metavar="REV", help="The revision (or directory) to sample.")
     ],
-    samples: Annotated[int, typer.Option("--samples", help="Samples per message version.")] = 100,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the random samples.")] = 0,
+    out: Annotated[
+        str,
+        typer.Option(
+            "--out", metavar="DIR", help="The corpus directory (or hdfs://, s3a:// URI) to write."
+        ),
+    ],
+    samples: Annotated[
+        int, typer.Option("--samples", metavar="N", help="Samples per message version.")
+    ] = 100,
+    seed: Annotated[
+        int, typer.Option("--seed", metavar="N", help="Seed of the random samples.")
+    ] = 0,
     repo_dir: RepoOption = Path("."),
     master: MasterOption = None,
     remote: RemoteOption = None,
@@ -104,12 +117,17 @@ def build(
     )
 
 
-@corpus_app.command("verify")
+@corpus_app.command("verify", short_help="Read stored samples with REV2; report each misread.")
 def verify(
     corpus: Annotated[
-        str, typer.Argument(help="A directory (or URI) written by kcompat corpus build.")
+        str,
+        typer.Argument(
+            metavar="CORPUS", help="A directory (or URI) written by kcompat corpus build."
+        ),
     ],
-    rev: Annotated[str, typer.Option("--rev", help="The revision (or directory) to read with.")],
+    rev: Annotated[
+        str, typer.Option("--rev", metavar="REV", help="The revision (or directory) to read with.")
+    ],
     repo_dir: RepoOption = Path("."),
     out: Annotated[
         str | None,
@@ -117,7 +135,9 @@ def verify(
             "--out", help="Directory (or hdfs://, s3a:// URI) for findings and summary.json."
         ),
     ] = None,
-    fmt: Annotated[str, typer.Option("--format", "-f", help="text, json or markdown.")] = "text",
+    fmt: Annotated[
+        str, typer.Option("--format", "-f", metavar="FORMAT", help="text, json or markdown.")
+    ] = "text",
     master: MasterOption = None,
     remote: RemoteOption = None,
     specs_path: SpecsPathOption = None,
@@ -149,7 +169,7 @@ def verify(
     if fmt == "json":
         console.print(render_json(result), markup=False, highlight=False)
     else:
-        render_summary(result, console, markdown=fmt == "markdown")
+        render_summary(result, console, markdown=fmt == "markdown", chosen=out is not None)
     raise typer.Exit(3 if result.internal else (1 if result.errors else 0))
 
 
@@ -198,13 +218,17 @@ def render_json(result: Any) -> str:
     return json.dumps(document, indent=2, ensure_ascii=False)
 
 
-def render_summary(result: Any, console: Any, *, markdown: bool = False) -> None:
+def render_summary(
+    result: Any, console: Any, *, markdown: bool = False, chosen: bool = True
+) -> None:
+    from kcompat.report.tables import written_to
+
     summary = result.summary
     head = (
         f"{summary['rows']} samples of {summary['messages']} messages from "
         f"{summary['corpus']['revision_label']} read with {summary['reader']}: "
         f"{summary['mismatches']} mismatches, {summary['findings']} findings in "
-        f"{result.seconds:.1f} s; Parquet and summary.json in {result.out}"
+        f"{result.seconds:.1f} s; " + written_to(result.out, chosen)
     )
     tables: list[tuple[str, list[str], list[list[str]]]] = [
         (

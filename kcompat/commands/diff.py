@@ -11,7 +11,8 @@ from kcompat.app import (
     Color,
     ColorOption,
     ConfigOption,
-    FailOn,
+    FailOnOption,
+    FormatOption,
     Level,
     LevelOption,
     LintFormat,
@@ -23,15 +24,20 @@ from kcompat.app import (
 )
 
 
-@app.command()
+@app.command(short_help="Every breaking change between two revisions, with the bytes.")
 def diff(
     base: Annotated[
         str | None,
-        typer.Argument(help="BASE: a git revision, a directory, or REV:path (default: HEAD)."),
+        typer.Argument(
+            metavar="BASE", help="BASE: a git revision, a directory, or REV:path (default: HEAD)."
+        ),
     ] = None,
     head: Annotated[
         str | None,
-        typer.Argument(help="HEAD: a revision, a directory or REV:path (default: working tree)."),
+        typer.Argument(
+            metavar="HEAD",
+            help="HEAD: a revision, a directory or REV:path (default: working tree).",
+        ),
     ] = None,
     staged: Annotated[
         bool, typer.Option("--staged", help="Compare BASE (default HEAD) with the index.")
@@ -40,15 +46,11 @@ def diff(
         bool, typer.Option("--merge-base", help="Diff from the merge base of BASE and HEAD.")
     ] = False,
     repo_dir: Annotated[
-        Path | None, typer.Option("--repo", help="The git repository (default: current).")
+        Path | None,
+        typer.Option("--repo", metavar="DIR", help="The git repository (default: current)."),
     ] = None,
-    fmt: Annotated[
-        LintFormat, typer.Option("--format", "-f", help="Output format.", case_sensitive=False)
-    ] = LintFormat.text,
-    fail_on: Annotated[
-        FailOn | None,
-        typer.Option("--fail-on", help="Exit 1 on findings at or above this severity."),
-    ] = None,
+    fmt: FormatOption = LintFormat.text,
+    fail_on: FailOnOption = None,
     history: Annotated[
         bool,
         typer.Option("--history/--no-history", help="Check tag reuse against BASE's history."),
@@ -60,6 +62,7 @@ def diff(
         int | None,
         typer.Option(
             "--samples",
+            metavar="N",
             min=1,
             help="Samples per message version for the proof (default 20; 10 with --staged, "
             "where a pre-commit hook must be instant: on Kafka's whole history 6 already "
@@ -70,17 +73,20 @@ def diff(
         str | None,
         typer.Option(
             "--released",
+            metavar="MODE",
             help="Which versions are released: tags (shipped by a release tag), base (every "
             "version in BASE), or auto (tags where the repository has release tags; default).",
         ),
     ] = None,
     baseline: Annotated[
-        Path | None, typer.Option("--baseline", help="Accept the findings in this JSON report.")
+        Path | None,
+        typer.Option("--baseline", metavar="FILE", help="Accept the findings in this JSON report."),
     ] = None,
     write_baseline: Annotated[
         Path | None,
         typer.Option(
             "--write-baseline",
+            metavar="FILE",
             help="Write the current findings to FILE as a baseline, say how many, exit 0.",
         ),
     ] = None,
@@ -114,6 +120,8 @@ def diff(
         )
     )
     outcome = result.outcome
+    # BASE defaults to HEAD; next to "the index" or "the working tree" name it as the commit
+    base_label = "the HEAD commit" if base is None else result.base_label
     if result.note:
         print(f"kcompat: note: {result.note}", file=sys.stderr)
     if write_baseline is not None:
@@ -134,9 +142,9 @@ def diff(
         outcome,
         files=result.files,
         level=severity_of(level),
-        base=result.base_label,
+        base=None if result.first_commit else result.base_label,  # the note says why
         head=result.head_label,
         released=result.released,
     )
-    emit(report, fmt=fmt, color=color, base_label=result.base_label)
+    emit(report, fmt=fmt, color=color, base_label=base_label)
     raise typer.Exit(exit_status(outcome.findings, fail_on, result.fail_on))

@@ -11,7 +11,8 @@ from kcompat.app import (
     Color,
     ColorOption,
     ConfigOption,
-    FailOn,
+    FailOnOption,
+    FormatOption,
     Level,
     LevelOption,
     LintFormat,
@@ -24,24 +25,24 @@ from kcompat.app import (
 )
 
 
-@app.command()
+@app.command(short_help="A vendored copy of the specs against its upstream.")
 def drift(
     upstream: Annotated[
-        str, typer.Argument(help="Upstream specs: a directory, revision or REV:path.")
+        str,
+        typer.Argument(
+            metavar="UPSTREAM", help="Upstream specs: a directory, revision or REV:path."
+        ),
     ],
     local: Annotated[
-        str, typer.Argument(help="The local copy: a directory, revision or REV:path.")
+        str,
+        typer.Argument(metavar="LOCAL", help="The local copy: a directory, revision or REV:path."),
     ],
     repo_dir: Annotated[
-        Path | None, typer.Option("--repo", help="Repository for revisions (default: current).")
+        Path | None,
+        typer.Option("--repo", metavar="DIR", help="Repository for revisions (default: current)."),
     ] = None,
-    fmt: Annotated[
-        LintFormat, typer.Option("--format", "-f", help="Output format.", case_sensitive=False)
-    ] = LintFormat.text,
-    fail_on: Annotated[
-        FailOn | None,
-        typer.Option("--fail-on", help="Exit 1 on findings at or above this severity."),
-    ] = None,
+    fmt: FormatOption = LintFormat.text,
+    fail_on: FailOnOption = None,
     level: LevelOption = Level.info,
     unused_ignores: UnusedIgnoresOption = False,
     color: ColorOption = Color.auto,

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from kcompat.app import Color, ColorOption, ConfigOption, app
+from kcompat.app import Color, ColorOption, ConfigOption, MessageKindOption, app
 
 if TYPE_CHECKING:
     from kcompat.explain.explanation import Explanation
@@ -27,48 +27,35 @@ class ExplainFormat(StrEnum):
     html = "html"
 
 
-class MessageKind(StrEnum):
-    request = "request"
-    response = "response"
-    header = "header"
-    metadata = "metadata"
-    data = "data"
-    coordinator_key = "coordinator-key"
-    coordinator_value = "coordinator-value"
-
-
-@app.command()
+@app.command(short_help="One message across all its versions, at a glance.")
 def explain(
     message: Annotated[
         str,
         typer.Argument(
+            metavar="MESSAGE",
             help="The message: its name (FetchRequest, fetchrequest), a name without "
             "Request/Response (Fetch), or an API key number (1).",
             show_default=False,
         ),
     ],
-    kind: Annotated[
-        MessageKind | None,
-        typer.Option(
-            "--type",
-            "-t",
-            help="Which kind to pick for a bare name or an API key (default: request and "
-            "response both).",
-            case_sensitive=False,
-        ),
-    ] = None,
+    kind: MessageKindOption = None,
     version: Annotated[
         int | None,
-        typer.Option("--version", help="Show this version's wire layout as a grammar."),
+        typer.Option(
+            "--version", metavar="N", help="Show this version's wire layout as a grammar."
+        ),
     ] = None,
     rev: Annotated[
         str | None,
-        typer.Option("--rev", help="Explain the message as it is at this git revision."),
+        typer.Option(
+            "--rev", metavar="REV", help="Explain the message as it is at this git revision."
+        ),
     ] = None,
     against: Annotated[
         str | None,
         typer.Option(
             "--against",
+            metavar="BASE",
             help="Highlight what changed since BASE (a revision, REV:path or a directory) "
             "and show kcompat diff's findings for the message.",
         ),
@@ -77,20 +64,34 @@ def explain(
         list[str] | None,
         typer.Option(
             "--specs",
+            metavar="PATH",
             help="A spec file or directory to look in (repeatable; default: the configured "
             "paths, or the current directory).",
         ),
     ] = None,
     repo_dir: Annotated[
-        Path | None, typer.Option("--repo", help="The git repository (default: current).")
+        Path | None,
+        typer.Option("--repo", metavar="DIR", help="The git repository (default: current)."),
     ] = None,
     fmt: Annotated[
         ExplainFormat,
-        typer.Option("--format", "-f", help="Output format.", case_sensitive=False),
+        typer.Option(
+            "--format",
+            "-f",
+            metavar="FORMAT",
+            help="text, markdown, json, svg or html.",
+            case_sensitive=False,
+        ),
     ] = ExplainFormat.text,
     width: Annotated[
         int | None,
-        typer.Option("--width", min=40, help="Columns to draw in (default: the terminal's)."),
+        typer.Option(
+            "--width",
+            metavar="COLUMNS",
+            min=40,
+            clamp=True,
+            help="Columns to draw in (default: the terminal's).",
+        ),
     ] = None,
     ascii_only: Annotated[
         bool, typer.Option("--ascii", help="Plain ASCII cells instead of Unicode glyphs.")
@@ -102,8 +103,11 @@ def explain(
     color: ColorOption = Color.auto,
     config_file: ConfigOption = None,
 ) -> None:
-    """Show a message across its versions: a version matrix, per-field timelines, one
-    version's wire layout (--version), or what changed since BASE (--against)."""
+    """Show a message across its versions.
+
+    A version matrix and per-field timelines; one version's wire layout (--version); or
+    what changed since BASE (--against).
+    """
     from kcompat.explain.run import ExplainRequest, run_explain
 
     explanations = run_explain(
@@ -162,17 +166,30 @@ def _picture(
     else:
         console = console_for(color)
         console.soft_wrap = False
-        if width is not None:
-            console.width = width
+        console.width = max(width or console.width, render_text.MIN_WIDTH)
     unicode_ok = "utf" in (console.encoding or "").lower()
     renderables = render_text.render(
         explanations,
         width=console.width,
         ascii_only=ascii_only or not unicode_ok,
+        one_block=fmt is ExplainFormat.html,  # a page scrolls: one matrix, not blocks
     )
+    if fmt is ExplainFormat.html:  # as wide as the widest line, so nothing wraps
+        console.width = max(console.width, *(len(str(item)) for item in renderables))
     for item in renderables:
         console.print(item)
+    title = "kcompat explain " + ", ".join(e.message.name for e in explanations)
     if fmt is ExplainFormat.svg:
-        sys.stdout.write(console.export_svg(title="kcompat explain"))
+        sys.stdout.write(console.export_svg(title=title))
     elif fmt is ExplainFormat.html:
-        sys.stdout.write(console.export_html(inline_styles=True))
+        sys.stdout.write(console.export_html(inline_styles=True, code_format=_html_page(title)))
+
+
+def _html_page(title: str) -> str:
+    """rich's HTML page with a ``<title>`` (the name is escaped; braces doubled for format)."""
+    from html import escape
+
+    from rich._export_format import CONSOLE_HTML_FORMAT
+
+    safe = escape(title).replace("{", "{{").replace("}", "}}")
+    return CONSOLE_HTML_FORMAT.replace("<head>\n", f"<head>\n<title>{safe}</title>\n", 1)

@@ -10,22 +10,38 @@ import typer
 from kcompat.app import Color, ColorOption, ConfigOption, app, console_for
 
 
-@app.command()
+@app.command(short_help="Diff every commit or release of a history, on Spark.")
 def history(
-    repo_dir: Annotated[Path, typer.Option("--repo", help="The git repository.")] = Path("."),
+    repo_dir: Annotated[
+        Path, typer.Option("--repo", metavar="DIR", help="The git repository.")
+    ] = Path("."),
     mode: Annotated[
         str,
-        typer.Option("--mode", help="consecutive (commits), releases, or transitive (all pairs)."),
+        typer.Option(
+            "--mode",
+            metavar="MODE",
+            help="consecutive (commits), releases, or transitive (all pairs).",
+        ),
     ] = "consecutive",
     revision_range: Annotated[
-        str | None, typer.Option("--range", help="A..B for consecutive mode (default: HEAD).")
+        str | None,
+        typer.Option(
+            "--range",
+            metavar="A..B",
+            help="Only what A..B spans: its commits (consecutive; default: HEAD's history), "
+            "or the releases inside it (releases, transitive: from tag A to tag B, or the "
+            "release tags B reaches and A does not).",
+        ),
     ] = None,
     tags: Annotated[
-        str | None, typer.Option("--tags", help="Regex of release tags (default: X.Y.Z).")
+        str | None,
+        typer.Option("--tags", metavar="REGEX", help="Regex of release tags (default: X.Y.Z)."),
     ] = None,
     released: Annotated[
         str | None,
-        typer.Option("--released", help="base or tags (default: tags if the repo has some)."),
+        typer.Option(
+            "--released", metavar="MODE", help="base or tags (default: tags if the repo has some)."
+        ),
     ] = None,
     out: Annotated[
         str | None,
@@ -33,18 +49,27 @@ def history(
             "--out", help="Directory (or hdfs://, s3a:// URI) for findings and summary.json."
         ),
     ] = None,
-    fmt: Annotated[str, typer.Option("--format", "-f", help="text, json or markdown.")] = "text",
+    fmt: Annotated[
+        str, typer.Option("--format", "-f", metavar="FORMAT", help="text, json or markdown.")
+    ] = "text",
     master: Annotated[
-        str | None, typer.Option("--master", help="Spark master (default local[*]).")
+        str | None, typer.Option("--master", metavar="URL", help="Spark master (default local[*]).")
     ] = None,
     remote: Annotated[
         str | None,
-        typer.Option("--remote", help="A Spark Connect server, sc://HOST:PORT (not --master)."),
+        typer.Option(
+            "--remote", metavar="URL", help="A Spark Connect server, sc://HOST:PORT (not --master)."
+        ),
     ] = None,
     proof: Annotated[bool, typer.Option("--proof/--no-proof", help="Round-trip proofs.")] = True,
-    samples: Annotated[int, typer.Option("--samples", min=1, help="Samples per version.")] = 20,
+    samples: Annotated[
+        int, typer.Option("--samples", metavar="N", min=1, help="Samples per version.")
+    ] = 20,
     partitions: Annotated[
-        int | None, typer.Option("--partitions", min=1, help="Spark partitions (default 2x cores).")
+        int | None,
+        typer.Option(
+            "--partitions", metavar="N", min=1, help="Spark partitions (default 2x cores)."
+        ),
     ] = None,
     color: ColorOption = Color.auto,
     config_file: ConfigOption = None,
@@ -87,9 +112,10 @@ def history(
     if fmt == "json":
         import json
 
-        console.print(json.dumps(result.summary, indent=2), markup=False, highlight=False)
+        shown = {**result.summary, "out": str(result.out)}
+        console.print(json.dumps(shown, indent=2), markup=False, highlight=False)
     else:
-        render_summary(result, console, markdown=fmt == "markdown")
+        render_summary(result, console, markdown=fmt == "markdown", chosen=out is not None)
     errors = sum(1 for f in result.findings if f["severity"] == "error")
     internal = sum(1 for f in result.findings if f["rule"] == "internal-error")
     raise typer.Exit(3 if internal else (1 if errors else 0))
@@ -107,12 +133,20 @@ def check_pattern(option: str, pattern: str) -> None:
         raise UsageError(f"{option} {pattern!r} is not a valid regular expression: {err}") from None
 
 
-def render_summary(result: Any, console: Any, *, markdown: bool = False) -> None:
+#: rows of the "introduced" table shown (summary.json has them all)
+_INTRODUCED_ROWS = 40
+
+
+def render_summary(
+    result: Any, console: Any, *, markdown: bool = False, chosen: bool = True
+) -> None:
+    from kcompat.report.tables import written_to
+
     summary = result.summary
     head = (
         f"{summary['comparisons']} comparisons ({summary['mode']}), released versions from "
         f"{summary['released']}: {summary['findings']} findings in {result.seconds:.1f} s; "
-        f"Parquet and summary.json in {result.out}"
+        + written_to(result.out, chosen)
     )
     tables: list[tuple[str, list[str], list[list[str]]]] = [
         (
@@ -126,6 +160,36 @@ def render_summary(result: Any, console: Any, *, markdown: bool = False) -> None
             [[m["message"], str(m["errors"])] for m in summary["per_message"][:25]],
         ),
     ]
+    introduced = summary.get("introduced") or []
+    if introduced:
+        commits = summary["mode"] == "consecutive"
+        more = len(introduced) - _INTRODUCED_ROWS
+        tail = f" (first {_INTRODUCED_ROWS} of {len(introduced)}: all in summary.json)"
+        tables.append(
+            (
+                "Errors and the "
+                + ("commit" if commits else "release")
+                + " that introduced each"
+                + (tail if more > 0 else ""),
+                [
+                    "introduced in",
+                    *(["commit"] if commits else ["against"]),
+                    "rule",
+                    "message",
+                    "field",
+                ],
+                [
+                    [
+                        e["introduced_in"],
+                        e.get("subject", "") if commits else e["against"],
+                        e["rule"],
+                        e["message"],
+                        e["field_path"],
+                    ]
+                    for e in introduced[:_INTRODUCED_ROWS]
+                ],
+            )
+        )
     if summary.get("per_release"):
         tables.append(
             (

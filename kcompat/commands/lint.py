@@ -11,7 +11,8 @@ from kcompat.app import (
     Color,
     ColorOption,
     ConfigOption,
-    FailOn,
+    FailOnOption,
+    FormatOption,
     Level,
     LevelOption,
     LintFormat,
@@ -25,19 +26,16 @@ from kcompat.app import (
 )
 
 
-@app.command()
+@app.command(short_help="Check spec files: every rule Kafka's generator has, and more.")
 def lint(
     paths: Annotated[
         list[str] | None,
-        typer.Argument(help="Spec files or directories (default: configured paths, or .)."),
+        typer.Argument(
+            metavar="PATH...", help="Spec files or directories (default: configured paths, or .)."
+        ),
     ] = None,
-    fmt: Annotated[
-        LintFormat, typer.Option("--format", "-f", help="Output format.", case_sensitive=False)
-    ] = LintFormat.text,
-    fail_on: Annotated[
-        FailOn | None,
-        typer.Option("--fail-on", help="Exit 1 on findings at or above this severity."),
-    ] = None,
+    fmt: FormatOption = LintFormat.text,
+    fail_on: FailOnOption = None,
     level: LevelOption = Level.info,
     unused_ignores: UnusedIgnoresOption = False,
     color: ColorOption = Color.auto,

@@ -17,23 +17,37 @@ class RuleKind(StrEnum):
     corpus = "corpus"
 
 
-@app.command()
+@app.command(short_help="List the rules, or explain one.")
 def rules(
-    rule_id: Annotated[str | None, typer.Argument(help="Explain one rule.")] = None,
-    kind: Annotated[RuleKind | None, typer.Option("--kind", help="lint or diff rules.")] = None,
-    category: Annotated[str | None, typer.Option("--category", help="Only this category.")] = None,
-    severity: Annotated[
-        FailOn | None, typer.Option("--severity", help="Only this default severity.")
+    rule_id: Annotated[str | None, typer.Argument(metavar="RULE", help="Explain one rule.")] = None,
+    kind: Annotated[
+        RuleKind | None,
+        typer.Option(
+            "--kind", metavar="KIND", help="Only rules of this kind: lint, diff, drift or corpus."
+        ),
     ] = None,
-    fmt: Annotated[str, typer.Option("--format", "-f", help="text, json or markdown.")] = "text",
+    category: Annotated[
+        str | None, typer.Option("--category", metavar="NAME", help="Only this category.")
+    ] = None,
+    severity: Annotated[
+        FailOn | None,
+        typer.Option("--severity", metavar="SEVERITY", help="Only this default severity."),
+    ] = None,
+    fmt: Annotated[
+        str, typer.Option("--format", "-f", metavar="FORMAT", help="text, json or markdown.")
+    ] = "text",
     color: ColorOption = Color.auto,
 ) -> None:
     """List the rules, or explain one (why it matters, how to fix, examples)."""
     from kcompat.rules.catalog import explain_rule, list_rules
 
+    if fmt not in ("text", "json", "markdown"):
+        from kcompat.errors import UsageError
+
+        raise UsageError(f"--format must be text, json or markdown, not {fmt!r}")
     console = console_for(color)
     if rule_id is not None:
-        explain_rule(rule_id, console, raw=fmt == "markdown")
+        explain_rule(rule_id, console, fmt=fmt)
         return
     list_rules(
         console,

@@ -44,6 +44,7 @@ class DiffResult:
     fail_on: Severity
     released: str  # which versions counted as released (for the summary)
     note: str = ""  # one line for stderr (e.g. how to fetch the release tags)
+    first_commit: bool = False  # no commit yet: nothing was compared (the note says why)
 
 
 def _open_repo(request: DiffRequest) -> GitRepo | None:
@@ -103,6 +104,7 @@ def run_diff(request: DiffRequest) -> DiffResult:
             Severity.ERROR,
             "",
             "the repository has no commits yet: nothing to compare (lint checks new specs)",
+            first_commit=True,
         )
     start = repo.root if repo is not None else Path(".")
     config = load_config(start=start, explicit=request.config_file)

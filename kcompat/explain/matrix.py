@@ -64,6 +64,8 @@ LEGEND: tuple[tuple[str, str, str], ...] = (
 
 #: Suffixes marking a cell that differs from BASE (``--against``).
 CHANGE_MARKS: dict[str, str] = {"added": "+", "removed": "-", "changed": "*"}
+#: The legend's words for those marks and the rows' (text and Markdown alike).
+CHANGES_LEGEND = "since BASE: + added, - removed, * changed (cells); + - ~ on rows"
 
 _STRUCT_NAME = re.compile(r"STRUCT \w+")
 

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from kcompat.explain.explanation import Explanation
 from kcompat.explain.grammar import Grammar
-from kcompat.explain.matrix import LEGEND, Column, Row
+from kcompat.explain.matrix import CHANGES_LEGEND, LEGEND, Column, Row
 
 _ROW_MARK = {"added": "+ ", "removed": "- ", "changed": "~ "}
 
@@ -112,7 +112,7 @@ def _legend(marks: bool) -> str:
     entries = [f"{code(ascii_)} {meaning}" for _u, ascii_, meaning in LEGEND]
     entries.append("columns: D deprecated, F flexible, U unstable")
     if marks:
-        entries.append("since BASE: `+` added, `-` removed, `*` changed (cells); `+ ~ -` on rows")
+        entries.append(code(CHANGES_LEGEND))
     return "Legend: " + " · ".join(entries)
 
 
@@ -143,4 +143,8 @@ def _findings(item: Explanation) -> list[str]:
         lines.append(text.replace("\n", " "))
         if finding.hint:
             lines.append(f"  - hint: {finding.hint}".replace("\n", " "))
+        if finding.evidence is not None:  # the bytes a hint may speak of
+            rows = str(finding.evidence).splitlines()
+            fence = "~~~~" if any(r.lstrip().startswith("~~~") for r in rows) else "~~~"
+            lines += ["", f"  {fence}", *(f"  {r}" for r in rows), f"  {fence}", ""]
     return lines

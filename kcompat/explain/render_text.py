@@ -15,7 +15,7 @@ from rich.text import Text
 
 from kcompat.explain.explanation import Explanation
 from kcompat.explain.grammar import Grammar
-from kcompat.explain.matrix import Cell, Column, Matrix, Row, Shape
+from kcompat.explain.matrix import CHANGES_LEGEND, LEGEND, Cell, Column, Matrix, Row, Shape
 
 _SHAPE_STYLE = {
     Shape.ABSENT: "dim",
@@ -31,43 +31,63 @@ _CHANGE_STYLE = {"added": "bold green", "removed": "bold red", "changed": "bold 
 _ROW_MARK = {"added": "+", "removed": "-", "changed": "~"}
 _MAX_LABEL = 44
 _MAX_TYPE = 30
+_MIN_NOTES = 10  # the narrowest notes column of a grammar table
 _GAP = 1  # the space between two columns (padding 1 on the left only)
 
-#: The legend, short enough for one or two lines: (unicode, ascii, meaning).
-_LEGEND = (
-    ("●", "#", "fixed width"),
-    ("◐", "n", "fixed, narrower than its type"),
-    ("v", "v", "varint"),
-    ("u", "u", "unsigned varint"),
-    ("○", "o", "int16/int32 length"),
-    ("◆", "c", "compact length"),
-    ("■", "S", "struct"),
-    ("?", "?", "nullable"),
-    ("Tn", "Tn", "tag n"),
-    ("·", ".", "absent"),
+#: Short meanings for the legend, in :data:`LEGEND` order: the glyphs come from there, so
+#: the text, Markdown and JSON legends show the same ones.
+_SHORT_MEANINGS = (
+    "fixed width",
+    "fixed, narrower than its type",
+    "varint",
+    "unsigned varint",
+    "int16/int32 length",
+    "compact length",
+    "struct",
+    "nullable",
+    "tag n",
+    "absent",
 )
+_LEGEND = tuple(
+    (unicode, ascii_, short)
+    for (unicode, ascii_, _long), short in zip(LEGEND, _SHORT_MEANINGS, strict=True)
+)
+#: The narrowest picture drawn; a narrower terminal gets this width (and wraps).
+MIN_WIDTH = 40
 
 
 def render(
-    explanations: Sequence[Explanation], *, width: int, ascii_only: bool = False
+    explanations: Sequence[Explanation],
+    *,
+    width: int,
+    ascii_only: bool = False,
+    one_block: bool = False,
 ) -> list[RenderableType]:
-    """Everything to print, in order; the caller's console decides colour."""
+    """Everything to print, in order; the caller's console decides colour. ``one_block``
+    draws each matrix whole (for an HTML page, which scrolls), not cut to ``width``."""
     out: list[RenderableType] = []
     for number, item in enumerate(explanations):
         if number:
             out.append(Text(""))
-        out.extend(render_one(item, width=width, ascii_only=ascii_only))
+        out.extend(
+            render_one(
+                item, width=max(width, MIN_WIDTH), ascii_only=ascii_only, one_block=one_block
+            )
+        )
     return out
 
 
-def render_one(item: Explanation, *, width: int, ascii_only: bool) -> list[RenderableType]:
+def render_one(
+    item: Explanation, *, width: int, ascii_only: bool, one_block: bool = False
+) -> list[RenderableType]:
     out: list[RenderableType] = [*_header(item, ascii_only)]
     if item.grammar is not None:
         out.append(Text(""))
         out.extend(_grammar(item.grammar, width))
         return out
     out.append(Text(""))
-    out.extend(_matrix_blocks(item.matrix, width, ascii_only, item.against is not None))
+    matrix_width = 1_000_000 if one_block else width
+    out.extend(_matrix_blocks(item.matrix, matrix_width, ascii_only, item.against is not None))
     out.append(_legend(ascii_only, item.against is not None, width))
     out.append(Text(""))
     out.extend(_timelines(item, width))
@@ -197,7 +217,7 @@ def _legend(ascii_only: bool, marks: bool, width: int) -> Text:
     entries = [f"{a if ascii_only else u} {meaning}" for u, a, meaning in _LEGEND]
     entries.append("D deprecated, F flexible, U unstable")
     if marks:
-        entries.append("since BASE: + added, - removed, * changed, ~ row changed")
+        entries.append(CHANGES_LEGEND)
     # break only between entries, so "◆ compact length" never loses its meaning
     lines = ["legend: " + entries[0]]
     for entry in entries[1:]:
@@ -266,8 +286,11 @@ def _grammar(grammar: Grammar, width: int) -> list[RenderableType]:
     out.append(Text(""))
     names = ["  " * row.depth + row.name for row in grammar.rows]
     name_w = max(min(max((len(n) for n in names), default=5), _MAX_LABEL), len("field"))
-    wire_w = max(min(max((len(r.wire) for r in grammar.rows), default=4), 48), len("type"))
     size_w = max(max((len(r.size) for r in grammar.rows), default=5), len("bytes"))
+    # the type column is whole unless that leaves the notes less than _MIN_NOTES columns
+    room_for_type = width - name_w - size_w - 3 * _GAP - 1 - _MIN_NOTES
+    longest = max((len(r.wire) for r in grammar.rows), default=4)
+    wire_w = max(min(longest, room_for_type), len("type"))
     gap = " " * _GAP
     head = f"{_fit('field', name_w)}{gap}{_fit('type', wire_w)}{gap}{'bytes'.rjust(size_w)}"
     out.append(Text(head + gap + " notes", style="bold"))
@@ -279,16 +302,23 @@ def _grammar(grammar: Grammar, width: int) -> list[RenderableType]:
         if not row.notes:
             out.append(left)
             continue
-        parts = _hanging("", left_w, row.notes, width)
-        left.append(parts[0][left_w:])
+        parts = _cell_lines(row.notes, width - left_w - _GAP - 1)
+        left.append(gap + " " + parts[0])
         out.append(left)
-        out.extend(Text(part) for part in parts[1:])
+        out.extend(Text(" " * (left_w + _GAP + 1) + part) for part in parts[1:])
     return out
+
+
+def _cell_lines(text: str, room: int) -> list[str]:
+    """``text`` wrapped to a column of ``room`` (long words cut), never wider."""
+    return textwrap.wrap(text, width=max(room, 1), break_on_hyphens=False) or [""]
 
 
 # -- findings -----------------------------------------------------------------------------
 def _findings(item: Explanation) -> list[RenderableType]:
-    from kcompat.report.text import finding_line
+    """diff's findings for the message, each with its hint, notes and bytes (a hint may
+    speak of "the bytes below": they are there)."""
+    from kcompat.report.text import finding_block, styled
 
     against = item.against
     assert against is not None
@@ -299,9 +329,7 @@ def _findings(item: Explanation) -> list[RenderableType]:
         Text(f"kcompat diff: {count} finding{'s' if count != 1 else ''}", style="bold")
     ]
     for finding in against.findings:
-        out.append(finding_line(finding, against.base_label))
-        if finding.hint:
-            out.append(Text(f"    hint: {finding.hint}", style="dim"))
+        out.extend(styled(line) for line in finding_block(finding, against.base_label))
     return out
 
 

@@ -66,7 +66,12 @@ def plan(request: HistoryRequest, repo: GitRepo, pathspecs: Sequence[str]) -> li
     if request.mode == "consecutive":
         return consecutive(repo, request.revision_range, pathspecs)
     if request.mode in ("releases", "transitive"):
-        return releases(repo, pattern, transitive=request.mode == "transitive")
+        return releases(
+            repo,
+            pattern,
+            transitive=request.mode == "transitive",
+            revision_range=request.revision_range,
+        )
     raise UsageError(f"--mode must be one of {', '.join(MODES)}, not {request.mode!r}")
 
 
@@ -252,6 +257,8 @@ def run_history(request: HistoryRequest, spark: Any, console: Any = None) -> His
             findings = read_findings(session, out)
         timings["checked"] = time.perf_counter() - started
     summary = summarise(findings, comparisons, request.mode, mode)
+    if request.mode == "consecutive":
+        name_commits(repo, summary["introduced"])
     summary["seconds"] = round(time.perf_counter() - started, 2)
     summary["timings"] = {
         "workers": workers,
@@ -339,6 +346,8 @@ def summarise(
         if audit_mode == "releases"
         else [],
     }
+    if audit_mode != "transitive":  # transitive: each break's first release, below
+        summary["introduced"] = introduced(findings)
     if audit_mode == "transitive":
         breaks: dict[tuple[str, str, str], dict[str, Any]] = {}
         for f in findings:
@@ -370,6 +379,40 @@ def summarise(
             breaks.values(), key=lambda b: (labels.index(b["first_release"]), b["rule"])
         )
     return summary
+
+
+def introduced(findings: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each error (rule, message, field) once, with the comparison that first has it: the
+    commit (consecutive) or release (releases) that introduced it, in audit order."""
+    first: dict[tuple[str, str, str], dict[str, Any]] = {}
+    for f in sorted(findings, key=lambda f: f["pair_index"]):
+        if f["severity"] == "error":
+            key = _finding_key(f)
+            first.setdefault(
+                key,
+                {
+                    "rule": key[0],
+                    "message": key[1],
+                    "field_path": key[2],
+                    "introduced_in": f["head_label"],
+                    "against": f["base_label"],
+                },
+            )
+    return list(first.values())
+
+
+def name_commits(repo: GitRepo, entries: Sequence[dict[str, Any]]) -> None:
+    """Add each introducing commit's subject line (one git call for all of them)."""
+    labels = sorted({e["introduced_in"] for e in entries})
+    if not labels:
+        return
+    out = repo._run("log", "--no-walk", "--format=%h%x00%H%x00%s", *labels, "--")
+    subjects: dict[str, str] = {}
+    for line in out.splitlines():
+        _short, full, subject = [*line.split("\x00"), "", ""][:3]
+        subjects[full[:12]] = subject
+    for entry in entries:
+        entry["subject"] = subjects.get(entry["introduced_in"], "")
 
 
 def _release_order(labels: Sequence[str]) -> list[str]:

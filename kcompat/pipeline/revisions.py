@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from kcompat.errors import UsageError
-from kcompat.sources.git import GitRepo
+from kcompat.sources.git import GitRepo, Tag
 from kcompat.sources.releases import release_tags
 
 
@@ -54,13 +54,19 @@ def consecutive(
     return comparisons
 
 
-def releases(repo: GitRepo, pattern: str, transitive: bool = False) -> list[Comparison]:
-    """Release tags in version order: each against the previous one, or every pair."""
+def releases(
+    repo: GitRepo, pattern: str, transitive: bool = False, revision_range: str | None = None
+) -> list[Comparison]:
+    """Release tags in version order: each against the previous one, or every pair; with
+    ``revision_range`` only the releases inside it (see :func:`releases_in_range`)."""
     tags = release_tags(repo, pattern)
+    if revision_range is not None:
+        tags = releases_in_range(repo, tags, revision_range)
     if len(tags) < 2:
+        inside = f" in {revision_range}" if revision_range is not None else ""
         raise UsageError(
-            f"found {len(tags)} release tag(s) matching {pattern!r}; need at least two "
-            "(use --tags PATTERN)"
+            f"found {len(tags)} release tag(s) matching {pattern!r}{inside}; need at least two "
+            "(use --tags PATTERN" + (", or a wider --range)" if inside else ")")
         )
     pairs = (
         [(a, b) for i, a in enumerate(tags) for b in tags[i + 1 :]]
@@ -68,3 +74,21 @@ def releases(repo: GitRepo, pattern: str, transitive: bool = False) -> list[Comp
         else list(itertools.pairwise(tags))
     )
     return [Comparison(i, a.sha, b.sha, a.name, b.name) for i, (a, b) in enumerate(pairs)]
+
+
+def releases_in_range(repo: GitRepo, tags: Sequence[Tag], revision_range: str) -> list[Tag]:
+    """The releases ``A..B`` spans. When both ends are release tags, those two and every
+    release between them in version order (Kafka tags releases on branches that never
+    merge back, so no release is reachable from another); otherwise the release tags
+    that B reaches and A does not (``A..`` ends at HEAD, ``..B`` starts at the root)."""
+    start, dots, end = revision_range.partition("..")
+    if not dots:
+        raise UsageError(f"--range {revision_range!r} is not A..B")
+    names = [t.name for t in tags]
+    if start in names and end in names:
+        first, last = sorted((names.index(start), names.index(end)))
+        return list(tags[first : last + 1])
+    end_sha = repo.resolve(end or "HEAD")
+    rev_args = [f"{repo.resolve(start)}..{end_sha}"] if start else [end_sha]
+    inside = set(repo._run("rev-list", *rev_args, "--").split())
+    return [t for t in tags if t.sha in inside]

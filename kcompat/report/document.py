@@ -65,6 +65,13 @@ class Report:
     def accepted(self) -> int:
         return sum(1 for f in self.findings if f.accepted)
 
+    def nothing_compared(self, base_label: str | None = None) -> str:
+        """ "No spec file changed between A and B" when a comparison had nothing to compare
+        (a summary then says that, not "no problems in 0 spec files"), else ""."""
+        if self.files or self.findings or self.base is None or self.command != "diff":
+            return ""
+        return f"No spec file changed between {base_label or self.base} and {self.head}"
+
     def set_aside(self) -> str:
         """What was accepted, suppressed or hidden, e.g. "2 accepted by the
         configuration, 1 suppressed by ignore comments"; "" when nothing was."""

@@ -57,8 +57,8 @@ def render_github(report: Report, *, limit: int | None = None, rest: str = "") -
         top = "error" if "error" in left else "warning" if "warning" in left else "notice"
         lines.append(f"::{top} title=kcompat::{escape(text)}")
     aside = report.set_aside()
-    lines.append(
-        f"kcompat {report.command}: {counts_phrase(report.counted)} in "
-        f"{plural(report.files, 'spec file')}" + (f" ({aside})" if aside else "")
+    said = report.nothing_compared() or (
+        f"{counts_phrase(report.counted)} in {plural(report.files, 'spec file')}"
     )
+    lines.append(f"kcompat {report.command}: {said}" + (f" ({aside})" if aside else ""))
     return "\n".join(lines)

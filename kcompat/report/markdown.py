@@ -74,12 +74,13 @@ def _header(report: Report) -> list[str]:
         f"{plural(errors, 'error')}, {plural(report.count(Severity.WARNING), 'warning')}, "
         f"{plural(report.count(Severity.INFO), 'info')}"
     )
+    said = f"{verdict} in {plural(report.files, 'spec file')}: {counts}"
+    if report.nothing_compared():
+        said = "✅ **No spec file changed**"
     lines = [
         f"### kcompat {_TITLE.get(report.command, report.command)}",
         "",
-        f"{verdict} in {plural(report.files, 'spec file')}: {counts}"
-        + (f" ({aside})" if aside else "")
-        + ".",
+        said + (f" ({aside})" if aside else "") + ".",
         "",
     ]
     if report.base is not None:

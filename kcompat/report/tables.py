@@ -22,13 +22,31 @@ def markdown_tables(title: str, head: str, tables: Sequence[Table]) -> list[str]
     return lines
 
 
+def plain_table(columns: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+    """Aligned columns two spaces apart, every cell whole (the last one unpadded): for CI
+    logs, where a table folded to 80 columns would cut words in two."""
+    everything = [list(columns), *(list(row) for row in rows)]
+    widths = [max(len(row[i]) for row in everything) for i in range(len(columns) - 1)]
+    return [
+        "  ".join([*(c.ljust(w) for c, w in zip(row, widths, strict=False)), row[-1]]).rstrip()
+        for row in everything
+    ]
+
+
 def print_tables(console: Any, head: str, tables: Sequence[Table]) -> None:
-    """The head line, then each non-empty table drawn by rich."""
+    """The head line, then each non-empty table: drawn by rich on a terminal, plain
+    aligned text elsewhere (never a word split across lines)."""
     from rich.table import Table as RichTable
 
     console.print(head, markup=False, highlight=False)
     for name, columns, rows in tables:
         if not rows:
+            continue
+        if not console.is_terminal:
+            console.print("", markup=False)
+            console.print(name, markup=False, highlight=False)
+            for line in plain_table(columns, rows):
+                console.print(line, markup=False, highlight=False, soft_wrap=True)
             continue
         table = RichTable(title=name, title_justify="left", header_style="bold")
         for column in columns:
@@ -36,3 +54,10 @@ def print_tables(console: Any, head: str, tables: Sequence[Table]) -> None:
         for row in rows:
             table.add_row(*row)
         console.print(table)
+
+
+def written_to(out: Any, chosen: bool) -> str:
+    """Where an audit's Parquet went; a place kcompat chose (no ``--out``) is kept."""
+    if chosen:
+        return f"Parquet and summary.json in {out}"
+    return f"Parquet and summary.json in {out} (kept there; --out DIR chooses the place)"

@@ -37,7 +37,9 @@ def finding_segments(finding: Finding, base_label: str = "BASE") -> Line:
     ]
     if finding.base_location is not None:
         base = finding.base_location
-        line.append((f" (was {base.path}:{base.line} in {base_label})", "dim"))
+        moved = base.path != finding.location.path
+        where = f"{base.path}:{base.line}" if moved else f"line {base.line}"
+        line.append((f" (was {where} in {base_label})", "dim"))
     return tuple(line)
 
 
@@ -70,14 +72,16 @@ def render_text(report: Report, *, base_label: str = "BASE", hints: bool = True)
         lines.extend(finding_block(finding, base_label, hints))
     if report.released and report.findings:
         lines.append(((f"Released: {report.released}.", "dim"),))
-    lines.append(summary_line(report))
+    lines.append(summary_line(report, base_label))
     return lines
 
 
-def summary_line(report: Report) -> Line:
+def summary_line(report: Report, base_label: str | None = None) -> Line:
     files = plural(report.files, "spec file")
     aside = report.set_aside()
     tail = f" ({aside})" if aside else ""
+    if report.nothing_compared():
+        return ((f"{report.nothing_compared(base_label)}{tail}.", "green"),)
     if not report.counted:
         return ((f"No problems in {files}{tail}.", "green"),)
     return ((f"Found {counts_phrase(report.counted)} in {files}{tail}.", "bold"),)

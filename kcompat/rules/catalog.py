@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 from importlib import resources
 from typing import Any
 
@@ -30,18 +31,77 @@ def _lookup(rule_id: str) -> Rule:
     return found
 
 
-def explain_rule(rule_id: str, console: Any, *, raw: bool = False) -> None:
-    found = _lookup(rule_id)
+#: an example block's opening fence: ``json fail-base Foo.json`` (role and file name are
+#: for the test suite, which runs every example; a reader needs only which side it is)
+_EXAMPLE_FENCE = re.compile(
+    r"^(```+)(\w+)[ \t]+(?:pass|fail)(?:-(base|head|release))?(?:[ \t]+(\S+))?[ \t]*$",
+    re.MULTILINE,
+)
+_SIDES = {"base": "BASE", "head": "HEAD", "release": "The release"}
+
+
+def readable_page(text: str) -> str:
+    """The page with each example's test markers turned into a label a reader needs."""
+
+    def label(match: re.Match[str]) -> str:
+        fence, language, side, filename = match.groups()
+        parts = [part for part in (_SIDES.get(side or ""), filename and f"`{filename}`") if part]
+        return (f"{', '.join(parts)}:\n\n" if parts else "") + fence + language
+
+    return _EXAMPLE_FENCE.sub(label, text)
+
+
+def implemented_in(found: Rule) -> str:
+    """``kcompat/rules/lint/tags.py:42`` (where the rule's check is registered)."""
+    import inspect
+    from pathlib import Path
+
+    import kcompat
+
+    source = inspect.getsourcefile(found.check)
+    line = inspect.getsourcelines(found.check)[1]
+    if source is None:
+        return found.check.__module__
+    root = Path(kcompat.__file__).resolve().parent.parent
+    path = Path(source).resolve()
+    shown = path.relative_to(root) if path.is_relative_to(root) else path
+    return f"{shown.as_posix()}:{line}"
+
+
+def _page(found: Rule) -> str:
     text = rule_doc(found.id) or (
         f"# {found.id}\n\n{found.summary}\n\n(kind {found.kind}, category {found.category}, "
         f"default severity {found.severity.label})\n"
     )
-    if raw or not console.is_terminal:
-        console.print(text, markup=False, highlight=False)
+    where = f"Implemented in `{implemented_in(found)}` ({found.check.__module__}).\n"
+    first_section = text.find("\n## ")
+    if first_section < 0:
+        return text.rstrip("\n") + "\n\n" + where
+    return text[: first_section + 1] + where + text[first_section:]
+
+
+def explain_rule(rule_id: str, console: Any, *, fmt: str = "text") -> None:
+    """The rule's page: rich Markdown on a terminal, else Markdown text (``json``: fields)."""
+    found = _lookup(rule_id)
+    page = readable_page(_page(found))
+    if fmt == "json":
+        document = {
+            "id": found.id,
+            "kind": found.kind,
+            "category": found.category,
+            "severity": found.severity.label,
+            "summary": found.summary,
+            "implemented_in": implemented_in(found),
+            "page": page,
+        }
+        console.print(json.dumps(document, indent=2), markup=False, highlight=False)
+        return
+    if fmt == "markdown" or not console.is_terminal:
+        console.print(page, markup=False, highlight=False, soft_wrap=True)
         return
     from rich.markdown import Markdown
 
-    console.print(Markdown(text))
+    console.print(Markdown(page))
 
 
 def list_rules(
@@ -80,22 +140,21 @@ def list_rules(
         ]
         console.print("\n".join(lines), markup=False, highlight=False)
         return
+    header = ("rule", "kind", "category", "severity", "summary")
+    table_rows = [(r.id, r.kind, r.category, r.severity.label, r.summary) for r in chosen]
     if not console.is_terminal:
-        width = max((len(r.id) for r in chosen), default=4)
-        for r in chosen:
-            console.print(
-                f"{r.id:<{width}}  {r.kind:<4}  {r.category:<10}  {r.severity.label:<7}  "
-                f"{r.summary}",
-                markup=False,
-                highlight=False,
-            )
+        everything = (header, *table_rows)
+        widths = [max(len(row[i]) for row in everything) for i in range(len(header) - 1)]
+        for row in everything:
+            cells = [cell.ljust(width) for cell, width in zip(row, widths, strict=False)]
+            console.print("  ".join([*cells, row[-1]]), markup=False, highlight=False)
         return
     from rich.table import Table
 
     table = Table(box=None, pad_edge=False, header_style="bold")
-    for column in ("rule", "kind", "category", "severity", "summary"):
+    for column in header:
         table.add_column(column, overflow="fold")
-    for r in chosen:
-        table.add_row(r.id, r.kind, r.category, r.severity.label, r.summary)
+    for row in table_rows:
+        table.add_row(*row)
     console.print(table)
     console.print(f"{len(chosen)} rules. `kcompat rules ID` explains one.", markup=False)

@@ -104,8 +104,48 @@ class GitRepo:
             out = ""
         sha = str(out).strip()
         if not re.fullmatch(r"[0-9a-f]{40,64}", sha):
+            near, sure = self.near_misses(rev)
+            if near and sure:
+                raise UsageError(f"unknown revision {rev!r} in {self.root}; did you mean {near}?")
+            if near:
+                raise UsageError(
+                    f"unknown revision {rev!r} in {self.root}; did you mean {near}? "
+                    f"(if not, {self.fetch_hint(rev)})"
+                )
             raise UsageError(f"unknown revision {rev!r} in {self.root}; {self.fetch_hint(rev)}")
         return sha
+
+    def near_misses(self, rev: str) -> tuple[str, bool]:
+        """Refs the user probably meant, and whether they surely did: ``origin/3.7`` and tag
+        ``3.7.0`` for ``3.7`` (a branch only a remote has, the first release tag of that
+        line), else close spellings (which may instead be a ref not fetched yet)."""
+        import difflib
+
+        out = self._run(
+            "for-each-ref", "--format=%(refname)", "refs/heads", "refs/remotes", "refs/tags"
+        )
+        kinds = {
+            "refs/heads/": "a branch",
+            "refs/remotes/": "a remote branch",
+            "refs/tags/": "a tag",
+        }
+        named: dict[str, str] = {}
+        for ref in out.splitlines():
+            for prefix, kind in kinds.items():
+                if ref.startswith(prefix) and not ref.endswith("/HEAD"):
+                    named.setdefault(ref.removeprefix(prefix), kind)
+        exact = [
+            n
+            for n, kind in named.items()
+            if kind == "a remote branch" and n.split("/", 1)[-1] == rev
+        ]
+        line = sorted(
+            (n for n, kind in named.items() if kind == "a tag" and n.startswith(f"{rev}.")),
+            key=_version_key,
+        )[:1]
+        sure = exact + line
+        chosen = sure or difflib.get_close_matches(rev, list(named), n=3, cutoff=0.75)
+        return " or ".join(f"{name} ({named[name]})" for name in chosen), bool(sure)
 
     def fetch_hint(self, rev: str) -> str:
         """The exact command that would make ``rev`` available."""
@@ -319,3 +359,8 @@ def display(path: str, repo: GitRepo) -> str:
         return os.path.relpath(full)
     except ValueError:
         return path
+
+
+def _version_key(name: str) -> tuple[int, ...]:
+    """``3.7.0`` < ``3.7.1`` < ``3.7.10`` (numbers, not text)."""
+    return tuple(int(part) if part.isdigit() else -1 for part in re.split(r"[.\-]", name))
