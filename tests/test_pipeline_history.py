@@ -522,11 +522,13 @@ def test_worker_count_follows_the_master() -> None:
 
 
 def test_local_driver_jvm_options(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    from kcompat.pipeline.session import LOCAL_JIT, local_java_options
+    from kcompat.pipeline.session import LOCAL_JIT, LOCAL_VERIFY, local_java_options
 
     monkeypatch.delenv("KCOMPAT_SPARK_CDS", raising=False)
     monkeypatch.delenv("KCOMPAT_SPARK_JIT", raising=False)
-    assert local_java_options() == LOCAL_JIT == "-XX:TieredStopAtLevel=1"
+    assert LOCAL_JIT == "-XX:TieredStopAtLevel=1"
+    assert LOCAL_VERIFY == "-XX:+UnlockDiagnosticVMOptions -XX:-BytecodeVerificationRemote"
+    assert local_java_options() == f"{LOCAL_JIT} {LOCAL_VERIFY}"
     monkeypatch.setenv("KCOMPAT_SPARK_JIT", "full")
     assert local_java_options() == ""
     archive = tmp_path / "spark.jsa"
@@ -535,7 +537,7 @@ def test_local_driver_jvm_options(monkeypatch: pytest.MonkeyPatch, tmp_path: Pat
     archive.write_bytes(b"")  # once written, later runs map it
     monkeypatch.delenv("KCOMPAT_SPARK_JIT")
     options = local_java_options().split()
-    assert options[:2] == [LOCAL_JIT, f"-XX:SharedArchiveFile={archive}"]
+    assert options[:4] == [LOCAL_JIT, *LOCAL_VERIFY.split(), f"-XX:SharedArchiveFile={archive}"]
 
 
 def test_the_session_jvm_runs_with_the_local_options(spark: Any) -> None:
@@ -543,6 +545,7 @@ def test_the_session_jvm_runs_with_the_local_options(spark: Any) -> None:
         spark._jvm.java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()
     )
     assert "-XX:TieredStopAtLevel=1" in arguments
+    assert "-XX:-BytecodeVerificationRemote" in arguments
 
 
 def test_outputs_keep_uris_intact() -> None:
