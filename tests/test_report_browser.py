@@ -145,6 +145,46 @@ def test_the_page_shows_the_plot_and_the_tables(
     assert seen["noMatch"].startswith("0 of ")
 
 
+#: The same questions of a page whose own script did not run (JavaScript off).
+STATIC_PROBE = """
+<script>
+window.addEventListener("load", function () {
+  function shown(node) {
+    if (!node) { return false; }
+    var box = node.getBoundingClientRect();
+    return box.width > 0 && box.height > 0 && node.checkVisibility();
+  }
+  var rows = document.querySelectorAll("#finding-rows tr");
+  var out = {plot: shown(document.querySelector("#timeline figure svg")),
+             messages: shown(document.querySelector("table.messages")),
+             rows: rows.length, firstRowShown: shown(rows[0]),
+             filters: shown(document.getElementById("filters"))};
+  var probe = document.createElement("pre");
+  probe.id = "probe";
+  probe.textContent = JSON.stringify(out);
+  document.body.appendChild(probe);
+});
+</script>
+"""
+
+
+def test_without_javascript_the_page_still_reads(
+    audit_report: tuple[Path, dict[str, Any]], tmp_path: Path
+) -> None:
+    page, _ = audit_report
+    text = page.read_text("utf-8")
+    code = text.rindex("<script>")  # the report's own script, the last one
+    static = text[:code] + text[text.index("</script>", code) + len("</script>") :]
+    probed = tmp_path / "static.html"
+    probed.write_text(static.replace("</body>", STATIC_PROBE + "</body>"), "utf-8")
+    dom = browse(probed, tmp_path / "profile", "--dump-dom").stdout
+    found = re.search(r'<pre id="probe">(.*?)</pre>', dom, re.S)
+    assert found, dom[-3000:]
+    seen = json.loads(found.group(1).replace("&quot;", '"').replace("&amp;", "&"))
+    assert seen == {"plot": True, "messages": True, "rows": 50, "firstRowShown": True,
+                    "filters": False}  # fmt: skip
+
+
 def test_a_screenshot_shows_the_coloured_bars(
     audit_report: tuple[Path, dict[str, Any]], tmp_path: Path
 ) -> None:
