@@ -13,9 +13,10 @@ code) over the same commit pairs. Goals: under 60 s with ``local[2]`` on two cor
 Measure on a quiet machine: the script prints the load average before every run. Wall
 time on a shared machine is noise; each run also reports the CPU time of its whole
 process tree (the driver, its preparation workers, the JVM, Spark's Python workers),
-which load from other processes changes far less. On Linux the benchmark makes itself a
-child subreaper, so processes that outlive the driver (the JVM shuts down after it) are
-reaped here and counted.
+which load from other processes changes far less. It is sampled from /proc (Linux) ten
+times a second: Spark's Python daemon ignores SIGCHLD, so its workers' CPU time never
+reaches anyone's ``RUSAGE_CHILDREN``. The benchmark makes itself a child subreaper, so
+processes that outlive the driver (the JVM shuts down after it) stay in its tree.
 """
 
 from __future__ import annotations
@@ -24,11 +25,11 @@ import argparse
 import ctypes
 import json
 import os
-import resource
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -69,9 +70,57 @@ def reap_all() -> None:
             return
 
 
-def cpu_of_children() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
+class TreeCpu:
+    """CPU seconds of every process below this one, sampled from /proc: each process's
+    last seen user + system time (a process's last tenth of a second may be missed)."""
+
+    def __init__(self, interval: float = 0.1) -> None:
+        self.interval = interval
+        self.seen: dict[tuple[int, int], int] = {}  # (pid, start time) -> clock ticks
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.tick = os.sysconf("SC_CLK_TCK")
+
+    def _sample(self) -> None:
+        parents: dict[int, int] = {}
+        stats: dict[int, tuple[int, int]] = {}
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                with open(f"/proc/{entry}/stat", "rb") as handle:
+                    text = handle.read().decode("ascii", "replace")
+            except OSError:
+                continue
+            fields = text[text.rindex(")") + 2 :].split()
+            pid = int(entry)
+            parents[pid] = int(fields[1])
+            stats[pid] = (int(fields[19]), int(fields[11]) + int(fields[12]))
+        me = os.getpid()
+        for pid, (started, ticks) in stats.items():
+            parent, hops = parents.get(pid), 0
+            while parent not in (None, 0, 1, me) and hops < 64:
+                parent, hops = parents.get(parent), hops + 1
+            if parent == me:
+                self.seen[(pid, started)] = max(ticks, self.seen.get((pid, started), 0))
+
+    def _run(self) -> None:
+        while not self.stop.wait(self.interval):
+            self._sample()
+
+    def __enter__(self) -> TreeCpu:
+        if os.path.isdir("/proc"):
+            self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop.set()
+        if self.thread.is_alive():
+            self.thread.join()
+
+    @property
+    def seconds(self) -> float:
+        return sum(self.seen.values()) / self.tick
 
 
 def history_run(
@@ -83,12 +132,12 @@ def history_run(
         str(KCOMPAT), "history", "--repo", str(repo), "--mode", mode, "--master",
         master, "--samples", str(samples), "--out", str(out), "--format", "json",
     ]  # fmt: skip
-    cpu = cpu_of_children()
-    started = time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True, check=False)
-    seconds = time.perf_counter() - started
-    reap_all()
-    cpu = cpu_of_children() - cpu
+    with TreeCpu() as tree:
+        started = time.perf_counter()
+        done = subprocess.run(command, capture_output=True, text=True, check=False)
+        seconds = time.perf_counter() - started
+        reap_all()
+    cpu = tree.seconds
     if done.returncode not in (0, 1):
         raise SystemExit(f"kcompat history failed ({done.returncode}): {done.stderr[-2000:]}")
     return seconds, cpu, json.loads(done.stdout)
