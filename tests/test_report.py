@@ -372,3 +372,19 @@ def test_report_needs_no_spark(tmp_path: Path) -> None:
     )
     assert run.code == 0, run.stderr
     assert re.search(r"report of 6 findings", run.stdout)
+
+
+def test_the_plot_shows_hostile_names_as_text() -> None:
+    """Release labels are git tags (``<``, ``&`` and ``$`` are allowed in tag names) and a
+    corpus plot's labels are message names: SVG text, escaped, never markup or TeX."""
+    from kcompat.auditreport.plot import timeline_svg
+    from kcompat.auditreport.views import Series, Timeline
+
+    labels = ("1.0", "<script>alert(1)</script>", "a&b", "$\\frac{1", "$x$")
+    timeline = Timeline(
+        labels, "release", "c", (Series("error", "field-removed", (0, 1, 2, 3, 4)),)
+    )
+    svg = timeline_svg(timeline)
+    assert svg.startswith("<svg") and "<script" not in svg
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in svg and "a&amp;b" in svg
+    assert "$\\frac{1" in svg and "$x$" in svg  # not typeset (unbalanced TeX would fail)

@@ -41,6 +41,7 @@ def timeline_svg(timeline: Timeline) -> str:
     rc: dict[str, Any] = {
         "svg.fonttype": "none",  # text stays text
         "svg.hashsalt": "kcompat",  # stable element ids
+        "text.parse_math": False,  # a tag or message named "$x$" is text, not TeX
         "font.size": 9,
         "font.family": "sans-serif",
     }
