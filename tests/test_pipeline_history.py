@@ -581,6 +581,10 @@ def test_bad_history_options_are_one_line_before_spark(
     )
     assert error("--samples", "0").startswith("kcompat: error: Invalid value for '--samples'")
     assert error("--partitions", "0").startswith("kcompat: error: Invalid value for '--partitions'")
+    missing = repo / "no-such-dir" / "audit.html"
+    assert error("--report", str(missing)) == (
+        f"kcompat: error: {missing}: directory {missing.parent} does not exist; create it first"
+    )
     code = main(["diff", "v1.0.0", "v1.1.0", "--repo", str(repo), "--samples", "0"])
     lines = capsys.readouterr().err.strip().splitlines()
     assert code == 2 and lines == [
