@@ -388,3 +388,28 @@ def test_the_plot_shows_hostile_names_as_text() -> None:
     assert svg.startswith("<svg") and "<script" not in svg
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in svg and "a&amp;b" in svg
     assert "$\\frac{1" in svg and "$x$" in svg  # not typeset (unbalanced TeX would fail)
+
+
+def test_a_missing_library_is_one_line(tmp_path: Path) -> None:
+    audit = write_audit(tmp_path / "audit", transitive_summary(), transitive_rows())
+    blocker = tmp_path / "site"
+    blocker.mkdir()
+    (blocker / "sitecustomize.py").write_text(
+        "import sys\n"
+        "class _Block:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name == 'matplotlib' or name.startswith('matplotlib.'):\n"
+        "            raise ImportError('blocked for the test')\n"
+        "        return None\n"
+        "sys.meta_path.insert(0, _Block())\n"
+    )
+    out = tmp_path / "audit.html"
+    run = run_process(
+        ["report", str(audit), "-o", str(out)], tmp_path, env={"PYTHONPATH": str(blocker)}
+    )
+    assert run.code == 2
+    assert run.stderr.strip() == (
+        "kcompat: error: matplotlib is not installed: pip install 'kcompat[report]' "
+        "for HTML reports"
+    )
+    assert not out.exists()

@@ -18,6 +18,24 @@ def report_html(audit: AuditData) -> str:
     return render_page(view, timeline_svg(view.timeline))
 
 
+def require_libraries() -> None:
+    """pyarrow and matplotlib (the report extra), or one line saying how to get them."""
+    import importlib
+
+    missing = []
+    for name in ("pyarrow", "matplotlib"):
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            missing.append(name)
+    if missing:
+        verb = "is" if len(missing) == 1 else "are"
+        raise UsageError(
+            f"{' and '.join(missing)} {verb} not installed: pip install 'kcompat[report]' "
+            "for HTML reports"
+        )
+
+
 def check_output(path: Path) -> None:
     """A report path that cannot be written is one line before any work is done."""
     if path.is_dir():
@@ -46,6 +64,7 @@ def write_report(audit: AuditData, path: Path) -> int:
 
 
 def report_from_directory(directory: Path, path: Path) -> tuple[AuditData, int]:
+    require_libraries()
     check_output(path)
     audit = load_audit(directory)
     return audit, write_report(audit, path)

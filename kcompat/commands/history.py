@@ -66,9 +66,10 @@ def history(
         raise UsageError(f"--format must be text, json or markdown, not {fmt!r}")
     remote = preflight(master, remote)
     if report is not None:
-        from kcompat.auditreport.render import check_output
+        from kcompat.auditreport.render import check_output, require_libraries
 
-        check_output(report)  # a bad path is one line before Spark starts
+        require_libraries()  # a bad path or a missing library: one line before Spark starts
+        check_output(report)
     if tags is not None:
         check_pattern("--tags", tags)
     repo = GitRepo.open(repo_dir)
