@@ -2,7 +2,7 @@
 
 The driver enumerates the comparisons and prepares each one from git
 (:func:`kcompat.diff.prepared.prepare_pair`: the changed spec texts, the released-version
-policy, the tag ledger), so the texts travel in the DataFrame and executors need no
+policy, the tag ledger), so the texts travel with the tasks and executors need no
 checkout. Executors run :func:`kcompat.diff.prepared.check_pair` (rules and the
 round-trip proof) inside ``mapInArrow``, which also works over Spark Connect. Findings
 are written as Parquet; the driver prints a summary per rule, per message and per release.
@@ -22,12 +22,6 @@ from kcompat.pipeline.sparkapi import parallelism
 from kcompat.report.json_report import finding_dict
 from kcompat.rules.engine import Finding, Location, Severity
 
-#: A prepared pair as Spark holds it: spec texts by digest (see :class:`Texts`).
-PAIR_SCHEMA = (
-    "pair_index int, base_rev string, head_rev string, base_label string, head_label string, "
-    "base_paths array<string>, base_digests array<string>, head_paths array<string>, "
-    "head_digests array<string>, released string, ledger string, compared int, cost long"
-)
 FINDING_SCHEMA = (
     "pair_index int, base_rev string, head_rev string, base_label string, head_label string, "
     "rule string, severity string, message string, hint string, file string, line int, "
