@@ -252,6 +252,12 @@ def test_cli_round_trip(spark: Any, shelf: tuple[Path, list[str]], tmp_path: Pat
     assert report["summary"]["error"] == 9 and report["corpus"]["mismatches"] == 9
     assert {f["rule"] for f in report["findings"]} == {"corpus-mismatch"}
     assert all(f["evidence"]["hex"] and f["count"] >= 1 for f in report["findings"])
+    page = tmp_path / "verify.html"  # kcompat report reads a real verify directory
+    made = runner.invoke(app, ["report", str(tmp_path / "broken"), "-o", str(page)])
+    assert made.exit_code == 0, made.output
+    assert made.stdout.startswith(f"{page}: report of 9 findings")
+    html = page.read_text(encoding="utf-8")
+    assert "kcompat corpus verify" in html and "ShelfRequest" in html and "<svg" in html
     text = runner.invoke(
         app, ["corpus", "verify", str(out), "--rev", "v2.0.0", "--repo", str(repo), "--color",
               "never", "--out", str(tmp_path / "text")],

@@ -528,11 +528,13 @@ def test_worker_count_follows_the_master() -> None:
 
 
 def test_local_driver_jvm_options(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    from kcompat.pipeline.session import LOCAL_JIT, local_java_options
+    from kcompat.pipeline.session import LOCAL_JIT, LOCAL_VERIFY, local_java_options
 
     monkeypatch.delenv("KCOMPAT_SPARK_CDS", raising=False)
     monkeypatch.delenv("KCOMPAT_SPARK_JIT", raising=False)
-    assert local_java_options() == LOCAL_JIT == "-XX:TieredStopAtLevel=1"
+    assert LOCAL_JIT == "-XX:TieredStopAtLevel=1"
+    assert LOCAL_VERIFY == "-XX:+UnlockDiagnosticVMOptions -XX:-BytecodeVerificationRemote"
+    assert local_java_options() == f"{LOCAL_JIT} {LOCAL_VERIFY}"
     monkeypatch.setenv("KCOMPAT_SPARK_JIT", "full")
     assert local_java_options() == ""
     archive = tmp_path / "spark.jsa"
@@ -541,7 +543,7 @@ def test_local_driver_jvm_options(monkeypatch: pytest.MonkeyPatch, tmp_path: Pat
     archive.write_bytes(b"")  # once written, later runs map it
     monkeypatch.delenv("KCOMPAT_SPARK_JIT")
     options = local_java_options().split()
-    assert options[:2] == [LOCAL_JIT, f"-XX:SharedArchiveFile={archive}"]
+    assert options[:4] == [LOCAL_JIT, *LOCAL_VERIFY.split(), f"-XX:SharedArchiveFile={archive}"]
 
 
 def test_the_session_jvm_runs_with_the_local_options(spark: Any) -> None:
@@ -549,6 +551,7 @@ def test_the_session_jvm_runs_with_the_local_options(spark: Any) -> None:
         spark._jvm.java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()
     )
     assert "-XX:TieredStopAtLevel=1" in arguments
+    assert "-XX:-BytecodeVerificationRemote" in arguments
 
 
 def test_outputs_keep_uris_intact() -> None:
@@ -584,6 +587,10 @@ def test_bad_history_options_are_one_line_before_spark(
     )
     assert error("--samples", "0").startswith("kcompat: error: Invalid value for '--samples'")
     assert error("--partitions", "0").startswith("kcompat: error: Invalid value for '--partitions'")
+    missing = repo / "no-such-dir" / "audit.html"
+    assert error("--report", str(missing)) == (
+        f"kcompat: error: {missing}: directory {missing.parent} does not exist; create it first"
+    )
     code = main(["diff", "v1.0.0", "v1.1.0", "--repo", str(repo), "--samples", "0"])
     lines = capsys.readouterr().err.strip().splitlines()
     assert code == 2 and lines == [

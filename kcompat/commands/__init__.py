@@ -21,6 +21,7 @@ COMMAND_MODULES: dict[str, str] = {
     "decode": "codec",
     "history": "history",
     "corpus": "corpus",
+    "report": "report",
 }
 
 

@@ -71,6 +71,10 @@ def history(
             "--partitions", metavar="N", min=1, help="Spark partitions (default 2x cores)."
         ),
     ] = None,
+    report: Annotated[
+        Path | None,
+        typer.Option("--report", help="Also write the audit as one HTML file (kcompat report)."),
+    ] = None,
     color: ColorOption = Color.auto,
     config_file: ConfigOption = None,
 ) -> None:
@@ -86,6 +90,11 @@ def history(
     if fmt not in ("text", "json", "markdown"):
         raise UsageError(f"--format must be text, json or markdown, not {fmt!r}")
     remote = preflight(master, remote)
+    if report is not None:
+        from kcompat.auditreport.render import check_output, require_libraries
+
+        require_libraries()  # a bad path or a missing library: one line before Spark starts
+        check_output(report)
     if tags is not None:
         check_pattern("--tags", tags)
     repo = GitRepo.open(repo_dir)
@@ -109,6 +118,8 @@ def history(
     )
     # Spark starts while the driver prepares the comparisons (see run_history).
     result = run_history(request, lambda: spark_session(master, remote=remote), err_console)
+    if report is not None:
+        write_report(result, report)
     if fmt == "json":
         import json
 
@@ -119,6 +130,15 @@ def history(
     errors = sum(1 for f in result.findings if f["severity"] == "error")
     internal = sum(1 for f in result.findings if f["rule"] == "internal-error")
     raise typer.Exit(3 if internal else (1 if errors else 0))
+
+
+def write_report(result: Any, path: Path) -> None:
+    """The HTML report of an audit just run, from the findings in memory (so it works
+    whatever ``--out`` is: a local directory, HDFS or S3)."""
+    from kcompat.auditreport.load import HISTORY, AuditData
+    from kcompat.auditreport.render import write_report as write_html
+
+    write_html(AuditData(HISTORY, result.summary, tuple(result.findings), str(result.out)), path)
 
 
 def check_pattern(option: str, pattern: str) -> None:

@@ -330,6 +330,9 @@ def summarise(
         "released": released_mode,
         "comparisons": len(comparisons),
         "findings": len(findings),
+        # every compared pair, by pair index (the report's time axis; pairs without
+        # findings included)
+        "pairs": [[c.base_label, c.head_label] for c in comparisons],
         "per_rule": [
             {"rule": rule, "severity": severity, "count": n}
             for (rule, severity), n in sorted(per_rule.items(), key=lambda kv: (-kv[1], kv[0]))

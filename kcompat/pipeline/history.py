@@ -2,7 +2,7 @@
 
 The driver enumerates the comparisons and prepares each one from git
 (:func:`kcompat.diff.prepared.prepare_pair`: the changed spec texts, the released-version
-policy, the tag ledger), so the texts travel in the DataFrame and executors need no
+policy, the tag ledger), so the texts travel with the tasks and executors need no
 checkout. Executors run :func:`kcompat.diff.prepared.check_pair` (rules and the
 round-trip proof) inside ``mapInArrow``, which also works over Spark Connect. Findings
 are written as Parquet; the driver prints a summary per rule, per message and per release.
@@ -22,12 +22,6 @@ from kcompat.pipeline.sparkapi import parallelism
 from kcompat.report.json_report import finding_dict
 from kcompat.rules.engine import Finding, Location, Severity
 
-#: A prepared pair as Spark holds it: spec texts by digest (see :class:`Texts`).
-PAIR_SCHEMA = (
-    "pair_index int, base_rev string, head_rev string, base_label string, head_label string, "
-    "base_paths array<string>, base_digests array<string>, head_paths array<string>, "
-    "head_digests array<string>, released string, ledger string, compared int, cost long"
-)
 FINDING_SCHEMA = (
     "pair_index int, base_rev string, head_rev string, base_label string, head_label string, "
     "rule string, severity string, message string, hint string, file string, line int, "
@@ -142,8 +136,18 @@ def finding_rows(row: dict[str, Any], options: CheckOptions) -> list[dict[str, A
     return out
 
 
-def check_batches(options: CheckOptions, texts: Texts) -> Callable[[Iterator[Any]], Iterator[Any]]:
-    """The ``mapInArrow`` function: Arrow batches of pairs in, batches of findings out."""
+def check_slots(
+    options: CheckOptions,
+    slots: Sequence[Sequence[dict[str, Any]]],
+    texts: Texts,
+    sharers: dict[int, list[dict[str, Any]]],
+) -> Callable[[Iterator[Any]], Iterator[Any]]:
+    """The ``mapInArrow`` function: slot numbers in, batches of findings out.
+
+    The rows of every slot travel in the closure with the texts, so a task reads its
+    slot number and checks that slot's pairs; each check's findings are given to every
+    pair in ``sharers`` (the pairs that prepared alike, :func:`distinct_checks`).
+    """
 
     def run(batches: Iterator[Any]) -> Iterator[Any]:
         import pyarrow as pa
@@ -153,10 +157,18 @@ def check_batches(options: CheckOptions, texts: Texts) -> Callable[[Iterator[Any
         enable_parse_cache()  # Python workers are reused: texts seen by earlier tasks parse once
         schema = arrow_findings_schema()
         for batch in batches:
-            rows: list[dict[str, Any]] = []
-            for row in batch.to_pylist():
-                rows.extend(finding_rows(join_texts(row, texts), options))
-            yield pa.RecordBatch.from_pylist(rows, schema=schema)
+            for slot in batch.column(0).to_pylist():
+                out: list[dict[str, Any]] = []
+                for row in slots[int(slot)]:
+                    found = finding_rows(join_texts(row, texts), options)
+                    for pair in sharers.get(int(row["pair_index"]), [row]):
+                        names = {c: pair[c] for c in _PAIR_COLUMNS}
+                        out.extend({**f, **names} for f in found)
+                    if len(out) >= OUTPUT_BATCH:
+                        yield pa.RecordBatch.from_pylist(out, schema=schema)
+                        out = []
+                if out:
+                    yield pa.RecordBatch.from_pylist(out, schema=schema)
 
     return run
 
@@ -244,6 +256,9 @@ CHECKED = (
     "compared",
 )
 _PAIR_COLUMNS = ("pair_index", "base_rev", "head_rev", "base_label", "head_label")
+#: Findings per Arrow batch a task yields (a transitive audit's pairs share checks, so a
+#: slot can give tens of thousands).
+OUTPUT_BATCH = 8192
 
 
 def distinct_checks(rows: Sequence[dict[str, Any]]) -> tuple[list[dict[str, Any]], dict[int, int]]:
@@ -295,32 +310,25 @@ def run_checks(
     Rows come with their texts (as :func:`pair_row` makes them), or split by
     :func:`split_texts` with the ``texts`` they refer to. Each distinct check runs once
     (:func:`distinct_checks`); its findings are then given to every pair that shares it.
+
+    The plan is one stage: ``spark.range(n, numPartitions=n)`` makes one task per slot
+    of :func:`contiguous_slots`, and the slots' rows travel with the texts in the task
+    closure (PySpark broadcasts a large one). A DataFrame of the rows, repartitioned by
+    slot, cost a conversion, a shuffle and three sampling jobs for the range partitioner,
+    and its sampled bounds could put two slots in one partition and leave another empty.
     """
     if texts is None:
         texts = {}
         rows = [split_texts(r, texts) if "base_texts" in r else r for r in rows]
     unique, checked_as = distinct_checks(rows)
     count = max(1, min(len(unique), partitions or parallelism(spark) * 2))
-    dealt = contiguous_slots(sorted(unique, key=lambda r: int(r["pair_index"])), count)
-    # An Arrow table goes to the JVM as it is; a list of rows would take a pass through
-    # Python workers before the checks even start.
-    frame = spark.createDataFrame(arrow_table(dealt, PAIR_SCHEMA + ", slot int"))
-    frame = frame.repartitionByRange(count, "slot").drop("slot")
-    findings = frame.mapInArrow(check_batches(options, texts), FINDING_SCHEMA)
-    if len(unique) == len(rows):
-        return findings
-    from pyspark.sql import functions as F
-
-    pairs = spark.createDataFrame(
-        arrow_table(
-            [
-                {"checked_as": checked_as[int(r["pair_index"])], **{c: r[c] for c in _PAIR_COLUMNS}}
-                for r in rows
-            ],
-            "checked_as int, pair_index int, base_rev string, head_rev string, "
-            "base_label string, head_label string",
-        )
-    )
-    columns = [c.split()[0].strip("`") for c in FINDING_SCHEMA.split(", ")]
-    shared = findings.withColumnRenamed("pair_index", "checked_as").drop(*_PAIR_COLUMNS[1:])
-    return shared.join(F.broadcast(pairs), on="checked_as").select(*columns)
+    slots: list[list[dict[str, Any]]] = [[] for _ in range(count)]
+    for row in contiguous_slots(sorted(unique, key=lambda r: int(r["pair_index"])), count):
+        slots[row.pop("slot")].append(row)
+    sharers: dict[int, list[dict[str, Any]]] = {}
+    if len(unique) != len(rows):
+        for row in rows:
+            pair = {c: row[c] for c in _PAIR_COLUMNS}
+            sharers.setdefault(checked_as[int(row["pair_index"])], []).append(pair)
+    slot_numbers = spark.range(count, numPartitions=count)
+    return slot_numbers.mapInArrow(check_slots(options, slots, texts, sharers), FINDING_SCHEMA)

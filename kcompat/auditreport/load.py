@@ -1,0 +1,110 @@
+"""Reading an audit directory: ``summary.json`` and the ``findings/`` Parquet dataset.
+
+Only pyarrow is needed (no Spark, no JVM): a report can be made on any machine the audit
+directory was copied to. Everything that can be wrong with the directory is one line.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from kcompat.errors import UsageError
+
+HISTORY = "history"
+CORPUS = "corpus"
+
+
+@dataclass(frozen=True)
+class AuditData:
+    """An audit as written: which command made it, its summary, and every finding."""
+
+    kind: str  # HISTORY or CORPUS
+    summary: dict[str, Any]
+    findings: tuple[dict[str, Any], ...]
+    source: str  # where it was read from, for the page's heading
+
+
+def kind_of(summary: dict[str, Any]) -> str | None:
+    """``history`` or ``corpus`` (verify), from the summary's own keys; None if neither."""
+    if "corpus" in summary and "reader" in summary:
+        return CORPUS
+    if summary.get("mode") in ("consecutive", "releases", "transitive"):
+        return HISTORY
+    return None
+
+
+def load_audit(directory: Path) -> AuditData:
+    """The audit in ``directory`` (local), or a :class:`UsageError` saying what is wrong."""
+    text = str(directory)
+    if "://" in text:
+        raise UsageError(
+            f"{text}: kcompat report reads local directories; copy the audit here first "
+            "(e.g. hdfs dfs -get)"
+        )
+    if not directory.exists():
+        raise UsageError(f"{directory}: no such audit directory")
+    if not directory.is_dir():
+        raise UsageError(f"{directory}: not a directory; give the --out of kcompat history")
+    summary = _summary(directory)
+    kind = kind_of(summary)
+    if kind is None:
+        raise UsageError(
+            f"{directory / 'summary.json'}: not the summary of kcompat history or corpus verify"
+        )
+    return AuditData(kind, summary, tuple(read_findings(directory / "findings")), str(directory))
+
+
+def _summary(directory: Path) -> dict[str, Any]:
+    path = directory / "summary.json"
+    if path.is_dir():  # over Spark Connect, a one-file text dataset of that name
+        parts = sorted(p for p in path.iterdir() if p.name.startswith("part-"))
+        path = parts[0] if parts else path / "part-00000"
+    try:
+        raw = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise UsageError(
+            f"{directory}: not a kcompat audit (no summary.json); make one with "
+            "kcompat history --out DIR or kcompat corpus verify --out DIR"
+        ) from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise UsageError(f"{path}: unreadable ({_reason(err)})") from None
+    try:
+        summary = json.loads(raw)
+    except ValueError as err:
+        raise UsageError(f"{path}: not JSON ({err}); rerun the audit") from None
+    if not isinstance(summary, dict):
+        raise UsageError(f"{path}: not an audit summary (a JSON object); rerun the audit")
+    return summary
+
+
+def read_findings(location: Path) -> list[dict[str, Any]]:
+    """Every row of the findings dataset, as dicts."""
+    try:
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise UsageError(
+            "pyarrow is not installed: pip install 'kcompat[report]' to read audits"
+        ) from None
+    if not location.is_dir():
+        raise UsageError(f"{location}: missing; the audit is incomplete, rerun it")
+    try:
+        table = pq.read_table(location)
+    except Exception as err:  # pyarrow's ArrowInvalid, OSError, ...: a damaged dataset
+        raise UsageError(
+            f"{location}: unreadable Parquet ({_reason(err)}); rerun the audit"
+        ) from None
+    missing = {"rule", "severity", "message"} - set(table.schema.names)
+    if missing:
+        raise UsageError(
+            f"{location}: not kcompat findings (no column {', '.join(sorted(missing))})"
+        )
+    rows: list[dict[str, Any]] = table.to_pylist()
+    return rows
+
+
+def _reason(err: BaseException) -> str:
+    text = str(err).strip().splitlines()
+    return text[0] if text else type(err).__name__

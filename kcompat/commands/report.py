@@ -1,0 +1,30 @@
+"""``kcompat report``: an audit directory as one self-contained HTML page."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from kcompat.app import app
+
+
+@app.command()
+def report(
+    audit_dir: Annotated[
+        Path,
+        typer.Argument(help="The --out directory of kcompat history or kcompat corpus verify."),
+    ],
+    output: Annotated[
+        Path, typer.Option("--output", "-o", help="The HTML file to write (e.g. audit.html).")
+    ],
+) -> None:
+    """Write an audit as one HTML file: timeline plot, broken messages, every finding."""
+    from kcompat.auditreport.render import report_from_directory
+
+    audit, size = report_from_directory(audit_dir, output)
+    typer.echo(
+        f"{output}: report of {len(audit.findings)} findings ({size / 1e6:.1f} MB), "
+        "one file, nothing fetched when viewed"
+    )

@@ -1,0 +1,202 @@
+"""The HTML report of a real audit (Kafka's releases, on Spark), in a real browser.
+
+Headless Chromium (Debian's ``chromium``; ``.ci/run`` installs it) opens the page with
+no network: a screenshot must show the plot's coloured bars, and a probe script, added
+to a copy of the page, reports from the rendered DOM that the plot and the tables are
+visible (laid out, non-zero size, not hidden), that the script filled the findings table
+and that the filters and pages work.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+import kcompat.commands
+from kcompat.app import app
+
+kcompat.commands.register_all()
+
+pytestmark = [pytest.mark.spark, pytest.mark.corpus]
+
+#: Four releases: 3.5.0..3.8.0 (three pairs), each with errors and round-trip proofs.
+TAGS = r"^3\.[5-8]\.0$"
+
+#: Runs in the page once it has loaded; writes what it saw into <pre id="probe">.
+PROBE = """
+<script>
+window.addEventListener("load", function () {
+  function shown(node) {
+    if (!node) { return false; }
+    var box = node.getBoundingClientRect();
+    return box.width > 0 && box.height > 0 && node.checkVisibility();
+  }
+  var out = {};
+  var svg = document.querySelector("#timeline figure svg");
+  out.plot = shown(svg);
+  out.bars = svg ? svg.querySelectorAll("g[id^=patch]").length : 0;
+  out.messages = shown(document.querySelector("table.messages"));
+  out.messageRows = document.querySelectorAll("#message-rows tr").length;
+  out.findings = shown(document.querySelector("table.findings"));
+  var rows = function () { return document.querySelectorAll("#finding-rows tr"); };
+  out.rows = rows().length;
+  out.firstRowShown = shown(rows()[0]);
+  out.filters = shown(document.getElementById("filters"));
+  out.status = document.getElementById("findings-status").textContent;
+  out.page = document.getElementById("page-label").textContent;
+  var next = document.getElementById("page-next");
+  if (!next.disabled) {
+    next.click();
+    out.nextPage = document.getElementById("page-label").textContent;
+  }
+  var severity = document.getElementById("filter-severity");
+  severity.value = "error";
+  severity.dispatchEvent(new Event("change"));
+  out.errorRows = Array.prototype.map.call(rows(), function (r) { return r.className; });
+  var rule = document.getElementById("filter-rule");
+  rule.value = "roundtrip-mismatch";
+  rule.dispatchEvent(new Event("change"));
+  var proof = document.querySelector("#finding-rows details.proof");
+  out.proof = proof ? proof.querySelector("p.hex").textContent : null;
+  var message = document.getElementById("filter-message");
+  message.value = "no such message";
+  message.dispatchEvent(new Event("input"));
+  out.noMatch = document.getElementById("findings-status").textContent;
+  var probe = document.createElement("pre");
+  probe.id = "probe";
+  probe.textContent = JSON.stringify(out);
+  document.body.appendChild(probe);
+});
+</script>
+"""
+
+
+def chromium() -> str:
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        found = shutil.which(name)
+        if found:
+            return found
+    pytest.skip("Chromium is not installed (apt-get install chromium): no browser to render in")
+
+
+def browse(page: Path, profile: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """Headless Chromium on a local file, with everything that would reach out turned off."""
+    command = [
+        chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync",
+        "--disable-extensions", "--no-first-run", "--no-default-browser-check",
+        f"--user-data-dir={profile}", "--window-size=1400,1800", "--virtual-time-budget=10000",
+        *args, page.as_uri(),
+    ]  # fmt: skip
+    done = subprocess.run(command, capture_output=True, text=True, timeout=180, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done
+
+
+@pytest.fixture(scope="module")
+def audit_report(
+    spark: Any, kafka_repo: Path, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[Path, dict[str, Any]]:
+    """``kcompat history --mode releases --report`` over four Kafka releases."""
+    chromium()  # skip before the audit when there is no browser
+    where = tmp_path_factory.mktemp("report")
+    page = where / "audit.html"
+    run = CliRunner().invoke(
+        app,
+        ["history", "--repo", str(kafka_repo), "--mode", "releases", "--tags", TAGS,
+         "--samples", "5", "--out", str(where / "audit"), "--report", str(page),
+         "--format", "json"],
+    )  # fmt: skip
+    assert run.exit_code == 1, run.output  # these releases break released versions
+    return page, json.loads(run.stdout)
+
+
+def test_the_page_shows_the_plot_and_the_tables(
+    audit_report: tuple[Path, dict[str, Any]], tmp_path: Path
+) -> None:
+    page, summary = audit_report
+    assert summary["comparisons"] == 3 and summary["pairs"] == [
+        ["3.5.0", "3.6.0"], ["3.6.0", "3.7.0"], ["3.7.0", "3.8.0"]
+    ]  # fmt: skip
+    probed = tmp_path / "probed.html"
+    probed.write_text(page.read_text("utf-8").replace("</body>", PROBE + "</body>"), "utf-8")
+    dom = browse(probed, tmp_path / "profile", "--dump-dom").stdout
+    found = re.search(r'<pre id="probe">(.*?)</pre>', dom, re.S)
+    assert found, dom[-3000:]
+    seen = json.loads(found.group(1).replace("&quot;", '"').replace("&amp;", "&"))
+    assert seen["plot"] and seen["bars"] > 3  # bars of the stacked plot
+    assert seen["messages"] and seen["messageRows"] > 3
+    assert seen["findings"] and seen["filters"] and seen["firstRowShown"]
+    errors = sum(r["count"] for r in summary["per_rule"] if r["severity"] == "error")
+    assert errors > 0
+    assert seen["rows"] == 50  # the script's first page (the audit has more findings)
+    assert re.match(r"\d+ of \d+ distinct findings match \(\d+ findings in all\)", seen["status"])
+    assert seen["page"].startswith("page 1 of ") and seen["nextPage"].startswith("page 2 of ")
+    assert seen["errorRows"] and set(seen["errorRows"]) == {"error"}
+    assert re.fullmatch(r"hex [0-9a-f]+", seen["proof"])  # a counterexample's bytes
+    assert seen["noMatch"].startswith("0 of ")
+
+
+#: The same questions of a page whose own script did not run (JavaScript off).
+STATIC_PROBE = """
+<script>
+window.addEventListener("load", function () {
+  function shown(node) {
+    if (!node) { return false; }
+    var box = node.getBoundingClientRect();
+    return box.width > 0 && box.height > 0 && node.checkVisibility();
+  }
+  var rows = document.querySelectorAll("#finding-rows tr");
+  var out = {plot: shown(document.querySelector("#timeline figure svg")),
+             messages: shown(document.querySelector("table.messages")),
+             rows: rows.length, firstRowShown: shown(rows[0]),
+             filters: shown(document.getElementById("filters"))};
+  var probe = document.createElement("pre");
+  probe.id = "probe";
+  probe.textContent = JSON.stringify(out);
+  document.body.appendChild(probe);
+});
+</script>
+"""
+
+
+def test_without_javascript_the_page_still_reads(
+    audit_report: tuple[Path, dict[str, Any]], tmp_path: Path
+) -> None:
+    page, _ = audit_report
+    text = page.read_text("utf-8")
+    code = text.rindex("<script>")  # the report's own script, the last one
+    static = text[:code] + text[text.index("</script>", code) + len("</script>") :]
+    probed = tmp_path / "static.html"
+    probed.write_text(static.replace("</body>", STATIC_PROBE + "</body>"), "utf-8")
+    dom = browse(probed, tmp_path / "profile", "--dump-dom").stdout
+    found = re.search(r'<pre id="probe">(.*?)</pre>', dom, re.S)
+    assert found, dom[-3000:]
+    seen = json.loads(found.group(1).replace("&quot;", '"').replace("&amp;", "&"))
+    assert seen == {"plot": True, "messages": True, "rows": 50, "firstRowShown": True,
+                    "filters": False}  # fmt: skip
+
+
+def test_a_screenshot_shows_the_coloured_bars(
+    audit_report: tuple[Path, dict[str, Any]], tmp_path: Path
+) -> None:
+    from matplotlib.image import imread
+
+    page, _ = audit_report
+    shot = tmp_path / "page.png"
+    browse(page, tmp_path / "profile", f"--screenshot={shot}")
+    pixels = imread(shot)
+    assert pixels.shape[0] == 1800 and pixels.shape[1] == 1400
+    top = pixels[:900, :, :3]  # the heading and the plot
+    coloured = top[(top.max(axis=2) - top.min(axis=2)) > 0.25]  # grey and white are not
+    colours = Counter(tuple(round(float(c) * 8) for c in rgb) for rgb in coloured)
+    # Bars of several rules (a link's blue alone would be one colour).
+    assert len([c for c, n in colours.items() if n >= 50]) >= 4, colours.most_common(8)
