@@ -41,7 +41,25 @@ LAYOUT_RULES = frozenset(
 
 
 def layout_errors(specs: Sequence[SpecFile]) -> dict[str, Finding]:
-    """The first layout error of each spec that has one (see :data:`LAYOUT_RULES`)."""
+    """The first layout error of each spec that has one (see :data:`LAYOUT_RULES`),
+    memoised on the spec's (frozen) message: an audit asks about one file many times."""
+    out: dict[str, Finding] = {}
+    fresh = []
+    for spec in specs:
+        known = spec.message is not None and "_layout_error" in spec.message.__dict__
+        memo: Finding | None = spec.message.__dict__["_layout_error"] if known else None
+        if not known:
+            fresh.append(spec)
+        elif memo is not None:
+            out[spec.path] = memo
+    found = _layout_errors(fresh)
+    for spec in fresh:
+        if spec.message is not None:
+            spec.message.__dict__["_layout_error"] = found.get(spec.path)
+    return {**out, **found}
+
+
+def _layout_errors(specs: Sequence[SpecFile]) -> dict[str, Finding]:
     from kcompat.rules.lint.schema import missing_layout_keys
 
     rules = [r for r in all_rules("lint") if r.id in LAYOUT_RULES and r.scope != "set"]

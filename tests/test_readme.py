@@ -267,7 +267,7 @@ def test_spark_and_ci_examples_parse() -> None:
         commands.append("kcompat " + tail.strip())
     assert {c.split()[1] for c in commands} >= {"history", "corpus"}
     for command in commands:
-        assert command.split()[1] in (*_SPARK, "diff", "lint"), command
+        assert command.split()[1] in (*_SPARK, "diff", "lint", "report"), command
         parses(command)
 
 

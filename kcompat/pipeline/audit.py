@@ -91,14 +91,22 @@ def prepare_job(
     pathspecs: Sequence[str],
 ) -> PrepareJob:
     """What preparing needs: the policies, and git's answers prefetched for every pair."""
+    from kcompat.sources.releases import releases_for
+
+    pattern = request.tags or request.config.release_tags
+    known = (
+        releases_for(repo, pattern, request.config.release_branches or None)
+        if released_mode != "base"
+        else None
+    )
     return PrepareJob(
         str(repo.root),
         released_mode,
-        request.tags or request.config.release_tags,
+        pattern,
         request.config,
         request.history,
         tuple(pathspecs),
-        prefetched(repo, comparisons, pathspecs),
+        prefetched(repo, comparisons, pathspecs, known.tags if known is not None else ()),
     )
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import tempfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
@@ -26,6 +26,10 @@ class GitTables:
     """The prefetched answers (plain data: they travel to preparation workers)."""
 
     changed: dict[tuple[str, str, tuple[str, ...]], tuple[str, ...]] = field(default_factory=dict)
+    # The commit graph under the audit's revisions and refs, and the refs by name: which
+    # releases already contain a change, answered without git (see ``refs_with``).
+    parents: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    refs: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -49,6 +53,39 @@ class PrefetchedRepo(GitRepo):
             if found is not None:
                 return list(found)
         return super().changed_paths(base, head_kind, head, pathspecs)
+
+    def refs_with(self, base: str, head: str) -> set[str]:
+        """As :meth:`GitRepo.refs_with`, from the prefetched graph: a ref contains some
+        commit of ``base..head`` exactly when its ancestors meet those of ``head`` beyond
+        those of ``base``."""
+        parents = self.tables.parents
+        if base not in parents or head not in parents or not self.tables.refs:
+            return super().refs_with(base, head)
+        change = self._ancestors(head) & ~self._ancestors(base)
+        return {ref for ref, sha in self.tables.refs.items() if self._ancestors(sha) & change}
+
+    def _ancestors(self, sha: str) -> int:
+        """A commit and its ancestors as a bit set (one bit per commit of the graph)."""
+        cache = self.__dict__.setdefault("_ancestry", {})
+        index = self.__dict__.setdefault("_bit", {})
+        if sha in cache:
+            return int(cache[sha])
+        stack = [sha]
+        while stack:  # iterative: histories are deeper than Python's recursion
+            commit = stack[-1]
+            if commit in cache:
+                stack.pop()
+                continue
+            missing = [p for p in self.tables.parents.get(commit, ()) if p not in cache]
+            if missing:
+                stack.extend(missing)
+                continue
+            stack.pop()
+            bits = 1 << index.setdefault(commit, len(index))
+            for parent in self.tables.parents.get(commit, ()):
+                bits |= cache[parent]
+            cache[commit] = bits
+        return int(cache[sha])
 
     def file_history(self, sha: str, path: str, limit: int = 2000) -> list[tuple[str, str]]:
         """As :meth:`GitRepo.file_history`, asked once per (commit, path): the release
@@ -93,3 +130,15 @@ class PrefetchedRepo(GitRepo):
         command = ["git", "diff-tree", "--stdin", "--always", "-r", "--name-only"]
         command += ["--no-renames", "-z", "--", *(pathspecs or ["."])]
         return str(self.git.execute(command, istream=stdin, stdout_as_string=True))
+
+    def prefetch_graph(self, shas: Iterable[str], refs: Mapping[str, str]) -> None:
+        """The commit graph under ``shas`` and the ``refs`` (full name -> commit), for
+        :meth:`refs_with`: one ``git rev-list --parents``."""
+        tips = sorted({*(s for s in shas if _SHA.match(s)), *refs.values()})
+        if not tips:
+            return
+        out = self._run("rev-list", "--parents", *tips, "--")
+        for line in out.splitlines():
+            commit, *parents = line.split()
+            self.tables.parents[commit] = tuple(parents)
+        self.tables.refs.update(refs)

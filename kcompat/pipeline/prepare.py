@@ -24,7 +24,7 @@ from kcompat.config import Config
 from kcompat.pipeline.history import Texts, pair_row, split_texts
 from kcompat.pipeline.prefetch import GitTables, PrefetchedRepo
 from kcompat.pipeline.revisions import Comparison
-from kcompat.sources.git import GitRepo
+from kcompat.sources.git import GitRepo, Tag
 
 #: Below this many comparisons, worker processes cost more than they save.
 MIN_PARALLEL = 12
@@ -54,11 +54,18 @@ def worker_count(master: str | None) -> int:
 
 
 def prefetched(
-    repo: GitRepo, comparisons: Sequence[Comparison], pathspecs: Sequence[str]
+    repo: GitRepo,
+    comparisons: Sequence[Comparison],
+    pathspecs: Sequence[str],
+    releases: Sequence[Tag] = (),
 ) -> GitTables:
-    """Changed files of every pair."""
+    """Changed files of every pair, and the commit graph that says which releases
+    already contain each pair's change."""
     fetched = PrefetchedRepo.wrap(repo)
     fetched.prefetch_changes([(c.base, c.head) for c in comparisons], pathspecs)
+    if releases:
+        shas = {s for c in comparisons for s in (c.base, c.head)}
+        fetched.prefetch_graph(shas, {t.ref: t.sha for t in releases if t.ref})
     return fetched.tables
 
 

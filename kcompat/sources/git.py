@@ -243,6 +243,11 @@ class GitRepo:
         inside = {row[0] for row in rows}
         return [row[0] for row in rows if not any(p in inside for p in row[1:])]
 
+    def refs_with(self, base: str, head: str) -> set[str]:
+        """Full names of the refs that already contain some commit of ``base..head``
+        (a release cut after a change cannot be broken by it): two git calls."""
+        return self.refs_containing(self.range_roots(base, head))
+
     def refs_containing(self, commits: Sequence[str]) -> set[str]:
         """Full names of the tags and branches that contain any of ``commits`` (one call)."""
         if not commits:

@@ -21,8 +21,7 @@ from kcompat.rules.evolution.released import TAGS, Releases, Shipped, release_or
 from kcompat.sources.git import GitRepo, Tag
 from kcompat.sources.sides import Side
 from kcompat.spec.model import Message
-from kcompat.spec.resolve import resolve
-from kcompat.spec.shape import layout_digest, layout_signature
+from kcompat.spec.shape import signature_digest, version_signature
 from kcompat.spec.specfile import read_spec
 from kcompat.spec.versions import Versions
 
@@ -46,6 +45,16 @@ def release_branches(repo: GitRepo, pattern: str) -> list[Tag]:
     return sorted(tips.values(), key=lambda t: release_order(t.name))
 
 
+#: What releases shipped of one message: versions, first releases, first deprecations,
+#: and the (release, message) pairs behind each version.
+_Releases = tuple[
+    Versions,
+    tuple[tuple[int, str], ...],
+    tuple[tuple[int, str], ...],
+    dict[int, tuple[tuple[str, Message], ...]],
+]
+
+
 @dataclass
 class TagReleases:
     """What each release shipped, read lazily and cached per blob (one per repository)."""
@@ -59,6 +68,7 @@ class TagReleases:
     _digests: dict[tuple[int, int], str] = field(default_factory=dict)
     _at: dict[tuple[str, str, str], tuple[Message, Versions] | None] = field(default_factory=dict)
     _texts: dict[int, tuple[str, bytes]] = field(default_factory=dict)  # message -> its file
+    _by_message: dict[tuple[str, str, tuple[Tag, ...]], _Releases] = field(default_factory=dict)
 
     def counted(self, base: Side, head: Side) -> tuple[Tag, ...]:
         """The releases a comparison is judged against: all of them, less those that
@@ -67,8 +77,7 @@ class TagReleases:
             return tuple(self.tags)
         if base.sha == head.sha:
             return tuple(self.tags)
-        roots = self.repo.range_roots(base.sha, head.sha)
-        later = self.repo.refs_containing(roots)
+        later = self.repo.refs_with(base.sha, head.sha)
         return tuple(t for t in self.tags if t.ref not in later)
 
     def message_at(self, tag: Tag, path: str, name: str) -> Message | None:
@@ -116,10 +125,31 @@ class TagReleases:
         """What ``tags`` shipped of the message in ``path`` (named ``name``): the versions
         and the first release of each, and the layouts of the ``changed`` versions (all
         of them when not given; a comparison only asks about the versions it changes)."""
+        versions, first, deprecated, carriers = self._releases_of(path, name, tuple(tags))
+        layouts: dict[tuple[int, str], str] = {}
+        wanted = versions if changed is None else versions & changed
+        for version in wanted.clip(4096):
+            for release, message in carriers.get(version, ()):
+                layouts.setdefault((version, self._digest(message, version)), release)
+        return Shipped(
+            versions,
+            first,
+            tuple((v, d, r) for (v, d), r in sorted(layouts.items())),
+            deprecated=deprecated,
+        )
+
+    def _releases_of(self, path: str, name: str, tags: tuple[Tag, ...]) -> _Releases:
+        """The versions ``tags`` shipped of a message, each one's first release and first
+        deprecation, and the (release, message) pairs that shipped each version (memoised:
+        an audit asks about one message and one set of releases in many comparisons)."""
+        key = (path, name, tags)
+        found = self._by_message.get(key)
+        if found is not None:
+            return found
         versions = Versions.none()
         first: dict[int, str] = {}
         deprecated: dict[int, str] = {}
-        layouts: dict[tuple[int, str], str] = {}
+        carriers: dict[int, list[tuple[str, Message]]] = {}
         for tag in tags:
             at_tag = self.released_at(tag, path, name)
             if at_tag is None:
@@ -127,18 +157,18 @@ class TagReleases:
             message, shipped = at_tag
             for version in shipped.clip(4096):
                 first.setdefault(version, tag.name)
+                carriers.setdefault(version, []).append((tag.name, message))
             for version in (message.deprecated_versions & message.valid_versions).clip(4096):
                 deprecated.setdefault(version, tag.name)
-            wanted = shipped if changed is None else shipped & changed
-            for version in wanted.clip(4096):
-                layouts.setdefault((version, self._digest(message, version)), tag.name)
             versions = versions | shipped
-        return Shipped(
+        found = (
             versions,
             tuple(sorted(first.items())),
-            tuple((v, d, r) for (v, d), r in sorted(layouts.items())),
-            deprecated=tuple(sorted(deprecated.items())),
+            tuple(sorted(deprecated.items())),
+            {v: tuple(c) for v, c in carriers.items()},
         )
+        self._by_message[key] = found
+        return found
 
     def _with_references(
         self, shipped: Shipped, path: str, base: Message, tags: Sequence[Tag], changed: Versions
@@ -148,7 +178,7 @@ class TagReleases:
         references: list[tuple[int, str]] = []
         for version in shipped.versions & base.valid_versions & changed:
             # BASE's message is not cached here: its id may be reused, so no _digest memo
-            if layout_digest(resolve(base, version).root) in shipped.digests(version):
+            if signature_digest(version_signature(base, version)) in shipped.digests(version):
                 continue
             release = shipped.latest_release(version)
             if release is not None:
@@ -169,7 +199,7 @@ class TagReleases:
         key = (id(message), version)
         found = self._digests.get(key)
         if found is None:
-            found = layout_digest(resolve(message, version).root)
+            found = signature_digest(version_signature(message, version))
             self._digests[key] = found
         return found
 
@@ -222,7 +252,7 @@ def changed_versions(base: Message, head: Message | None) -> Versions:
     numbers = [
         v
         for v in (base.valid_versions & head.valid_versions).clip(4096)
-        if layout_signature(resolve(base, v).root) != layout_signature(resolve(head, v).root)
+        if version_signature(base, v) != version_signature(head, v)
     ]
     return Versions.from_ranges((v, v) for v in numbers)
 

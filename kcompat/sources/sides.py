@@ -9,8 +9,10 @@ files cannot produce findings. Other combinations compare every spec file.
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path, PurePosixPath
 
 from kcompat.errors import UsageError
@@ -165,8 +167,14 @@ def _label(side: Side, path: str) -> str:
         assert side.directory is not None
         return display_path(side.directory / path)
     assert side.repo is not None
-    full = side.repo.root / path
-    shown = display_path(full)
+    return _repo_label(str(side.repo.root), path, os.getcwd())
+
+
+@lru_cache(maxsize=65536)
+def _repo_label(root: str, path: str, cwd: str) -> str:
+    """A repository file as shown from ``cwd`` (memoised: an audit names the same files in
+    hundreds of comparisons, and path arithmetic is not free)."""
+    shown = display_path(Path(root) / path)
     return shown if not shown.startswith("../../") else str(PurePosixPath(path))
 
 
@@ -200,12 +208,17 @@ def companion_requests(side: Side, specs: Sequence[SpecFile]) -> list[SpecFile]:
 
 def source_path(side: Side, label: str) -> str | None:
     """Back from a display label to the side-relative path."""
-    full = Path(label).resolve()
     root = side.directory if side.kind == "dir" else (side.repo.root if side.repo else None)
     if root is None:
         return None
+    return _relative_to(label, str(root), os.getcwd())
+
+
+@lru_cache(maxsize=65536)
+def _relative_to(label: str, root: str, cwd: str) -> str | None:
+    full = Path(label).resolve()
     try:
-        return full.relative_to(root.resolve()).as_posix()
+        return full.relative_to(Path(root).resolve()).as_posix()
     except ValueError:
         return label if not Path(label).is_absolute() else None
 

@@ -25,11 +25,19 @@ class Binding:
 
 def tag_bindings(message: Message, seen_in: str) -> dict[tuple[str, int], Binding]:
     """(struct path, tag) -> binding, for every tagged field (common structs expanded)."""
-    out: dict[tuple[str, int], Binding] = {}
-    for scope_path, field in walk_fields(message, message.fields, "", ()):
-        if field.tag is not None and not field.tagged_versions.empty:
-            out.setdefault((scope_path, field.tag), Binding(field.name, field.type.text, seen_in))
-    return out
+    cache: dict[str, dict[tuple[str, int], Binding]] = message.__dict__.setdefault(
+        "_tag_bindings", {}
+    )  # a memo on the frozen message: a history audit asks again and again
+    found = cache.get(seen_in)
+    if found is None:
+        found = {}
+        for scope_path, field in walk_fields(message, message.fields, "", ()):
+            if field.tag is not None and not field.tagged_versions.empty:
+                found.setdefault(
+                    (scope_path, field.tag), Binding(field.name, field.type.text, seen_in)
+                )
+        cache[seen_in] = found
+    return dict(found)
 
 
 def walk_fields(

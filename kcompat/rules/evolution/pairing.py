@@ -17,10 +17,10 @@ from kcompat.rules.evolution.released import Releases
 from kcompat.spec.model import Field, Message
 from kcompat.spec.resolve import Kind, LayoutField, StructLayout, Wire, resolve
 from kcompat.spec.shape import (
-    layout_signature,
     signature_digest,
     struct_shape,
     untagged_shape,
+    version_signature,
 )
 from kcompat.spec.specfile import SpecFile
 from kcompat.spec.versions import Versions
@@ -311,8 +311,8 @@ def against_releases(
         digests = shipped.digests(version)
         if not digests:
             continue
-        base_signature = layout_signature(resolve(base, version).root)
-        head_signature = layout_signature(resolve(head, version).root)
+        base_signature = version_signature(base, version)
+        head_signature = version_signature(head, version)
         if base_signature == head_signature:
             continue
         base_digest, head_digest = (

@@ -6,8 +6,7 @@ from kcompat.rules.engine import Reporter, Severity, rule
 from kcompat.rules.evolution.common import DIFF
 from kcompat.rules.evolution.context import DiffContext
 from kcompat.rules.evolution.pairing import MessagePair
-from kcompat.spec.resolve import resolve
-from kcompat.spec.shape import layout_signature
+from kcompat.spec.shape import version_signature
 from kcompat.spec.versions import Versions
 
 
@@ -251,8 +250,7 @@ def unreleased_change(pair: MessagePair, report: Reporter, context: DiffContext)
 
 
 def _layouts_differ(pair: MessagePair, version: int) -> bool:
-    base = layout_signature(resolve(pair.base, version).root)
-    return base != layout_signature(resolve(pair.head, version).root)
+    return version_signature(pair.base, version) != version_signature(pair.head, version)
 
 
 def _named(versions: Versions) -> str:
