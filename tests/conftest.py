@@ -10,6 +10,10 @@ from pathlib import Path
 
 import pytest
 
+# Spark's class-data archive goes to the user's cache by default: tests never write there
+# (the tests that are about it choose their own directory).
+os.environ.setdefault("KCOMPAT_SPARK_CDS", "off")
+
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
 BUNDLE = SHARED / "corpus" / "kafka-spec-history.bundle"

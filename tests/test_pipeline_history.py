@@ -530,7 +530,7 @@ def test_worker_count_follows_the_master() -> None:
 def test_local_driver_jvm_options(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     from kcompat.pipeline.session import LOCAL_JIT, LOCAL_VERIFY, local_java_options
 
-    monkeypatch.delenv("KCOMPAT_SPARK_CDS", raising=False)
+    monkeypatch.setenv("KCOMPAT_SPARK_CDS", "off")
     monkeypatch.delenv("KCOMPAT_SPARK_JIT", raising=False)
     assert LOCAL_JIT == "-XX:TieredStopAtLevel=1"
     assert LOCAL_VERIFY == "-XX:+UnlockDiagnosticVMOptions -XX:-BytecodeVerificationRemote"
@@ -539,11 +539,37 @@ def test_local_driver_jvm_options(monkeypatch: pytest.MonkeyPatch, tmp_path: Pat
     assert local_java_options() == ""
     archive = tmp_path / "spark.jsa"
     monkeypatch.setenv("KCOMPAT_SPARK_CDS", str(archive))
-    assert local_java_options().startswith(f"-XX:ArchiveClassesAtExit={archive} ")
+    # the first run writes under a name of its own (two first runs never share a file)
+    partial = f"{archive}.{os.getpid()}.partial"
+    assert local_java_options().startswith(f"-XX:ArchiveClassesAtExit={partial} ")
     archive.write_bytes(b"")  # once written, later runs map it
     monkeypatch.delenv("KCOMPAT_SPARK_JIT")
     options = local_java_options().split()
     assert options[:4] == [LOCAL_JIT, *LOCAL_VERIFY.split(), f"-XX:SharedArchiveFile={archive}"]
+
+
+def test_the_archive_is_on_by_default_in_the_users_cache(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import time
+
+    from kcompat.pipeline.session import local_java_options
+
+    monkeypatch.delenv("KCOMPAT_SPARK_CDS", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    options = local_java_options()
+    (written,) = [o for o in options.split() if o.startswith("-XX:ArchiveClassesAtExit=")]
+    partial = Path(written.split("=", 1)[1])
+    assert partial.parent == tmp_path / "cache" / "kcompat"
+    assert partial.name.startswith("spark-") and partial.name.endswith(".partial")
+    # a finished partial archive of a gone process is adopted by the next run
+    gone = partial.with_name(partial.name.replace(f".{os.getpid()}.", ".999999999."))
+    gone.write_bytes(b"archive")
+    old = time.time() - 60
+    os.utime(gone, (old, old))
+    final = Path(str(gone).rsplit(".", 2)[0])
+    assert f"-XX:SharedArchiveFile={final}" in local_java_options().split()
+    assert final.read_bytes() == b"archive" and not gone.exists()
 
 
 def test_the_session_jvm_runs_with_the_local_options(spark: Any) -> None:
