@@ -328,7 +328,7 @@ def test_prove_needs_common_versions_only() -> None:
 def test_a_change_alike_in_many_versions_is_sampled_once() -> None:
     """Versions that changed the same way share the first one's counterexample; a version
     whose change differs is sampled on its own."""
-    from kcompat.codec.proof import layout_delta
+    from kcompat.codec.blame import layout_delta
 
     base = {
         "name": "WideRequest",

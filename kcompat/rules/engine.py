@@ -57,7 +57,7 @@ class Finding:
     field_path: str = ""
     versions: str = ""
     base_location: Location | None = None
-    evidence: Any = None  # a codec counterexample (kcompat.codec.proof.Evidence)
+    evidence: Any = None  # a codec counterexample (kcompat.codec.evidence.Evidence)
     released_by: str = ""  # why the versions count as released (base / tag name)
     notes: tuple[str, ...] = ()  # consequences of the same edit, and further evidence
     # Other field paths whose byte-level evidence this finding explains (a reorder names

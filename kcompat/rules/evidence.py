@@ -2,7 +2,7 @@
 
 The round-trip proof (:mod:`kcompat.rules.evolution.proof`) yields one raw
 ``roundtrip-mismatch`` finding per (version, direction, changed field), each carrying an
-:class:`~kcompat.codec.proof.Evidence`. A rule that already names the change (a removed
+:class:`~kcompat.codec.evidence.Evidence`. A rule that already names the change (a removed
 field, a narrowed nullability) explains those bytes: the first counterexample becomes
 that finding's evidence and the rest become its notes, instead of three or four more
 errors. Only bytes that no rule explains stay standalone ``roundtrip-mismatch`` errors,
