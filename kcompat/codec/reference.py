@@ -493,7 +493,7 @@ def decode(layout: Layout, data: bytes, *, java: bool = False) -> dict[str, Any]
 # ------------------------------------------------------------------------------------
 
 
-class _Writer:
+class Writer:
     def __init__(self, layout: Layout) -> None:
         self.layout = layout
         self.version = layout.version
@@ -749,5 +749,5 @@ class _Writer:
 def encode(layout: Layout, value: Any) -> bytes:
     """Encode a value dict (the body of ``layout.message`` at ``layout.version``)."""
     out = bytearray()
-    _Writer(layout).write_struct(layout.root, value, "", out)
+    Writer(layout).write_struct(layout.root, value, "", out)
     return bytes(out)
