@@ -3,7 +3,7 @@
 Looked up from the working directory upwards to the repository root. Keys::
 
     paths = ["clients/src/main/resources/common/message"]   # where specs live
-    disable = ["file-name-mismatch"]                          # rules turned off
+    disable = ["file-name-mismatch", "category:docs"]         # rules (or categories) off
     fail-on = "error"                                         # error | warning | info
     released = "auto"                                         # auto | base | tags
     release-tags = '^v?\\d+\\.\\d+(\\.\\d+)?$'              # which tags are releases
@@ -20,13 +20,14 @@ import difflib
 import fnmatch
 import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from kcompat.rules.engine import Severity, all_rules
+from kcompat.rules.engine import Severity
+from kcompat.rules.registry import all_rules
 
 DEFAULT_RELEASE_TAGS = r"^v?\d+\.\d+(\.\d+)?$"
 
@@ -148,6 +149,21 @@ def load_config(start: Path | None = None, explicit: Path | None = None) -> Conf
     return parse_config(table, str(path), str(path.parent))
 
 
+def _selected(entry: str, source: str, check_rule: Callable[[str, str], str]) -> list[str]:
+    """The rule IDs one ``disable`` entry names: a rule ID, or ``category:NAME`` (every
+    rule of that category, as ``kcompat rules --category NAME`` lists them)."""
+    if not entry.startswith("category:"):
+        return [check_rule(entry, "disable")]
+    name = entry.removeprefix("category:")
+    chosen = [r.id for r in all_rules() if r.category == name]
+    if not chosen:
+        known = sorted({str(r.category) for r in all_rules()})
+        guess = difflib.get_close_matches(name, known, n=1)
+        hint = f"; did you mean 'category:{guess[0]}'?" if guess else f"; one of {', '.join(known)}"
+        raise ConfigError(f"{source}: unknown category {name!r} in disable{hint}")
+    return chosen
+
+
 def parse_config(table: Mapping[str, Any], source: str, root: str = "") -> Config:
     """Validate one configuration table; every mistake names the file and the key."""
     for key in table:
@@ -202,7 +218,9 @@ def parse_config(table: Mapping[str, Any], source: str, root: str = "") -> Confi
         preview=_previews(table.get("preview", []), source),
         report_unused_ignores=unused,
         paths=tuple(paths),
-        disabled=frozenset(check_rule(str(r), "disable") for r in disable),
+        disabled=frozenset(
+            rule_id for entry in disable for rule_id in _selected(str(entry), source, check_rule)
+        ),
         severities=MappingProxyType(severities),
         fail_on=fail_on,
         released="" if released == "auto" else released,

@@ -8,11 +8,13 @@ by name, so a copy with snake_case file names or another folder layout pairs up.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from kcompat.config import Config
-from kcompat.rules.engine import Reporter, Rule, Severity, all_rules, rule
+from kcompat.rules.engine import Reporter, Severity
+from kcompat.rules.registry import Category, Rule, RuleKind, Runner, Subject, all_rules, declaring
 from kcompat.rules.runner import Call, Finishing, Outcome, finish, run_rules
 from kcompat.spec.model import Message
 from kcompat.spec.resolve import Kind, LayoutField, StructLayout, resolve
@@ -179,11 +181,11 @@ def drift_specs(
     drift_set = pair_drift(upstream, local)
 
     def calls(drift_rule: Rule) -> Iterator[Call]:
-        if drift_rule.scope == "set":
-            yield Call((drift_set,))
+        if drift_rule.subject is Subject.SET:
+            yield Call(drift_set)
             return
         for pair in drift_set.pairs:
-            yield Call((pair,), pair.local_spec.path, pair.local.name, pair.upstream_spec.path)
+            yield Call(pair, pair.local_spec.path, pair.local.name, pair.upstream_spec.path)
 
     how = Finishing(
         config=config,
@@ -193,15 +195,53 @@ def drift_specs(
     return finish(run_rules(all_rules("drift"), calls), how)
 
 
-_DRIFT = dict(kind="drift", scope="pair")
+PairCheck = Callable[[DriftPair, Reporter], None]
+SetCheck = Callable[[DriftSet, Reporter], None]
 
 
-@rule(
+def _pair_rule(
+    rule_id: str, *, category: Category, severity: Severity, summary: str
+) -> Callable[[PairCheck], PairCheck]:
+    """A drift rule on one upstream/local message pair."""
+
+    def adapt(check: PairCheck) -> Runner:
+        return lambda subject, report, _context: check(cast(DriftPair, subject), report)
+
+    return declaring(
+        rule_id,
+        kind=RuleKind.DRIFT,
+        category=category,
+        severity=severity,
+        summary=summary,
+        subject=Subject.PAIR,
+        adapt=adapt,
+    )
+
+
+def _set_rule(
+    rule_id: str, *, category: Category, severity: Severity, summary: str
+) -> Callable[[SetCheck], SetCheck]:
+    """A drift rule on the two spec sets as a whole (messages only one side has)."""
+
+    def adapt(check: SetCheck) -> Runner:
+        return lambda subject, report, _context: check(cast(DriftSet, subject), report)
+
+    return declaring(
+        rule_id,
+        kind=RuleKind.DRIFT,
+        category=category,
+        severity=severity,
+        summary=summary,
+        subject=Subject.SET,
+        adapt=adapt,
+    )
+
+
+@_pair_rule(
     "drift-wire-mismatch",
-    category="drift",
+    category=Category.DRIFT,
     severity=Severity.ERROR,
     summary="A version both sides have is encoded differently: the two ends misread it.",
-    **_DRIFT,
 )
 def drift_wire_mismatch(pair: DriftPair, report: Reporter) -> None:
     # versions whose difference reads the same are one finding (the wire forms may vary)
@@ -231,12 +271,11 @@ def drift_wire_mismatch(pair: DriftPair, report: Reporter) -> None:
         )
 
 
-@rule(
+@_pair_rule(
     "drift-versions-missing",
-    category="drift",
+    category=Category.DRIFT,
     severity=Severity.WARNING,
     summary="Versions one side supports and the other lacks.",
-    **_DRIFT,
 )
 def drift_versions_missing(pair: DriftPair, report: Reporter) -> None:
     up, lo = pair.upstream.valid_versions, pair.local.valid_versions
@@ -261,12 +300,11 @@ def drift_versions_missing(pair: DriftPair, report: Reporter) -> None:
         )
 
 
-@rule(
+@_pair_rule(
     "drift-fields-one-side",
-    category="drift",
+    category=Category.DRIFT,
     severity=Severity.WARNING,
     summary="Fields only one side defines (by name).",
-    **_DRIFT,
 )
 def drift_fields_one_side(pair: DriftPair, report: Reporter) -> None:
     up = dict(pair.upstream.walk())
@@ -294,13 +332,11 @@ def drift_fields_one_side(pair: DriftPair, report: Reporter) -> None:
         )
 
 
-@rule(
+@_set_rule(
     "drift-message-missing",
-    category="drift",
+    category=Category.DRIFT,
     severity=Severity.INFO,
     summary="A message only one side defines.",
-    kind="drift",
-    scope="set",
 )
 def drift_message_missing(drift_set: DriftSet, report: Reporter) -> None:
     for spec in drift_set.upstream_only:

@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from kcompat.config import Config
-from kcompat.rules.engine import Finding, Reporter, Rule, Severity, all_rules, get_rule
+from kcompat.rules.engine import Finding, Reporter, Severity
+from kcompat.rules.registry import Rule, Subject, all_rules, get_rule
 from kcompat.rules.runner import Call, Finishing, Outcome, finish, run_rules
 from kcompat.spec.model import Message
 from kcompat.spec.specfile import SpecFile
@@ -62,14 +63,11 @@ def layout_errors(specs: Sequence[SpecFile]) -> dict[str, Finding]:
 def _layout_errors(specs: Sequence[SpecFile]) -> dict[str, Finding]:
     from kcompat.rules.lint.schema import missing_layout_keys
 
-    rules = [r for r in all_rules("lint") if r.id in LAYOUT_RULES and r.scope != "set"]
+    rules = [r for r in all_rules("lint") if r.id in LAYOUT_RULES]
 
     def calls(rule: Rule) -> Iterator[Call]:
         for spec in specs:
-            if rule.scope == "document":
-                yield Call((spec,), spec.path, _name(spec))
-            elif spec.message is not None:
-                yield Call((spec.message,), spec.path, spec.message.name)
+            yield from _one_spec(rule, spec)
 
     found = run_rules(rules, calls)
     missing = get_rule("missing-key")
@@ -87,6 +85,14 @@ def _layout_errors(specs: Sequence[SpecFile]) -> dict[str, Finding]:
     return first
 
 
+def _one_spec(rule: Rule, spec: SpecFile) -> Iterator[Call]:
+    """The call a document or message rule makes on one spec file (if any)."""
+    if rule.subject is Subject.DOCUMENT:
+        yield Call(spec, spec.path, _name(spec))
+    elif rule.subject is Subject.MESSAGE and spec.message is not None:
+        yield Call(spec.message, spec.path, spec.message.name)
+
+
 def run_lint(
     targets: Sequence[SpecFile],
     context: Sequence[SpecFile] = (),
@@ -98,15 +104,11 @@ def run_lint(
     groups = _directories((*targets, *context))
 
     def calls(rule: Rule) -> Iterator[Call]:
-        if rule.scope == "set":
-            for group in groups:
-                yield Call((group,))
+        if rule.subject is Subject.SET:
+            yield from (Call(group) for group in groups)
             return
         for spec in targets:
-            if rule.scope == "document":
-                yield Call((spec,), spec.path, _name(spec))
-            elif rule.scope == "message" and spec.message is not None:
-                yield Call((spec.message,), spec.path, spec.message.name)
+            yield from _one_spec(rule, spec)
 
     target_paths = {spec.path for spec in targets}
     raw = [

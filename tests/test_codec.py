@@ -1,6 +1,6 @@
 """The codec, feature by feature, on byte strings checked by hand against the wire rules.
 
-Every expected byte string here was written from FORMAT-NOTES.md and the generator facts
+Every expected byte string here was written from docs/FORMAT.md and the generator facts
 (section 7b), not copied from the codec's output. Each test also checks that the compiled
 codec and the reference interpreter agree, and that decoding gives the value back.
 """
@@ -282,7 +282,7 @@ def test_client_id_stays_a_classic_string_in_a_flexible_header() -> None:
 
 
 # ----------------------------------------------------------------------------------------
-# Seed 004 encodings
+# Integer encodings
 # ----------------------------------------------------------------------------------------
 
 

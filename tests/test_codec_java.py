@@ -1,6 +1,6 @@
 """Reading as Kafka's generated Java readers do (``java=True``), against strict reading.
 
-FORMAT-NOTES.md ("What Kafka's Java readers accept") lists where Kafka's generated
+docs/FORMAT.md ("What Kafka's Java readers accept") lists where Kafka's generated
 ``XData(Readable, version)`` classes accept what the strict codec refuses, and where the
 two agree. Each point has a test here on hand-built bytes, run through both decoders (the
 compiled one and the reference interpreter, which must agree value for value and error

@@ -135,7 +135,7 @@ def test_no_evidence_for_changes_that_keep_the_wire(case: str) -> None:
 
 
 def test_a_field_widened_with_a_narrow_encoding_for_old_versions_is_compatible() -> None:
-    """Seed 004's reason for being: int32 -> int64 with fixed32 in the released versions."""
+    """Why ``encoding`` exists: int32 -> int64 with fixed32 in the released versions."""
 
     def widen(doc: dict[str, Any]) -> None:
         find(doc, "Epoch").update({"type": "int64", "encoding": "fixed32"})

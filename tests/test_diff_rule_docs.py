@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from kcompat.rules.engine import Rule, Severity, all_rules, get_rule
+from kcompat.rules.engine import Severity
+from kcompat.rules.registry import Rule, Subject, all_rules, get_rule
 from tests.diff_runner import (
     diff_last_commit,
     released_then_two_commits,
@@ -169,7 +170,7 @@ def test_prose_and_roles(page: tuple[RuleDoc, Rule]) -> None:
 
 def test_failing_pair_fires_the_rule(page: tuple[RuleDoc, Rule], tmp_path: Path) -> None:
     doc, rule = page
-    findings = _run(doc, "fail", tmp_path, proof=rule.scope == "proof")
+    findings = _run(doc, "fail", tmp_path, proof=rule.subject is Subject.ELSEWHERE)
     hits = [f for f in findings if f["rule"] == rule.id]
     assert hits, f"the failing pair of {rule.id} does not trigger it: {findings}"
     base = dict(doc.files("fail-base"))

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from kcompat.cli import main
-from kcompat.rules.engine import all_rules
+from kcompat.rules.registry import all_rules
 from tests.rule_docs import all_rule_docs, parse_rule_doc
 
 DRIFT_RULES = {rule.id: rule for rule in all_rules("drift")}

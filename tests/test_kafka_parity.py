@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 import kcompat.commands
-from kcompat.rules.engine import Rule, all_rules, get_rule
+from kcompat.rules.registry import Rule, all_rules, get_rule
 from tests.diff_runner import run_cli
 from tests.rule_docs import DIFF_ROLES, RULES_DIR, LintRun, RuleDoc, lint_example, parse_rule_doc
 

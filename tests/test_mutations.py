@@ -585,7 +585,7 @@ MUTATIONS: list[Mutation] = [
         _drop_key("Leader", "entityType"),
         (("entity-type-changed", "Leader"),),
     ),
-    # -- seed 004 encodings --------------------------------------------------------------------
+    # -- integer encodings --------------------------------------------------------------------
     M(
         "encoding-added",
         "PartitionRecord",

@@ -18,7 +18,7 @@ import kcompat.commands
 from kcompat.app import app
 from kcompat.cli import main
 from kcompat.pipeline.corpus import BuildRequest, VerifyRequest, VerifyResult, build, verify
-from kcompat.rules.engine import get_rule
+from kcompat.rules.registry import get_rule
 from tests.rule_docs import RULES_DIR, parse_rule_doc
 from tests.test_pipeline_history import shelf_repo
 

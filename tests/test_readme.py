@@ -22,10 +22,12 @@ pre-commit, accepting breaks) are run by tests/test_readme_ci.py, which must use
 
 from __future__ import annotations
 
+import inspect
 import os
 import re
 import shlex
 import subprocess
+import textwrap
 import tomllib
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -34,6 +36,7 @@ from typing import Any
 
 import pytest
 
+from kcompat.rules.registry import get_rule
 from tests.conftest import ROOT
 from tests.diff_runner import GIT_ENV, KCOMPAT
 from tests.rule_docs import RULES_DIR, parse_rule_doc
@@ -192,7 +195,7 @@ def run_console(block: Block, cwd: Path) -> None:
 
 def test_every_block_is_accounted_for() -> None:
     """A new kind of block, or a context the harness does not know, fails here."""
-    known = {"sh", "console", "yaml", "toml", "json"}
+    known = {"sh", "console", "yaml", "toml", "json", "python"}
     for block in blocks():
         assert block.lang in known, block.name
         assert block.context in ("root", "kafka", "tag-duplicate") or block.context.startswith(
@@ -284,3 +287,14 @@ def test_the_configuration_example_is_valid() -> None:
     (block,) = [b for b in blocks() if b.lang == "toml" and b.context == "root"]
     config = parse_config(tomllib.loads(block.body), "README.md")
     assert config.severities and config.disabled
+
+
+def test_the_python_example_is_the_rule_it_names() -> None:
+    """ "Adding a rule" shows a real rule: the block is that rule's source, verbatim."""
+    (block,) = [b for b in blocks() if b.lang == "python"]
+    rule_id = re.search(r'@field_rule\(\n\s+"([a-z-]+)"', block.body)
+    assert rule_id is not None, block.name
+    found = get_rule(rule_id.group(1))
+    assert found is not None and found.source is not None
+    source = inspect.getsource(found.source)
+    assert textwrap.dedent(block.body).strip() == source.strip()

@@ -284,7 +284,7 @@ def test_response_tagged_nullable_struct_uses_common_struct(examples: dict[str, 
     assert endpoint.name == "Endpoint" and names(endpoint) == ["NodeId", "Host", "Port"]
 
 
-# -- seed 004 encodings ----------------------------------------------------------------------
+# -- integer encodings ----------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(

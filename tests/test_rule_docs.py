@@ -15,7 +15,8 @@ from typer.testing import CliRunner
 import kcompat.commands
 from kcompat.app import app
 from kcompat.rules.catalog import implemented_in
-from kcompat.rules.engine import Rule, Severity, all_rules, get_rule
+from kcompat.rules.engine import Severity
+from kcompat.rules.registry import Rule, all_rules, get_rule, implementation
 from tests.conftest import ROOT
 from tests.rule_docs import (
     RULES_DIR,
@@ -138,16 +139,24 @@ def test_rules_command_prints_the_page(page: tuple[RuleDoc, Rule]) -> None:
         wanted = re.sub(r"^(```\w+) .*$", r"\1", line)
         assert any(out == wanted for out in shown), f"missing or out of order: {line!r}"
     assert not re.search(r"^```\w+[ \t]+\S", result.output, re.MULTILINE)
-    assert f"Implemented in `{implemented_in(rule)}` ({rule.check.__module__})." in result.output
+    assert (
+        f"Implemented in `{implemented_in(rule)}` ({implementation(rule).__module__})"
+        in result.output
+    )
 
 
 def test_rules_command_says_where_the_rule_is_implemented(page: tuple[RuleDoc, Rule]) -> None:
-    """The file and line shown hold the rule's registration (``@rule("ID", ...)``)."""
+    """The file and line shown hold the rule's check (``@field_rule("ID", ...)``), or the
+    stage that reports a rule declared as coming from elsewhere."""
     _doc, rule = page
     path, line = implemented_in(rule).rsplit(":", 1)
     source = (ROOT / path).read_text(encoding="utf-8").splitlines()
     registration = "\n".join(source[int(line) - 1 : int(line) + 2])
-    assert registration.startswith("@rule(") and f'"{rule.id}"' in registration
+    if rule.origin:
+        assert registration.startswith(("def ", "class ")), registration
+        assert rule.origin.rpartition(":")[2] in registration
+    else:
+        assert re.match(r"@\w+_rule\(", registration) and f'"{rule.id}"' in registration
 
 
 def test_rules_command_through_a_real_process() -> None:

@@ -81,6 +81,24 @@ def test_turning_the_rule_off_leaves_the_break_to_the_proof(tmp_path: Path) -> N
     assert report["findings"] == []
 
 
+def test_a_category_turns_off_every_rule_of_it(tmp_path: Path) -> None:
+    repo = broken_repo(tmp_path, config='disable = ["category:fields"]\n')
+    code, report = findings(repo, "--no-proof")
+    assert code == 0
+    assert report["findings"] == []
+    code, report = findings(broken_repo(tmp_path / "other", config='disable = ["category:tags"]\n'))
+    assert code == 1
+    assert [f["rule"] for f in report["findings"]] == ["field-type-changed"]
+
+
+def test_an_unknown_category_is_one_line(tmp_path: Path) -> None:
+    repo = broken_repo(tmp_path, config='disable = ["category:tag"]\n')
+    run = run_cli(["diff", "HEAD~1", "HEAD"], repo)
+    assert run.code == 2
+    (line,) = run.stderr.strip().splitlines()
+    assert "unknown category 'tag' in disable; did you mean 'category:tags'?" in line
+
+
 def test_a_configured_severity_keeps_the_evidence(tmp_path: Path) -> None:
     repo = broken_repo(tmp_path, config='[severity]\nfield-type-changed = "warning"\n')
     code, report = findings(repo)

@@ -174,7 +174,9 @@ class DecoderGenerator(GeneratorBase):
         u = self.uid()
         if wire.fixed_size is not None:
             self.dec_run(src, [(self.fixed_code(wire), var, wire)], buf, pos)
-        elif kind is Kind.INT:  # seed 004's varints: not Kafka's, strict in both modes
+        elif (
+            kind is Kind.INT
+        ):  # the `encoding` extension's varints: not Kafka's, strict in both modes
             raw = f"z{u}"
             self.dec_uv(src, raw, buf, pos, wire.bits, pre)
             if wire.form == "packed":

@@ -1,7 +1,7 @@
 """How Kafka's generated Java readers turn bytes into values, where that differs from strict.
 
 Both decoders (the compiled one and the reference interpreter) read in one of two modes:
-strict (the wire rules of FORMAT-NOTES.md, the default) or as Kafka's generated
+strict (the wire rules of docs/FORMAT.md, the default) or as Kafka's generated
 ``XData(Readable, version)`` classes do. Java is more lenient in a few places, and the
 proof must call bytes unreadable only where a Kafka broker or client would fail:
 
@@ -21,10 +21,10 @@ proof must call bytes unreadable only where a Kafka broker or client would fail:
 The rest is common to both modes: a known tag outside its ``taggedVersions`` fails, a null
 for a non-nullable field fails, a KIP-893 marker byte 0x80-0xff is null, any non-zero bool
 byte is true; tags in any order are read (a writer must write them ascending). The
-seed-004 varint encodings of integer fields are not Kafka's and read the same in both
-modes. One corner differs on purpose: a tag of a field whose ``versions`` never meet its
-``taggedVersions`` fails in both modes, where Java would keep it as unknown (Kafka's
-generator refuses such a spec anyway).
+varint encodings of integer fields (the ``encoding`` extension) are not Kafka's and read
+the same in both modes. One corner differs on purpose: a tag of a field whose
+``versions`` never meet its ``taggedVersions`` fails in both modes, where Java would keep
+it as unknown (Kafka's generator refuses such a spec anyway).
 """
 
 from __future__ import annotations

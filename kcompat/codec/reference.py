@@ -1,6 +1,6 @@
 """The reference codec: a plain interpreter of a layout, slow, exact and talkative.
 
-It is the executable statement of the wire rules (FORMAT-NOTES.md and Kafka's generated
+It is the executable statement of the wire rules (docs/FORMAT.md and Kafka's generated
 code), and it is used where speed does not matter but precision does:
 
 * diagnosing failures of the compiled codec (:mod:`kcompat.codec.compiler` runs without
@@ -343,7 +343,7 @@ class _Reader:
             self.take(size, path, label)
             code = INT_CODES[(wire.bits, wire.signed)]
             value: int = struct.unpack_from(">" + code, self.buf, start)[0]
-        else:  # seed 004's varints are not Kafka's: strict in both modes
+        else:  # the `encoding` extension's varints are not Kafka's: strict in both modes
             java, self.java = self.java, False
             try:
                 raw = self.uvarint(path, label, wire.bits)

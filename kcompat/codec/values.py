@@ -37,7 +37,7 @@ def int_range(wire: Wire) -> tuple[int, int]:
 def _int_range(form: str, bits: int, signed: bool, type_bits: int) -> tuple[int, int]:
     """The integers a field can hold at this wire: the type's range within the encoding's.
 
-    A seed-004 width narrower than the type (``fixed32`` on an ``int64``) narrows the
+    An `encoding` width narrower than the type (``fixed32`` on an ``int64``) narrows the
     range: values outside it are rejected on write. ``upacked`` on a signed type writes
     the two's complement bits as an unsigned varint, so its range is the signed one.
     """

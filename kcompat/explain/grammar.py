@@ -3,7 +3,7 @@
 ``Metadata Response (Version: 12) => throttle_time_ms [brokers] ... _tagged_fields``,
 one line per nested struct, and a table of every field with its wire type and size.
 Built from :func:`kcompat.spec.resolve.resolve`, so what it prints is what the codec
-writes: compact or classic lengths, seed 004 varints, null markers, tag sections.
+writes: compact or classic lengths, encoding varints, null markers, tag sections.
 """
 
 from __future__ import annotations
@@ -223,6 +223,6 @@ def _size(wire: Wire) -> int | None:
 
 
 def _varying(wire: Wire) -> str:
-    if wire.kind is Kind.INT:  # seed 004 varints: 7 bits per byte
+    if wire.kind is Kind.INT:  # encoding varints: 7 bits per byte
         return f"1-{(wire.bits + 6) // 7}"
     return "var"

@@ -28,11 +28,11 @@ class Shape(StrEnum):
 
     ABSENT = "absent"
     FIXED = "fixed"  # constant width: bool, fixed ints, float64, uuid
-    NARROW = "narrow"  # seed 004 fixedN narrower than the declared type (range-checked)
+    NARROW = "narrow"  # encoding fixedN narrower than the declared type (range-checked)
     CLASSIC = "classic"  # int16/int32 length or count prefix (non-flexible)
     COMPACT = "compact"  # unsigned varint length+1 (flexible, KIP-482)
-    PACKED = "packed"  # seed 004 zig-zag varint
-    UPACKED = "upacked"  # seed 004 unsigned varint
+    PACKED = "packed"  # encoding: zig-zag varint
+    UPACKED = "upacked"  # encoding: unsigned varint
     STRUCT = "struct"  # a struct: its fields follow (as rows below)
 
 
@@ -51,9 +51,12 @@ GLYPHS: dict[Shape, tuple[str, str]] = {
 #: What the glyphs and suffixes mean, in legend order (also in the JSON output).
 LEGEND: tuple[tuple[str, str, str], ...] = (
     (*GLYPHS[Shape.FIXED], "fixed width (bool, fixed-width integer, float64, uuid)"),
-    (*GLYPHS[Shape.NARROW], "fixed width narrower than its type (seed 004, range-checked)"),
-    (*GLYPHS[Shape.PACKED], "signed varint (seed 004 packed)"),
-    (*GLYPHS[Shape.UPACKED], "unsigned varint (seed 004 upacked)"),
+    (
+        *GLYPHS[Shape.NARROW],
+        "fixed width narrower than its type (the `encoding` extension, range-checked)",
+    ),
+    (*GLYPHS[Shape.PACKED], "signed varint (encoding packed)"),
+    (*GLYPHS[Shape.UPACKED], "unsigned varint (encoding upacked)"),
     (*GLYPHS[Shape.CLASSIC], "int16/int32 length or count prefix"),
     (*GLYPHS[Shape.COMPACT], "compact: unsigned varint length+1 (flexible)"),
     (*GLYPHS[Shape.STRUCT], "struct (its fields follow)"),
@@ -80,7 +83,7 @@ class Cell:
     nullable: bool = False  # declared nullable at this version
     tag: int | None = None  # the tag when tagged at this version
     compact: bool = False  # uvarint length prefix (strings, bytes, records, arrays)
-    encoding: str = ""  # the seed 004 encoding written in the spec for this version
+    encoding: str = ""  # the `encoding` written in the spec for this version
     fixed_size: int | None = None  # bytes on the wire when constant
     change: str = ""  # --against: "added", "removed", "changed" or ""
 

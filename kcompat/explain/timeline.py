@@ -96,7 +96,7 @@ def _attribute(
 
 
 def _encodings(cells: Sequence[Cell], present: Sequence[int], labels: Sequence[str]) -> list[str]:
-    """Seed 004 encodings as written: ``encoded upacked32``, or per version range."""
+    """Integer encodings as written: ``encoded upacked32``, or per version range."""
     names = [cells[i].encoding for i in present]
     if not any(names):
         return []

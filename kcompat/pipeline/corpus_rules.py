@@ -2,53 +2,37 @@
 
 They live apart from :mod:`kcompat.pipeline.corpus` so that registering them (the CLI
 does it at import time, so ``kcompat rules corpus-mismatch`` works) costs no Spark,
-pyarrow or codec import. Findings come from the corpus verifier, not from a rule walk,
-so the check functions do nothing.
+pyarrow or codec import. Their findings come from the corpus verifier.
 """
 
 from __future__ import annotations
 
-from kcompat.rules.engine import Severity, rule
+from kcompat.rules.engine import Severity
+from kcompat.rules.registry import Category, RuleKind, elsewhere
 
-MISMATCH = "corpus-mismatch"
-MESSAGE_MISSING = "corpus-message-missing"
-VERSION_MISSING = "corpus-version-missing"
-
-
-@rule(
-    MISMATCH,
-    kind="corpus",
-    category="proof",
+MISMATCH = elsewhere(
+    "corpus-mismatch",
+    kind=RuleKind.CORPUS,
+    category=Category.PROOF,
     severity=Severity.ERROR,
     summary="Bytes stored by one revision are misread (or rejected) by another.",
-    scope="corpus",
+    origin="kcompat.pipeline.corpus_tasks:Verifier",
 )
-def corpus_mismatch(*_args: object) -> None:
-    """Findings come from :func:`kcompat.pipeline.corpus_tasks.verify_row`."""
-
-
-@rule(
-    MESSAGE_MISSING,
-    kind="corpus",
-    category="messages",
+MESSAGE_MISSING = elsewhere(
+    "corpus-message-missing",
+    kind=RuleKind.CORPUS,
+    category=Category.MESSAGES,
     severity=Severity.WARNING,
     summary="The corpus holds bytes of a message the verifying revision does not have.",
-    scope="corpus",
+    origin="kcompat.pipeline.corpus:missing_findings",
 )
-def corpus_message_missing(*_args: object) -> None:
-    """Findings come from the driver of ``kcompat corpus verify``."""
-
-
-@rule(
-    VERSION_MISSING,
-    kind="corpus",
-    category="versions",
+VERSION_MISSING = elsewhere(
+    "corpus-version-missing",
+    kind=RuleKind.CORPUS,
+    category=Category.VERSIONS,
     severity=Severity.WARNING,
     summary="The corpus holds bytes of a message version the verifying revision does not have.",
-    scope="corpus",
+    origin="kcompat.pipeline.corpus:missing_findings",
 )
-def corpus_version_missing(*_args: object) -> None:
-    """Findings come from the driver of ``kcompat corpus verify``."""
-
 
 CORPUS_RULES = (MISMATCH, MESSAGE_MISSING, VERSION_MISSING)

@@ -186,7 +186,7 @@ def _warm(batches: Iterator[Any]) -> Iterator[Any]:
 
     import kcompat.diff.prepared
     import kcompat.rules.evolution.proof  # noqa: F401
-    from kcompat.rules.engine import all_rules
+    from kcompat.rules.registry import all_rules
     from kcompat.spec.specfile import enable_parse_cache
 
     enable_parse_cache()

@@ -7,7 +7,8 @@ from typing import Any
 
 from kcompat import __version__
 from kcompat.report.document import Report, details
-from kcompat.rules.engine import Severity, get_rule
+from kcompat.rules.engine import Severity
+from kcompat.rules.registry import get_rule
 
 _LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 HELP_URI = "https://github.com/kcompat/kcompat/blob/main/rules/{}.md"

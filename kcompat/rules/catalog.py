@@ -9,7 +9,7 @@ from importlib import resources
 from typing import Any
 
 from kcompat.errors import UsageError
-from kcompat.rules.engine import Rule, all_rules, get_rule
+from kcompat.rules.registry import Rule, all_rules, get_rule, implementation
 
 
 def rule_doc(rule_id: str) -> str | None:
@@ -52,16 +52,17 @@ def readable_page(text: str) -> str:
 
 
 def implemented_in(found: Rule) -> str:
-    """``kcompat/rules/lint/tags.py:42`` (where the rule's check is registered)."""
+    """``kcompat/rules/lint/tags.py:42``: the rule's check, or the stage reporting it."""
     import inspect
     from pathlib import Path
 
     import kcompat
 
-    source = inspect.getsourcefile(found.check)
-    line = inspect.getsourcelines(found.check)[1]
+    target = implementation(found)
+    source = inspect.getsourcefile(target)
+    line = inspect.getsourcelines(target)[1]
     if source is None:
-        return found.check.__module__
+        return target.__module__
     root = Path(kcompat.__file__).resolve().parent.parent
     path = Path(source).resolve()
     shown = path.relative_to(root) if path.is_relative_to(root) else path
@@ -73,7 +74,9 @@ def _page(found: Rule) -> str:
         f"# {found.id}\n\n{found.summary}\n\n(kind {found.kind}, category {found.category}, "
         f"default severity {found.severity.label})\n"
     )
-    where = f"Implemented in `{implemented_in(found)}` ({found.check.__module__}).\n"
+    target = implementation(found)
+    stage = " (its findings come from there)" if found.origin else ""
+    where = f"Implemented in `{implemented_in(found)}` ({target.__module__}){stage}.\n"
     first_section = text.find("\n## ")
     if first_section < 0:
         return text.rstrip("\n") + "\n\n" + where

@@ -1,20 +1,23 @@
-"""Findings, severities, and the rule registry shared by lint and diff.
+"""Findings, severities, and the reporter a rule's check reports through.
 
-A rule is a small function plus metadata (stable ID, category, default severity,
-one-line purpose). It reports through a :class:`Reporter` bound to its ID, never raises
-for bad specs, and returns nothing: findings are data collected by the engine.
+A rule (see :mod:`kcompat.rules.registry`) never raises for bad specs and returns
+nothing: it calls a :class:`Reporter` bound to its ID, and findings are data collected by
+the runner.
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from enum import IntEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kcompat.spec.load import JArray, JObject, Position
+
+if TYPE_CHECKING:
+    from kcompat.rules.registry import Rule
 
 
 class Severity(IntEnum):
@@ -83,79 +86,6 @@ _LINE_REFS = re.compile(
 )
 
 
-RuleCheck = Callable[..., None]
-
-
-@dataclass(frozen=True)
-class Rule:
-    """A registered rule: metadata plus the function that checks it."""
-
-    id: str
-    kind: str  # "lint", "diff" or "drift"
-    category: str
-    severity: Severity
-    summary: str
-    check: RuleCheck = field(repr=False, compare=False)
-    scope: str = "message"  # lint: "document", "message" or "set"; diff: "pair"
-
-
-_REGISTRY: dict[str, Rule] = {}
-
-
-def rule(
-    rule_id: str,
-    *,
-    kind: str,
-    category: str,
-    severity: Severity,
-    summary: str,
-    scope: str = "message",
-) -> Callable[[RuleCheck], RuleCheck]:
-    """Register ``check`` under ``rule_id``; IDs are kebab-case and unique."""
-    if not re.fullmatch(r"[a-z0-9]+(?:-[a-z0-9]+)*", rule_id):
-        raise ValueError(f"rule ID {rule_id!r} is not kebab-case")
-
-    def register(check: RuleCheck) -> RuleCheck:
-        if rule_id in _REGISTRY:
-            raise ValueError(f"rule {rule_id!r} registered twice")
-        _REGISTRY[rule_id] = Rule(rule_id, kind, category, severity, summary, check, scope)
-        return check
-
-    return register
-
-
-#: Where each kind of rule is defined (importing a module registers its rules).
-RULE_MODULES: dict[str, tuple[str, ...]] = {
-    "lint": ("kcompat.rules.lint",),
-    "diff": ("kcompat.rules.evolution",),
-    "drift": ("kcompat.drift",),
-    "corpus": ("kcompat.pipeline.corpus_rules",),
-}
-
-
-def all_rules(kind: str | None = None) -> list[Rule]:
-    """Every registered rule (of one kind), sorted by kind then ID."""
-    _load_rule_modules(kind)
-    rules = [r for r in _REGISTRY.values() if kind is None or r.kind == kind]
-    return sorted(rules, key=lambda r: (r.kind, r.id))
-
-
-def get_rule(rule_id: str) -> Rule | None:
-    found = _REGISTRY.get(rule_id)
-    if found is None:
-        _load_rule_modules(None)
-        found = _REGISTRY.get(rule_id)
-    return found
-
-
-def _load_rule_modules(kind: str | None) -> None:
-    # Only what is asked for: `kcompat lint` need not import the diff engine or the codec.
-    import importlib
-
-    for module in RULE_MODULES.get(kind, ()) if kind else sum(RULE_MODULES.values(), ()):
-        importlib.import_module(module)
-
-
 Where = Position | JObject | JArray | None
 
 
@@ -170,12 +100,25 @@ class Reporter:
         *,
         message_name: str = "",
         base_path: str = "",
+        field_path: str = "",
     ) -> None:
         self.rule = rule_
         self.path = path
         self.base_path = base_path
         self.message_name = message_name
+        self.field_path = field_path
         self.sink = sink
+
+    def about(self, field_path: str) -> Reporter:
+        """The same reporter, its findings naming ``field_path`` unless told otherwise."""
+        return Reporter(
+            self.rule,
+            self.path,
+            self.sink,
+            message_name=self.message_name,
+            base_path=self.base_path,
+            field_path=field_path,
+        )
 
     def __call__(
         self,
@@ -208,7 +151,7 @@ class Reporter:
                 location=Location(path or self.path, line, column),
                 hint=hint,
                 message_name=self.message_name if message_name is None else message_name,
-                field_path=field_path,
+                field_path=field_path or self.field_path,
                 versions=versions,
                 base_location=base_location,
                 evidence=evidence,

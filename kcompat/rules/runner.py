@@ -25,16 +25,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from kcompat.config import Config
-from kcompat.rules.engine import (
-    Finding,
-    Location,
-    Reporter,
-    Rule,
-    Severity,
-    all_rules,
-    get_rule,
-)
+from kcompat.rules.engine import Finding, Location, Reporter, Severity
 from kcompat.rules.evidence import attach_evidence
+from kcompat.rules.registry import Rule, all_rules, get_rule
 from kcompat.rules.suppress import Directive, covering, parse_directives
 from kcompat.spec.load import Comment
 from kcompat.spec.versions import Versions
@@ -42,14 +35,14 @@ from kcompat.spec.versions import Versions
 
 @dataclass(frozen=True)
 class Call:
-    """One rule call's subject: the check's arguments (``args``, the reporter, then
-    ``context``) and where its findings point by default."""
+    """One rule call: its subject (see :class:`~kcompat.rules.registry.Subject`), where its
+    findings point by default, and the run's context (given to rules that declare it)."""
 
-    args: tuple[object, ...]
+    subject: object
     path: str = ""
     message_name: str = ""
     base_path: str = ""
-    context: tuple[object, ...] = ()
+    context: object = None
 
 
 def run_rules(rules: Iterable[Rule], calls: Callable[[Rule], Iterable[Call]]) -> list[Finding]:
@@ -64,7 +57,7 @@ def run_rules(rules: Iterable[Rule], calls: Callable[[Rule], Iterable[Call]]) ->
                 message_name=call.message_name,
                 base_path=call.base_path,
             )
-            checked.check(*call.args, reporter, *call.context)
+            checked.run(call.subject, reporter, call.context)
     return findings
 
 

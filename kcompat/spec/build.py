@@ -134,7 +134,7 @@ def _field(node: JObject, parent_versions: Versions) -> Field:
 
 
 def _encoding(value: Any, versions: Versions) -> tuple[EncodingRule, ...]:
-    """Seed 004's ``encoding``: a name for all versions, or {range: name}."""
+    """The ``encoding`` extension: a name for all versions, or {range: name}."""
     if isinstance(value, str):
         return (EncodingRule(versions, value),)
     if isinstance(value, JObject):

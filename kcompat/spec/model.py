@@ -185,7 +185,7 @@ def show_value(value: Any) -> str:
 
 @dataclass(frozen=True, slots=True)
 class EncodingRule:
-    """Seed 004: the integer encoding (``fixed32``, ``packed64``, ...) for some versions."""
+    """The integer ``encoding`` (``fixed32``, ``packed64``, ...) of some versions."""
 
     versions: Versions
     name: str

@@ -28,7 +28,7 @@ class Kind(StrEnum):
     STRUCT = "struct"
 
 
-#: Integer forms (seed 004): fixed-width big-endian, zig-zag varint, unsigned varint.
+#: Integer forms of ``encoding``: fixed-width big-endian, zig-zag varint, unsigned varint.
 INT_FORMS = ("fixed", "packed", "upacked")
 
 

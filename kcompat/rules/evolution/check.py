@@ -12,12 +12,13 @@ from dataclasses import replace
 from pathlib import PurePosixPath
 
 from kcompat.config import Config
-from kcompat.rules.engine import Finding, Rule, all_rules
+from kcompat.rules.engine import Finding
 from kcompat.rules.evolution.context import DiffContext
 from kcompat.rules.evolution.judged import judge, kept_versions
 from kcompat.rules.evolution.ledger import TagLedger
 from kcompat.rules.evolution.pairing import MessagePair, pair_messages
 from kcompat.rules.evolution.released import Releases
+from kcompat.rules.registry import Rule, Subject, all_rules
 from kcompat.rules.runner import Call, Finishing, Outcome, finish, run_rules
 from kcompat.spec.model import Message
 from kcompat.spec.specfile import SpecFile
@@ -49,27 +50,21 @@ def diff_specs(
     context = DiffContext(pairing, ledger or TagLedger.empty(), unreadable, policy, invalid)
 
     def calls(rule: Rule) -> Iterator[Call]:
-        if rule.scope == "set":
-            yield Call((context,))
-        elif rule.scope == "pair":
+        if rule.subject is Subject.SET:
+            yield Call(None, context=context)
+        elif rule.subject is Subject.PAIR:
             for pair in pairing.pairs:
-                yield Call(
-                    (pair,),
-                    pair.head_spec.path,
-                    pair.head.name,
-                    pair.base_spec.path,
-                    context=(context,),
-                )
+                yield _pair_call(pair, context)
 
     # A rule turned off does not run, so the bytes it would have explained stay the
     # proof's own finding: disabling a check never hides a proven break (an inline ignore
     # comment accepts one, bytes and all).
-    rules = [r for r in _pair_first(all_rules("diff")) if r.id not in config.disabled]
+    rules = [r for r in all_rules("diff") if r.id not in config.disabled]
     raw = run_rules(rules, calls)
-    pair_rules = [r for r in rules if r.scope == "pair"]
+    pair_rules = [r for r in rules if r.subject is Subject.PAIR]
 
     def run_pair(pair: MessagePair) -> list[Finding]:
-        one = Call((pair,), pair.head_spec.path, pair.head.name, pair.base_spec.path, (context,))
+        one = _pair_call(pair, context)
         return run_rules(pair_rules, lambda _rule: (one,))
 
     proven = [p for p in pairing.pairs if not p.common.empty]
@@ -104,9 +99,8 @@ def diff_specs(
     return finish(raw, how, evidence)
 
 
-def _pair_first(rules: list[Rule]) -> list[Rule]:
-    """The rules that walk pairs or the whole pairing (the proof's findings come apart)."""
-    return [r for r in rules if r.scope in ("pair", "set")]
+def _pair_call(pair: MessagePair, context: DiffContext) -> Call:
+    return Call(pair, pair.head_spec.path, pair.head.name, pair.base_spec.path, context)
 
 
 def _messages(specs: Sequence[SpecFile]) -> list[Message]:

@@ -6,8 +6,6 @@ from kcompat.spec.load import JObject
 from kcompat.spec.resolve import Kind, LayoutField, StructLayout, Wire
 from kcompat.spec.shape import own_shape
 
-DIFF = dict(kind="diff", scope="pair")
-
 
 def node(entry: LayoutField) -> JObject | None:
     return entry.field.node

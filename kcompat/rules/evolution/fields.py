@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from kcompat.rules.engine import Reporter, Severity, rule
+from kcompat.rules.engine import Reporter, Severity
+from kcompat.rules.evolution.adapters import pair_rule
 from kcompat.rules.evolution.common import (
-    DIFF,
     boxing_exception,
     describe,
     int_encoding_changed,
@@ -14,8 +14,8 @@ from kcompat.rules.evolution.common import (
     struct_renamed,
     type_names_differ,
 )
-from kcompat.rules.evolution.context import DiffContext
 from kcompat.rules.evolution.pairing import MessagePair, StructPair
+from kcompat.rules.registry import Category
 from kcompat.spec.load import JObject
 from kcompat.spec.model import show_value
 from kcompat.spec.resolve import Kind, LayoutField
@@ -35,14 +35,13 @@ def _owner(pair: MessagePair, struct_pair: StructPair, side: str) -> JObject | N
     return message.node
 
 
-@rule(
+@pair_rule(
     "field-added",
-    category="fields",
+    category=Category.FIELDS,
     severity=Severity.ERROR,
     summary="A non-tagged field added to a released version: old readers misparse.",
-    **DIFF,
 )
-def field_added(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
+def field_added(pair: MessagePair, report: Reporter) -> None:
     for struct_pair in pair.struct_pairs:
         if struct_pair.restructured:
             continue  # same bytes: fields-restructured reports it
@@ -62,14 +61,13 @@ def field_added(pair: MessagePair, report: Reporter, context: DiffContext) -> No
             )
 
 
-@rule(
+@pair_rule(
     "field-removed",
-    category="fields",
+    category=Category.FIELDS,
     severity=Severity.ERROR,
     summary="A non-tagged field removed from a released version.",
-    **DIFF,
 )
-def field_removed(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
+def field_removed(pair: MessagePair, report: Reporter) -> None:
     for struct_pair in pair.struct_pairs:
         if struct_pair.restructured:
             continue  # same bytes: fields-restructured reports it
@@ -91,14 +89,13 @@ def field_removed(pair: MessagePair, report: Reporter, context: DiffContext) -> 
             )
 
 
-@rule(
+@pair_rule(
     "fields-restructured",
-    category="naming",
+    category=Category.NAMES,
     severity=Severity.WARNING,
     summary="Fields regrouped or flattened without changing a byte: generated code breaks.",
-    **DIFF,
 )
-def fields_restructured(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
+def fields_restructured(pair: MessagePair, report: Reporter) -> None:
     for struct_pair in pair.struct_pairs:
         if not struct_pair.restructured:
             continue
@@ -126,14 +123,13 @@ def fields_restructured(pair: MessagePair, report: Reporter, context: DiffContex
         )
 
 
-@rule(
+@pair_rule(
     "fields-reordered",
-    category="fields",
+    category=Category.FIELDS,
     severity=Severity.ERROR,
     summary="Fields of a released version change order (even two of the same type).",
-    **DIFF,
 )
-def fields_reordered(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
+def fields_reordered(pair: MessagePair, report: Reporter) -> None:
     # One finding per struct definition and change: a common struct used in two places,
     # or broken in several versions, is one reordering, not one per use and version.
     groups: dict[tuple[str, tuple[str, ...], tuple[str, ...]], _Reorder] = {}
@@ -203,14 +199,13 @@ def _type_change(base: LayoutField, head: LayoutField) -> str | None:
     return ""
 
 
-@rule(
+@pair_rule(
     "field-type-changed",
-    category="fields",
+    category=Category.FIELDS,
     severity=Severity.ERROR,
     summary="A field's type changed (except []P <-> []{P} in non-flexible versions).",
-    **DIFF,
 )
-def field_type_changed(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
+def field_type_changed(pair: MessagePair, report: Reporter) -> None:
     for struct_pair, base, head in pair.matched_fields():
         why = _type_change(base, head)
         if why is None:
@@ -231,14 +226,13 @@ def field_type_changed(pair: MessagePair, report: Reporter, context: DiffContext
         )
 
 
-@rule(
+@pair_rule(
     "encoding-changed",
-    category="fields",
+    category=Category.FIELDS,
     severity=Severity.ERROR,
-    summary="Seed 004 integer encoding changed for a released version (incl. narrower).",
-    **DIFF,
+    summary="Integer `encoding` changed for a released version (incl. narrower).",
 )
-def encoding_changed(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
+def encoding_changed(pair: MessagePair, report: Reporter) -> None:
     for struct_pair, base, head in pair.matched_fields():
         if type_names_differ(base, head) or base.tagged != head.tagged:
             continue
@@ -257,14 +251,13 @@ def encoding_changed(pair: MessagePair, report: Reporter, context: DiffContext) 
             )
 
 
-@rule(
+@pair_rule(
     "nullable-narrowed",
-    category="fields",
+    category=Category.FIELDS,
     severity=Severity.ERROR,
     summary="A field stopped being nullable in a released version: old nulls fail to read.",
-    **DIFF,
 )
-def nullable_narrowed(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
+def nullable_narrowed(pair: MessagePair, report: Reporter) -> None:
     _nullability(
         pair,
         report,
@@ -273,14 +266,13 @@ def nullable_narrowed(pair: MessagePair, report: Reporter, context: DiffContext)
     )
 
 
-@rule(
+@pair_rule(
     "nullable-widened",
-    category="fields",
+    category=Category.FIELDS,
     severity=Severity.ERROR,
     summary="A field became nullable in a released version: old readers reject the null.",
-    **DIFF,
 )
-def nullable_widened(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
+def nullable_widened(pair: MessagePair, report: Reporter) -> None:
     _nullability(
         pair,
         report,
@@ -312,14 +304,13 @@ def _nullability(pair: MessagePair, report: Reporter, *, now_nullable: bool, mes
             )
 
 
-@rule(
+@pair_rule(
     "struct-nullability-changed",
-    category="fields",
+    category=Category.FIELDS,
     severity=Severity.ERROR,
     summary="KIP-893: a struct became nullable or non-nullable in a released version.",
-    **DIFF,
 )
-def struct_nullability_changed(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
+def struct_nullability_changed(pair: MessagePair, report: Reporter) -> None:
     for struct_pair, base, head in pair.matched_fields():
         if base.wire.kind is not Kind.STRUCT or head.wire.kind is not Kind.STRUCT:
             continue
@@ -339,14 +330,13 @@ def struct_nullability_changed(pair: MessagePair, report: Reporter, context: Dif
             )
 
 
-@rule(
+@pair_rule(
     "wire-format-changed",
-    category="fields",
+    category=Category.FIELDS,
     severity=Severity.ERROR,
     summary="A field's bytes changed in a released version in another way (e.g. compact).",
-    **DIFF,
 )
-def wire_format_changed(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
+def wire_format_changed(pair: MessagePair, report: Reporter) -> None:
     for struct_pair, base, head in pair.matched_fields():
         if struct_pair.flexibility_changed or type_names_differ(base, head):
             continue
@@ -375,14 +365,13 @@ def _override_key(entry: LayoutField) -> str:
     return "flexibleVersions" if found is not None and "flexibleVersions" in found else "type"
 
 
-@rule(
+@pair_rule(
     "default-changed",
-    category="fields",
+    category=Category.FIELDS,
     severity=Severity.ERROR,
     summary="A field's default changed (compared as values: 0x10 equals 16).",
-    **DIFF,
 )
-def default_changed(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
+def default_changed(pair: MessagePair, report: Reporter) -> None:
     for path, base, head in pair.unique_matched_fields():
         if base.type.text != head.type.text:
             continue
@@ -405,14 +394,13 @@ def default_changed(pair: MessagePair, report: Reporter, context: DiffContext) -
             )
 
 
-@rule(
+@pair_rule(
     "field-renamed",
-    category="naming",
+    category=Category.NAMES,
     severity=Severity.WARNING,
     summary="A field renamed: same bytes, but generated code and JSON break.",
-    **DIFF,
 )
-def field_renamed(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
+def field_renamed(pair: MessagePair, report: Reporter) -> None:
     seen = set()
     for struct_pair in pair.struct_pairs:
         for base, head in struct_pair.renamed:
@@ -430,14 +418,13 @@ def field_renamed(pair: MessagePair, report: Reporter, context: DiffContext) -> 
             )
 
 
-@rule(
+@pair_rule(
     "struct-renamed",
-    category="naming",
+    category=Category.NAMES,
     severity=Severity.WARNING,
     summary="A struct type renamed: same bytes, but generated class names change.",
-    **DIFF,
 )
-def struct_renamed_rule(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
+def struct_renamed_rule(pair: MessagePair, report: Reporter) -> None:
     seen = set()
     for _struct_pair, base, head in pair.matched_fields():
         if struct_renamed(base, head) and head.path not in seen:
@@ -454,14 +441,13 @@ def struct_renamed_rule(pair: MessagePair, report: Reporter, context: DiffContex
             )
 
 
-@rule(
+@pair_rule(
     "map-key-changed",
-    category="fields",
+    category=Category.FIELDS,
     severity=Severity.WARNING,
     summary="mapKey changed: the generated collection type and lookups change.",
-    **DIFF,
 )
-def map_key_changed(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
+def map_key_changed(pair: MessagePair, report: Reporter) -> None:
     for path, base, head in pair.unique_matched_fields():
         if base.map_key != head.map_key:
             report(
@@ -475,14 +461,13 @@ def map_key_changed(pair: MessagePair, report: Reporter, context: DiffContext) -
             )
 
 
-@rule(
+@pair_rule(
     "ignorable-changed",
-    category="fields",
+    category=Category.FIELDS,
     severity=Severity.WARNING,
     summary="ignorable changed: writers now drop (or refuse to drop) the field silently.",
-    **DIFF,
 )
-def ignorable_changed(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
+def ignorable_changed(pair: MessagePair, report: Reporter) -> None:
     for path, base, head in pair.unique_matched_fields():
         if base.ignorable == head.ignorable:
             continue
@@ -509,14 +494,13 @@ def ignorable_changed(pair: MessagePair, report: Reporter, context: DiffContext)
             )
 
 
-@rule(
+@pair_rule(
     "entity-type-changed",
-    category="fields",
+    category=Category.FIELDS,
     severity=Severity.WARNING,
     summary="entityType changed or removed: tooling that redacts or routes by entity breaks.",
-    **DIFF,
 )
-def entity_type_changed(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
+def entity_type_changed(pair: MessagePair, report: Reporter) -> None:
     for path, base, head in pair.unique_matched_fields():
         before = base.entity_type if base.entity_type not in (None, "unknown") else None
         after = head.entity_type if head.entity_type not in (None, "unknown") else None
@@ -533,14 +517,13 @@ def entity_type_changed(pair: MessagePair, report: Reporter, context: DiffContex
         )
 
 
-@rule(
+@pair_rule(
     "docs-changed",
-    category="docs",
+    category=Category.DOCS,
     severity=Severity.INFO,
     summary="A field's about text changed (compatible).",
-    **DIFF,
 )
-def docs_changed(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
+def docs_changed(pair: MessagePair, report: Reporter) -> None:
     for path, base, head in pair.unique_matched_fields():
         if base.about != head.about:
             report(

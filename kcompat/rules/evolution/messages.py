@@ -2,20 +2,18 @@
 
 from __future__ import annotations
 
-from kcompat.rules.engine import Reporter, Severity, rule
-from kcompat.rules.evolution.common import DIFF
+from kcompat.rules.engine import Reporter, Severity
+from kcompat.rules.evolution.adapters import pair_rule, set_rule
 from kcompat.rules.evolution.context import DiffContext
 from kcompat.rules.evolution.pairing import MessagePair
+from kcompat.rules.registry import Category
 
-_SET = dict(kind="diff", scope="set")
 
-
-@rule(
+@set_rule(
     "message-removed",
-    category="messages",
+    category=Category.MESSAGES,
     severity=Severity.ERROR,
     summary="A message present in BASE is gone from HEAD.",
-    **_SET,
 )
 def message_removed(context: DiffContext, report: Reporter) -> None:
     for spec in context.pairing.removed:
@@ -36,12 +34,11 @@ def message_removed(context: DiffContext, report: Reporter) -> None:
         )
 
 
-@rule(
+@set_rule(
     "message-added",
-    category="messages",
+    category=Category.MESSAGES,
     severity=Severity.INFO,
     summary="A new message (compatible).",
-    **_SET,
 )
 def message_added(context: DiffContext, report: Reporter) -> None:
     for spec in context.pairing.added:
@@ -56,14 +53,13 @@ def message_added(context: DiffContext, report: Reporter) -> None:
         )
 
 
-@rule(
+@pair_rule(
     "message-renamed",
-    category="messages",
+    category=Category.MESSAGES,
     severity=Severity.WARNING,
     summary="A message renamed: the wire is unchanged, generated class names are not.",
-    **DIFF,
 )
-def message_renamed(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
+def message_renamed(pair: MessagePair, report: Reporter) -> None:
     if pair.base.name != pair.head.name and pair.head.node is not None:
         report(
             pair.head.node,
@@ -75,14 +71,13 @@ def message_renamed(pair: MessagePair, report: Reporter, context: DiffContext) -
         )
 
 
-@rule(
+@pair_rule(
     "api-key-changed",
-    category="messages",
+    category=Category.MESSAGES,
     severity=Severity.ERROR,
     summary="The apiKey changed: every client sends the old key.",
-    **DIFF,
 )
-def api_key_changed(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
+def api_key_changed(pair: MessagePair, report: Reporter) -> None:
     if pair.base.api_key != pair.head.api_key and pair.head.node is not None:
         report(
             pair.head.node,
@@ -94,14 +89,13 @@ def api_key_changed(pair: MessagePair, report: Reporter, context: DiffContext) -
         )
 
 
-@rule(
+@pair_rule(
     "message-type-changed",
-    category="messages",
+    category=Category.MESSAGES,
     severity=Severity.ERROR,
     summary="The message type changed (request, response, header, ...).",
-    **DIFF,
 )
-def message_type_changed(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
+def message_type_changed(pair: MessagePair, report: Reporter) -> None:
     if pair.base.kind != pair.head.kind and pair.head.node is not None:
         report(
             pair.head.node,
@@ -112,14 +106,13 @@ def message_type_changed(pair: MessagePair, report: Reporter, context: DiffConte
         )
 
 
-@rule(
+@pair_rule(
     "listener-removed",
-    category="messages",
+    category=Category.MESSAGES,
     severity=Severity.WARNING,
     summary="A request is no longer accepted by a listener it used to be sent to.",
-    **DIFF,
 )
-def listener_removed(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
+def listener_removed(pair: MessagePair, report: Reporter) -> None:
     gone = [x for x in pair.base.listeners if x not in pair.head.listeners]
     if gone and pair.head.listeners and pair.head.node is not None:
         report(

@@ -11,29 +11,27 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from kcompat.rules.engine import Finding, Reporter, Severity, get_rule, rule
+from kcompat.rules.engine import Finding, Reporter, Severity
 from kcompat.rules.evolution.pairing import MessagePair
+from kcompat.rules.registry import Category, RuleKind, elsewhere, get_rule
 from kcompat.spec.load import JObject
 from kcompat.spec.model import Message
 
-
-@rule(
+ROUNDTRIP_MISMATCH = elsewhere(
     "roundtrip-mismatch",
-    kind="diff",
-    category="proof",
+    kind=RuleKind.DIFF,
+    category=Category.PROOF,
     severity=Severity.ERROR,
     summary="Bytes one revision writes are misread (or rejected) by the other: the proof.",
-    scope="proof",
+    origin="kcompat.rules.evolution.proof:proof_findings",
 )
-def roundtrip_mismatch(*_args: object) -> None:
-    """Findings come from :func:`proof_findings` (the codec), not from a pair walk."""
 
 
 def proof_findings(pairs: Sequence[MessagePair], *, samples: int = 20) -> list[Finding]:
     """One raw finding per counterexample, on the changed field, for every message pair."""
     from kcompat.codec.proof import prove
 
-    meta = get_rule("roundtrip-mismatch")
+    meta = get_rule(ROUNDTRIP_MISMATCH)
     assert meta is not None
     findings: list[Finding] = []
     for pair in pairs:

@@ -2,24 +2,25 @@
 
 from __future__ import annotations
 
-from kcompat.rules.engine import Reporter, Severity, rule
-from kcompat.rules.evolution.common import DIFF, node
+from kcompat.rules.engine import Reporter, Severity
+from kcompat.rules.evolution.adapters import pair_rule, pair_rule_in_context
+from kcompat.rules.evolution.common import node
 from kcompat.rules.evolution.context import DiffContext
 from kcompat.rules.evolution.ledger import Binding, tag_bindings, walk_fields
 from kcompat.rules.evolution.pairing import MessagePair
+from kcompat.rules.registry import Category
 from kcompat.spec.load import JObject
 from kcompat.spec.model import Field, Message
 from kcompat.spec.resolve import LayoutField
 
 
-@rule(
+@pair_rule(
     "tag-changed",
-    category="tags",
+    category=Category.TAGS,
     severity=Severity.ERROR,
     summary="A tagged field's tag number changed in a released version.",
-    **DIFF,
 )
-def tag_changed(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
+def tag_changed(pair: MessagePair, report: Reporter) -> None:
     for struct_pair, base, head in pair.matched_fields():
         if base.tagged and head.tagged and base.tag != head.tag:
             report(
@@ -35,14 +36,13 @@ def tag_changed(pair: MessagePair, report: Reporter, context: DiffContext) -> No
             )
 
 
-@rule(
+@pair_rule(
     "field-tagging-changed",
-    category="tags",
+    category=Category.TAGS,
     severity=Severity.ERROR,
     summary="A field turned tagged or untagged (taggedVersions changed) in a released version.",
-    **DIFF,
 )
-def field_tagging_changed(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
+def field_tagging_changed(pair: MessagePair, report: Reporter) -> None:
     for struct_pair, base, head in pair.matched_fields():
         if base.tagged == head.tagged:
             continue
@@ -63,12 +63,11 @@ def field_tagging_changed(pair: MessagePair, report: Reporter, context: DiffCont
         )
 
 
-@rule(
+@pair_rule_in_context(
     "tag-reused",
-    category="tags",
+    category=Category.TAGS,
     severity=Severity.ERROR,
     summary="A tag that once meant one field (name and type) now means another.",
-    **DIFF,
 )
 def tag_reused(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
     base_fields = _tagged_fields(pair.base)
@@ -146,12 +145,11 @@ def _renumbered(
     return out
 
 
-@rule(
+@pair_rule_in_context(
     "tagged-field-added",
-    category="tags",
+    category=Category.TAGS,
     severity=Severity.INFO,
     summary="A tagged field added to existing versions with a fresh tag (compatible).",
-    **DIFF,
 )
 def tagged_field_added(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
     base_bindings = tag_bindings(pair.base, "BASE")
@@ -188,15 +186,14 @@ def _tag_taken(
     )
 
 
-@rule(
+@pair_rule(
     "tagged-versions-changed",
-    category="tags",
+    category=Category.TAGS,
     severity=Severity.ERROR,
     summary="A tagged field added to or dropped from a released version while the other side "
     "knows its tag: Kafka's readers reject a known tag in a version it is not valid for.",
-    **DIFF,
 )
-def tagged_versions_changed(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
+def tagged_versions_changed(pair: MessagePair, report: Reporter) -> None:
     base_bindings = tag_bindings(pair.base, "BASE")
     head_bindings = tag_bindings(pair.head, "HEAD")
     for struct_pair in pair.struct_pairs:

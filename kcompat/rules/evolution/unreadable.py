@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from kcompat.rules.engine import Reporter, Severity, rule
+from kcompat.rules.engine import Reporter, Severity
+from kcompat.rules.evolution.adapters import set_rule
 from kcompat.rules.evolution.context import DiffContext
+from kcompat.rules.registry import Category
 
 
-@rule(
+@set_rule(
     "spec-unreadable",
-    kind="diff",
-    category="messages",
+    category=Category.MESSAGES,
     severity=Severity.ERROR,
     summary="A HEAD spec file does not parse, so its message cannot be compared.",
-    scope="set",
 )
 def spec_unreadable(context: DiffContext, report: Reporter) -> None:
     for spec in context.unreadable:
@@ -33,13 +33,11 @@ def spec_unreadable(context: DiffContext, report: Reporter) -> None:
             )
 
 
-@rule(
+@set_rule(
     "spec-invalid",
-    kind="diff",
-    category="messages",
+    category=Category.MESSAGES,
     severity=Severity.ERROR,
     summary="A spec whose wire layout would be a guess (it does not lint): not compared.",
-    scope="set",
 )
 def spec_invalid(context: DiffContext, report: Reporter) -> None:
     for spec, side, why in context.invalid:

@@ -2,20 +2,20 @@
 
 from __future__ import annotations
 
-from kcompat.rules.engine import Reporter, Severity, rule
-from kcompat.rules.evolution.common import DIFF
+from kcompat.rules.engine import Reporter, Severity
+from kcompat.rules.evolution.adapters import pair_rule, pair_rule_in_context
 from kcompat.rules.evolution.context import DiffContext
 from kcompat.rules.evolution.pairing import MessagePair
+from kcompat.rules.registry import Category
 from kcompat.spec.shape import version_signature
 from kcompat.spec.versions import Versions
 
 
-@rule(
+@pair_rule_in_context(
     "lowest-version-raised",
-    category="versions",
+    category=Category.VERSIONS,
     severity=Severity.ERROR,
     summary="The lowest supported version was raised: old clients are cut off (needs a KIP).",
-    **DIFF,
 )
 def lowest_version_raised(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
     head_valid = pair.head.valid_versions
@@ -38,12 +38,11 @@ def lowest_version_raised(pair: MessagePair, report: Reporter, context: DiffCont
         )
 
 
-@rule(
+@pair_rule_in_context(
     "released-version-removed",
-    category="versions",
+    category=Category.VERSIONS,
     severity=Severity.ERROR,
     summary="A released version is gone (highest version lowered, or a gap).",
-    **DIFF,
 )
 def released_version_removed(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
     head_valid = pair.head.valid_versions
@@ -65,12 +64,11 @@ def released_version_removed(pair: MessagePair, report: Reporter, context: DiffC
         )
 
 
-@rule(
+@pair_rule_in_context(
     "deprecated-version-removed",
-    category="versions",
+    category=Category.VERSIONS,
     severity=Severity.WARNING,
     summary="Released versions removed after a release deprecated them (deprecatedVersions).",
-    **DIFF,
 )
 def deprecated_version_removed(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
     gone = pair.released - pair.head.valid_versions
@@ -103,14 +101,13 @@ def _undeprecated(pair: MessagePair, context: DiffContext, versions: Versions) -
     return versions - Versions.from_ranges((v, v) for v in deprecated)
 
 
-@rule(
+@pair_rule(
     "released-version-unstable",
-    category="versions",
+    category=Category.VERSIONS,
     severity=Severity.ERROR,
     summary="A released version was marked unstable (latestVersionUnstable).",
-    **DIFF,
 )
-def released_version_unstable(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
+def released_version_unstable(pair: MessagePair, report: Reporter) -> None:
     head = pair.head
     if not head.latest_version_unstable or head.valid_versions.empty:
         return
@@ -127,14 +124,13 @@ def released_version_unstable(pair: MessagePair, report: Reporter, context: Diff
         )
 
 
-@rule(
+@pair_rule(
     "version-added",
-    category="versions",
+    category=Category.VERSIONS,
     severity=Severity.INFO,
     summary="New versions (compatible).",
-    **DIFF,
 )
-def version_added(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
+def version_added(pair: MessagePair, report: Reporter) -> None:
     added = pair.head.valid_versions - pair.base.valid_versions
     if not added.empty:
         report(
@@ -147,14 +143,13 @@ def version_added(pair: MessagePair, report: Reporter, context: DiffContext) -> 
         )
 
 
-@rule(
+@pair_rule(
     "flexible-versions-changed",
-    category="versions",
+    category=Category.VERSIONS,
     severity=Severity.ERROR,
     summary="A released version became flexible or stopped being flexible.",
-    **DIFF,
 )
-def flexible_versions_changed(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
+def flexible_versions_changed(pair: MessagePair, report: Reporter) -> None:
     changed = (pair.base.flexible_versions ^ pair.head.flexible_versions) & pair.common
     if changed.empty:
         return
@@ -181,14 +176,13 @@ def _released(versions: Versions) -> str:
     return f"released version{'' if _single(versions) else 's'} {versions}"
 
 
-@rule(
+@pair_rule(
     "release-restored",
-    category="versions",
+    category=Category.VERSIONS,
     severity=Severity.INFO,
     summary="HEAD restores a version's layout as a release shipped it, which BASE had broken.",
-    **DIFF,
 )
-def release_restored(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
+def release_restored(pair: MessagePair, report: Reporter) -> None:
     stable_in_base = pair.base.released_versions
     by_release: dict[str, list[int]] = {}
     for version, release in pair.restored:
@@ -207,13 +201,12 @@ def release_restored(pair: MessagePair, report: Reporter, context: DiffContext) 
         )
 
 
-@rule(
+@pair_rule_in_context(
     "unreleased-change",
-    category="versions",
+    category=Category.VERSIONS,
     severity=Severity.INFO,
     summary="A change that no release is affected by: a version (or a part of one) that no "
     "release shipped (compatible).",
-    **DIFF,
 )
 def unreleased_change(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
     protected = pair.released | Versions.from_ranges(

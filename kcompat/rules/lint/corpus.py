@@ -5,19 +5,19 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 
-from kcompat.rules.engine import Reporter, Severity, rule
+from kcompat.rules.engine import Reporter, Severity
+from kcompat.rules.lint.adapters import set_rule
+from kcompat.rules.registry import Category
 from kcompat.spec.jackson import scalar_text
 from kcompat.spec.model import Message
 from kcompat.spec.versions import Versions
 
-_SET = dict(kind="lint", category="corpus", scope="set")
 
-
-@rule(
+@set_rule(
     "duplicate-message-name",
+    category=Category.MESSAGES,
     severity=Severity.ERROR,
     summary="Two spec files define messages with the same name.",
-    **_SET,
 )
 def duplicate_message_name(messages: Sequence[Message], report: Reporter) -> None:
     # Every file involved gets the finding, so linting any one of them alone shows it.
@@ -40,11 +40,11 @@ def duplicate_message_name(messages: Sequence[Message], report: Reporter) -> Non
             )
 
 
-@rule(
+@set_rule(
     "duplicate-api-key",
+    category=Category.MESSAGES,
     severity=Severity.ERROR,
     summary="Two messages of one type share an apiKey.",
-    **_SET,
 )
 def duplicate_api_key(messages: Sequence[Message], report: Reporter) -> None:
     by_key: dict[tuple[str, int], list[Message]] = defaultdict(list)
@@ -67,11 +67,11 @@ def duplicate_api_key(messages: Sequence[Message], report: Reporter) -> None:
             )
 
 
-@rule(
+@set_rule(
     "unpaired-request-response",
+    category=Category.MESSAGES,
     severity=Severity.ERROR,
     summary="A request without its response (same apiKey), or the reverse.",
-    **_SET,
 )
 def unpaired_request_response(messages: Sequence[Message], report: Reporter) -> None:
     by_key: dict[int, dict[str, Message]] = defaultdict(dict)
@@ -108,11 +108,11 @@ def unpaired_request_response(messages: Sequence[Message], report: Reporter) -> 
             )
 
 
-@rule(
+@set_rule(
     "unpaired-coordinator-record",
+    category=Category.MESSAGES,
     severity=Severity.ERROR,
     summary="A coordinator-key record without its coordinator-value (same apiKey), or the reverse.",
-    **_SET,
 )
 def unpaired_coordinator_record(messages: Sequence[Message], report: Reporter) -> None:
     by_key: dict[int, dict[str, Message]] = defaultdict(dict)
@@ -143,11 +143,11 @@ _COORDINATOR_PAIRS = (
 )
 
 
-@rule(
+@set_rule(
     "request-response-versions-differ",
+    category=Category.MESSAGES,
     severity=Severity.ERROR,
     summary="A request and its response (same apiKey) with different validVersions.",
-    **_SET,
 )
 def request_response_versions_differ(messages: Sequence[Message], report: Reporter) -> None:
     # Kafka's README: "The version of a response must always match the version of the

@@ -1,10 +1,12 @@
-"""Seed 000: the early KIP-482 draft syntax that never shipped, with the way to migrate."""
+"""The early KIP-482 draft syntax that never shipped, with the way to migrate."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from kcompat.rules.engine import Reporter, Severity, rule
+from kcompat.rules.engine import Reporter, Severity
+from kcompat.rules.lint.adapters import document_rule
+from kcompat.rules.registry import Category
 from kcompat.spec.load import JArray, JObject
 from kcompat.spec.specfile import SpecFile
 
@@ -26,13 +28,11 @@ def _objects(value: object) -> Iterator[JObject]:
             yield from _objects(item)
 
 
-@rule(
+@document_rule(
     "draft-syntax",
-    kind="lint",
-    category="syntax",
+    category=Category.SYNTAX,
     severity=Severity.ERROR,
     summary="The unshipped KIP-482 draft syntax (optionalFields, versionsWithOptional, ...).",
-    scope="document",
 )
 def draft_syntax(spec: SpecFile, report: Reporter) -> None:
     root = spec.document.root if spec.document is not None else None

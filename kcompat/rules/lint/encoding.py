@@ -1,14 +1,17 @@
-"""Rules for seed 004's per-field integer ``encoding`` (fixed / packed / upacked)."""
+"""Rules for the per-field integer ``encoding`` extension (fixed, packed, upacked;
+docs/FORMAT.md)."""
 
 from __future__ import annotations
 
 import difflib
 import re
 
-from kcompat.rules.engine import Reporter, Severity, rule
-from kcompat.rules.lint.scopes import fields_of
+from kcompat.rules.engine import Reporter, Severity
+from kcompat.rules.lint.adapters import field_rule
+from kcompat.rules.lint.scopes import Scope
+from kcompat.rules.registry import Category
 from kcompat.spec.load import JObject
-from kcompat.spec.model import INT_TYPES, Message
+from kcompat.spec.model import INT_TYPES, Field
 from kcompat.spec.versions import Versions
 
 ENCODING_NAME = re.compile(r"(fixed|packed|upacked)(16|32|64)\Z")
@@ -22,7 +25,6 @@ _ALIASES = {
     "zigzag": "packed",
     "int": "fixed",
 }
-_ENC = dict(kind="lint", category="encoding")
 
 
 def suggest_encoding(name: str) -> str:
@@ -47,51 +49,41 @@ def _entries(node: JObject) -> list[tuple[tuple[int, int], str, object]]:
     return []
 
 
-@rule(
+@field_rule(
     "encoding-type",
+    category=Category.ENCODING,
     severity=Severity.ERROR,
     summary="encoding on a type other than int16, int32 or int64.",
-    **_ENC,
 )
-def encoding_type(message: Message, report: Reporter) -> None:
-    for scope, field in fields_of(message):
-        if (
-            field.node is not None
-            and "encoding" in field.node
-            and field.type.text not in _ENCODABLE
-        ):
-            report(
-                field.node,
-                f"{scope.field_path(field)} is {field.type}; encoding applies only "
-                "to int16, int32 and int64",
-                key="encoding",
-                field_path=scope.field_path(field),
-                hint="remove encoding",
-            )
+def encoding_type(scope: Scope, field: Field, node: JObject, report: Reporter) -> None:
+    if "encoding" in node and field.type.text not in _ENCODABLE:
+        report(
+            node,
+            f"{scope.field_path(field)} is {field.type}; encoding applies only "
+            "to int16, int32 and int64",
+            key="encoding",
+            hint="remove encoding",
+        )
 
 
-@rule(
+@field_rule(
     "encoding-unknown-name",
+    category=Category.ENCODING,
     severity=Severity.ERROR,
     summary="An encoding name outside (fixed|packed|upacked)(16|32|64).",
-    **_ENC,
 )
-def encoding_unknown_name(message: Message, report: Reporter) -> None:
-    for scope, field in fields_of(message):
-        if field.node is None:
+def encoding_unknown_name(scope: Scope, field: Field, node: JObject, report: Reporter) -> None:
+    for pos, _range_text, name in _entries(node):
+        if isinstance(name, str) and ENCODING_NAME.match(name):
             continue
-        for pos, _range_text, name in _entries(field.node):
-            if isinstance(name, str) and ENCODING_NAME.match(name):
-                continue
-            suggestion = suggest_encoding(str(name))
-            report(
-                pos,
-                f"unknown encoding {name!r} for {scope.field_path(field)}; did you mean "
-                f"{suggestion!r}?",
-                field_path=scope.field_path(field),
-                hint="encodings are fixed, packed (signed varint) or upacked (unsigned varint) "
-                "at 16, 32 or 64 bits",
-            )
+        suggestion = suggest_encoding(str(name))
+        report(
+            pos,
+            f"unknown encoding {name!r} for {scope.field_path(field)}; did you mean "
+            f"{suggestion!r}?",
+            hint="encodings are fixed, packed (signed varint) or upacked (unsigned varint) "
+            "at 16, 32 or 64 bits",
+        )
 
 
 def _ranges(node: JObject) -> list[tuple[tuple[int, int], Versions]]:
@@ -104,85 +96,74 @@ def _ranges(node: JObject) -> list[tuple[tuple[int, int], Versions]]:
     return out
 
 
-@rule(
+@field_rule(
     "encoding-overlap",
+    category=Category.ENCODING,
     severity=Severity.ERROR,
     summary="Two encoding ranges of one field share versions.",
-    **_ENC,
 )
-def encoding_overlap(message: Message, report: Reporter) -> None:
-    for scope, field in fields_of(message):
-        if field.node is None:
-            continue
-        seen: list[Versions] = []
-        for pos, versions in _ranges(field.node):
-            for earlier in seen:
-                if versions.overlaps(earlier):
-                    report(
-                        pos,
-                        f"encoding range {versions} of {scope.field_path(field)} overlaps "
-                        f"{earlier} in {versions & earlier}",
-                        field_path=scope.field_path(field),
-                        hint="each version needs exactly one encoding",
-                    )
-                    break
-            seen.append(versions)
-
-
-@rule(
-    "encoding-coverage",
-    severity=Severity.ERROR,
-    summary="The encoding ranges do not exactly cover the field's versions.",
-    **_ENC,
-)
-def encoding_coverage(message: Message, report: Reporter) -> None:
-    for scope, field in fields_of(message):
-        node = field.node
-        if node is None or not isinstance(node.get("encoding"), JObject):
-            continue
-        ranges = _ranges(node)
-        if not ranges and node["encoding"]:
-            continue  # only unreadable ranges: invalid-versions reports them
-        covered = Versions.none()
-        for _pos, versions in ranges:
-            covered = covered | versions
-        missing = field.versions - covered
-        extra = covered - field.versions
-        problems = []
-        if not missing.empty:
-            problems.append(f"versions {missing} have no encoding")
-        if not extra.empty:
-            problems.append(f"{extra} are not versions of the field")
-        if problems:
-            report(
-                node,
-                f"encoding of {scope.field_path(field)} (versions {field.versions}): "
-                + "; ".join(problems),
-                key="encoding",
-                field_path=scope.field_path(field),
-                hint=f"the ranges must together be exactly {field.versions}",
-            )
-
-
-@rule(
-    "encoding-wider-than-type",
-    severity=Severity.ERROR,
-    summary="An encoding wider than the field's type (fixed64 on an int32).",
-    **_ENC,
-)
-def encoding_wider_than_type(message: Message, report: Reporter) -> None:
-    for scope, field in fields_of(message):
-        if field.node is None or field.type.text not in _ENCODABLE:
-            continue
-        type_bits = INT_TYPES[field.type.text][0]
-        for pos, _range_text, name in _entries(field.node):
-            match = ENCODING_NAME.match(name) if isinstance(name, str) else None
-            if match and int(match.group(2)) > type_bits:
+def encoding_overlap(scope: Scope, field: Field, node: JObject, report: Reporter) -> None:
+    seen: list[Versions] = []
+    for pos, versions in _ranges(node):
+        for earlier in seen:
+            if versions.overlaps(earlier):
                 report(
                     pos,
-                    f"encoding {name} of {scope.field_path(field)} is wider than its type "
-                    f"{field.type}",
-                    field_path=scope.field_path(field),
-                    hint=f"widen the type to int{match.group(2)}, or use a "
-                    f"{type_bits}-bit encoding",
+                    f"encoding range {versions} of {scope.field_path(field)} overlaps "
+                    f"{earlier} in {versions & earlier}",
+                    hint="each version needs exactly one encoding",
                 )
+                break
+        seen.append(versions)
+
+
+@field_rule(
+    "encoding-coverage",
+    category=Category.ENCODING,
+    severity=Severity.ERROR,
+    summary="The encoding ranges do not exactly cover the field's versions.",
+)
+def encoding_coverage(scope: Scope, field: Field, node: JObject, report: Reporter) -> None:
+    if not isinstance(node.get("encoding"), JObject):
+        return
+    ranges = _ranges(node)
+    if not ranges and node["encoding"]:
+        return  # only unreadable ranges: invalid-versions reports them
+    covered = Versions.none()
+    for _pos, versions in ranges:
+        covered = covered | versions
+    missing = field.versions - covered
+    extra = covered - field.versions
+    problems = []
+    if not missing.empty:
+        problems.append(f"versions {missing} have no encoding")
+    if not extra.empty:
+        problems.append(f"{extra} are not versions of the field")
+    if problems:
+        report(
+            node,
+            f"encoding of {scope.field_path(field)} (versions {field.versions}): "
+            + "; ".join(problems),
+            key="encoding",
+            hint=f"the ranges must together be exactly {field.versions}",
+        )
+
+
+@field_rule(
+    "encoding-wider-than-type",
+    category=Category.ENCODING,
+    severity=Severity.ERROR,
+    summary="An encoding wider than the field's type (fixed64 on an int32).",
+)
+def encoding_wider_than_type(scope: Scope, field: Field, node: JObject, report: Reporter) -> None:
+    if field.type.text not in _ENCODABLE:
+        return
+    type_bits = INT_TYPES[field.type.text][0]
+    for pos, _range_text, name in _entries(node):
+        match = ENCODING_NAME.match(name) if isinstance(name, str) else None
+        if match and int(match.group(2)) > type_bits:
+            report(
+                pos,
+                f"encoding {name} of {scope.field_path(field)} is wider than its type {field.type}",
+                hint=f"widen the type to int{match.group(2)}, or use a {type_bits}-bit encoding",
+            )

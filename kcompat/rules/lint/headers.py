@@ -12,12 +12,13 @@ import itertools
 import re
 from dataclasses import dataclass
 
-from kcompat.rules.engine import Reporter, Severity, rule
+from kcompat.rules.engine import Reporter, Severity
+from kcompat.rules.lint.adapters import message_rule
+from kcompat.rules.registry import Category
 from kcompat.spec.jackson import scalar_text
 from kcompat.spec.load import JObject
 from kcompat.spec.model import Message
 
-_HEADERS = dict(kind="lint", category="message")
 _SHORT_MAX = 0x7FFF
 #: Java's Short.parseShort: an optional sign, then ASCII digits.
 _SHORT = re.compile(r"[+-]?[0-9]+\Z")
@@ -85,11 +86,11 @@ def _misplaced(message: Message) -> str | None:
     return None
 
 
-@rule(
+@message_rule(
     "header-versions-off-rpc",
+    category=Category.MESSAGES,
     severity=Severity.ERROR,
     summary="headerVersions on a message that is not a request or response, or has no versions.",
-    **_HEADERS,
 )
 def header_versions_off_rpc(message: Message, report: Reporter) -> None:
     if _header_map(message) is None or message.node is None:
@@ -136,11 +137,11 @@ def _entry_problems(table: JObject) -> list[tuple[str, str, str]]:
     return problems
 
 
-@rule(
+@message_rule(
     "invalid-header-versions",
+    category=Category.MESSAGES,
     severity=Severity.ERROR,
     summary="A headerVersions map that is empty or has an entry Kafka cannot read.",
-    **_HEADERS,
 )
 def invalid_header_versions(message: Message, report: Reporter) -> None:
     table = _header_map(message)
@@ -240,11 +241,11 @@ def _coverage_problems(message: Message, ordered: list[Entry]) -> list[tuple[Ent
     return problems
 
 
-@rule(
+@message_rule(
     "header-versions-coverage",
+    category=Category.MESSAGES,
     severity=Severity.ERROR,
     summary="headerVersions ranges that do not run contiguously from 0 to an open end.",
-    **_HEADERS,
 )
 def header_versions_coverage(message: Message, report: Reporter) -> None:
     if _misplaced(message) is not None:

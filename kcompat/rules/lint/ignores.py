@@ -6,28 +6,23 @@ files a command looks at (lint, diff or drift) and reports these.
 
 from __future__ import annotations
 
-from kcompat.rules.engine import Severity, rule
+from kcompat.rules.engine import Severity
+from kcompat.rules.registry import Category, RuleKind, elsewhere
 
-
-@rule(
+IGNORE_UNKNOWN_RULE = elsewhere(
     "ignore-unknown-rule",
-    kind="lint",
-    category="suppression",
+    kind=RuleKind.LINT,
+    category=Category.SUPPRESSION,
     severity=Severity.WARNING,
     summary="An ignore comment names a rule that does not exist, so it silences nothing.",
-    scope="finish",
+    origin="kcompat.rules.runner:finish",
 )
-def ignore_unknown_rule(*_args: object) -> None:
-    """Findings come from :func:`kcompat.rules.runner.finish` (any command's ignore comments)."""
 
-
-@rule(
+UNUSED_IGNORE = elsewhere(
     "unused-ignore",
-    kind="lint",
-    category="suppression",
+    kind=RuleKind.LINT,
+    category=Category.SUPPRESSION,
     severity=Severity.WARNING,
     summary="An ignore comment silences nothing (with --report-unused-ignores).",
-    scope="finish",
+    origin="kcompat.rules.runner:finish",
 )
-def unused_ignore(*_args: object) -> None:
-    """Findings come from :func:`kcompat.rules.runner.finish` when unused ignores are asked for."""

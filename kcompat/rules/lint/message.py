@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from kcompat.rules.engine import Reporter, Severity, rule
+from kcompat.rules.engine import Reporter, Severity
+from kcompat.rules.lint.adapters import message_rule
+from kcompat.rules.registry import Category
 from kcompat.spec.model import Message
 from kcompat.spec.versions import Versions
 
@@ -11,10 +13,9 @@ from kcompat.spec.versions import Versions
 _KEYED_KINDS = ("request", "response", "metadata", "coordinator-key", "coordinator-value")
 
 
-@rule(
+@message_rule(
     "listeners-off-request",
-    kind="lint",
-    category="message",
+    category=Category.MESSAGES,
     severity=Severity.ERROR,
     summary="listeners on a message that is not a request.",
 )
@@ -29,10 +30,9 @@ def listeners_off_request(message: Message, report: Reporter) -> None:
         )
 
 
-@rule(
+@message_rule(
     "unstable-off-request",
-    kind="lint",
-    category="message",
+    category=Category.MESSAGES,
     severity=Severity.ERROR,
     summary="latestVersionUnstable on a message that is not a request.",
 )
@@ -47,10 +47,9 @@ def unstable_off_request(message: Message, report: Reporter) -> None:
         )
 
 
-@rule(
+@message_rule(
     "missing-api-key",
-    kind="lint",
-    category="message",
+    category=Category.MESSAGES,
     severity=Severity.ERROR,
     summary="A request, response, metadata record or coordinator record without an apiKey.",
 )
@@ -64,10 +63,9 @@ def missing_api_key(message: Message, report: Reporter) -> None:
         )
 
 
-@rule(
+@message_rule(
     "coordinator-key-versions",
-    kind="lint",
-    category="message",
+    category=Category.MESSAGES,
     severity=Severity.ERROR,
     summary="A coordinator-key record whose validVersions is not 0 or that has flexibleVersions.",
 )

@@ -5,45 +5,42 @@ from __future__ import annotations
 import re
 from pathlib import PurePosixPath
 
-from kcompat.rules.engine import Reporter, Severity, rule
-from kcompat.rules.lint.scopes import fields_of, scopes
+from kcompat.rules.engine import Reporter, Severity
+from kcompat.rules.lint.adapters import field_rule, message_rule
+from kcompat.rules.lint.scopes import Scope, scopes
+from kcompat.rules.registry import Category
 from kcompat.spec.jackson import scalar_text
-from kcompat.spec.model import Message
+from kcompat.spec.load import JObject
+from kcompat.spec.model import Field, Message
 
 FIELD_NAME = re.compile(r"[A-Za-z][A-Za-z0-9]*\Z")
 MESSAGE_NAME = re.compile(r"[A-Z][A-Za-z0-9]*\Z")
 
 
-@rule(
+@field_rule(
     "invalid-field-name",
-    kind="lint",
-    category="names",
+    category=Category.NAMES,
     severity=Severity.ERROR,
     summary="A field name outside [A-Za-z][A-Za-z0-9]* (it becomes a Java identifier).",
 )
-def invalid_field_name(message: Message, report: Reporter) -> None:
-    for scope, field in fields_of(message):
-        if field.node is None or scalar_text(field.node.get("name")) is None:
-            continue  # missing or null: missing-key / wrong-value-type
-        if FIELD_NAME.match(field.name):
-            continue
-        fixed = re.sub(r"[^A-Za-z0-9]+(.)?", lambda m: (m.group(1) or "").upper(), field.name)
-        fixed = fixed.lstrip("0123456789")
-        hint = (
-            f"rename it to {fixed!r}" if fixed else "start with a letter; letters and digits only"
-        )
-        report(
-            field.node.where_value("name"),
-            f"invalid field name {field.name!r}: use a letter followed by letters and digits",
-            field_path=scope.field_path(field),
-            hint=hint,
-        )
+def invalid_field_name(scope: Scope, field: Field, node: JObject, report: Reporter) -> None:
+    if scalar_text(node.get("name")) is None:
+        return  # missing or null: missing-key / wrong-value-type
+    if FIELD_NAME.match(field.name):
+        return
+    fixed = re.sub(r"[^A-Za-z0-9]+(.)?", lambda m: (m.group(1) or "").upper(), field.name)
+    fixed = fixed.lstrip("0123456789")
+    hint = f"rename it to {fixed!r}" if fixed else "start with a letter; letters and digits only"
+    report(
+        node.where_value("name"),
+        f"invalid field name {field.name!r}: use a letter followed by letters and digits",
+        hint=hint,
+    )
 
 
-@rule(
+@message_rule(
     "duplicate-field-name",
-    kind="lint",
-    category="names",
+    category=Category.NAMES,
     severity=Severity.ERROR,
     summary="Two fields with the same name in one struct.",
 )
@@ -86,10 +83,9 @@ def _snake(name: str) -> str:
     return "".join(out)
 
 
-@rule(
+@message_rule(
     "field-name-case-clash",
-    kind="lint",
-    category="names",
+    category=Category.NAMES,
     severity=Severity.ERROR,
     summary="Two fields whose names differ only in case: generated accessors collide.",
 )
@@ -115,10 +111,9 @@ def field_name_case_clash(message: Message, report: Reporter) -> None:
             snake.setdefault(_snake(field.name), field.name)
 
 
-@rule(
+@message_rule(
     "message-name-suffix",
-    kind="lint",
-    category="names",
+    category=Category.NAMES,
     severity=Severity.ERROR,
     summary="Request names must end in Request and response names in Response.",
 )
@@ -144,10 +139,9 @@ def message_name_suffix(message: Message, report: Reporter) -> None:
             )
 
 
-@rule(
+@message_rule(
     "invalid-message-name",
-    kind="lint",
-    category="names",
+    category=Category.NAMES,
     severity=Severity.ERROR,
     summary="A message name that is not a capitalised identifier (it names generated classes).",
 )
@@ -167,10 +161,9 @@ def invalid_message_name(message: Message, report: Reporter) -> None:
         )
 
 
-@rule(
+@message_rule(
     "file-name-mismatch",
-    kind="lint",
-    category="names",
+    category=Category.NAMES,
     severity=Severity.INFO,
     summary="The file is not named after its message (Kafka does not care; readers do).",
 )

@@ -18,14 +18,16 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from kcompat.rules.engine import Reporter, Severity, rule
+from kcompat.rules.engine import Reporter, Severity
+from kcompat.rules.lint.adapters import document_rule
+from kcompat.rules.registry import Category
 from kcompat.spec.jackson import scalar_text
 from kcompat.spec.load import JArray, JObject, Position
 from kcompat.spec.specfile import SpecFile
 
 #: Keywords lint takes from the schema; the others are reported by dedicated rules.
 _KEPT = {"type", "enum", "required", "anyOf", "properties", "additionalProperties", "items"}
-#: Seed-000 draft keys: the draft-syntax rule explains them with a migration hint.
+#: Keys of the unshipped draft syntax: the draft-syntax rule explains them with a migration hint.
 DRAFT_KEYS = frozenset({"optionalFields", "versionsWithOptional", "nullable"})
 _JSON_TYPES = {
     "object": "an object",
@@ -208,13 +210,11 @@ def _owner(kind: str, obj: JObject) -> str:
     return ("field" if kind == "field" else "common struct") + named
 
 
-@rule(
+@document_rule(
     "unknown-key",
-    kind="lint",
-    category="schema",
+    category=Category.SCHEMA,
     severity=Severity.ERROR,
     summary="A key the spec format does not define (Kafka's parser rejects unknown keys).",
-    scope="document",
 )
 def unknown_key(spec: SpecFile, report: Reporter) -> None:
     flat = _flat_schemas()
@@ -238,13 +238,11 @@ def unknown_key(spec: SpecFile, report: Reporter) -> None:
             )
 
 
-@rule(
+@document_rule(
     "missing-key",
-    kind="lint",
-    category="schema",
+    category=Category.SCHEMA,
     severity=Severity.ERROR,
     summary="A required key is missing (name, type, versions, validVersions...).",
-    scope="document",
 )
 def missing_key(spec: SpecFile, report: Reporter) -> None:
     for kind, obj, error in _schema_errors(spec):
@@ -326,13 +324,11 @@ def _type_errors(
         yield kind, obj, node, key, error, _coercion(key, error.validator_value, error.instance)
 
 
-@rule(
+@document_rule(
     "wrong-value-type",
-    kind="lint",
-    category="schema",
+    category=Category.SCHEMA,
     severity=Severity.ERROR,
     summary="A key holds the wrong kind of JSON value (a number where a string belongs...).",
-    scope="document",
 )
 def wrong_value_type(spec: SpecFile, report: Reporter) -> None:
     for kind, obj, int_key, value in _out_of_range(spec):
@@ -404,13 +400,11 @@ _VALUE_HINTS = {
 }
 
 
-@rule(
+@document_rule(
     "coerced-value",
-    kind="lint",
-    category="schema",
+    category=Category.SCHEMA,
     severity=Severity.WARNING,
     summary="A value of the wrong JSON type that Kafka's parser silently converts.",
-    scope="document",
 )
 def coerced_value(spec: SpecFile, report: Reporter) -> None:
     for _kind, _obj, node, key, error, coercion in _type_errors(spec):
@@ -458,13 +452,11 @@ def _json_type(value: Any) -> str:
     return "null"
 
 
-@rule(
+@document_rule(
     "invalid-enum-value",
-    kind="lint",
-    category="schema",
+    category=Category.SCHEMA,
     severity=Severity.ERROR,
     summary="A value outside its fixed set: message type, entityType or listener.",
-    scope="document",
 )
 def invalid_enum_value(spec: SpecFile, report: Reporter) -> None:
     for _kind, obj, error in _schema_errors(spec):

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-from kcompat.rules.engine import Reporter, Severity, rule
-from kcompat.rules.lint.scopes import fields_of
+from kcompat.rules.engine import Reporter, Severity
+from kcompat.rules.lint.adapters import field_rule, message_rule
+from kcompat.rules.lint.scopes import Scope, fields_of
+from kcompat.rules.registry import Category
 from kcompat.spec.jackson import scalar_text
-from kcompat.spec.model import Message
+from kcompat.spec.load import JObject
+from kcompat.spec.model import Field, Message
 
 
-@rule(
+@message_rule(
     "common-struct-duplicate",
-    kind="lint",
-    category="structs",
+    category=Category.STRUCTS,
     severity=Severity.ERROR,
     summary="Two commonStructs entries with the same name.",
 )
@@ -30,10 +32,9 @@ def common_struct_duplicate(message: Message, report: Reporter) -> None:
             seen[struct.name] = struct.node.pos[0]
 
 
-@rule(
+@message_rule(
     "common-struct-lowercase",
-    kind="lint",
-    category="structs",
+    category=Category.STRUCTS,
     severity=Severity.ERROR,
     summary="A common struct name must start with a capital letter (it is a type name).",
 )
@@ -47,10 +48,9 @@ def common_struct_lowercase(message: Message, report: Reporter) -> None:
             )
 
 
-@rule(
+@message_rule(
     "common-struct-inline",
-    kind="lint",
-    category="structs",
+    category=Category.STRUCTS,
     severity=Severity.ERROR,
     summary="A field re-specifies a common struct inline with its own fields.",
 )
@@ -68,10 +68,9 @@ def common_struct_inline(message: Message, report: Reporter) -> None:
             )
 
 
-@rule(
+@message_rule(
     "struct-defined-twice",
-    kind="lint",
-    category="structs",
+    category=Category.STRUCTS,
     severity=Severity.ERROR,
     summary="Two inline structs with one name: struct names are global to the file.",
 )
@@ -97,10 +96,9 @@ def struct_defined_twice(message: Message, report: Reporter) -> None:
             seen[name] = path
 
 
-@rule(
+@message_rule(
     "unused-common-struct",
-    kind="lint",
-    category="structs",
+    category=Category.STRUCTS,
     severity=Severity.WARNING,
     summary="A common struct that no field refers to.",
 )
@@ -117,10 +115,9 @@ def unused_common_struct(message: Message, report: Reporter) -> None:
             )
 
 
-@rule(
+@message_rule(
     "recursive-struct",
-    kind="lint",
-    category="structs",
+    category=Category.STRUCTS,
     severity=Severity.ERROR,
     summary="A struct that contains itself: it has no finite encoding.",
 )
@@ -157,10 +154,9 @@ def recursive_struct(message: Message, report: Reporter) -> None:
             )
 
 
-@rule(
+@message_rule(
     "common-struct-nested-inline",
-    kind="lint",
-    category="structs",
+    category=Category.STRUCTS,
     severity=Severity.ERROR,
     summary="An inline struct defined inside a common struct; Kafka's generator cannot find it.",
 )
@@ -184,10 +180,9 @@ def common_struct_nested_inline(message: Message, report: Reporter) -> None:
         )
 
 
-@rule(
+@message_rule(
     "common-struct-used-early",
-    kind="lint",
-    category="structs",
+    category=Category.STRUCTS,
     severity=Severity.ERROR,
     summary="A field uses a common struct in versions before the struct's first version.",
 )
@@ -216,29 +211,27 @@ def common_struct_used_early(message: Message, report: Reporter) -> None:
         )
 
 
-@rule(
+@field_rule(
     "inline-struct-without-versions",
-    kind="lint",
-    category="structs",
+    category=Category.STRUCTS,
     severity=Severity.WARNING,
     summary='An inline struct field with no "versions" of its own (newer Kafka requires them).',
 )
-def inline_struct_without_versions(message: Message, report: Reporter) -> None:
-    for scope, field in fields_of(message):
-        node = field.node
-        if node is None or not field.type.has_struct or not field.fields:
-            continue
-        written = scalar_text(node.get("versions"))
-        if written is not None and written.strip():
-            continue  # Kafka re-reads this raw text as the struct's versions
-        if field.tagged_versions.empty:
-            continue  # no versions at all: missing-key
-        report(
-            node,
-            f"{scope.field_path(field)} defines an inline struct but takes its versions from "
-            f"taggedVersions {field.tagged_versions}; newer Kafka generators fail: you must "
-            "specify the version of the structure",
-            key="taggedVersions",
-            field_path=scope.field_path(field),
-            hint=f'add "versions": "{field.tagged_versions}" next to taggedVersions',
-        )
+def inline_struct_without_versions(
+    scope: Scope, field: Field, node: JObject, report: Reporter
+) -> None:
+    if not field.type.has_struct or not field.fields:
+        return
+    written = scalar_text(node.get("versions"))
+    if written is not None and written.strip():
+        return  # Kafka re-reads this raw text as the struct's versions
+    if field.tagged_versions.empty:
+        return  # no versions at all: missing-key
+    report(
+        node,
+        f"{scope.field_path(field)} defines an inline struct but takes its versions from "
+        f"taggedVersions {field.tagged_versions}; newer Kafka generators fail: you must "
+        "specify the version of the structure",
+        key="taggedVersions",
+        hint=f'add "versions": "{field.tagged_versions}" next to taggedVersions',
+    )

@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-from kcompat.rules.engine import Reporter, Severity, rule
+from kcompat.rules.engine import Reporter, Severity
+from kcompat.rules.lint.adapters import document_rule
+from kcompat.rules.registry import Category
 from kcompat.spec.load import JArray
 from kcompat.spec.specfile import SpecFile
 
-_SYNTAX = dict(kind="lint", category="syntax", scope="document")
 
-
-@rule(
+@document_rule(
     "invalid-json",
+    category=Category.SYNTAX,
     severity=Severity.ERROR,
     summary="The file cannot be read as one JSON object (with // and /* */ comments).",
-    **_SYNTAX,
 )
 def invalid_json(spec: SpecFile, report: Reporter) -> None:
     if spec.error is not None:
@@ -24,11 +24,11 @@ def invalid_json(spec: SpecFile, report: Reporter) -> None:
         )
 
 
-@rule(
+@document_rule(
     "not-an-object",
+    category=Category.SYNTAX,
     severity=Severity.ERROR,
     summary="The top-level value is not a JSON object.",
-    **_SYNTAX,
 )
 def not_an_object(spec: SpecFile, report: Reporter) -> None:
     if spec.document is not None and spec.message is None:
@@ -77,31 +77,31 @@ def _notes(kind: str, spec: SpecFile, report: Reporter) -> None:
                 report(note.pos, _note_message(note.message), hint=_NOTE_HINTS[kind])
 
 
-@rule(
+@document_rule(
     "duplicate-key",
+    category=Category.SYNTAX,
     severity=Severity.WARNING,
     summary="A key appears twice in one object; Kafka silently keeps only the last.",
-    **_SYNTAX,
 )
 def duplicate_key(spec: SpecFile, report: Reporter) -> None:
     _notes("duplicate-key", spec, report)
 
 
-@rule(
+@document_rule(
     "trailing-comma",
+    category=Category.SYNTAX,
     severity=Severity.ERROR,
     summary="A comma before } or ]; JSON and Kafka's parser reject it.",
-    **_SYNTAX,
 )
 def trailing_comma(spec: SpecFile, report: Reporter) -> None:
     _notes("trailing-comma", spec, report)
 
 
-@rule(
+@document_rule(
     "trailing-content",
+    category=Category.SYNTAX,
     severity=Severity.WARNING,
     summary="Text after the top-level object: older Kafka ignored it, newer Kafka rejects it.",
-    **_SYNTAX,
 )
 def trailing_content(spec: SpecFile, report: Reporter) -> None:
     _notes("trailing-content", spec, report)

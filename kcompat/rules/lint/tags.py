@@ -4,58 +4,57 @@ from __future__ import annotations
 
 import re
 
-from kcompat.rules.engine import Reporter, Severity, rule
-from kcompat.rules.lint.scopes import fields_of, scopes
-from kcompat.spec.model import Message
+from kcompat.rules.engine import Reporter, Severity
+from kcompat.rules.lint.adapters import document_rule, field_rule, message_rule
+from kcompat.rules.lint.scopes import Scope, fields_of, scopes
+from kcompat.rules.registry import Category
+from kcompat.spec.load import JObject
+from kcompat.spec.model import Field, Message
 from kcompat.spec.specfile import SpecFile
 
-_TAGS = dict(kind="lint", category="tags")
 
-
-@rule(
+@field_rule(
     "tag-without-tagged-versions",
+    category=Category.TAGS,
     severity=Severity.ERROR,
     summary="A field with a tag but no taggedVersions.",
-    **_TAGS,
 )
-def tag_without_tagged_versions(message: Message, report: Reporter) -> None:
-    for scope, field in fields_of(message):
-        if field.node is not None and field.tag is not None and field.tagged_versions.empty:
-            report(
-                field.node,
-                f"{scope.field_path(field)} has tag {field.tag} but no taggedVersions",
-                key="tag",
-                field_path=scope.field_path(field),
-                hint='add "taggedVersions": "N+" from its first flexible version',
-            )
-
-
-@rule(
-    "tagged-versions-without-tag",
-    severity=Severity.ERROR,
-    summary="A field with taggedVersions but no tag.",
-    **_TAGS,
-)
-def tagged_versions_without_tag(message: Message, report: Reporter) -> None:
-    for scope, field in fields_of(message):
-        node = field.node
-        if node is None or "tag" in node or field.tagged_versions.empty:
-            continue
+def tag_without_tagged_versions(
+    scope: Scope, field: Field, node: JObject, report: Reporter
+) -> None:
+    if field.tag is not None and field.tagged_versions.empty:
         report(
             node,
-            f"{scope.field_path(field)} has taggedVersions {field.tagged_versions} but no tag",
-            key="taggedVersions",
-            field_path=scope.field_path(field),
-            hint='add "tag": the next unused tag number in this struct',
+            f"{scope.field_path(field)} has tag {field.tag} but no taggedVersions",
+            key="tag",
+            hint='add "taggedVersions": "N+" from its first flexible version',
         )
 
 
-@rule(
+@field_rule(
+    "tagged-versions-without-tag",
+    category=Category.TAGS,
+    severity=Severity.ERROR,
+    summary="A field with taggedVersions but no tag.",
+)
+def tagged_versions_without_tag(
+    scope: Scope, field: Field, node: JObject, report: Reporter
+) -> None:
+    if "tag" in node or field.tagged_versions.empty:
+        return
+    report(
+        node,
+        f"{scope.field_path(field)} has taggedVersions {field.tagged_versions} but no tag",
+        key="taggedVersions",
+        hint='add "tag": the next unused tag number in this struct',
+    )
+
+
+@document_rule(
     "tag-as-string",
+    category=Category.TAGS,
     severity=Severity.WARNING,
-    summary='A tag written as a string: "1" is coerced by Kafka, "0x0001" (seed 000) fails.',
-    scope="document",
-    **_TAGS,
+    summary='A tag written as a string: "1" is coerced by Kafka, "0x0001" (draft syntax) fails.',
 )
 def tag_as_string(spec: SpecFile, report: Reporter) -> None:
     if spec.message is None:
@@ -93,23 +92,26 @@ def tag_as_string(spec: SpecFile, report: Reporter) -> None:
         )
 
 
-@rule("tag-negative", severity=Severity.ERROR, summary="A negative tag.", **_TAGS)
-def tag_negative(message: Message, report: Reporter) -> None:
-    for scope, field in fields_of(message):
-        if field.node is not None and field.tag is not None and field.tag < 0:
-            report(
-                field.node.where_value("tag"),
-                f"{scope.field_path(field)} has negative tag {field.tag}",
-                field_path=scope.field_path(field),
-                hint="tags start at 0",
-            )
+@field_rule(
+    "tag-negative",
+    category=Category.TAGS,
+    severity=Severity.ERROR,
+    summary="A negative tag.",
+)
+def tag_negative(scope: Scope, field: Field, node: JObject, report: Reporter) -> None:
+    if field.tag is not None and field.tag < 0:
+        report(
+            node.where_value("tag"),
+            f"{scope.field_path(field)} has negative tag {field.tag}",
+            hint="tags start at 0",
+        )
 
 
-@rule(
+@message_rule(
     "tag-duplicate",
+    category=Category.TAGS,
     severity=Severity.ERROR,
     summary="Two fields in one struct share a tag.",
-    **_TAGS,
 )
 def tag_duplicate(message: Message, report: Reporter) -> None:
     for scope in scopes(message):
@@ -130,11 +132,11 @@ def tag_duplicate(message: Message, report: Reporter) -> None:
                 seen[field.tag] = scope.field_path(field)
 
 
-@rule(
+@message_rule(
     "tag-not-contiguous",
+    category=Category.TAGS,
     severity=Severity.ERROR,
     summary="The tags of a struct must be 0, 1, 2, ... with no gaps.",
-    **_TAGS,
 )
 def tag_not_contiguous(message: Message, report: Reporter) -> None:
     for scope in scopes(message):
@@ -158,52 +160,50 @@ def tag_not_contiguous(message: Message, report: Reporter) -> None:
         )
 
 
-@rule(
+@field_rule(
     "tagged-versions-not-open",
+    category=Category.TAGS,
     severity=Severity.ERROR,
     summary="taggedVersions must be open-ended (N+).",
-    **_TAGS,
 )
-def tagged_versions_not_open(message: Message, report: Reporter) -> None:
-    for scope, field in fields_of(message):
-        tagged = field.tagged_versions
-        if field.node is None or tagged.empty or tagged.open_ended:
-            continue
+def tagged_versions_not_open(scope: Scope, field: Field, node: JObject, report: Reporter) -> None:
+    tagged = field.tagged_versions
+    if tagged.empty or tagged.open_ended:
+        return
+    report(
+        node.where_value("taggedVersions"),
+        f"taggedVersions {tagged} of {scope.field_path(field)} is not open-ended",
+        hint=f'write "{tagged.lowest}+"; to stop sending the field, stop setting it',
+    )
+
+
+@field_rule(
+    "tagged-versions-outside-versions",
+    category=Category.TAGS,
+    severity=Severity.ERROR,
+    summary="taggedVersions must be a subset of the field's versions.",
+)
+def tagged_versions_outside_versions(
+    scope: Scope, field: Field, node: JObject, report: Reporter
+) -> None:
+    tagged = field.tagged_versions
+    if tagged.empty:
+        return
+    extra = tagged - field.versions
+    if not extra.empty:
         report(
-            field.node.where_value("taggedVersions"),
-            f"taggedVersions {tagged} of {scope.field_path(field)} is not open-ended",
-            field_path=scope.field_path(field),
-            hint=f'write "{tagged.lowest}+"; to stop sending the field, stop setting it',
+            node.where_value("taggedVersions"),
+            f"taggedVersions {tagged} of {scope.field_path(field)} include {extra}, outside "
+            f"its versions {field.versions}",
+            hint='make versions cover taggedVersions (usually "versions": the same "N+")',
         )
 
 
-@rule(
-    "tagged-versions-outside-versions",
-    severity=Severity.ERROR,
-    summary="taggedVersions must be a subset of the field's versions.",
-    **_TAGS,
-)
-def tagged_versions_outside_versions(message: Message, report: Reporter) -> None:
-    for scope, field in fields_of(message):
-        tagged = field.tagged_versions
-        if field.node is None or tagged.empty:
-            continue
-        extra = tagged - field.versions
-        if not extra.empty:
-            report(
-                field.node.where_value("taggedVersions"),
-                f"taggedVersions {tagged} of {scope.field_path(field)} include {extra}, outside "
-                f"its versions {field.versions}",
-                field_path=scope.field_path(field),
-                hint='make versions cover taggedVersions (usually "versions": the same "N+")',
-            )
-
-
-@rule(
+@message_rule(
     "tagged-versions-not-flexible",
+    category=Category.TAGS,
     severity=Severity.ERROR,
     summary="A field tagged in versions that are not flexible (no tagged-field section).",
-    **_TAGS,
 )
 def tagged_versions_not_flexible(message: Message, report: Reporter) -> None:
     flexible = message.flexible_versions
@@ -229,37 +229,36 @@ def tagged_versions_not_flexible(message: Message, report: Reporter) -> None:
             )
 
 
-@rule(
+@field_rule(
     "tagged-nullable-partial",
+    category=Category.TAGS,
     severity=Severity.ERROR,
     summary="A tagged field must be nullable in all its tagged versions or in none.",
-    **_TAGS,
 )
-def tagged_nullable_partial(message: Message, report: Reporter) -> None:
-    for scope, field in fields_of(message):
-        tagged = field.tagged_versions
-        if field.node is None or tagged.empty:
-            continue
-        both = field.nullable_versions & tagged
-        if not both.empty and both != tagged:
-            report(
-                field.node.where_value("nullableVersions"),
-                f"{scope.field_path(field)} is nullable in {both} but tagged in {tagged}",
-                field_path=scope.field_path(field),
-                hint=f'make nullableVersions cover every tagged version ("{tagged}") or none',
-            )
+def tagged_nullable_partial(scope: Scope, field: Field, node: JObject, report: Reporter) -> None:
+    tagged = field.tagged_versions
+    if tagged.empty:
+        return
+    both = field.nullable_versions & tagged
+    if not both.empty and both != tagged:
+        report(
+            node.where_value("nullableVersions"),
+            f"{scope.field_path(field)} is nullable in {both} but tagged in {tagged}",
+            hint=f'make nullableVersions cover every tagged version ("{tagged}") or none',
+        )
 
 
-@rule(
-    "tagged-records", severity=Severity.ERROR, summary="A records field cannot be tagged.", **_TAGS
+@field_rule(
+    "tagged-records",
+    category=Category.TAGS,
+    severity=Severity.ERROR,
+    summary="A records field cannot be tagged.",
 )
-def tagged_records(message: Message, report: Reporter) -> None:
-    for scope, field in fields_of(message):
-        if field.node is not None and field.tag is not None and field.type.text == "records":
-            report(
-                field.node,
-                f"{scope.field_path(field)} is records and cannot be tagged",
-                key="tag",
-                field_path=scope.field_path(field),
-                hint="use bytes for a tagged blob",
-            )
+def tagged_records(scope: Scope, field: Field, node: JObject, report: Reporter) -> None:
+    if field.tag is not None and field.type.text == "records":
+        report(
+            node,
+            f"{scope.field_path(field)} is records and cannot be tagged",
+            key="tag",
+            hint="use bytes for a tagged blob",
+        )

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import difflib
 
-from kcompat.rules.engine import Reporter, Severity, rule
-from kcompat.rules.lint.scopes import fields_of
+from kcompat.rules.engine import Reporter, Severity
+from kcompat.rules.lint.adapters import field_rule, message_rule
+from kcompat.rules.lint.scopes import Scope, fields_of
+from kcompat.rules.registry import Category
 from kcompat.spec.jackson import scalar_text
+from kcompat.spec.load import JObject
 from kcompat.spec.model import PRIMITIVE_TYPES, Field, Message
 
 #: Names people write for Kafka's primitives.
@@ -52,75 +55,64 @@ def _type_hint(text: str) -> str:
     return "use a primitive type, a capitalised struct name, or []T"
 
 
-@rule(
+@field_rule(
     "invalid-type",
-    kind="lint",
-    category="types",
+    category=Category.TYPES,
     severity=Severity.ERROR,
     summary="A type Kafka cannot parse (not a primitive, a struct name, or []T).",
 )
-def invalid_type(message: Message, report: Reporter) -> None:
-    for scope, field in fields_of(message):
-        node = field.node
-        written = node.get("type") if node is not None else None
-        if node is None or scalar_text(written) is None:
-            continue  # missing or null: missing-key / wrong-value-type
-        text = field.type.text
-        if field.type.is_valid or (text.startswith("[][]")):
-            continue
-        if isinstance(written, str):
-            hint = _type_hint(text.strip())
-        else:  # Jackson turns the JSON number or boolean into the type name "5", "true"
-            hint = 'write the type as a string: a primitive such as "int32", a struct name or []T'
-        report(
-            node.where_value("type"),
-            f"invalid type {text!r} for {scope.field_path(field)}: not a primitive, a "
-            "capitalised struct name or []T",
-            field_path=scope.field_path(field),
-            hint=hint,
-        )
+def invalid_type(scope: Scope, field: Field, node: JObject, report: Reporter) -> None:
+    written = node.get("type")
+    if scalar_text(written) is None:
+        return  # missing or null: missing-key / wrong-value-type
+    text = field.type.text
+    if field.type.is_valid or (text.startswith("[][]")):
+        return
+    if isinstance(written, str):
+        hint = _type_hint(text.strip())
+    else:  # Jackson turns the JSON number or boolean into the type name "5", "true"
+        hint = 'write the type as a string: a primitive such as "int32", a struct name or []T'
+    report(
+        node.where_value("type"),
+        f"invalid type {text!r} for {scope.field_path(field)}: not a primitive, a "
+        "capitalised struct name or []T",
+        hint=hint,
+    )
 
 
-@rule(
+@field_rule(
     "array-of-arrays",
-    kind="lint",
-    category="types",
+    category=Category.TYPES,
     severity=Severity.ERROR,
     summary="Arrays of arrays are not supported; wrap the inner array in a struct.",
 )
-def array_of_arrays(message: Message, report: Reporter) -> None:
-    for scope, field in fields_of(message):
-        if field.node is not None and field.type.text.startswith("[][]"):
-            report(
-                field.node.where_value("type"),
-                f"{scope.field_path(field)} is an array of arrays ({field.type})",
-                field_path=scope.field_path(field),
-                hint="use an array of structs that each hold one array",
-            )
+def array_of_arrays(scope: Scope, field: Field, node: JObject, report: Reporter) -> None:
+    if field.type.text.startswith("[][]"):
+        report(
+            node.where_value("type"),
+            f"{scope.field_path(field)} is an array of arrays ({field.type})",
+            hint="use an array of structs that each hold one array",
+        )
 
 
-@rule(
+@field_rule(
     "array-of-records",
-    kind="lint",
-    category="types",
+    category=Category.TYPES,
     severity=Severity.ERROR,
     summary="[]records cannot be generated; records are one length-prefixed blob.",
 )
-def array_of_records(message: Message, report: Reporter) -> None:
-    for scope, field in fields_of(message):
-        if field.node is not None and field.type.text == "[]records":
-            report(
-                field.node.where_value("type"),
-                f"{scope.field_path(field)} is an array of records",
-                field_path=scope.field_path(field),
-                hint="use records (one record batch) or an array of structs",
-            )
+def array_of_records(scope: Scope, field: Field, node: JObject, report: Reporter) -> None:
+    if field.type.text == "[]records":
+        report(
+            node.where_value("type"),
+            f"{scope.field_path(field)} is an array of records",
+            hint="use records (one record batch) or an array of structs",
+        )
 
 
-@rule(
+@message_rule(
     "undefined-struct",
-    kind="lint",
-    category="types",
+    category=Category.TYPES,
     severity=Severity.ERROR,
     summary="A struct type with no definition (Kafka silently makes it empty, e.g. Int32).",
 )
@@ -168,25 +160,21 @@ def undefined_struct(message: Message, report: Reporter) -> None:
         )
 
 
-@rule(
+@field_rule(
     "fields-on-scalar",
-    kind="lint",
-    category="types",
+    category=Category.TYPES,
     severity=Severity.ERROR,
     summary='"fields" on a type that is neither a struct nor an array of structs.',
 )
-def fields_on_scalar(message: Message, report: Reporter) -> None:
-    for scope, field in fields_of(message):
-        node = field.node
-        if node is None or not field.fields or field.type.has_struct or not field.type.is_valid:
-            continue
-        report(
-            node,
-            f"{scope.field_path(field)} has type {field.type} but defines fields",
-            key="fields",
-            field_path=scope.field_path(field),
-            hint="remove the fields, or give the field a struct type such as []Entry",
-        )
+def fields_on_scalar(scope: Scope, field: Field, node: JObject, report: Reporter) -> None:
+    if not field.fields or field.type.has_struct or not field.type.is_valid:
+        return
+    report(
+        node,
+        f"{scope.field_path(field)} has type {field.type} but defines fields",
+        key="fields",
+        hint="remove the fields, or give the field a struct type such as []Entry",
+    )
 
 
 def _can_be_null_hint(field: Field) -> str:
@@ -195,99 +183,83 @@ def _can_be_null_hint(field: Field) -> str:
     return "only string, bytes, records, arrays and structs can be null; remove nullableVersions"
 
 
-@rule(
+@field_rule(
     "nullable-type-mismatch",
-    kind="lint",
-    category="types",
+    category=Category.TYPES,
     severity=Severity.ERROR,
     summary="nullableVersions on a type with no null form (ints, bool, float64, uuid).",
 )
-def nullable_type_mismatch(message: Message, report: Reporter) -> None:
-    for scope, field in fields_of(message):
-        node = field.node
-        if node is None or field.nullable_versions.empty or not field.type.is_valid:
-            continue
-        if not field.type.can_be_nullable and field.type.text != "records":
-            hint = _can_be_null_hint(field)
-            report(
-                node,
-                f"{scope.field_path(field)} has type {field.type}, which cannot be null",
-                key="nullableVersions",
-                field_path=scope.field_path(field),
-                hint=hint,
-            )
+def nullable_type_mismatch(scope: Scope, field: Field, node: JObject, report: Reporter) -> None:
+    if field.nullable_versions.empty or not field.type.is_valid:
+        return
+    if not field.type.can_be_nullable and field.type.text != "records":
+        hint = _can_be_null_hint(field)
+        report(
+            node,
+            f"{scope.field_path(field)} has type {field.type}, which cannot be null",
+            key="nullableVersions",
+            hint=hint,
+        )
 
 
-@rule(
+@field_rule(
     "entity-type-mismatch",
-    kind="lint",
-    category="types",
+    category=Category.TYPES,
     severity=Severity.ERROR,
     summary="entityType does not match the field type (brokerId needs int32, ...).",
 )
-def entity_type_mismatch(message: Message, report: Reporter) -> None:
-    for scope, field in fields_of(message):
-        node = field.node
-        required = ENTITY_BASE_TYPES.get(field.entity_type or "")
-        if node is None or required is None:
-            continue
-        base = field.type.base
-        if base != required:
-            report(
-                node.where_value("entityType"),
-                f"entityType {field.entity_type} needs type {required} (or []{required}), "
-                f"but {scope.field_path(field)} is {field.type}",
-                field_path=scope.field_path(field),
-                hint=f"change the type to {required} or drop entityType",
-            )
+def entity_type_mismatch(scope: Scope, field: Field, node: JObject, report: Reporter) -> None:
+    required = ENTITY_BASE_TYPES.get(field.entity_type or "")
+    if required is None:
+        return
+    base = field.type.base
+    if base != required:
+        report(
+            node.where_value("entityType"),
+            f"entityType {field.entity_type} needs type {required} (or []{required}), "
+            f"but {scope.field_path(field)} is {field.type}",
+            hint=f"change the type to {required} or drop entityType",
+        )
 
 
-@rule(
+@field_rule(
     "zero-copy-not-bytes",
-    kind="lint",
-    category="types",
+    category=Category.TYPES,
     severity=Severity.ERROR,
     summary="zeroCopy is only meaningful on bytes fields.",
 )
-def zero_copy_not_bytes(message: Message, report: Reporter) -> None:
-    for scope, field in fields_of(message):
-        if field.node is not None and field.zero_copy and field.type.text != "bytes":
-            report(
-                field.node,
-                f"{scope.field_path(field)} is {field.type}; zeroCopy applies only to bytes",
-                key="zeroCopy",
-                field_path=scope.field_path(field),
-                hint="remove zeroCopy",
-            )
+def zero_copy_not_bytes(scope: Scope, field: Field, node: JObject, report: Reporter) -> None:
+    if field.zero_copy and field.type.text != "bytes":
+        report(
+            node,
+            f"{scope.field_path(field)} is {field.type}; zeroCopy applies only to bytes",
+            key="zeroCopy",
+            hint="remove zeroCopy",
+        )
 
 
-@rule(
+@field_rule(
     "flexible-override-type",
-    kind="lint",
-    category="types",
+    category=Category.TYPES,
     severity=Severity.ERROR,
     summary="A field-level flexibleVersions on a type other than string or bytes.",
 )
-def flexible_override_type(message: Message, report: Reporter) -> None:
-    for scope, field in fields_of(message):
-        node = field.node
-        if node is None or not scalar_text(node.get("flexibleVersions")):
-            continue  # Kafka reads a missing, null or empty override as no override
-        if field.type.text not in ("string", "bytes"):
-            report(
-                node,
-                f"{scope.field_path(field)} is {field.type}; only string and bytes fields "
-                "may override flexibleVersions",
-                key="flexibleVersions",
-                field_path=scope.field_path(field),
-                hint="remove the field's flexibleVersions",
-            )
+def flexible_override_type(scope: Scope, field: Field, node: JObject, report: Reporter) -> None:
+    if not scalar_text(node.get("flexibleVersions")):
+        return  # Kafka reads a missing, null or empty override as no override
+    if field.type.text not in ("string", "bytes"):
+        report(
+            node,
+            f"{scope.field_path(field)} is {field.type}; only string and bytes fields "
+            "may override flexibleVersions",
+            key="flexibleVersions",
+            hint="remove the field's flexibleVersions",
+        )
 
 
-@rule(
+@message_rule(
     "flexible-override-wider",
-    kind="lint",
-    category="types",
+    category=Category.TYPES,
     severity=Severity.ERROR,
     summary="A field's flexibleVersions override includes versions the message does not.",
 )

@@ -5,8 +5,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from kcompat.rules.engine import Reporter, Severity, rule
-from kcompat.rules.lint.scopes import fields_of
+from kcompat.rules.engine import Reporter, Severity
+from kcompat.rules.lint.adapters import document_rule, field_rule, message_rule
+from kcompat.rules.lint.scopes import Scope, fields_of
+from kcompat.rules.registry import Category
 from kcompat.spec.jackson import scalar_text
 from kcompat.spec.load import JArray, JObject
 from kcompat.spec.model import Field, Message
@@ -54,13 +56,11 @@ def _version_values(root: JObject) -> Iterator[tuple[JObject, str, str, bool]]:
                 yield from fields(struct.get("fields"))
 
 
-@rule(
+@document_rule(
     "invalid-versions",
-    kind="lint",
-    category="versions",
+    category=Category.VERSIONS,
     severity=Severity.ERROR,
     summary="A version range that is not none, N, N-M or N+ (or is reversed, like 2-1).",
-    scope="document",
 )
 def invalid_versions(spec: SpecFile, report: Reporter) -> None:
     root = spec.document.root if spec.document is not None else None
@@ -101,13 +101,11 @@ def _blank_means_none(obj: JObject, key: str, text: str) -> bool:
     return key == "versions" and isinstance(tagged, str) and bool(tagged.strip())
 
 
-@rule(
+@document_rule(
     "blank-versions",
-    kind="lint",
-    category="versions",
+    category=Category.VERSIONS,
     severity=Severity.WARNING,
     summary="An empty version range, which Kafka silently reads as none.",
-    scope="document",
 )
 def blank_versions(spec: SpecFile, report: Reporter) -> None:
     root = spec.document.root if spec.document is not None else None
@@ -127,10 +125,9 @@ def blank_versions(spec: SpecFile, report: Reporter) -> None:
         report(obj.where_value(key), f"{key} is empty: {meaning}", hint=hint)
 
 
-@rule(
+@message_rule(
     "valid-versions-unbounded",
-    kind="lint",
-    category="versions",
+    category=Category.VERSIONS,
     severity=Severity.ERROR,
     summary="validVersions has no maximum (N+); Kafka requires the highest version spelled out.",
 )
@@ -144,10 +141,9 @@ def valid_versions_unbounded(message: Message, report: Reporter) -> None:
         )
 
 
-@rule(
+@message_rule(
     "missing-flexible-versions",
-    kind="lint",
-    category="versions",
+    category=Category.VERSIONS,
     severity=Severity.WARNING,
     summary="No flexibleVersions: read as none (pre-KIP-482); Kafka 2.4+ requires the key.",
 )
@@ -165,10 +161,9 @@ def missing_flexible_versions(message: Message, report: Reporter) -> None:
     )
 
 
-@rule(
+@message_rule(
     "flexible-versions-not-open",
-    kind="lint",
-    category="versions",
+    category=Category.VERSIONS,
     severity=Severity.ERROR,
     summary="flexibleVersions must be none or open-ended (N+): flexibility is never dropped.",
 )
@@ -186,10 +181,9 @@ def flexible_versions_not_open(message: Message, report: Reporter) -> None:
     )
 
 
-@rule(
+@message_rule(
     "versions-outside-parent",
-    kind="lint",
-    category="versions",
+    category=Category.VERSIONS,
     severity=Severity.WARNING,
     summary="A field whose versions never overlap its message's or parent's: it is never sent.",
 )
@@ -222,32 +216,28 @@ def versions_outside_parent(message: Message, report: Reporter) -> None:
         )
 
 
-@rule(
+@field_rule(
     "nullable-versions-outside",
-    kind="lint",
-    category="versions",
+    category=Category.VERSIONS,
     severity=Severity.WARNING,
     summary="nullableVersions that share no version with the field's versions have no effect.",
 )
-def nullable_versions_outside(message: Message, report: Reporter) -> None:
-    for scope, field in fields_of(message):
-        nullable = field.nullable_versions
-        if field.node is None or nullable.empty or field.versions.empty:
-            continue
-        if not nullable.overlaps(field.versions):
-            report(
-                field.node.where_value("nullableVersions"),
-                f"nullableVersions {nullable} of {scope.field_path(field)} never overlap its "
-                f"versions {field.versions}",
-                field_path=scope.field_path(field),
-                hint="fix the range or remove nullableVersions",
-            )
+def nullable_versions_outside(scope: Scope, field: Field, node: JObject, report: Reporter) -> None:
+    nullable = field.nullable_versions
+    if nullable.empty or field.versions.empty:
+        return
+    if not nullable.overlaps(field.versions):
+        report(
+            node.where_value("nullableVersions"),
+            f"nullableVersions {nullable} of {scope.field_path(field)} never overlap its "
+            f"versions {field.versions}",
+            hint="fix the range or remove nullableVersions",
+        )
 
 
-@rule(
+@message_rule(
     "deprecated-versions-outside",
-    kind="lint",
-    category="versions",
+    category=Category.VERSIONS,
     severity=Severity.WARNING,
     summary="deprecatedVersions names versions that validVersions does not have.",
 )
@@ -274,10 +264,9 @@ def _inline_struct(field: Field, common: frozenset[str]) -> bool:
     return field.type.has_struct and field.type.base not in common
 
 
-@rule(
+@message_rule(
     "struct-versions-outside-parent",
-    kind="lint",
-    category="versions",
+    category=Category.VERSIONS,
     severity=Severity.ERROR,
     summary="A struct whose versions share none with its parent's; Kafka's generator rejects it.",
 )

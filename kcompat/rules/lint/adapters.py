@@ -1,0 +1,104 @@
+"""How lint rules are declared: one typed decorator per subject.
+
+A field rule is only its check on one field: the adapter walks every field written in the
+spec (the top level, inline structs, common structs), skips fields with no JSON node, and
+hands the check a reporter that already names the field's path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import cast
+
+from kcompat.rules.engine import Reporter, Severity
+from kcompat.rules.lint.scopes import Scope, fields_of
+from kcompat.rules.registry import Category, RuleKind, Runner, Subject, declaring
+from kcompat.spec.load import JObject
+from kcompat.spec.model import Field, Message
+from kcompat.spec.specfile import SpecFile
+
+DocumentCheck = Callable[[SpecFile, Reporter], None]
+MessageCheck = Callable[[Message, Reporter], None]
+FieldCheck = Callable[[Scope, Field, JObject, Reporter], None]
+SetCheck = Callable[[Sequence[Message], Reporter], None]
+
+
+def document_rule(
+    rule_id: str, *, category: Category, severity: Severity, summary: str
+) -> Callable[[DocumentCheck], DocumentCheck]:
+    """A rule on one spec file as parsed (it runs whether or not a message came of it)."""
+    return declaring(
+        rule_id,
+        kind=RuleKind.LINT,
+        category=category,
+        severity=severity,
+        summary=summary,
+        subject=Subject.DOCUMENT,
+        adapt=_on_document,
+    )
+
+
+def message_rule(
+    rule_id: str, *, category: Category, severity: Severity, summary: str
+) -> Callable[[MessageCheck], MessageCheck]:
+    """A rule on one message model as a whole."""
+    return declaring(
+        rule_id,
+        kind=RuleKind.LINT,
+        category=category,
+        severity=severity,
+        summary=summary,
+        subject=Subject.MESSAGE,
+        adapt=_on_message,
+    )
+
+
+def field_rule(
+    rule_id: str, *, category: Category, severity: Severity, summary: str
+) -> Callable[[FieldCheck], FieldCheck]:
+    """A rule on one field written in the spec, with the scope (struct) it belongs to."""
+    return declaring(
+        rule_id,
+        kind=RuleKind.LINT,
+        category=category,
+        severity=severity,
+        summary=summary,
+        subject=Subject.MESSAGE,
+        adapt=_on_each_field,
+    )
+
+
+def set_rule(
+    rule_id: str, *, category: Category, severity: Severity, summary: str
+) -> Callable[[SetCheck], SetCheck]:
+    """A rule across the messages of one spec directory (names, API keys, pairs)."""
+    return declaring(
+        rule_id,
+        kind=RuleKind.LINT,
+        category=category,
+        severity=severity,
+        summary=summary,
+        subject=Subject.SET,
+        adapt=_on_set,
+    )
+
+
+def _on_document(check: DocumentCheck) -> Runner:
+    return lambda subject, report, _context: check(cast(SpecFile, subject), report)
+
+
+def _on_message(check: MessageCheck) -> Runner:
+    return lambda subject, report, _context: check(cast(Message, subject), report)
+
+
+def _on_set(check: SetCheck) -> Runner:
+    return lambda subject, report, _context: check(cast(Sequence[Message], subject), report)
+
+
+def _on_each_field(check: FieldCheck) -> Runner:
+    def run(subject: object, report: Reporter, _context: object) -> None:
+        for scope, field in fields_of(cast(Message, subject)):
+            if field.node is not None:
+                check(scope, field, field.node, report.about(scope.field_path(field)))
+
+    return run
