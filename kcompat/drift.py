@@ -14,7 +14,7 @@ from typing import cast
 
 from kcompat.config import Config
 from kcompat.rules.engine import Reporter, Severity
-from kcompat.rules.registry import Category, Rule, RuleKind, Runner, Subject, all_rules, declaring
+from kcompat.rules.registry import Category, Rule, RuleKind, Runner, Subject, all_rules, decorator
 from kcompat.rules.runner import Call, Finishing, Outcome, finish, run_rules
 from kcompat.spec.model import Message
 from kcompat.spec.resolve import Kind, LayoutField, StructLayout, resolve
@@ -199,51 +199,23 @@ PairCheck = Callable[[DriftPair, Reporter], None]
 SetCheck = Callable[[DriftSet, Reporter], None]
 
 
-def _pair_rule(
-    rule_id: str, *, category: Category, severity: Severity, summary: str
-) -> Callable[[PairCheck], PairCheck]:
-    """A drift rule on one upstream/local message pair."""
-
-    def adapt(check: PairCheck) -> Runner:
-        return lambda subject, report, _context: check(cast(DriftPair, subject), report)
-
-    return declaring(
-        rule_id,
-        kind=RuleKind.DRIFT,
-        category=category,
-        severity=severity,
-        summary=summary,
-        subject=Subject.PAIR,
-        adapt=adapt,
-    )
+def _on_pair(check: PairCheck) -> Runner:
+    return lambda subject, report, _context: check(cast(DriftPair, subject), report)
 
 
-def _set_rule(
-    rule_id: str, *, category: Category, severity: Severity, summary: str
-) -> Callable[[SetCheck], SetCheck]:
-    """A drift rule on the two spec sets as a whole (messages only one side has)."""
-
-    def adapt(check: SetCheck) -> Runner:
-        return lambda subject, report, _context: check(cast(DriftSet, subject), report)
-
-    return declaring(
-        rule_id,
-        kind=RuleKind.DRIFT,
-        category=category,
-        severity=severity,
-        summary=summary,
-        subject=Subject.SET,
-        adapt=adapt,
-    )
+def _on_set(check: SetCheck) -> Runner:
+    return lambda subject, report, _context: check(cast(DriftSet, subject), report)
 
 
-@_pair_rule(
-    "drift-wire-mismatch",
-    category=Category.DRIFT,
-    severity=Severity.ERROR,
-    summary="A version both sides have is encoded differently: the two ends misread it.",
-)
+#: A drift rule on one upstream/local message pair.
+_pair_rule = decorator(RuleKind.DRIFT, Subject.PAIR, _on_pair)
+#: A drift rule on the two spec sets as a whole (messages only one side has).
+_set_rule = decorator(RuleKind.DRIFT, Subject.SET, _on_set)
+
+
+@_pair_rule("drift-wire-mismatch", Category.DRIFT, Severity.ERROR)
 def drift_wire_mismatch(pair: DriftPair, report: Reporter) -> None:
+    """A version both sides have is encoded differently: the two ends misread it."""
     # versions whose difference reads the same are one finding (the wire forms may vary)
     groups: dict[str, tuple[Difference, list[int]]] = {}
     for version in pair.shared:
@@ -271,13 +243,9 @@ def drift_wire_mismatch(pair: DriftPair, report: Reporter) -> None:
         )
 
 
-@_pair_rule(
-    "drift-versions-missing",
-    category=Category.DRIFT,
-    severity=Severity.WARNING,
-    summary="Versions one side supports and the other lacks.",
-)
+@_pair_rule("drift-versions-missing", Category.DRIFT, Severity.WARNING)
 def drift_versions_missing(pair: DriftPair, report: Reporter) -> None:
+    """Versions one side supports and the other lacks."""
     up, lo = pair.upstream.valid_versions, pair.local.valid_versions
     if lo - up:
         report(
@@ -300,13 +268,9 @@ def drift_versions_missing(pair: DriftPair, report: Reporter) -> None:
         )
 
 
-@_pair_rule(
-    "drift-fields-one-side",
-    category=Category.DRIFT,
-    severity=Severity.WARNING,
-    summary="Fields only one side defines (by name).",
-)
+@_pair_rule("drift-fields-one-side", Category.DRIFT, Severity.WARNING)
 def drift_fields_one_side(pair: DriftPair, report: Reporter) -> None:
+    """Fields only one side defines (by name)."""
     up = dict(pair.upstream.walk())
     lo = dict(pair.local.walk())
     for path in sorted(up.keys() - lo.keys()):
@@ -332,13 +296,9 @@ def drift_fields_one_side(pair: DriftPair, report: Reporter) -> None:
         )
 
 
-@_set_rule(
-    "drift-message-missing",
-    category=Category.DRIFT,
-    severity=Severity.INFO,
-    summary="A message only one side defines.",
-)
+@_set_rule("drift-message-missing", Category.DRIFT, Severity.INFO)
 def drift_message_missing(drift_set: DriftSet, report: Reporter) -> None:
+    """A message only one side defines."""
     for spec in drift_set.upstream_only:
         assert spec.message is not None
         report(

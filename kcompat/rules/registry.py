@@ -11,6 +11,7 @@ another stage (the byte proof, ignore comments, the corpus verifier) is declared
 from __future__ import annotations
 
 import importlib
+import inspect
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -114,11 +115,14 @@ def declaring(
     kind: RuleKind,
     category: Category,
     severity: Severity,
-    summary: str,
     subject: Subject,
     adapt: Callable[[Check], Runner],
 ) -> Callable[[Check], Check]:
-    """A decorator registering its check, run through ``adapt`` (the family's adapter)."""
+    """A decorator registering its check, run through ``adapt`` (the family's adapter).
+
+    The check's docstring is the rule's purpose: its first paragraph is the one-line
+    summary ``kcompat rules`` shows, so the words live next to the code they describe.
+    """
 
     def declare(check: Check) -> Check:
         register(
@@ -126,7 +130,7 @@ def declaring(
             kind=kind,
             category=category,
             severity=severity,
-            summary=summary,
+            summary=purpose(rule_id, check),
             subject=subject,
             run=adapt(check),
             source=check,
@@ -134,6 +138,36 @@ def declaring(
         return check
 
     return declare
+
+
+def decorator(
+    kind: RuleKind, subject: Subject, adapt: Callable[[Check], Runner]
+) -> Callable[[str, Category, Severity], Callable[[Check], Check]]:
+    """A family's rule decorator: ``@field_rule("tag-negative", Category.TAGS, ERROR)``.
+
+    ``adapt`` turns the family's typed check into the runner's uniform call, so the check's
+    signature is fixed per subject and the walking lives in one place.
+    """
+
+    def for_rule(rule_id: str, category: Category, severity: Severity) -> Callable[[Check], Check]:
+        return declaring(
+            rule_id,
+            kind=kind,
+            category=category,
+            severity=severity,
+            subject=subject,
+            adapt=adapt,
+        )
+
+    return for_rule
+
+
+def purpose(rule_id: str, check: Callable[..., object]) -> str:
+    """The first paragraph of the check's docstring, on one line."""
+    doc = inspect.getdoc(check)
+    if not doc:
+        raise ValueError(f"rule {rule_id!r}: its check needs a docstring saying its purpose")
+    return " ".join(doc.split("\n\n")[0].split())
 
 
 def _nothing(_subject: object, _report: Reporter, _context: object) -> None:

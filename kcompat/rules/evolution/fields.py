@@ -35,13 +35,9 @@ def _owner(pair: MessagePair, struct_pair: StructPair, side: str) -> JObject | N
     return message.node
 
 
-@pair_rule(
-    "field-added",
-    category=Category.FIELDS,
-    severity=Severity.ERROR,
-    summary="A non-tagged field added to a released version: old readers misparse.",
-)
+@pair_rule("field-added", Category.FIELDS, Severity.ERROR)
 def field_added(pair: MessagePair, report: Reporter) -> None:
+    """A non-tagged field added to a released version: old readers misparse."""
     for struct_pair in pair.struct_pairs:
         if struct_pair.restructured:
             continue  # same bytes: fields-restructured reports it
@@ -61,13 +57,9 @@ def field_added(pair: MessagePair, report: Reporter) -> None:
             )
 
 
-@pair_rule(
-    "field-removed",
-    category=Category.FIELDS,
-    severity=Severity.ERROR,
-    summary="A non-tagged field removed from a released version.",
-)
+@pair_rule("field-removed", Category.FIELDS, Severity.ERROR)
 def field_removed(pair: MessagePair, report: Reporter) -> None:
+    """A non-tagged field removed from a released version."""
     for struct_pair in pair.struct_pairs:
         if struct_pair.restructured:
             continue  # same bytes: fields-restructured reports it
@@ -89,13 +81,9 @@ def field_removed(pair: MessagePair, report: Reporter) -> None:
             )
 
 
-@pair_rule(
-    "fields-restructured",
-    category=Category.NAMES,
-    severity=Severity.WARNING,
-    summary="Fields regrouped or flattened without changing a byte: generated code breaks.",
-)
+@pair_rule("fields-restructured", Category.NAMES, Severity.WARNING)
 def fields_restructured(pair: MessagePair, report: Reporter) -> None:
+    """Fields regrouped or flattened without changing a byte: generated code breaks."""
     for struct_pair in pair.struct_pairs:
         if not struct_pair.restructured:
             continue
@@ -123,13 +111,9 @@ def fields_restructured(pair: MessagePair, report: Reporter) -> None:
         )
 
 
-@pair_rule(
-    "fields-reordered",
-    category=Category.FIELDS,
-    severity=Severity.ERROR,
-    summary="Fields of a released version change order (even two of the same type).",
-)
+@pair_rule("fields-reordered", Category.FIELDS, Severity.ERROR)
 def fields_reordered(pair: MessagePair, report: Reporter) -> None:
+    """Fields of a released version change order (even two of the same type)."""
     # One finding per struct definition and change: a common struct used in two places,
     # or broken in several versions, is one reordering, not one per use and version.
     groups: dict[tuple[str, tuple[str, ...], tuple[str, ...]], _Reorder] = {}
@@ -199,13 +183,9 @@ def _type_change(base: LayoutField, head: LayoutField) -> str | None:
     return ""
 
 
-@pair_rule(
-    "field-type-changed",
-    category=Category.FIELDS,
-    severity=Severity.ERROR,
-    summary="A field's type changed (except []P <-> []{P} in non-flexible versions).",
-)
+@pair_rule("field-type-changed", Category.FIELDS, Severity.ERROR)
 def field_type_changed(pair: MessagePair, report: Reporter) -> None:
+    """A field's type changed (except []P <-> []{P} in non-flexible versions)."""
     for struct_pair, base, head in pair.matched_fields():
         why = _type_change(base, head)
         if why is None:
@@ -226,13 +206,9 @@ def field_type_changed(pair: MessagePair, report: Reporter) -> None:
         )
 
 
-@pair_rule(
-    "encoding-changed",
-    category=Category.FIELDS,
-    severity=Severity.ERROR,
-    summary="Integer `encoding` changed for a released version (incl. narrower).",
-)
+@pair_rule("encoding-changed", Category.FIELDS, Severity.ERROR)
 def encoding_changed(pair: MessagePair, report: Reporter) -> None:
+    """Integer `encoding` changed for a released version (incl. narrower)."""
     for struct_pair, base, head in pair.matched_fields():
         if type_names_differ(base, head) or base.tagged != head.tagged:
             continue
@@ -251,13 +227,9 @@ def encoding_changed(pair: MessagePair, report: Reporter) -> None:
             )
 
 
-@pair_rule(
-    "nullable-narrowed",
-    category=Category.FIELDS,
-    severity=Severity.ERROR,
-    summary="A field stopped being nullable in a released version: old nulls fail to read.",
-)
+@pair_rule("nullable-narrowed", Category.FIELDS, Severity.ERROR)
 def nullable_narrowed(pair: MessagePair, report: Reporter) -> None:
+    """A field stopped being nullable in a released version: old nulls fail to read."""
     _nullability(
         pair,
         report,
@@ -266,13 +238,9 @@ def nullable_narrowed(pair: MessagePair, report: Reporter) -> None:
     )
 
 
-@pair_rule(
-    "nullable-widened",
-    category=Category.FIELDS,
-    severity=Severity.ERROR,
-    summary="A field became nullable in a released version: old readers reject the null.",
-)
+@pair_rule("nullable-widened", Category.FIELDS, Severity.ERROR)
 def nullable_widened(pair: MessagePair, report: Reporter) -> None:
+    """A field became nullable in a released version: old readers reject the null."""
     _nullability(
         pair,
         report,
@@ -304,13 +272,9 @@ def _nullability(pair: MessagePair, report: Reporter, *, now_nullable: bool, mes
             )
 
 
-@pair_rule(
-    "struct-nullability-changed",
-    category=Category.FIELDS,
-    severity=Severity.ERROR,
-    summary="KIP-893: a struct became nullable or non-nullable in a released version.",
-)
+@pair_rule("struct-nullability-changed", Category.FIELDS, Severity.ERROR)
 def struct_nullability_changed(pair: MessagePair, report: Reporter) -> None:
+    """KIP-893: a struct became nullable or non-nullable in a released version."""
     for struct_pair, base, head in pair.matched_fields():
         if base.wire.kind is not Kind.STRUCT or head.wire.kind is not Kind.STRUCT:
             continue
@@ -330,13 +294,9 @@ def struct_nullability_changed(pair: MessagePair, report: Reporter) -> None:
             )
 
 
-@pair_rule(
-    "wire-format-changed",
-    category=Category.FIELDS,
-    severity=Severity.ERROR,
-    summary="A field's bytes changed in a released version in another way (e.g. compact).",
-)
+@pair_rule("wire-format-changed", Category.FIELDS, Severity.ERROR)
 def wire_format_changed(pair: MessagePair, report: Reporter) -> None:
+    """A field's bytes changed in a released version in another way (e.g. compact)."""
     for struct_pair, base, head in pair.matched_fields():
         if struct_pair.flexibility_changed or type_names_differ(base, head):
             continue
@@ -365,13 +325,9 @@ def _override_key(entry: LayoutField) -> str:
     return "flexibleVersions" if found is not None and "flexibleVersions" in found else "type"
 
 
-@pair_rule(
-    "default-changed",
-    category=Category.FIELDS,
-    severity=Severity.ERROR,
-    summary="A field's default changed (compared as values: 0x10 equals 16).",
-)
+@pair_rule("default-changed", Category.FIELDS, Severity.ERROR)
 def default_changed(pair: MessagePair, report: Reporter) -> None:
+    """A field's default changed (compared as values: 0x10 equals 16)."""
     for path, base, head in pair.unique_matched_fields():
         if base.type.text != head.type.text:
             continue
@@ -394,13 +350,9 @@ def default_changed(pair: MessagePair, report: Reporter) -> None:
             )
 
 
-@pair_rule(
-    "field-renamed",
-    category=Category.NAMES,
-    severity=Severity.WARNING,
-    summary="A field renamed: same bytes, but generated code and JSON break.",
-)
+@pair_rule("field-renamed", Category.NAMES, Severity.WARNING)
 def field_renamed(pair: MessagePair, report: Reporter) -> None:
+    """A field renamed: same bytes, but generated code and JSON break."""
     seen = set()
     for struct_pair in pair.struct_pairs:
         for base, head in struct_pair.renamed:
@@ -418,13 +370,9 @@ def field_renamed(pair: MessagePair, report: Reporter) -> None:
             )
 
 
-@pair_rule(
-    "struct-renamed",
-    category=Category.NAMES,
-    severity=Severity.WARNING,
-    summary="A struct type renamed: same bytes, but generated class names change.",
-)
+@pair_rule("struct-renamed", Category.NAMES, Severity.WARNING)
 def struct_renamed_rule(pair: MessagePair, report: Reporter) -> None:
+    """A struct type renamed: same bytes, but generated class names change."""
     seen = set()
     for _struct_pair, base, head in pair.matched_fields():
         if struct_renamed(base, head) and head.path not in seen:
@@ -441,13 +389,9 @@ def struct_renamed_rule(pair: MessagePair, report: Reporter) -> None:
             )
 
 
-@pair_rule(
-    "map-key-changed",
-    category=Category.FIELDS,
-    severity=Severity.WARNING,
-    summary="mapKey changed: the generated collection type and lookups change.",
-)
+@pair_rule("map-key-changed", Category.FIELDS, Severity.WARNING)
 def map_key_changed(pair: MessagePair, report: Reporter) -> None:
+    """mapKey changed: the generated collection type and lookups change."""
     for path, base, head in pair.unique_matched_fields():
         if base.map_key != head.map_key:
             report(
@@ -461,13 +405,9 @@ def map_key_changed(pair: MessagePair, report: Reporter) -> None:
             )
 
 
-@pair_rule(
-    "ignorable-changed",
-    category=Category.FIELDS,
-    severity=Severity.WARNING,
-    summary="ignorable changed: writers now drop (or refuse to drop) the field silently.",
-)
+@pair_rule("ignorable-changed", Category.FIELDS, Severity.WARNING)
 def ignorable_changed(pair: MessagePair, report: Reporter) -> None:
+    """ignorable changed: writers now drop (or refuse to drop) the field silently."""
     for path, base, head in pair.unique_matched_fields():
         if base.ignorable == head.ignorable:
             continue
@@ -494,13 +434,9 @@ def ignorable_changed(pair: MessagePair, report: Reporter) -> None:
             )
 
 
-@pair_rule(
-    "entity-type-changed",
-    category=Category.FIELDS,
-    severity=Severity.WARNING,
-    summary="entityType changed or removed: tooling that redacts or routes by entity breaks.",
-)
+@pair_rule("entity-type-changed", Category.FIELDS, Severity.WARNING)
 def entity_type_changed(pair: MessagePair, report: Reporter) -> None:
+    """entityType changed or removed: tooling that redacts or routes by entity breaks."""
     for path, base, head in pair.unique_matched_fields():
         before = base.entity_type if base.entity_type not in (None, "unknown") else None
         after = head.entity_type if head.entity_type not in (None, "unknown") else None
@@ -517,13 +453,9 @@ def entity_type_changed(pair: MessagePair, report: Reporter) -> None:
         )
 
 
-@pair_rule(
-    "docs-changed",
-    category=Category.DOCS,
-    severity=Severity.INFO,
-    summary="A field's about text changed (compatible).",
-)
+@pair_rule("docs-changed", Category.DOCS, Severity.INFO)
 def docs_changed(pair: MessagePair, report: Reporter) -> None:
+    """A field's about text changed (compatible)."""
     for path, base, head in pair.unique_matched_fields():
         if base.about != head.about:
             report(

@@ -9,13 +9,9 @@ from kcompat.rules.evolution.pairing import MessagePair
 from kcompat.rules.registry import Category
 
 
-@set_rule(
-    "message-removed",
-    category=Category.MESSAGES,
-    severity=Severity.ERROR,
-    summary="A message present in BASE is gone from HEAD.",
-)
+@set_rule("message-removed", Category.MESSAGES, Severity.ERROR)
 def message_removed(context: DiffContext, report: Reporter) -> None:
+    """A message present in BASE is gone from HEAD."""
     for spec in context.pairing.removed:
         message = spec.message
         assert message is not None
@@ -34,13 +30,9 @@ def message_removed(context: DiffContext, report: Reporter) -> None:
         )
 
 
-@set_rule(
-    "message-added",
-    category=Category.MESSAGES,
-    severity=Severity.INFO,
-    summary="A new message (compatible).",
-)
+@set_rule("message-added", Category.MESSAGES, Severity.INFO)
 def message_added(context: DiffContext, report: Reporter) -> None:
+    """A new message (compatible)."""
     for spec in context.pairing.added:
         message = spec.message
         assert message is not None
@@ -53,13 +45,9 @@ def message_added(context: DiffContext, report: Reporter) -> None:
         )
 
 
-@pair_rule(
-    "message-renamed",
-    category=Category.MESSAGES,
-    severity=Severity.WARNING,
-    summary="A message renamed: the wire is unchanged, generated class names are not.",
-)
+@pair_rule("message-renamed", Category.MESSAGES, Severity.WARNING)
 def message_renamed(pair: MessagePair, report: Reporter) -> None:
+    """A message renamed: the wire is unchanged, generated class names are not."""
     if pair.base.name != pair.head.name and pair.head.node is not None:
         report(
             pair.head.node,
@@ -71,13 +59,9 @@ def message_renamed(pair: MessagePair, report: Reporter) -> None:
         )
 
 
-@pair_rule(
-    "api-key-changed",
-    category=Category.MESSAGES,
-    severity=Severity.ERROR,
-    summary="The apiKey changed: every client sends the old key.",
-)
+@pair_rule("api-key-changed", Category.MESSAGES, Severity.ERROR)
 def api_key_changed(pair: MessagePair, report: Reporter) -> None:
+    """The apiKey changed: every client sends the old key."""
     if pair.base.api_key != pair.head.api_key and pair.head.node is not None:
         report(
             pair.head.node,
@@ -89,13 +73,9 @@ def api_key_changed(pair: MessagePair, report: Reporter) -> None:
         )
 
 
-@pair_rule(
-    "message-type-changed",
-    category=Category.MESSAGES,
-    severity=Severity.ERROR,
-    summary="The message type changed (request, response, header, ...).",
-)
+@pair_rule("message-type-changed", Category.MESSAGES, Severity.ERROR)
 def message_type_changed(pair: MessagePair, report: Reporter) -> None:
+    """The message type changed (request, response, header, ...)."""
     if pair.base.kind != pair.head.kind and pair.head.node is not None:
         report(
             pair.head.node,
@@ -106,13 +86,9 @@ def message_type_changed(pair: MessagePair, report: Reporter) -> None:
         )
 
 
-@pair_rule(
-    "listener-removed",
-    category=Category.MESSAGES,
-    severity=Severity.WARNING,
-    summary="A request is no longer accepted by a listener it used to be sent to.",
-)
+@pair_rule("listener-removed", Category.MESSAGES, Severity.WARNING)
 def listener_removed(pair: MessagePair, report: Reporter) -> None:
+    """A request is no longer accepted by a listener it used to be sent to."""
     gone = [x for x in pair.base.listeners if x not in pair.head.listeners]
     if gone and pair.head.listeners and pair.head.node is not None:
         report(

@@ -14,13 +14,9 @@ from kcompat.spec.model import Field, Message
 from kcompat.spec.resolve import LayoutField
 
 
-@pair_rule(
-    "tag-changed",
-    category=Category.TAGS,
-    severity=Severity.ERROR,
-    summary="A tagged field's tag number changed in a released version.",
-)
+@pair_rule("tag-changed", Category.TAGS, Severity.ERROR)
 def tag_changed(pair: MessagePair, report: Reporter) -> None:
+    """A tagged field's tag number changed in a released version."""
     for struct_pair, base, head in pair.matched_fields():
         if base.tagged and head.tagged and base.tag != head.tag:
             report(
@@ -36,13 +32,9 @@ def tag_changed(pair: MessagePair, report: Reporter) -> None:
             )
 
 
-@pair_rule(
-    "field-tagging-changed",
-    category=Category.TAGS,
-    severity=Severity.ERROR,
-    summary="A field turned tagged or untagged (taggedVersions changed) in a released version.",
-)
+@pair_rule("field-tagging-changed", Category.TAGS, Severity.ERROR)
 def field_tagging_changed(pair: MessagePair, report: Reporter) -> None:
+    """A field turned tagged or untagged (taggedVersions changed) in a released version."""
     for struct_pair, base, head in pair.matched_fields():
         if base.tagged == head.tagged:
             continue
@@ -63,13 +55,9 @@ def field_tagging_changed(pair: MessagePair, report: Reporter) -> None:
         )
 
 
-@pair_rule_in_context(
-    "tag-reused",
-    category=Category.TAGS,
-    severity=Severity.ERROR,
-    summary="A tag that once meant one field (name and type) now means another.",
-)
+@pair_rule_in_context("tag-reused", Category.TAGS, Severity.ERROR)
 def tag_reused(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
+    """A tag that once meant one field (name and type) now means another."""
     base_fields = _tagged_fields(pair.base)
     head_fields = _tagged_fields(pair.head)
     base_bindings = tag_bindings(pair.base, "BASE")
@@ -145,13 +133,9 @@ def _renumbered(
     return out
 
 
-@pair_rule_in_context(
-    "tagged-field-added",
-    category=Category.TAGS,
-    severity=Severity.INFO,
-    summary="A tagged field added to existing versions with a fresh tag (compatible).",
-)
+@pair_rule_in_context("tagged-field-added", Category.TAGS, Severity.INFO)
 def tagged_field_added(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
+    """A tagged field added to existing versions with a fresh tag (compatible)."""
     base_bindings = tag_bindings(pair.base, "BASE")
     for struct_pair in pair.struct_pairs:
         for entry in struct_pair.head_only:
@@ -186,14 +170,11 @@ def _tag_taken(
     )
 
 
-@pair_rule(
-    "tagged-versions-changed",
-    category=Category.TAGS,
-    severity=Severity.ERROR,
-    summary="A tagged field added to or dropped from a released version while the other side "
-    "knows its tag: Kafka's readers reject a known tag in a version it is not valid for.",
-)
+@pair_rule("tagged-versions-changed", Category.TAGS, Severity.ERROR)
 def tagged_versions_changed(pair: MessagePair, report: Reporter) -> None:
+    """A tagged field added to or dropped from a released version while the other side knows its
+    tag: Kafka's readers reject a known tag in a version it is not valid for.
+    """
     base_bindings = tag_bindings(pair.base, "BASE")
     head_bindings = tag_bindings(pair.head, "HEAD")
     for struct_pair in pair.struct_pairs:

@@ -8,13 +8,9 @@ from kcompat.rules.evolution.context import DiffContext
 from kcompat.rules.registry import Category
 
 
-@set_rule(
-    "spec-unreadable",
-    category=Category.MESSAGES,
-    severity=Severity.ERROR,
-    summary="A HEAD spec file does not parse, so its message cannot be compared.",
-)
+@set_rule("spec-unreadable", Category.MESSAGES, Severity.ERROR)
 def spec_unreadable(context: DiffContext, report: Reporter) -> None:
+    """A HEAD spec file does not parse, so its message cannot be compared."""
     for spec in context.unreadable:
         if spec.error is not None:
             report(
@@ -33,13 +29,9 @@ def spec_unreadable(context: DiffContext, report: Reporter) -> None:
             )
 
 
-@set_rule(
-    "spec-invalid",
-    category=Category.MESSAGES,
-    severity=Severity.ERROR,
-    summary="A spec whose wire layout would be a guess (it does not lint): not compared.",
-)
+@set_rule("spec-invalid", Category.MESSAGES, Severity.ERROR)
 def spec_invalid(context: DiffContext, report: Reporter) -> None:
+    """A spec whose wire layout would be a guess (it does not lint): not compared."""
     for spec, side, why in context.invalid:
         name = spec.message.name if spec.message is not None else spec.path
         report(

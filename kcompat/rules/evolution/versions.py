@@ -11,13 +11,9 @@ from kcompat.spec.shape import version_signature
 from kcompat.spec.versions import Versions
 
 
-@pair_rule_in_context(
-    "lowest-version-raised",
-    category=Category.VERSIONS,
-    severity=Severity.ERROR,
-    summary="The lowest supported version was raised: old clients are cut off (needs a KIP).",
-)
+@pair_rule_in_context("lowest-version-raised", Category.VERSIONS, Severity.ERROR)
 def lowest_version_raised(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
+    """The lowest supported version was raised: old clients are cut off (needs a KIP)."""
     head_valid = pair.head.valid_versions
     if head_valid.empty or pair.released.empty:
         return
@@ -38,13 +34,9 @@ def lowest_version_raised(pair: MessagePair, report: Reporter, context: DiffCont
         )
 
 
-@pair_rule_in_context(
-    "released-version-removed",
-    category=Category.VERSIONS,
-    severity=Severity.ERROR,
-    summary="A released version is gone (highest version lowered, or a gap).",
-)
+@pair_rule_in_context("released-version-removed", Category.VERSIONS, Severity.ERROR)
 def released_version_removed(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
+    """A released version is gone (highest version lowered, or a gap)."""
     head_valid = pair.head.valid_versions
     gone = pair.released - head_valid
     if not head_valid.empty:
@@ -64,13 +56,9 @@ def released_version_removed(pair: MessagePair, report: Reporter, context: DiffC
         )
 
 
-@pair_rule_in_context(
-    "deprecated-version-removed",
-    category=Category.VERSIONS,
-    severity=Severity.WARNING,
-    summary="Released versions removed after a release deprecated them (deprecatedVersions).",
-)
+@pair_rule_in_context("deprecated-version-removed", Category.VERSIONS, Severity.WARNING)
 def deprecated_version_removed(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
+    """Released versions removed after a release deprecated them (deprecatedVersions)."""
     gone = pair.released - pair.head.valid_versions
     deprecated = context.releases.deprecated(pair.base)
     by_release: dict[str, list[int]] = {}
@@ -101,13 +89,9 @@ def _undeprecated(pair: MessagePair, context: DiffContext, versions: Versions) -
     return versions - Versions.from_ranges((v, v) for v in deprecated)
 
 
-@pair_rule(
-    "released-version-unstable",
-    category=Category.VERSIONS,
-    severity=Severity.ERROR,
-    summary="A released version was marked unstable (latestVersionUnstable).",
-)
+@pair_rule("released-version-unstable", Category.VERSIONS, Severity.ERROR)
 def released_version_unstable(pair: MessagePair, report: Reporter) -> None:
+    """A released version was marked unstable (latestVersionUnstable)."""
     head = pair.head
     if not head.latest_version_unstable or head.valid_versions.empty:
         return
@@ -124,13 +108,9 @@ def released_version_unstable(pair: MessagePair, report: Reporter) -> None:
         )
 
 
-@pair_rule(
-    "version-added",
-    category=Category.VERSIONS,
-    severity=Severity.INFO,
-    summary="New versions (compatible).",
-)
+@pair_rule("version-added", Category.VERSIONS, Severity.INFO)
 def version_added(pair: MessagePair, report: Reporter) -> None:
+    """New versions (compatible)."""
     added = pair.head.valid_versions - pair.base.valid_versions
     if not added.empty:
         report(
@@ -143,13 +123,9 @@ def version_added(pair: MessagePair, report: Reporter) -> None:
         )
 
 
-@pair_rule(
-    "flexible-versions-changed",
-    category=Category.VERSIONS,
-    severity=Severity.ERROR,
-    summary="A released version became flexible or stopped being flexible.",
-)
+@pair_rule("flexible-versions-changed", Category.VERSIONS, Severity.ERROR)
 def flexible_versions_changed(pair: MessagePair, report: Reporter) -> None:
+    """A released version became flexible or stopped being flexible."""
     changed = (pair.base.flexible_versions ^ pair.head.flexible_versions) & pair.common
     if changed.empty:
         return
@@ -176,13 +152,9 @@ def _released(versions: Versions) -> str:
     return f"released version{'' if _single(versions) else 's'} {versions}"
 
 
-@pair_rule(
-    "release-restored",
-    category=Category.VERSIONS,
-    severity=Severity.INFO,
-    summary="HEAD restores a version's layout as a release shipped it, which BASE had broken.",
-)
+@pair_rule("release-restored", Category.VERSIONS, Severity.INFO)
 def release_restored(pair: MessagePair, report: Reporter) -> None:
+    """HEAD restores a version's layout as a release shipped it, which BASE had broken."""
     stable_in_base = pair.base.released_versions
     by_release: dict[str, list[int]] = {}
     for version, release in pair.restored:
@@ -201,14 +173,11 @@ def release_restored(pair: MessagePair, report: Reporter) -> None:
         )
 
 
-@pair_rule_in_context(
-    "unreleased-change",
-    category=Category.VERSIONS,
-    severity=Severity.INFO,
-    summary="A change that no release is affected by: a version (or a part of one) that no "
-    "release shipped (compatible).",
-)
+@pair_rule_in_context("unreleased-change", Category.VERSIONS, Severity.INFO)
 def unreleased_change(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
+    """A change that no release is affected by: a version (or a part of one) that no release
+    shipped (compatible).
+    """
     protected = pair.released | Versions.from_ranges(
         (v, v) for v, _ in (*pair.restored, *pair.diverged)
     )

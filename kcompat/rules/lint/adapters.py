@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import cast
 
-from kcompat.rules.engine import Reporter, Severity
+from kcompat.rules.engine import Reporter
 from kcompat.rules.lint.scopes import Scope, fields_of
-from kcompat.rules.registry import Category, RuleKind, Runner, Subject, declaring
+from kcompat.rules.registry import RuleKind, Runner, Subject, decorator
 from kcompat.spec.load import JObject
 from kcompat.spec.model import Field, Message
 from kcompat.spec.specfile import SpecFile
@@ -21,66 +21,6 @@ DocumentCheck = Callable[[SpecFile, Reporter], None]
 MessageCheck = Callable[[Message, Reporter], None]
 FieldCheck = Callable[[Scope, Field, JObject, Reporter], None]
 SetCheck = Callable[[Sequence[Message], Reporter], None]
-
-
-def document_rule(
-    rule_id: str, *, category: Category, severity: Severity, summary: str
-) -> Callable[[DocumentCheck], DocumentCheck]:
-    """A rule on one spec file as parsed (it runs whether or not a message came of it)."""
-    return declaring(
-        rule_id,
-        kind=RuleKind.LINT,
-        category=category,
-        severity=severity,
-        summary=summary,
-        subject=Subject.DOCUMENT,
-        adapt=_on_document,
-    )
-
-
-def message_rule(
-    rule_id: str, *, category: Category, severity: Severity, summary: str
-) -> Callable[[MessageCheck], MessageCheck]:
-    """A rule on one message model as a whole."""
-    return declaring(
-        rule_id,
-        kind=RuleKind.LINT,
-        category=category,
-        severity=severity,
-        summary=summary,
-        subject=Subject.MESSAGE,
-        adapt=_on_message,
-    )
-
-
-def field_rule(
-    rule_id: str, *, category: Category, severity: Severity, summary: str
-) -> Callable[[FieldCheck], FieldCheck]:
-    """A rule on one field written in the spec, with the scope (struct) it belongs to."""
-    return declaring(
-        rule_id,
-        kind=RuleKind.LINT,
-        category=category,
-        severity=severity,
-        summary=summary,
-        subject=Subject.MESSAGE,
-        adapt=_on_each_field,
-    )
-
-
-def set_rule(
-    rule_id: str, *, category: Category, severity: Severity, summary: str
-) -> Callable[[SetCheck], SetCheck]:
-    """A rule across the messages of one spec directory (names, API keys, pairs)."""
-    return declaring(
-        rule_id,
-        kind=RuleKind.LINT,
-        category=category,
-        severity=severity,
-        summary=summary,
-        subject=Subject.SET,
-        adapt=_on_set,
-    )
 
 
 def _on_document(check: DocumentCheck) -> Runner:
@@ -102,3 +42,13 @@ def _on_each_field(check: FieldCheck) -> Runner:
                 check(scope, field, field.node, report.about(scope.field_path(field)))
 
     return run
+
+
+#: A rule on one spec file as parsed (it runs whether or not a message came of it).
+document_rule = decorator(RuleKind.LINT, Subject.DOCUMENT, _on_document)
+#: A rule on one message model as a whole.
+message_rule = decorator(RuleKind.LINT, Subject.MESSAGE, _on_message)
+#: A rule on one field written in the spec, with its JSON node and its struct scope.
+field_rule = decorator(RuleKind.LINT, Subject.MESSAGE, _on_each_field)
+#: A rule across the messages of one spec directory (names, API keys, pairs).
+set_rule = decorator(RuleKind.LINT, Subject.SET, _on_set)

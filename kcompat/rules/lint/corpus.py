@@ -13,13 +13,9 @@ from kcompat.spec.model import Message
 from kcompat.spec.versions import Versions
 
 
-@set_rule(
-    "duplicate-message-name",
-    category=Category.MESSAGES,
-    severity=Severity.ERROR,
-    summary="Two spec files define messages with the same name.",
-)
+@set_rule("duplicate-message-name", Category.MESSAGES, Severity.ERROR)
 def duplicate_message_name(messages: Sequence[Message], report: Reporter) -> None:
+    """Two spec files define messages with the same name."""
     # Every file involved gets the finding, so linting any one of them alone shows it.
     by_name: dict[str, list[Message]] = defaultdict(list)
     for message in messages:
@@ -40,13 +36,9 @@ def duplicate_message_name(messages: Sequence[Message], report: Reporter) -> Non
             )
 
 
-@set_rule(
-    "duplicate-api-key",
-    category=Category.MESSAGES,
-    severity=Severity.ERROR,
-    summary="Two messages of one type share an apiKey.",
-)
+@set_rule("duplicate-api-key", Category.MESSAGES, Severity.ERROR)
 def duplicate_api_key(messages: Sequence[Message], report: Reporter) -> None:
+    """Two messages of one type share an apiKey."""
     by_key: dict[tuple[str, int], list[Message]] = defaultdict(list)
     for message in messages:
         if message.api_key is not None and message.node is not None:
@@ -67,13 +59,9 @@ def duplicate_api_key(messages: Sequence[Message], report: Reporter) -> None:
             )
 
 
-@set_rule(
-    "unpaired-request-response",
-    category=Category.MESSAGES,
-    severity=Severity.ERROR,
-    summary="A request without its response (same apiKey), or the reverse.",
-)
+@set_rule("unpaired-request-response", Category.MESSAGES, Severity.ERROR)
 def unpaired_request_response(messages: Sequence[Message], report: Reporter) -> None:
+    """A request without its response (same apiKey), or the reverse."""
     by_key: dict[int, dict[str, Message]] = defaultdict(dict)
     by_name = {m.name: m for m in messages if m.name}
     for candidate in messages:
@@ -108,13 +96,9 @@ def unpaired_request_response(messages: Sequence[Message], report: Reporter) -> 
             )
 
 
-@set_rule(
-    "unpaired-coordinator-record",
-    category=Category.MESSAGES,
-    severity=Severity.ERROR,
-    summary="A coordinator-key record without its coordinator-value (same apiKey), or the reverse.",
-)
+@set_rule("unpaired-coordinator-record", Category.MESSAGES, Severity.ERROR)
 def unpaired_coordinator_record(messages: Sequence[Message], report: Reporter) -> None:
+    """A coordinator-key record without its coordinator-value (same apiKey), or the reverse."""
     by_key: dict[int, dict[str, Message]] = defaultdict(dict)
     for candidate in messages:
         if candidate.kind.startswith("coordinator-") and candidate.api_key is not None:
@@ -143,13 +127,9 @@ _COORDINATOR_PAIRS = (
 )
 
 
-@set_rule(
-    "request-response-versions-differ",
-    category=Category.MESSAGES,
-    severity=Severity.ERROR,
-    summary="A request and its response (same apiKey) with different validVersions.",
-)
+@set_rule("request-response-versions-differ", Category.MESSAGES, Severity.ERROR)
 def request_response_versions_differ(messages: Sequence[Message], report: Reporter) -> None:
+    """A request and its response (same apiKey) with different validVersions."""
     # Kafka's README: "The version of a response must always match the version of the
     # corresponding request." A response always answers in the request's version.
     by_key: dict[int, dict[str, Message]] = defaultdict(dict)

@@ -28,13 +28,9 @@ def _objects(value: object) -> Iterator[JObject]:
             yield from _objects(item)
 
 
-@document_rule(
-    "draft-syntax",
-    category=Category.SYNTAX,
-    severity=Severity.ERROR,
-    summary="The unshipped KIP-482 draft syntax (optionalFields, versionsWithOptional, ...).",
-)
+@document_rule("draft-syntax", Category.SYNTAX, Severity.ERROR)
 def draft_syntax(spec: SpecFile, report: Reporter) -> None:
+    """The unshipped KIP-482 draft syntax (optionalFields, versionsWithOptional, ...)."""
     root = spec.document.root if spec.document is not None else None
     for obj in _objects(root):
         for key, hint in _MIGRATION.items():

@@ -49,13 +49,9 @@ def _entries(node: JObject) -> list[tuple[tuple[int, int], str, object]]:
     return []
 
 
-@field_rule(
-    "encoding-type",
-    category=Category.ENCODING,
-    severity=Severity.ERROR,
-    summary="encoding on a type other than int16, int32 or int64.",
-)
+@field_rule("encoding-type", Category.ENCODING, Severity.ERROR)
 def encoding_type(scope: Scope, field: Field, node: JObject, report: Reporter) -> None:
+    """encoding on a type other than int16, int32 or int64."""
     if "encoding" in node and field.type.text not in _ENCODABLE:
         report(
             node,
@@ -66,13 +62,9 @@ def encoding_type(scope: Scope, field: Field, node: JObject, report: Reporter) -
         )
 
 
-@field_rule(
-    "encoding-unknown-name",
-    category=Category.ENCODING,
-    severity=Severity.ERROR,
-    summary="An encoding name outside (fixed|packed|upacked)(16|32|64).",
-)
+@field_rule("encoding-unknown-name", Category.ENCODING, Severity.ERROR)
 def encoding_unknown_name(scope: Scope, field: Field, node: JObject, report: Reporter) -> None:
+    """An encoding name outside (fixed|packed|upacked)(16|32|64)."""
     for pos, _range_text, name in _entries(node):
         if isinstance(name, str) and ENCODING_NAME.match(name):
             continue
@@ -96,13 +88,9 @@ def _ranges(node: JObject) -> list[tuple[tuple[int, int], Versions]]:
     return out
 
 
-@field_rule(
-    "encoding-overlap",
-    category=Category.ENCODING,
-    severity=Severity.ERROR,
-    summary="Two encoding ranges of one field share versions.",
-)
+@field_rule("encoding-overlap", Category.ENCODING, Severity.ERROR)
 def encoding_overlap(scope: Scope, field: Field, node: JObject, report: Reporter) -> None:
+    """Two encoding ranges of one field share versions."""
     seen: list[Versions] = []
     for pos, versions in _ranges(node):
         for earlier in seen:
@@ -117,13 +105,9 @@ def encoding_overlap(scope: Scope, field: Field, node: JObject, report: Reporter
         seen.append(versions)
 
 
-@field_rule(
-    "encoding-coverage",
-    category=Category.ENCODING,
-    severity=Severity.ERROR,
-    summary="The encoding ranges do not exactly cover the field's versions.",
-)
+@field_rule("encoding-coverage", Category.ENCODING, Severity.ERROR)
 def encoding_coverage(scope: Scope, field: Field, node: JObject, report: Reporter) -> None:
+    """The encoding ranges do not exactly cover the field's versions."""
     if not isinstance(node.get("encoding"), JObject):
         return
     ranges = _ranges(node)
@@ -149,13 +133,9 @@ def encoding_coverage(scope: Scope, field: Field, node: JObject, report: Reporte
         )
 
 
-@field_rule(
-    "encoding-wider-than-type",
-    category=Category.ENCODING,
-    severity=Severity.ERROR,
-    summary="An encoding wider than the field's type (fixed64 on an int32).",
-)
+@field_rule("encoding-wider-than-type", Category.ENCODING, Severity.ERROR)
 def encoding_wider_than_type(scope: Scope, field: Field, node: JObject, report: Reporter) -> None:
+    """An encoding wider than the field's type (fixed64 on an int32)."""
     if field.type.text not in _ENCODABLE:
         return
     type_bits = INT_TYPES[field.type.text][0]

@@ -11,13 +11,9 @@ from kcompat.spec.load import JObject
 from kcompat.spec.model import Field, show_value
 
 
-@field_rule(
-    "map-key-tagged",
-    category=Category.FIELDS,
-    severity=Severity.ERROR,
-    summary="A tagged field cannot be a mapKey.",
-)
+@field_rule("map-key-tagged", Category.FIELDS, Severity.ERROR)
 def map_key_tagged(scope: Scope, field: Field, node: JObject, report: Reporter) -> None:
+    """A tagged field cannot be a mapKey."""
     if field.map_key and field.tag is not None:
         report(
             node,
@@ -27,13 +23,9 @@ def map_key_tagged(scope: Scope, field: Field, node: JObject, report: Reporter) 
         )
 
 
-@field_rule(
-    "map-key-top-level",
-    category=Category.FIELDS,
-    severity=Severity.ERROR,
-    summary="mapKey on a top-level field: only struct-array elements have keys.",
-)
+@field_rule("map-key-top-level", Category.FIELDS, Severity.ERROR)
 def map_key_top_level(scope: Scope, field: Field, node: JObject, report: Reporter) -> None:
+    """mapKey on a top-level field: only struct-array elements have keys."""
     if field.map_key and scope.top_level:
         report(
             node,
@@ -44,13 +36,9 @@ def map_key_top_level(scope: Scope, field: Field, node: JObject, report: Reporte
         )
 
 
-@field_rule(
-    "invalid-default",
-    category=Category.FIELDS,
-    severity=Severity.ERROR,
-    summary="A default the type cannot hold (range, syntax, null where not nullable, ...).",
-)
+@field_rule("invalid-default", Category.FIELDS, Severity.ERROR)
 def invalid_default(scope: Scope, field: Field, node: JObject, report: Reporter) -> None:
+    """A default the type cannot hold (range, syntax, null where not nullable, ...)."""
     if field.default.error is None or not field.type.is_valid:
         return
     report(
@@ -61,13 +49,9 @@ def invalid_default(scope: Scope, field: Field, node: JObject, report: Reporter)
     )
 
 
-@field_rule(
-    "legacy-uuid-default",
-    category=Category.FIELDS,
-    severity=Severity.WARNING,
-    summary="A uuid default in hyphenated hex (Kafka 2.5-2.7); Kafka 2.8+ uses base64.",
-)
+@field_rule("legacy-uuid-default", Category.FIELDS, Severity.WARNING)
 def legacy_uuid_default(scope: Scope, field: Field, node: JObject, report: Reporter) -> None:
+    """A uuid default in hyphenated hex (Kafka 2.5-2.7); Kafka 2.8+ uses base64."""
     text = field.default.text
     if field.type.text != "uuid" or text is None:
         return

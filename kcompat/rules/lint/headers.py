@@ -86,13 +86,9 @@ def _misplaced(message: Message) -> str | None:
     return None
 
 
-@message_rule(
-    "header-versions-off-rpc",
-    category=Category.MESSAGES,
-    severity=Severity.ERROR,
-    summary="headerVersions on a message that is not a request or response, or has no versions.",
-)
+@message_rule("header-versions-off-rpc", Category.MESSAGES, Severity.ERROR)
 def header_versions_off_rpc(message: Message, report: Reporter) -> None:
+    """headerVersions on a message that is not a request or response, or has no versions."""
     if _header_map(message) is None or message.node is None:
         return
     why = _misplaced(message)
@@ -137,13 +133,9 @@ def _entry_problems(table: JObject) -> list[tuple[str, str, str]]:
     return problems
 
 
-@message_rule(
-    "invalid-header-versions",
-    category=Category.MESSAGES,
-    severity=Severity.ERROR,
-    summary="A headerVersions map that is empty or has an entry Kafka cannot read.",
-)
+@message_rule("invalid-header-versions", Category.MESSAGES, Severity.ERROR)
 def invalid_header_versions(message: Message, report: Reporter) -> None:
+    """A headerVersions map that is empty or has an entry Kafka cannot read."""
     table = _header_map(message)
     if table is None or _misplaced(message) is not None:
         return
@@ -241,13 +233,9 @@ def _coverage_problems(message: Message, ordered: list[Entry]) -> list[tuple[Ent
     return problems
 
 
-@message_rule(
-    "header-versions-coverage",
-    category=Category.MESSAGES,
-    severity=Severity.ERROR,
-    summary="headerVersions ranges that do not run contiguously from 0 to an open end.",
-)
+@message_rule("header-versions-coverage", Category.MESSAGES, Severity.ERROR)
 def header_versions_coverage(message: Message, report: Reporter) -> None:
+    """headerVersions ranges that do not run contiguously from 0 to an open end."""
     if _misplaced(message) is not None:
         return
     ordered = entries(message)

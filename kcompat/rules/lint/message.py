@@ -13,13 +13,9 @@ from kcompat.spec.versions import Versions
 _KEYED_KINDS = ("request", "response", "metadata", "coordinator-key", "coordinator-value")
 
 
-@message_rule(
-    "listeners-off-request",
-    category=Category.MESSAGES,
-    severity=Severity.ERROR,
-    summary="listeners on a message that is not a request.",
-)
+@message_rule("listeners-off-request", Category.MESSAGES, Severity.ERROR)
 def listeners_off_request(message: Message, report: Reporter) -> None:
+    """listeners on a message that is not a request."""
     node = message.node
     if node is not None and node.get("listeners") and message.kind != "request":
         report(
@@ -30,13 +26,9 @@ def listeners_off_request(message: Message, report: Reporter) -> None:
         )
 
 
-@message_rule(
-    "unstable-off-request",
-    category=Category.MESSAGES,
-    severity=Severity.ERROR,
-    summary="latestVersionUnstable on a message that is not a request.",
-)
+@message_rule("unstable-off-request", Category.MESSAGES, Severity.ERROR)
 def unstable_off_request(message: Message, report: Reporter) -> None:
+    """latestVersionUnstable on a message that is not a request."""
     node = message.node
     if node is not None and message.latest_version_unstable and message.kind != "request":
         report(
@@ -47,13 +39,9 @@ def unstable_off_request(message: Message, report: Reporter) -> None:
         )
 
 
-@message_rule(
-    "missing-api-key",
-    category=Category.MESSAGES,
-    severity=Severity.ERROR,
-    summary="A request, response, metadata record or coordinator record without an apiKey.",
-)
+@message_rule("missing-api-key", Category.MESSAGES, Severity.ERROR)
 def missing_api_key(message: Message, report: Reporter) -> None:
+    """A request, response, metadata record or coordinator record without an apiKey."""
     node = message.node
     if node is not None and message.kind in _KEYED_KINDS and node.get("apiKey") is None:
         report(
@@ -63,13 +51,9 @@ def missing_api_key(message: Message, report: Reporter) -> None:
         )
 
 
-@message_rule(
-    "coordinator-key-versions",
-    category=Category.MESSAGES,
-    severity=Severity.ERROR,
-    summary="A coordinator-key record whose validVersions is not 0 or that has flexibleVersions.",
-)
+@message_rule("coordinator-key-versions", Category.MESSAGES, Severity.ERROR)
 def coordinator_key_versions(message: Message, report: Reporter) -> None:
+    """A coordinator-key record whose validVersions is not 0 or that has flexibleVersions."""
     node = message.node
     if node is None or message.kind != "coordinator-key" or message.valid_versions.empty:
         return  # Kafka checks a coordinator key only when it has versions at all

@@ -17,13 +17,9 @@ FIELD_NAME = re.compile(r"[A-Za-z][A-Za-z0-9]*\Z")
 MESSAGE_NAME = re.compile(r"[A-Z][A-Za-z0-9]*\Z")
 
 
-@field_rule(
-    "invalid-field-name",
-    category=Category.NAMES,
-    severity=Severity.ERROR,
-    summary="A field name outside [A-Za-z][A-Za-z0-9]* (it becomes a Java identifier).",
-)
+@field_rule("invalid-field-name", Category.NAMES, Severity.ERROR)
 def invalid_field_name(scope: Scope, field: Field, node: JObject, report: Reporter) -> None:
+    """A field name outside [A-Za-z][A-Za-z0-9]* (it becomes a Java identifier)."""
     if scalar_text(node.get("name")) is None:
         return  # missing or null: missing-key / wrong-value-type
     if FIELD_NAME.match(field.name):
@@ -38,13 +34,9 @@ def invalid_field_name(scope: Scope, field: Field, node: JObject, report: Report
     )
 
 
-@message_rule(
-    "duplicate-field-name",
-    category=Category.NAMES,
-    severity=Severity.ERROR,
-    summary="Two fields with the same name in one struct.",
-)
+@message_rule("duplicate-field-name", Category.NAMES, Severity.ERROR)
 def duplicate_field_name(message: Message, report: Reporter) -> None:
+    """Two fields with the same name in one struct."""
     for scope in scopes(message):
         seen: dict[str, int] = {}
         for field in scope.fields:
@@ -83,13 +75,9 @@ def _snake(name: str) -> str:
     return "".join(out)
 
 
-@message_rule(
-    "field-name-case-clash",
-    category=Category.NAMES,
-    severity=Severity.ERROR,
-    summary="Two fields whose names differ only in case: generated accessors collide.",
-)
+@message_rule("field-name-case-clash", Category.NAMES, Severity.ERROR)
 def field_name_case_clash(message: Message, report: Reporter) -> None:
+    """Two fields whose names differ only in case: generated accessors collide."""
     for scope in scopes(message):
         camel: dict[str, str] = {}
         snake: dict[str, str] = {}
@@ -111,13 +99,9 @@ def field_name_case_clash(message: Message, report: Reporter) -> None:
             snake.setdefault(_snake(field.name), field.name)
 
 
-@message_rule(
-    "message-name-suffix",
-    category=Category.NAMES,
-    severity=Severity.ERROR,
-    summary="Request names must end in Request and response names in Response.",
-)
+@message_rule("message-name-suffix", Category.NAMES, Severity.ERROR)
 def message_name_suffix(message: Message, report: Reporter) -> None:
+    """Request names must end in Request and response names in Response."""
     if message.node is None or not message.name:
         return
     for kind, suffix in (("request", "Request"), ("response", "Response")):
@@ -139,13 +123,9 @@ def message_name_suffix(message: Message, report: Reporter) -> None:
             )
 
 
-@message_rule(
-    "invalid-message-name",
-    category=Category.NAMES,
-    severity=Severity.ERROR,
-    summary="A message name that is not a capitalised identifier (it names generated classes).",
-)
+@message_rule("invalid-message-name", Category.NAMES, Severity.ERROR)
 def invalid_message_name(message: Message, report: Reporter) -> None:
+    """A message name that is not a capitalised identifier (it names generated classes)."""
     if message.node is None or scalar_text(message.node.get("name")) is None:
         return  # missing or null: missing-key / wrong-value-type
     if not MESSAGE_NAME.match(message.name):
@@ -161,13 +141,9 @@ def invalid_message_name(message: Message, report: Reporter) -> None:
         )
 
 
-@message_rule(
-    "file-name-mismatch",
-    category=Category.NAMES,
-    severity=Severity.INFO,
-    summary="The file is not named after its message (Kafka does not care; readers do).",
-)
+@message_rule("file-name-mismatch", Category.NAMES, Severity.INFO)
 def file_name_mismatch(message: Message, report: Reporter) -> None:
+    """The file is not named after its message (Kafka does not care; readers do)."""
     if message.node is None or not message.name or not message.path:
         return
     stem = PurePosixPath(message.path.replace("\\", "/")).stem

@@ -210,13 +210,9 @@ def _owner(kind: str, obj: JObject) -> str:
     return ("field" if kind == "field" else "common struct") + named
 
 
-@document_rule(
-    "unknown-key",
-    category=Category.SCHEMA,
-    severity=Severity.ERROR,
-    summary="A key the spec format does not define (Kafka's parser rejects unknown keys).",
-)
+@document_rule("unknown-key", Category.SCHEMA, Severity.ERROR)
 def unknown_key(spec: SpecFile, report: Reporter) -> None:
+    """A key the spec format does not define (Kafka's parser rejects unknown keys)."""
     flat = _flat_schemas()
     for kind, obj, error in _schema_errors(spec):
         if error.validator != "additionalProperties":
@@ -238,13 +234,9 @@ def unknown_key(spec: SpecFile, report: Reporter) -> None:
             )
 
 
-@document_rule(
-    "missing-key",
-    category=Category.SCHEMA,
-    severity=Severity.ERROR,
-    summary="A required key is missing (name, type, versions, validVersions...).",
-)
+@document_rule("missing-key", Category.SCHEMA, Severity.ERROR)
 def missing_key(spec: SpecFile, report: Reporter) -> None:
+    """A required key is missing (name, type, versions, validVersions...)."""
     for kind, obj, error in _schema_errors(spec):
         if error.validator == "required" and not error.path:
             for key in error.validator_value:
@@ -324,13 +316,9 @@ def _type_errors(
         yield kind, obj, node, key, error, _coercion(key, error.validator_value, error.instance)
 
 
-@document_rule(
-    "wrong-value-type",
-    category=Category.SCHEMA,
-    severity=Severity.ERROR,
-    summary="A key holds the wrong kind of JSON value (a number where a string belongs...).",
-)
+@document_rule("wrong-value-type", Category.SCHEMA, Severity.ERROR)
 def wrong_value_type(spec: SpecFile, report: Reporter) -> None:
+    """A key holds the wrong kind of JSON value (a number where a string belongs...)."""
     for kind, obj, int_key, value in _out_of_range(spec):
         low, high, what = _INT_RANGES[int_key]
         bounds = f"from {low} to {high}" if low is not None else f"at most {high}"
@@ -400,13 +388,9 @@ _VALUE_HINTS = {
 }
 
 
-@document_rule(
-    "coerced-value",
-    category=Category.SCHEMA,
-    severity=Severity.WARNING,
-    summary="A value of the wrong JSON type that Kafka's parser silently converts.",
-)
+@document_rule("coerced-value", Category.SCHEMA, Severity.WARNING)
 def coerced_value(spec: SpecFile, report: Reporter) -> None:
+    """A value of the wrong JSON type that Kafka's parser silently converts."""
     for _kind, _obj, node, key, error, coercion in _type_errors(spec):
         if coercion is None or not isinstance(node, JObject) or key is None:
             continue
@@ -452,13 +436,9 @@ def _json_type(value: Any) -> str:
     return "null"
 
 
-@document_rule(
-    "invalid-enum-value",
-    category=Category.SCHEMA,
-    severity=Severity.ERROR,
-    summary="A value outside its fixed set: message type, entityType or listener.",
-)
+@document_rule("invalid-enum-value", Category.SCHEMA, Severity.ERROR)
 def invalid_enum_value(spec: SpecFile, report: Reporter) -> None:
+    """A value outside its fixed set: message type, entityType or listener."""
     for _kind, obj, error in _schema_errors(spec):
         if error.validator != "enum" or not error.path:
             continue

@@ -11,13 +11,9 @@ from kcompat.spec.load import JObject
 from kcompat.spec.model import Field, Message
 
 
-@message_rule(
-    "common-struct-duplicate",
-    category=Category.STRUCTS,
-    severity=Severity.ERROR,
-    summary="Two commonStructs entries with the same name.",
-)
+@message_rule("common-struct-duplicate", Category.STRUCTS, Severity.ERROR)
 def common_struct_duplicate(message: Message, report: Reporter) -> None:
+    """Two commonStructs entries with the same name."""
     seen: dict[str, int] = {}
     for struct in message.common_structs:
         if struct.node is None or not struct.name:
@@ -32,13 +28,9 @@ def common_struct_duplicate(message: Message, report: Reporter) -> None:
             seen[struct.name] = struct.node.pos[0]
 
 
-@message_rule(
-    "common-struct-lowercase",
-    category=Category.STRUCTS,
-    severity=Severity.ERROR,
-    summary="A common struct name must start with a capital letter (it is a type name).",
-)
+@message_rule("common-struct-lowercase", Category.STRUCTS, Severity.ERROR)
 def common_struct_lowercase(message: Message, report: Reporter) -> None:
+    """A common struct name must start with a capital letter (it is a type name)."""
     for struct in message.common_structs:
         if struct.node is not None and struct.name and not struct.name[0].isupper():
             report(
@@ -48,13 +40,9 @@ def common_struct_lowercase(message: Message, report: Reporter) -> None:
             )
 
 
-@message_rule(
-    "common-struct-inline",
-    category=Category.STRUCTS,
-    severity=Severity.ERROR,
-    summary="A field re-specifies a common struct inline with its own fields.",
-)
+@message_rule("common-struct-inline", Category.STRUCTS, Severity.ERROR)
 def common_struct_inline(message: Message, report: Reporter) -> None:
+    """A field re-specifies a common struct inline with its own fields."""
     common = {s.name for s in message.common_structs}
     for scope, field in fields_of(message):
         node = field.node
@@ -68,13 +56,9 @@ def common_struct_inline(message: Message, report: Reporter) -> None:
             )
 
 
-@message_rule(
-    "struct-defined-twice",
-    category=Category.STRUCTS,
-    severity=Severity.ERROR,
-    summary="Two inline structs with one name: struct names are global to the file.",
-)
+@message_rule("struct-defined-twice", Category.STRUCTS, Severity.ERROR)
 def struct_defined_twice(message: Message, report: Reporter) -> None:
+    """Two inline structs with one name: struct names are global to the file."""
     common = {s.name for s in message.common_structs}
     seen: dict[str, str] = {}
     for scope, field in fields_of(message):
@@ -96,13 +80,9 @@ def struct_defined_twice(message: Message, report: Reporter) -> None:
             seen[name] = path
 
 
-@message_rule(
-    "unused-common-struct",
-    category=Category.STRUCTS,
-    severity=Severity.WARNING,
-    summary="A common struct that no field refers to.",
-)
+@message_rule("unused-common-struct", Category.STRUCTS, Severity.WARNING)
 def unused_common_struct(message: Message, report: Reporter) -> None:
+    """A common struct that no field refers to."""
     used = {field.type.base for _scope, field in fields_of(message) if field.type.has_struct}
     for struct in message.common_structs:
         if not struct.name[:1].isupper():
@@ -115,13 +95,9 @@ def unused_common_struct(message: Message, report: Reporter) -> None:
             )
 
 
-@message_rule(
-    "recursive-struct",
-    category=Category.STRUCTS,
-    severity=Severity.ERROR,
-    summary="A struct that contains itself: it has no finite encoding.",
-)
+@message_rule("recursive-struct", Category.STRUCTS, Severity.ERROR)
 def recursive_struct(message: Message, report: Reporter) -> None:
+    """A struct that contains itself: it has no finite encoding."""
     structs = {s.name: s for s in message.structs}
 
     def children(name: str) -> set[str]:
@@ -154,13 +130,9 @@ def recursive_struct(message: Message, report: Reporter) -> None:
             )
 
 
-@message_rule(
-    "common-struct-nested-inline",
-    category=Category.STRUCTS,
-    severity=Severity.ERROR,
-    summary="An inline struct defined inside a common struct; Kafka's generator cannot find it.",
-)
+@message_rule("common-struct-nested-inline", Category.STRUCTS, Severity.ERROR)
 def common_struct_nested_inline(message: Message, report: Reporter) -> None:
+    """An inline struct defined inside a common struct; Kafka's generator cannot find it."""
     common = {s.name for s in message.common_structs}
     for scope, field in fields_of(message):
         node = field.node
@@ -180,13 +152,9 @@ def common_struct_nested_inline(message: Message, report: Reporter) -> None:
         )
 
 
-@message_rule(
-    "common-struct-used-early",
-    category=Category.STRUCTS,
-    severity=Severity.ERROR,
-    summary="A field uses a common struct in versions before the struct's first version.",
-)
+@message_rule("common-struct-used-early", Category.STRUCTS, Severity.ERROR)
 def common_struct_used_early(message: Message, report: Reporter) -> None:
+    """A field uses a common struct in versions before the struct's first version."""
     # Structs with no versions of their own (none, null, broken) are other rules' findings.
     common = {s.name: s for s in message.common_structs if s.node is not None and s.versions}
     for scope, field in fields_of(message):
@@ -211,15 +179,11 @@ def common_struct_used_early(message: Message, report: Reporter) -> None:
         )
 
 
-@field_rule(
-    "inline-struct-without-versions",
-    category=Category.STRUCTS,
-    severity=Severity.WARNING,
-    summary='An inline struct field with no "versions" of its own (newer Kafka requires them).',
-)
+@field_rule("inline-struct-without-versions", Category.STRUCTS, Severity.WARNING)
 def inline_struct_without_versions(
     scope: Scope, field: Field, node: JObject, report: Reporter
 ) -> None:
+    """An inline struct field with no "versions" of its own (newer Kafka requires them)."""
     if not field.type.has_struct or not field.fields:
         return
     written = scalar_text(node.get("versions"))

@@ -9,13 +9,9 @@ from kcompat.spec.load import JArray
 from kcompat.spec.specfile import SpecFile
 
 
-@document_rule(
-    "invalid-json",
-    category=Category.SYNTAX,
-    severity=Severity.ERROR,
-    summary="The file cannot be read as one JSON object (with // and /* */ comments).",
-)
+@document_rule("invalid-json", Category.SYNTAX, Severity.ERROR)
 def invalid_json(spec: SpecFile, report: Reporter) -> None:
+    """The file cannot be read as one JSON object (with // and /* */ comments)."""
     if spec.error is not None:
         report(
             spec.error.pos,
@@ -24,13 +20,9 @@ def invalid_json(spec: SpecFile, report: Reporter) -> None:
         )
 
 
-@document_rule(
-    "not-an-object",
-    category=Category.SYNTAX,
-    severity=Severity.ERROR,
-    summary="The top-level value is not a JSON object.",
-)
+@document_rule("not-an-object", Category.SYNTAX, Severity.ERROR)
 def not_an_object(spec: SpecFile, report: Reporter) -> None:
+    """The top-level value is not a JSON object."""
     if spec.document is not None and spec.message is None:
         root = spec.document.root
         kind = type(root).__name__
@@ -77,31 +69,19 @@ def _notes(kind: str, spec: SpecFile, report: Reporter) -> None:
                 report(note.pos, _note_message(note.message), hint=_NOTE_HINTS[kind])
 
 
-@document_rule(
-    "duplicate-key",
-    category=Category.SYNTAX,
-    severity=Severity.WARNING,
-    summary="A key appears twice in one object; Kafka silently keeps only the last.",
-)
+@document_rule("duplicate-key", Category.SYNTAX, Severity.WARNING)
 def duplicate_key(spec: SpecFile, report: Reporter) -> None:
+    """A key appears twice in one object; Kafka silently keeps only the last."""
     _notes("duplicate-key", spec, report)
 
 
-@document_rule(
-    "trailing-comma",
-    category=Category.SYNTAX,
-    severity=Severity.ERROR,
-    summary="A comma before } or ]; JSON and Kafka's parser reject it.",
-)
+@document_rule("trailing-comma", Category.SYNTAX, Severity.ERROR)
 def trailing_comma(spec: SpecFile, report: Reporter) -> None:
+    """A comma before } or ]; JSON and Kafka's parser reject it."""
     _notes("trailing-comma", spec, report)
 
 
-@document_rule(
-    "trailing-content",
-    category=Category.SYNTAX,
-    severity=Severity.WARNING,
-    summary="Text after the top-level object: older Kafka ignored it, newer Kafka rejects it.",
-)
+@document_rule("trailing-content", Category.SYNTAX, Severity.WARNING)
 def trailing_content(spec: SpecFile, report: Reporter) -> None:
+    """Text after the top-level object: older Kafka ignored it, newer Kafka rejects it."""
     _notes("trailing-content", spec, report)

@@ -13,15 +13,11 @@ from kcompat.spec.model import Field, Message
 from kcompat.spec.specfile import SpecFile
 
 
-@field_rule(
-    "tag-without-tagged-versions",
-    category=Category.TAGS,
-    severity=Severity.ERROR,
-    summary="A field with a tag but no taggedVersions.",
-)
+@field_rule("tag-without-tagged-versions", Category.TAGS, Severity.ERROR)
 def tag_without_tagged_versions(
     scope: Scope, field: Field, node: JObject, report: Reporter
 ) -> None:
+    """A field with a tag but no taggedVersions."""
     if field.tag is not None and field.tagged_versions.empty:
         report(
             node,
@@ -31,15 +27,11 @@ def tag_without_tagged_versions(
         )
 
 
-@field_rule(
-    "tagged-versions-without-tag",
-    category=Category.TAGS,
-    severity=Severity.ERROR,
-    summary="A field with taggedVersions but no tag.",
-)
+@field_rule("tagged-versions-without-tag", Category.TAGS, Severity.ERROR)
 def tagged_versions_without_tag(
     scope: Scope, field: Field, node: JObject, report: Reporter
 ) -> None:
+    """A field with taggedVersions but no tag."""
     if "tag" in node or field.tagged_versions.empty:
         return
     report(
@@ -50,13 +42,9 @@ def tagged_versions_without_tag(
     )
 
 
-@document_rule(
-    "tag-as-string",
-    category=Category.TAGS,
-    severity=Severity.WARNING,
-    summary='A tag written as a string: "1" is coerced by Kafka, "0x0001" (draft syntax) fails.',
-)
+@document_rule("tag-as-string", Category.TAGS, Severity.WARNING)
 def tag_as_string(spec: SpecFile, report: Reporter) -> None:
+    """A tag written as a string: "1" is coerced by Kafka, "0x0001" (draft syntax) fails."""
     if spec.message is None:
         return
     for scope, field in fields_of(spec.message):
@@ -92,13 +80,9 @@ def tag_as_string(spec: SpecFile, report: Reporter) -> None:
         )
 
 
-@field_rule(
-    "tag-negative",
-    category=Category.TAGS,
-    severity=Severity.ERROR,
-    summary="A negative tag.",
-)
+@field_rule("tag-negative", Category.TAGS, Severity.ERROR)
 def tag_negative(scope: Scope, field: Field, node: JObject, report: Reporter) -> None:
+    """A negative tag."""
     if field.tag is not None and field.tag < 0:
         report(
             node.where_value("tag"),
@@ -107,13 +91,9 @@ def tag_negative(scope: Scope, field: Field, node: JObject, report: Reporter) ->
         )
 
 
-@message_rule(
-    "tag-duplicate",
-    category=Category.TAGS,
-    severity=Severity.ERROR,
-    summary="Two fields in one struct share a tag.",
-)
+@message_rule("tag-duplicate", Category.TAGS, Severity.ERROR)
 def tag_duplicate(message: Message, report: Reporter) -> None:
+    """Two fields in one struct share a tag."""
     for scope in scopes(message):
         seen: dict[int, str] = {}
         tags = [f.tag for f in scope.fields if f.tag is not None and f.node is not None]
@@ -132,13 +112,9 @@ def tag_duplicate(message: Message, report: Reporter) -> None:
                 seen[field.tag] = scope.field_path(field)
 
 
-@message_rule(
-    "tag-not-contiguous",
-    category=Category.TAGS,
-    severity=Severity.ERROR,
-    summary="The tags of a struct must be 0, 1, 2, ... with no gaps.",
-)
+@message_rule("tag-not-contiguous", Category.TAGS, Severity.ERROR)
 def tag_not_contiguous(message: Message, report: Reporter) -> None:
+    """The tags of a struct must be 0, 1, 2, ... with no gaps."""
     for scope in scopes(message):
         tagged = [f for f in scope.fields if f.tag is not None and f.tag >= 0 and f.node]
         tags = {f.tag for f in tagged}
@@ -160,13 +136,9 @@ def tag_not_contiguous(message: Message, report: Reporter) -> None:
         )
 
 
-@field_rule(
-    "tagged-versions-not-open",
-    category=Category.TAGS,
-    severity=Severity.ERROR,
-    summary="taggedVersions must be open-ended (N+).",
-)
+@field_rule("tagged-versions-not-open", Category.TAGS, Severity.ERROR)
 def tagged_versions_not_open(scope: Scope, field: Field, node: JObject, report: Reporter) -> None:
+    """taggedVersions must be open-ended (N+)."""
     tagged = field.tagged_versions
     if tagged.empty or tagged.open_ended:
         return
@@ -177,15 +149,11 @@ def tagged_versions_not_open(scope: Scope, field: Field, node: JObject, report: 
     )
 
 
-@field_rule(
-    "tagged-versions-outside-versions",
-    category=Category.TAGS,
-    severity=Severity.ERROR,
-    summary="taggedVersions must be a subset of the field's versions.",
-)
+@field_rule("tagged-versions-outside-versions", Category.TAGS, Severity.ERROR)
 def tagged_versions_outside_versions(
     scope: Scope, field: Field, node: JObject, report: Reporter
 ) -> None:
+    """taggedVersions must be a subset of the field's versions."""
     tagged = field.tagged_versions
     if tagged.empty:
         return
@@ -199,13 +167,9 @@ def tagged_versions_outside_versions(
         )
 
 
-@message_rule(
-    "tagged-versions-not-flexible",
-    category=Category.TAGS,
-    severity=Severity.ERROR,
-    summary="A field tagged in versions that are not flexible (no tagged-field section).",
-)
+@message_rule("tagged-versions-not-flexible", Category.TAGS, Severity.ERROR)
 def tagged_versions_not_flexible(message: Message, report: Reporter) -> None:
+    """A field tagged in versions that are not flexible (no tagged-field section)."""
     flexible = message.flexible_versions
     for scope, field in fields_of(message):
         tagged = field.tagged_versions
@@ -229,13 +193,9 @@ def tagged_versions_not_flexible(message: Message, report: Reporter) -> None:
             )
 
 
-@field_rule(
-    "tagged-nullable-partial",
-    category=Category.TAGS,
-    severity=Severity.ERROR,
-    summary="A tagged field must be nullable in all its tagged versions or in none.",
-)
+@field_rule("tagged-nullable-partial", Category.TAGS, Severity.ERROR)
 def tagged_nullable_partial(scope: Scope, field: Field, node: JObject, report: Reporter) -> None:
+    """A tagged field must be nullable in all its tagged versions or in none."""
     tagged = field.tagged_versions
     if tagged.empty:
         return
@@ -248,13 +208,9 @@ def tagged_nullable_partial(scope: Scope, field: Field, node: JObject, report: R
         )
 
 
-@field_rule(
-    "tagged-records",
-    category=Category.TAGS,
-    severity=Severity.ERROR,
-    summary="A records field cannot be tagged.",
-)
+@field_rule("tagged-records", Category.TAGS, Severity.ERROR)
 def tagged_records(scope: Scope, field: Field, node: JObject, report: Reporter) -> None:
+    """A records field cannot be tagged."""
     if field.tag is not None and field.type.text == "records":
         report(
             node,

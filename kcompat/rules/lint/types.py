@@ -55,13 +55,9 @@ def _type_hint(text: str) -> str:
     return "use a primitive type, a capitalised struct name, or []T"
 
 
-@field_rule(
-    "invalid-type",
-    category=Category.TYPES,
-    severity=Severity.ERROR,
-    summary="A type Kafka cannot parse (not a primitive, a struct name, or []T).",
-)
+@field_rule("invalid-type", Category.TYPES, Severity.ERROR)
 def invalid_type(scope: Scope, field: Field, node: JObject, report: Reporter) -> None:
+    """A type Kafka cannot parse (not a primitive, a struct name, or []T)."""
     written = node.get("type")
     if scalar_text(written) is None:
         return  # missing or null: missing-key / wrong-value-type
@@ -80,13 +76,9 @@ def invalid_type(scope: Scope, field: Field, node: JObject, report: Reporter) ->
     )
 
 
-@field_rule(
-    "array-of-arrays",
-    category=Category.TYPES,
-    severity=Severity.ERROR,
-    summary="Arrays of arrays are not supported; wrap the inner array in a struct.",
-)
+@field_rule("array-of-arrays", Category.TYPES, Severity.ERROR)
 def array_of_arrays(scope: Scope, field: Field, node: JObject, report: Reporter) -> None:
+    """Arrays of arrays are not supported; wrap the inner array in a struct."""
     if field.type.text.startswith("[][]"):
         report(
             node.where_value("type"),
@@ -95,13 +87,9 @@ def array_of_arrays(scope: Scope, field: Field, node: JObject, report: Reporter)
         )
 
 
-@field_rule(
-    "array-of-records",
-    category=Category.TYPES,
-    severity=Severity.ERROR,
-    summary="[]records cannot be generated; records are one length-prefixed blob.",
-)
+@field_rule("array-of-records", Category.TYPES, Severity.ERROR)
 def array_of_records(scope: Scope, field: Field, node: JObject, report: Reporter) -> None:
+    """[]records cannot be generated; records are one length-prefixed blob."""
     if field.type.text == "[]records":
         report(
             node.where_value("type"),
@@ -110,13 +98,9 @@ def array_of_records(scope: Scope, field: Field, node: JObject, report: Reporter
         )
 
 
-@message_rule(
-    "undefined-struct",
-    category=Category.TYPES,
-    severity=Severity.ERROR,
-    summary="A struct type with no definition (Kafka silently makes it empty, e.g. Int32).",
-)
+@message_rule("undefined-struct", Category.TYPES, Severity.ERROR)
 def undefined_struct(message: Message, report: Reporter) -> None:
+    """A struct type with no definition (Kafka silently makes it empty, e.g. Int32)."""
     common = {s.name: s for s in message.common_structs}
     inline = {s.name for s in message.structs if not s.common}
     for scope, field in fields_of(message):
@@ -160,13 +144,9 @@ def undefined_struct(message: Message, report: Reporter) -> None:
         )
 
 
-@field_rule(
-    "fields-on-scalar",
-    category=Category.TYPES,
-    severity=Severity.ERROR,
-    summary='"fields" on a type that is neither a struct nor an array of structs.',
-)
+@field_rule("fields-on-scalar", Category.TYPES, Severity.ERROR)
 def fields_on_scalar(scope: Scope, field: Field, node: JObject, report: Reporter) -> None:
+    """ "fields" on a type that is neither a struct nor an array of structs."""
     if not field.fields or field.type.has_struct or not field.type.is_valid:
         return
     report(
@@ -183,13 +163,9 @@ def _can_be_null_hint(field: Field) -> str:
     return "only string, bytes, records, arrays and structs can be null; remove nullableVersions"
 
 
-@field_rule(
-    "nullable-type-mismatch",
-    category=Category.TYPES,
-    severity=Severity.ERROR,
-    summary="nullableVersions on a type with no null form (ints, bool, float64, uuid).",
-)
+@field_rule("nullable-type-mismatch", Category.TYPES, Severity.ERROR)
 def nullable_type_mismatch(scope: Scope, field: Field, node: JObject, report: Reporter) -> None:
+    """nullableVersions on a type with no null form (ints, bool, float64, uuid)."""
     if field.nullable_versions.empty or not field.type.is_valid:
         return
     if not field.type.can_be_nullable and field.type.text != "records":
@@ -202,13 +178,9 @@ def nullable_type_mismatch(scope: Scope, field: Field, node: JObject, report: Re
         )
 
 
-@field_rule(
-    "entity-type-mismatch",
-    category=Category.TYPES,
-    severity=Severity.ERROR,
-    summary="entityType does not match the field type (brokerId needs int32, ...).",
-)
+@field_rule("entity-type-mismatch", Category.TYPES, Severity.ERROR)
 def entity_type_mismatch(scope: Scope, field: Field, node: JObject, report: Reporter) -> None:
+    """entityType does not match the field type (brokerId needs int32, ...)."""
     required = ENTITY_BASE_TYPES.get(field.entity_type or "")
     if required is None:
         return
@@ -222,13 +194,9 @@ def entity_type_mismatch(scope: Scope, field: Field, node: JObject, report: Repo
         )
 
 
-@field_rule(
-    "zero-copy-not-bytes",
-    category=Category.TYPES,
-    severity=Severity.ERROR,
-    summary="zeroCopy is only meaningful on bytes fields.",
-)
+@field_rule("zero-copy-not-bytes", Category.TYPES, Severity.ERROR)
 def zero_copy_not_bytes(scope: Scope, field: Field, node: JObject, report: Reporter) -> None:
+    """zeroCopy is only meaningful on bytes fields."""
     if field.zero_copy and field.type.text != "bytes":
         report(
             node,
@@ -238,13 +206,9 @@ def zero_copy_not_bytes(scope: Scope, field: Field, node: JObject, report: Repor
         )
 
 
-@field_rule(
-    "flexible-override-type",
-    category=Category.TYPES,
-    severity=Severity.ERROR,
-    summary="A field-level flexibleVersions on a type other than string or bytes.",
-)
+@field_rule("flexible-override-type", Category.TYPES, Severity.ERROR)
 def flexible_override_type(scope: Scope, field: Field, node: JObject, report: Reporter) -> None:
+    """A field-level flexibleVersions on a type other than string or bytes."""
     if not scalar_text(node.get("flexibleVersions")):
         return  # Kafka reads a missing, null or empty override as no override
     if field.type.text not in ("string", "bytes"):
@@ -257,13 +221,9 @@ def flexible_override_type(scope: Scope, field: Field, node: JObject, report: Re
         )
 
 
-@message_rule(
-    "flexible-override-wider",
-    category=Category.TYPES,
-    severity=Severity.ERROR,
-    summary="A field's flexibleVersions override includes versions the message does not.",
-)
+@message_rule("flexible-override-wider", Category.TYPES, Severity.ERROR)
 def flexible_override_wider(message: Message, report: Reporter) -> None:
+    """A field's flexibleVersions override includes versions the message does not."""
     for scope, field in fields_of(message):
         override = field.flexible_versions
         if field.node is None or override is None:

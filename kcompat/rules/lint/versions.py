@@ -56,13 +56,9 @@ def _version_values(root: JObject) -> Iterator[tuple[JObject, str, str, bool]]:
                 yield from fields(struct.get("fields"))
 
 
-@document_rule(
-    "invalid-versions",
-    category=Category.VERSIONS,
-    severity=Severity.ERROR,
-    summary="A version range that is not none, N, N-M or N+ (or is reversed, like 2-1).",
-)
+@document_rule("invalid-versions", Category.VERSIONS, Severity.ERROR)
 def invalid_versions(spec: SpecFile, report: Reporter) -> None:
+    """A version range that is not none, N, N-M or N+ (or is reversed, like 2-1)."""
     root = spec.document.root if spec.document is not None else None
     if not isinstance(root, JObject):
         return
@@ -101,13 +97,9 @@ def _blank_means_none(obj: JObject, key: str, text: str) -> bool:
     return key == "versions" and isinstance(tagged, str) and bool(tagged.strip())
 
 
-@document_rule(
-    "blank-versions",
-    category=Category.VERSIONS,
-    severity=Severity.WARNING,
-    summary="An empty version range, which Kafka silently reads as none.",
-)
+@document_rule("blank-versions", Category.VERSIONS, Severity.WARNING)
 def blank_versions(spec: SpecFile, report: Reporter) -> None:
+    """An empty version range, which Kafka silently reads as none."""
     root = spec.document.root if spec.document is not None else None
     if not isinstance(root, JObject):
         return
@@ -125,13 +117,9 @@ def blank_versions(spec: SpecFile, report: Reporter) -> None:
         report(obj.where_value(key), f"{key} is empty: {meaning}", hint=hint)
 
 
-@message_rule(
-    "valid-versions-unbounded",
-    category=Category.VERSIONS,
-    severity=Severity.ERROR,
-    summary="validVersions has no maximum (N+); Kafka requires the highest version spelled out.",
-)
+@message_rule("valid-versions-unbounded", Category.VERSIONS, Severity.ERROR)
 def valid_versions_unbounded(message: Message, report: Reporter) -> None:
+    """validVersions has no maximum (N+); Kafka requires the highest version spelled out."""
     if message.valid_versions.open_ended and message.node is not None:
         low = message.valid_versions.lowest
         report(
@@ -141,13 +129,9 @@ def valid_versions_unbounded(message: Message, report: Reporter) -> None:
         )
 
 
-@message_rule(
-    "missing-flexible-versions",
-    category=Category.VERSIONS,
-    severity=Severity.WARNING,
-    summary="No flexibleVersions: read as none (pre-KIP-482); Kafka 2.4+ requires the key.",
-)
+@message_rule("missing-flexible-versions", Category.VERSIONS, Severity.WARNING)
 def missing_flexible_versions(message: Message, report: Reporter) -> None:
+    """No flexibleVersions: read as none (pre-KIP-482); Kafka 2.4+ requires the key."""
     node = message.node
     if node is None or node.get("flexibleVersions") is not None or message.valid_versions.empty:
         return  # JSON null reads as a missing key
@@ -161,13 +145,9 @@ def missing_flexible_versions(message: Message, report: Reporter) -> None:
     )
 
 
-@message_rule(
-    "flexible-versions-not-open",
-    category=Category.VERSIONS,
-    severity=Severity.ERROR,
-    summary="flexibleVersions must be none or open-ended (N+): flexibility is never dropped.",
-)
+@message_rule("flexible-versions-not-open", Category.VERSIONS, Severity.ERROR)
 def flexible_versions_not_open(message: Message, report: Reporter) -> None:
+    """flexibleVersions must be none or open-ended (N+): flexibility is never dropped."""
     flexible = message.flexible_versions
     if message.node is None or flexible.empty or flexible.open_ended:
         return
@@ -181,13 +161,9 @@ def flexible_versions_not_open(message: Message, report: Reporter) -> None:
     )
 
 
-@message_rule(
-    "versions-outside-parent",
-    category=Category.VERSIONS,
-    severity=Severity.WARNING,
-    summary="A field whose versions never overlap its message's or parent's: it is never sent.",
-)
+@message_rule("versions-outside-parent", Category.VERSIONS, Severity.WARNING)
 def versions_outside_parent(message: Message, report: Reporter) -> None:
+    """A field whose versions never overlap its message's or parent's: it is never sent."""
     common = _common_names(message)
     for scope, field in fields_of(message):
         if field.node is None or field.versions.empty or scope.versions.empty:
@@ -216,13 +192,9 @@ def versions_outside_parent(message: Message, report: Reporter) -> None:
         )
 
 
-@field_rule(
-    "nullable-versions-outside",
-    category=Category.VERSIONS,
-    severity=Severity.WARNING,
-    summary="nullableVersions that share no version with the field's versions have no effect.",
-)
+@field_rule("nullable-versions-outside", Category.VERSIONS, Severity.WARNING)
 def nullable_versions_outside(scope: Scope, field: Field, node: JObject, report: Reporter) -> None:
+    """nullableVersions that share no version with the field's versions have no effect."""
     nullable = field.nullable_versions
     if nullable.empty or field.versions.empty:
         return
@@ -235,13 +207,9 @@ def nullable_versions_outside(scope: Scope, field: Field, node: JObject, report:
         )
 
 
-@message_rule(
-    "deprecated-versions-outside",
-    category=Category.VERSIONS,
-    severity=Severity.WARNING,
-    summary="deprecatedVersions names versions that validVersions does not have.",
-)
+@message_rule("deprecated-versions-outside", Category.VERSIONS, Severity.WARNING)
 def deprecated_versions_outside(message: Message, report: Reporter) -> None:
+    """deprecatedVersions names versions that validVersions does not have."""
     deprecated = message.deprecated_versions
     if message.node is None or deprecated.empty or message.valid_versions.empty:
         return
@@ -264,13 +232,9 @@ def _inline_struct(field: Field, common: frozenset[str]) -> bool:
     return field.type.has_struct and field.type.base not in common
 
 
-@message_rule(
-    "struct-versions-outside-parent",
-    category=Category.VERSIONS,
-    severity=Severity.ERROR,
-    summary="A struct whose versions share none with its parent's; Kafka's generator rejects it.",
-)
+@message_rule("struct-versions-outside-parent", Category.VERSIONS, Severity.ERROR)
 def struct_versions_outside_parent(message: Message, report: Reporter) -> None:
+    """A struct whose versions share none with its parent's; Kafka's generator rejects it."""
     common = _common_names(message)
     for scope, field in fields_of(message):
         if field.node is None or scope.versions.empty or not _inline_struct(field, common):
