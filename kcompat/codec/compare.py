@@ -16,7 +16,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from kcompat.codec.reference import join
+from kcompat.codec.labels import join
 from kcompat.codec.values import default_value
 from kcompat.spec.resolve import Kind, LayoutField, StructLayout, Wire
 from kcompat.spec.shape import is_inline, struct_shape

@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from kcompat.codec.errors import EncodeError
-from kcompat.codec.reference import join, type_name
+from kcompat.codec.labels import join, type_name
 from kcompat.codec.values import UNKNOWN_TAGS
 from kcompat.spec.defaults import parse_uuid_default, uuid_text
 from kcompat.spec.resolve import Kind, Layout, StructLayout, Wire
