@@ -19,7 +19,8 @@ Decoding is strict by default; ``codec_for(layout).decode(data, java=True)`` (an
 ``java=True``) reads as Kafka's generated Java readers do, as :mod:`.java` lists.
 
 Modules: :mod:`.codec` (compiled, cached codecs), :mod:`.reference` (the interpreter that
-explains failures and records byte spans), :mod:`.java` (what Java readers accept),
+explains failures and records byte spans: :mod:`.reference_decoder` and
+:mod:`.reference_encoder`), :mod:`.java` (what Java readers accept),
 :mod:`.annotate` (hex dumps), :mod:`.jsonform` (the CLI's JSON form), :mod:`.samples`
 (edge-case samples), :mod:`.proof` (evidence).
 """

@@ -25,7 +25,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from kcompat.codec.errors import DecodeError
-from kcompat.codec.reference import NO_VALUE, Span, decode_spans, walk_spans
+from kcompat.codec.reference_decoder import decode_spans, walk_spans
+from kcompat.codec.spans import NO_VALUE, Span
 from kcompat.spec.defaults import uuid_text
 from kcompat.spec.resolve import Layout
 

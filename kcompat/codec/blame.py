@@ -13,7 +13,8 @@ from typing import Any
 
 from kcompat.codec.errors import DecodeError
 from kcompat.codec.evidence import BASE_TO_HEAD, INDEX
-from kcompat.codec.reference import NO_VALUE, decode_spans
+from kcompat.codec.reference_decoder import decode_spans
+from kcompat.codec.spans import NO_VALUE
 from kcompat.spec.resolve import Kind, Layout, LayoutField, StructLayout, Wire
 from kcompat.spec.shape import layout_signature, own_shape, wire_shape
 

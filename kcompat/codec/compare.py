@@ -16,7 +16,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from kcompat.codec.reference import join
+from kcompat.codec.labels import join
 from kcompat.codec.values import default_value
 from kcompat.spec.resolve import Kind, LayoutField, StructLayout, Wire
 from kcompat.spec.shape import is_inline, struct_shape
@@ -109,35 +109,52 @@ class Comparer:
     def compare(
         self, writer: Wire, reader: Wire, written: Any, read: Any, path: str
     ) -> Mismatch | None:
+        """The first place where the reader made something else of the written value."""
         if written is None or read is None:
             return None if written is None and read is None else Mismatch(path, written, read)
-        wkind, rkind = writer.kind, reader.kind
-        if wkind is Kind.STRUCT and rkind is Kind.STRUCT:
+        if writer.kind is Kind.STRUCT and reader.kind is Kind.STRUCT:
             assert writer.struct is not None and reader.struct is not None
             if not isinstance(written, dict) or not isinstance(read, dict):
                 return Mismatch(path, written, read)
             return self.compare_struct(writer.struct, reader.struct, written, read, path)
-        if wkind is Kind.ARRAY and rkind is Kind.ARRAY:
-            assert writer.element is not None and reader.element is not None
-            if not isinstance(written, list | tuple) or not isinstance(read, list | tuple):
-                return Mismatch(path, written, read)
-            if len(written) != len(read):
-                return Mismatch(path, written, read)
-            for index, (item_w, item_r) in enumerate(zip(written, read, strict=True)):
-                mismatch = self.compare(
-                    writer.element, reader.element, item_w, item_r, f"{path}[{index}]"
-                )
-                if mismatch is not None:
-                    return mismatch
-            return None
-        single_w, single_r = _single_field(writer), _single_field(reader)
-        if single_w is not None and isinstance(written, dict) and rkind is not Kind.STRUCT:
-            inner = join(path, single_w.name)
-            return self.compare(single_w.wire, reader, written.get(single_w.name), read, inner)
-        if single_r is not None and isinstance(read, dict) and wkind is not Kind.STRUCT:
-            inner = join(path, single_r.name)
-            return self.compare(writer, single_r.wire, written, read.get(single_r.name), inner)
+        if writer.kind is Kind.ARRAY and reader.kind is Kind.ARRAY:
+            return self._compare_arrays(writer, reader, written, read, path)
+        unwrapped = _unwrap_single_field(writer, reader, written, read, path)
+        if unwrapped is not None:
+            return self.compare(*unwrapped)
         return None if same_scalar(written, read) else Mismatch(path, written, read)
+
+    def _compare_arrays(
+        self, writer: Wire, reader: Wire, written: Any, read: Any, path: str
+    ) -> Mismatch | None:
+        """Arrays match when they hold as many elements and each pair matches."""
+        assert writer.element is not None and reader.element is not None
+        if not isinstance(written, list | tuple) or not isinstance(read, list | tuple):
+            return Mismatch(path, written, read)
+        if len(written) != len(read):
+            return Mismatch(path, written, read)
+        for index, (item_w, item_r) in enumerate(zip(written, read, strict=True)):
+            mismatch = self.compare(
+                writer.element, reader.element, item_w, item_r, f"{path}[{index}]"
+            )
+            if mismatch is not None:
+                return mismatch
+        return None
+
+
+def _unwrap_single_field(
+    writer: Wire, reader: Wire, written: Any, read: Any, path: str
+) -> tuple[Wire, Wire, Any, Any, str] | None:
+    """The arguments to compare instead when one side is a single-field struct and the
+    other is not (the documented []T -> []S change): that field against the plain value."""
+    single_w, single_r = _single_field(writer), _single_field(reader)
+    if single_w is not None and isinstance(written, dict) and reader.kind is not Kind.STRUCT:
+        inner = join(path, single_w.name)
+        return single_w.wire, reader, written.get(single_w.name), read, inner
+    if single_r is not None and isinstance(read, dict) and writer.kind is not Kind.STRUCT:
+        inner = join(path, single_r.name)
+        return writer, single_r.wire, written, read.get(single_r.name), inner
+    return None
 
 
 def _pair_fields(

@@ -6,8 +6,9 @@ from __future__ import annotations
 import struct
 
 from kcompat.codec.generator import FIXED_CODES, MAX_INLINE_LOOPS, GeneratorBase, Source
+from kcompat.codec.ints import INT_CODES
 from kcompat.codec.java import INT32_MAX
-from kcompat.codec.reference import INT_CODES, tag_index
+from kcompat.codec.reference_decoder import tag_index
 from kcompat.codec.values import (
     MAX_STRING_BYTES,
     UNKNOWN_TAGS,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from kcompat.codec.generator import MAX_INLINE_LOOPS, GeneratorBase, Source
-from kcompat.codec.reference import INT_CODES
+from kcompat.codec.ints import INT_CODES
 from kcompat.codec.values import (
     MAX_STRING_BYTES,
     default_value,

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from kcompat.codec.reference import Writer
+from kcompat.codec.reference_encoder import Writer
 from kcompat.codec.runtime import constant_key, constant_text
 from kcompat.codec.values import StructKeys, layout_owner_fields, struct_keys
 from kcompat.spec.model import Message

@@ -63,38 +63,58 @@ def java_utf8_resume(data: bytes, start: int) -> int:
     consumed, or stops (``len(data)``) where the JDK ``break``\\ s on a truncated
     sequence at the end of the input.
     """
+    first = data[start]
+    if 0xC2 <= first <= 0xDF:
+        return _resume_two_bytes(data, start)
+    if 0xE0 <= first <= 0xEF:
+        return _resume_three_bytes(data, start)
+    if 0xF0 <= first <= 0xF7:
+        return _resume_four_bytes(data, start)
+    return start + 1  # a continuation byte, C0, C1 or F8-FF
+
+
+def _resume_two_bytes(data: bytes, start: int) -> int:
+    """A two-byte lead is malformed here only when its continuation is bad or missing."""
+    return len(data) if start + 1 >= len(data) else start + 1
+
+
+def _overlong3(first: int, second: int) -> bool:
+    """E0 followed by 80-9F: an overlong three-byte sequence, bad from its second byte."""
+    return first == 0xE0 and second & 0xE0 == 0x80
+
+
+def _resume_three_bytes(data: bytes, start: int) -> int:
+    """The JDK's three-byte branch: complete sequences resume after the first bad byte (a
+    surrogate as a whole), truncated ones at the end stop unless already bad."""
     size = len(data)
     first = data[start]
-    if 0xC2 <= first <= 0xDF:  # two bytes
-        if start + 1 >= size:
-            return size
-        return start + 1
-    if 0xE0 <= first <= 0xEF:  # three bytes
-        if start + 2 < size:
-            second = data[start + 1]
-            third = data[start + 2]
-            if (first == 0xE0 and second & 0xE0 == 0x80) or not (
-                _continuation(second) and _continuation(third)
-            ):
-                overlong = first == 0xE0 and second & 0xE0 == 0x80
-                return start + (1 if overlong or not _continuation(second) else 2)
-            return start + 3  # a surrogate code point: one U+FFFD for all three
-        if start + 1 < size:
-            second = data[start + 1]
-            if (first == 0xE0 and second & 0xE0 == 0x80) or not _continuation(second):
-                return start + 1
-        return size
-    if 0xF0 <= first <= 0xF7:  # four bytes
-        if start + 3 < size:
-            return start + _malformed4(data, start)
-        if first > 0xF4:
+    if start + 2 < size:
+        second = data[start + 1]
+        if _overlong3(first, second) or not _continuation(second):
             return start + 1
-        if start + 1 < size and _malformed4_2(first, data[start + 1]):
-            return start + 1
-        if start + 2 < size and not _continuation(data[start + 2]):
+        if not _continuation(data[start + 2]):
             return start + 2
-        return size
-    return start + 1  # a continuation byte, C0, C1 or F8-FF
+        return start + 3  # a surrogate code point: one U+FFFD for all three
+    if start + 1 < size:
+        second = data[start + 1]
+        if _overlong3(first, second) or not _continuation(second):
+            return start + 1
+    return size
+
+
+def _resume_four_bytes(data: bytes, start: int) -> int:
+    """The JDK's four-byte branch: as for three bytes, with F5-F7 leads always bad."""
+    size = len(data)
+    first = data[start]
+    if start + 3 < size:
+        return start + _malformed4(data, start)
+    if first > 0xF4:
+        return start + 1
+    if start + 1 < size and _malformed4_2(first, data[start + 1]):
+        return start + 1
+    if start + 2 < size and not _continuation(data[start + 2]):
+        return start + 2
+    return size
 
 
 def _malformed4_2(first: int, second: int) -> bool:

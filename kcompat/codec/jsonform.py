@@ -30,11 +30,11 @@ import binascii
 import json
 import math
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from kcompat.codec.errors import EncodeError
-from kcompat.codec.reference import join, type_name
+from kcompat.codec.labels import join, type_name
 from kcompat.codec.values import UNKNOWN_TAGS
 from kcompat.spec.defaults import parse_uuid_default, uuid_text
 from kcompat.spec.resolve import Kind, Layout, StructLayout, Wire
@@ -217,44 +217,56 @@ def _from_json(wire: Wire, data: Any, path: str) -> Any:
     if data is None:
         return None  # the codec checks nullability and reports it with the version
     kind = wire.kind
-    if kind is Kind.BOOL:
-        if not isinstance(data, bool):
-            raise EncodeError(path, f"expected true or false, got {_json_type(data)}")
-        return data
-    if kind is Kind.INT:
-        if not isinstance(data, int) or isinstance(data, bool):
-            if isinstance(data, float) and data.is_integer():
-                return int(data)
-            raise EncodeError(path, f"expected an integer, got {_json_type(data)}")
-        return data
-    if kind is Kind.FLOAT64:
-        if isinstance(data, str) and data in _FLOAT_WORDS:
-            return _FLOAT_WORDS[data]
-        if not isinstance(data, int | float) or isinstance(data, bool):
-            raise EncodeError(path, f"expected a number, got {_json_type(data)}")
-        return float(data)
-    if kind is Kind.UUID:
-        if not isinstance(data, str):
-            raise EncodeError(path, f"expected a uuid as text, got {_json_type(data)}")
-        try:
-            return parse_uuid_default(data)
-        except ValueError:
-            raise EncodeError(
-                path, f"invalid uuid {data!r}: write Kafka's 22-character base64 form"
-            ) from None
-    if kind is Kind.STRING:
-        if not isinstance(data, str):
-            raise EncodeError(path, f"expected a string, got {_json_type(data)}")
-        return data
-    if kind in (Kind.BYTES, Kind.RECORDS):
-        return _base64(data, path)
     if kind is Kind.ARRAY:
         if not isinstance(data, list):
             raise EncodeError(path, f"expected a list, got {_json_type(data)}")
         assert wire.element is not None
         return [_from_json(wire.element, item, f"{path}[{i}]") for i, item in enumerate(data)]
-    assert wire.struct is not None
-    return _struct_from_json(wire.struct, data, path)
+    if kind is Kind.STRUCT:
+        assert wire.struct is not None
+        return _struct_from_json(wire.struct, data, path)
+    return _SCALAR_READERS[kind](data, path)
+
+
+def _bool_from_json(data: Any, path: str) -> bool:
+    if not isinstance(data, bool):
+        raise EncodeError(path, f"expected true or false, got {_json_type(data)}")
+    return data
+
+
+def _int_from_json(data: Any, path: str) -> int:
+    """An integer; a float with no fraction is taken too (``1.0``, as JSON tools write)."""
+    if not isinstance(data, int) or isinstance(data, bool):
+        if isinstance(data, float) and data.is_integer():
+            return int(data)
+        raise EncodeError(path, f"expected an integer, got {_json_type(data)}")
+    return data
+
+
+def _float_from_json(data: Any, path: str) -> float:
+    """A number, or one of the words JSON has no number for (NaN, Infinity)."""
+    if isinstance(data, str) and data in _FLOAT_WORDS:
+        return _FLOAT_WORDS[data]
+    if not isinstance(data, int | float) or isinstance(data, bool):
+        raise EncodeError(path, f"expected a number, got {_json_type(data)}")
+    return float(data)
+
+
+def _uuid_from_json(data: Any, path: str) -> uuid.UUID:
+    if not isinstance(data, str):
+        raise EncodeError(path, f"expected a uuid as text, got {_json_type(data)}")
+    try:
+        return parse_uuid_default(data)
+    except ValueError:
+        raise EncodeError(
+            path, f"invalid uuid {data!r}: write Kafka's 22-character base64 form"
+        ) from None
+
+
+def _string_from_json(data: Any, path: str) -> str:
+    if not isinstance(data, str):
+        raise EncodeError(path, f"expected a string, got {_json_type(data)}")
+    return data
 
 
 def _base64(data: Any, path: str) -> bytes:
@@ -264,6 +276,18 @@ def _base64(data: Any, path: str) -> bytes:
         return base64.b64decode(data.encode("ascii"), validate=True)
     except (binascii.Error, UnicodeEncodeError, ValueError):
         raise EncodeError(path, "invalid base64 (standard alphabet, with padding)") from None
+
+
+#: How each kind that is neither a list nor an object reads from JSON.
+_SCALAR_READERS: dict[Kind, Callable[[Any, str], Any]] = {
+    Kind.BOOL: _bool_from_json,
+    Kind.INT: _int_from_json,
+    Kind.FLOAT64: _float_from_json,
+    Kind.UUID: _uuid_from_json,
+    Kind.STRING: _string_from_json,
+    Kind.BYTES: _base64,
+    Kind.RECORDS: _base64,
+}
 
 
 def _json_type(data: Any) -> str:

@@ -157,6 +157,19 @@ def load_bytes(data: bytes, path: str, size: int | None = None) -> Document:
     return parse_document(decode_bytes(data, path, size), path)
 
 
+def _unclosed(container: JObject | JArray, where: Position) -> LoadError:
+    """The end of the file came before the container's closing bracket."""
+    is_object = isinstance(container, JObject)
+    closer = "}" if is_object else "]"
+    open_line, open_col = container.pos
+    return LoadError(
+        f"unexpected end of file: missing '{closer}' for the "
+        f"{'object' if is_object else 'array'} opened at line {open_line}, "
+        f"column {open_col}",
+        where,
+    )
+
+
 class _Parser:
     """Iterative JSON-with-comments parser with positions; one instance per document."""
 
@@ -347,108 +360,113 @@ class _Parser:
         raise LoadError(f"expected a value, found {token!r}", self._where(offset))
 
     def _value(self, kind: str, token: str, offset: int) -> Any:
-        """Parse one value starting with the given token, iteratively for containers."""
+        """Parse one value starting with the given token, iteratively for containers: an
+        explicit stack of open containers, so deep nesting is an error and not a crash."""
         if not (kind == "punct" and token in "{["):
             return self._scalar(kind, token, offset)
-        # Each stack entry: [container, pending key (objects), key position]
         root = self._open(token, offset)
-        stack: list[list[Any]] = [[root, None, None]]
+        stack: list[JObject | JArray] = [root]
         expect_value = True  # after '[' or ':' or ','
-        first = True
+        first = True  # nothing read yet in the innermost container
         while stack:
-            top = stack[-1]
-            container = top[0]
-            is_object = isinstance(container, JObject)
+            container = stack[-1]
             kind, token, offset = self._next()
             where = self._where(offset)
             if kind == "eof":
-                closer = "}" if is_object else "]"
-                open_line, open_col = container.pos
-                raise LoadError(
-                    f"unexpected end of file: missing '{closer}' for the "
-                    f"{'object' if is_object else 'array'} opened at line {open_line}, "
-                    f"column {open_col}",
+                raise _unclosed(container, where)
+            if kind == "punct" and token in "}]":
+                self._close(container, token, where, trailing_comma=expect_value and not first)
+                stack.pop()
+                expect_value = first = False
+            elif not expect_value:
+                self._comma(container, kind, token, where)
+                expect_value = True
+            else:
+                child = self._member(container, kind, token, offset, where)
+                expect_value = first = child is not None
+                if child is not None:
+                    stack.append(child)
+                    self._check_depth(len(stack), child.pos)
+        return root
+
+    def _close(
+        self, container: JObject | JArray, token: str, where: Position, trailing_comma: bool
+    ) -> None:
+        """Check a closing bracket matches its container; a comma before it is a note."""
+        want = "}" if isinstance(container, JObject) else "]"
+        if token != want:
+            raise LoadError(f"expected '{want}' but found '{token}'", where)
+        if trailing_comma:
+            self.notes.append(
+                SyntaxNote(
+                    "trailing-comma",
+                    "trailing comma before '" + token + "'; JSON and Kafka's parser "
+                    "reject it: remove the comma",
+                    self._last_comma,
+                )
+            )
+
+    def _comma(self, container: JObject | JArray, kind: str, token: str, where: Position) -> None:
+        """After a member only a comma (or the closing bracket) may follow."""
+        if kind == "punct" and token == ",":
+            self._last_comma = where
+            return
+        closer = "}" if isinstance(container, JObject) else "]"
+        raise LoadError(f"expected ',' or '{closer}' but found {token!r} (missing comma?)", where)
+
+    def _member(
+        self, container: JObject | JArray, kind: str, token: str, offset: int, where: Position
+    ) -> JObject | JArray | None:
+        """Read one member into ``container``; the container it opens, if it opens one."""
+        if kind == "punct" and token == ",":
+            raise LoadError("unexpected ','; a value is missing", where)
+        if isinstance(container, JObject):
+            return self._object_member(container, kind, token, where)
+        container.item_pos.append(where)
+        value, child = self._item(kind, token, offset)
+        container.append(value)
+        return child
+
+    def _object_member(
+        self, container: JObject, kind: str, token: str, where: Position
+    ) -> JObject | JArray | None:
+        """Read ``"key": value`` with both positions; a repeated key is a note (last wins)."""
+        if kind != "string":
+            raise LoadError(f"expected a double-quoted key, found {token!r}", where)
+        key = self._string_value(token, where)
+        kind2, token2, offset2 = self._next()
+        if not (kind2 == "punct" and token2 == ":"):
+            raise LoadError(
+                f"expected ':' after key {token}, found {token2 or 'end of file'!r}",
+                self._where(offset2),
+            )
+        kind, token, offset = self._next()
+        value_where = self._where(offset)
+        if kind == "eof":
+            raise LoadError(f"unexpected end of file after key {key!r}", value_where)
+        if key in container:
+            first_line = container.key_pos[key][0]
+            self.notes.append(
+                SyntaxNote(
+                    "duplicate-key",
+                    f"duplicate key {key!r} (first at line {first_line}); Kafka keeps "
+                    "only the last one: remove one of them",
                     where,
                 )
-            # closing bracket
-            if kind == "punct" and token in "}]":
-                want = "}" if is_object else "]"
-                if token != want:
-                    raise LoadError(f"expected '{want}' but found '{token}'", where)
-                if expect_value and not first:
-                    self.notes.append(
-                        SyntaxNote(
-                            "trailing-comma",
-                            "trailing comma before '" + token + "'; JSON and Kafka's parser "
-                            "reject it: remove the comma",
-                            self._last_comma,
-                        )
-                    )
-                stack.pop()
-                expect_value = False
-                first = False
-                continue
-            if not expect_value:
-                if kind == "punct" and token == ",":
-                    expect_value = True
-                    self._last_comma = where
-                    continue
-                closer = "}" if is_object else "]"
-                raise LoadError(
-                    f"expected ',' or '{closer}' but found {token!r} (missing comma?)", where
-                )
-            if kind == "punct" and token == ",":
-                raise LoadError("unexpected ','; a value is missing", where)
-            first = False
-            if is_object:
-                if kind != "string":
-                    raise LoadError(f"expected a double-quoted key, found {token!r}", where)
-                key = self._string_value(token, where)
-                kind2, token2, offset2 = self._next()
-                if not (kind2 == "punct" and token2 == ":"):
-                    raise LoadError(
-                        f"expected ':' after key {token}, found {token2 or 'end of file'!r}",
-                        self._where(offset2),
-                    )
-                kind, token, offset = self._next()
-                value_where = self._where(offset)
-                if kind == "eof":
-                    raise LoadError(f"unexpected end of file after key {key!r}", value_where)
-                if key in container:
-                    first_line = container.key_pos[key][0]
-                    self.notes.append(
-                        SyntaxNote(
-                            "duplicate-key",
-                            f"duplicate key {key!r} (first at line {first_line}); Kafka keeps "
-                            "only the last one: remove one of them",
-                            where,
-                        )
-                    )
-                container.key_pos[key] = where
-                container.value_pos[key] = value_where
-                if kind == "punct" and token in "{[":
-                    child = self._open(token, offset)
-                    container[key] = child
-                    stack.append([child, None, None])
-                    self._check_depth(len(stack), value_where)
-                    expect_value = True
-                    first = True
-                    continue
-                container[key] = self._scalar(kind, token, offset)
-                expect_value = False
-            else:
-                container.item_pos.append(where)
-                if kind == "punct" and token in "{[":
-                    child = self._open(token, offset)
-                    container.append(child)
-                    stack.append([child, None, None])
-                    self._check_depth(len(stack), where)
-                    expect_value = True
-                    first = True
-                    continue
-                container.append(self._scalar(kind, token, offset))
-                expect_value = False
-        return root
+            )
+        container.key_pos[key] = where
+        container.value_pos[key] = value_where
+        value, child = self._item(kind, token, offset)
+        container[key] = value
+        return child
+
+    def _item(self, kind: str, token: str, offset: int) -> tuple[Any, JObject | JArray | None]:
+        """A member's value: a scalar, or a new empty container (also returned second) that
+        the caller pushes so its members are read next."""
+        if kind == "punct" and token in "{[":
+            child = self._open(token, offset)
+            return child, child
+        return self._scalar(kind, token, offset), None
 
     _last_comma: Position = (1, 1)
 
