@@ -16,8 +16,10 @@ from functools import lru_cache
 from pathlib import Path, PurePosixPath
 
 from kcompat.errors import UsageError
+from kcompat.sources.bounded import read_if_present
 from kcompat.sources.files import display_path, json_files
 from kcompat.sources.git import GitRepo
+from kcompat.spec.load import MAX_BYTES
 from kcompat.spec.specfile import SpecFile, looks_like_spec, read_spec
 
 
@@ -42,7 +44,7 @@ class Side:
         if self.kind == "dir":
             assert self.directory is not None
             full = self.directory / path
-            return full.read_bytes() if full.is_file() else None
+            return read_if_present(full, MAX_BYTES, display_path(full))
         assert self.repo is not None
         if self.kind == "rev":
             assert self.sha is not None
