@@ -170,14 +170,13 @@ def _find_message(
     config_file: Path | None,
 ) -> Any:
     """The one message ``query`` names (as ``explain`` resolves names), with ``version``."""
-    from kcompat.config import load_config
+    from kcompat.config import configured_roots, load_config
     from kcompat.explain.find import FileSource, find_messages
 
     config = load_config(explicit=config_file)
     chosen = list(specs or [])
     if not chosen:
-        base = Path(config.root) if config.root else Path(".")
-        chosen = [str(base / p) for p in config.paths] or ["."]
+        chosen = configured_roots(config) or ["."]
     found = find_messages(FileSource(chosen), query, kind.value if kind is not None else None)
     if len(found) > 1:
         names = " and ".join(item.message.name for item in found)

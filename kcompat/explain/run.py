@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from kcompat.config import Config, load_config
+from kcompat.config import Config, configured_roots, load_config
 from kcompat.errors import UsageError
 from kcompat.explain.explanation import Against, Explanation, explain
 from kcompat.explain.find import FileSource, Found, SideSource, Source, find_exact, find_messages
@@ -79,10 +79,7 @@ def _repo(request: ExplainRequest) -> GitRepo | None:
 def _roots(request: ExplainRequest, config: Config) -> list[str]:
     if request.specs:
         return list(request.specs)
-    if config.paths:
-        base = Path(config.root) if config.root else Path(".")
-        return [str(base / p) for p in config.paths]
-    return ["."]
+    return configured_roots(config) or ["."]
 
 
 def _pathspecs(request: ExplainRequest, config: Config, repo: GitRepo) -> list[str]:
