@@ -34,7 +34,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from kcompat.codec.errors import EncodeError
-from kcompat.codec.reference import join, type_name
+from kcompat.codec.reference import int_text, join, type_name
 from kcompat.codec.values import UNKNOWN_TAGS
 from kcompat.spec.defaults import parse_uuid_default, uuid_text
 from kcompat.spec.resolve import Kind, Layout, StructLayout, Wire
@@ -232,7 +232,10 @@ def _from_json(wire: Wire, data: Any, path: str) -> Any:
             return _FLOAT_WORDS[data]
         if not isinstance(data, int | float) or isinstance(data, bool):
             raise EncodeError(path, f"expected a number, got {_json_type(data)}")
-        return float(data)
+        try:
+            return float(data)
+        except OverflowError:  # an integer past float64's range
+            raise EncodeError(path, f"{int_text(int(data))} does not fit a float64") from None
     if kind is Kind.UUID:
         if not isinstance(data, str):
             raise EncodeError(path, f"expected a uuid as text, got {_json_type(data)}")

@@ -88,7 +88,7 @@ def type_name(value: object) -> str:
 
 def int_text(value: int) -> str:
     """An int for a message: its digits, or its size when too long to print."""
-    return str(value) if value.bit_length() <= 64 else f"of {value.bit_length()} bits"
+    return str(value) if value.bit_length() <= 64 else f"a {value.bit_length()}-bit integer"
 
 
 def zigzag(value: int, bits: int) -> int:
@@ -649,7 +649,8 @@ class Writer:
             try:
                 out += _FLOAT.pack(value)
             except (OverflowError, struct.error):
-                raise EncodeError(path, f"{value} does not fit a float64") from None
+                shown = int_text(value) if isinstance(value, int) else str(value)
+                raise EncodeError(path, f"{shown} does not fit a float64") from None
         elif kind is Kind.UUID:
             if not isinstance(value, uuid.UUID):
                 raise EncodeError(path, f"expected a uuid.UUID, got {type_name(value)}")

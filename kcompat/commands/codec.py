@@ -14,7 +14,6 @@ streamed as it is read, and the JSON is printed without a second copy of the val
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 from pathlib import Path
@@ -73,14 +72,12 @@ def encode(
     """Encode a JSON value as the message's bytes at a version (printed as hex)."""
     from kcompat.codec import EncodeError, encode_message
     from kcompat.codec.jsonform import from_json
+    from kcompat.jsontext import load_json
     from kcompat.spec.resolve import resolve
 
     found = _find_message(message, kind, version, specs, config_file)
     text = _read_input(source, MAX_JSON_BYTES)
-    try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError) as err:
-        raise UsageError(f"{_label(source)}: invalid JSON: {err}") from None
+    data = load_json(text, _label(source), "give a value as kcompat decode prints it")
     try:
         value = from_json(resolve(found, version), data)
         encoded = encode_message(found, version, value)

@@ -99,11 +99,10 @@ def _source(request: ExplainRequest, config: Config, repo: GitRepo | None) -> So
 
 def _rev_side(rev: str, repo: GitRepo) -> Side:
     """``--rev``: a revision, or ``REV:path`` for a folder at a revision."""
-    from kcompat.sources.sides import Side
+    from kcompat.sources.sides import Side, rev_path_side
 
     if ":" in rev:
-        name, _, sub = rev.partition(":")
-        return Side(rev, "rev", repo, repo.resolve(name or "HEAD"), subpath=sub.strip("/"))
+        return rev_path_side(rev, repo)
     return Side(rev, "rev", repo, repo.resolve(rev))
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -84,9 +85,7 @@ def side_for(text: str, repo: GitRepo | None, *, prefer_dir: bool = True) -> Sid
     if path.is_file():
         return Side(text, "dir", directory=path.parent, only=path.name)
     if repo is not None and ":" in text and not path.exists():
-        rev, _, sub = text.partition(":")
-        sha = repo.resolve(rev or "HEAD")
-        return Side(text, "rev", repo, sha, subpath=sub.strip("/"))
+        return rev_path_side(text, repo)
     if repo is None:
         if path.is_dir():
             return Side(text, "dir", directory=path)
@@ -95,6 +94,23 @@ def side_for(text: str, repo: GitRepo | None, *, prefer_dir: bool = True) -> Sid
             "revision from (use --repo DIR)"
         )
     return Side(text, "rev", repo, repo.resolve(text))
+
+
+def rev_path_side(text: str, repo: GitRepo) -> Side:
+    """``REV:path``: a folder (or file) at a revision. A path that is not there is an
+    error naming the ``git ls-tree`` that shows what is: else a typo compares nothing."""
+    rev, _, sub = text.partition(":")
+    rev = rev or "HEAD"
+    sha = repo.resolve(rev)
+    sub = sub.strip("/")
+    if sub and not repo.list_files(sha, [sub]):
+        parent = PurePosixPath(sub).parent
+        inside = "" if parent == PurePosixPath(".") else f" -- {shlex.quote(f'{parent}/')}"
+        raise UsageError(
+            f"{text}: no {sub!r} at {rev}; see what is there with: "
+            f"git ls-tree --name-only {shlex.quote(rev)}{inside}"
+        )
+    return Side(text, "rev", repo, sha, subpath=sub)
 
 
 @dataclass(frozen=True)
