@@ -211,9 +211,7 @@ def parse_config(table: Mapping[str, Any], source: str, root: str = "") -> Confi
     paths = _string_list(table, "paths", source, "a list of paths")
     disable = list(_string_list(table, "disable", source, "a list of rule IDs"))
     severities: dict[str, Severity] = {}
-    levels = _typed(
-        table, "severity", dict, {}, source, 'a table (rule = "level" under [severity])'
-    )
+    levels = _typed(table, "severity", dict, {}, source, 'a table ([severity] rule = "level")')
     for rule_id, value in levels.items():
         check_rule(rule_id, "[severity]")
         if not isinstance(value, str):
