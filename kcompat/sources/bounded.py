@@ -52,18 +52,27 @@ def read_capped(path: Path, limit: int) -> Capped:
         info = os.fstat(handle)
         _check_kind(info.st_mode, path)
         os.set_blocking(handle, True)
-        chunks: list[bytes] = []
-        wanted = limit + 1
-        while wanted > 0:
-            chunk = os.read(handle, min(wanted, _CHUNK))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            wanted -= len(chunk)
+        data = _read_upto(handle, limit + 1, info.st_size + 1)
     finally:
         os.close(handle)
-    data = b"".join(chunks)
     return Capped(data, max(info.st_size, len(data)), limit)
+
+
+def _read_upto(handle: int, wanted: int, expected: int) -> bytes:
+    """At most ``wanted`` bytes: one read of the size ``fstat`` reports (a regular file
+    gives it whole, so the data is held once), then more only if the file grew."""
+    data = os.read(handle, min(wanted, expected))
+    if not data or len(data) >= wanted:
+        return data
+    chunks = [data]
+    wanted -= len(data)
+    while wanted > 0:
+        chunk = os.read(handle, min(wanted, _CHUNK))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        wanted -= len(chunk)
+    return b"".join(chunks)
 
 
 def _check_kind(mode: int, path: Path) -> None:
