@@ -213,6 +213,17 @@ def _unknown_from_json(data: Any, path: str) -> list[list[Any]]:
     return entries
 
 
+def _float_from_json(data: Any, path: str) -> float:
+    if isinstance(data, str) and data in _FLOAT_WORDS:
+        return _FLOAT_WORDS[data]
+    if not isinstance(data, int | float) or isinstance(data, bool):
+        raise EncodeError(path, f"expected a number, got {_json_type(data)}")
+    try:
+        return float(data)
+    except OverflowError:  # an integer past float64's range: named by its size, not digits
+        raise EncodeError(path, f"{int_text(int(data))} does not fit a float64") from None
+
+
 def _from_json(wire: Wire, data: Any, path: str) -> Any:
     if data is None:
         return None  # the codec checks nullability and reports it with the version
@@ -228,14 +239,7 @@ def _from_json(wire: Wire, data: Any, path: str) -> Any:
             raise EncodeError(path, f"expected an integer, got {_json_type(data)}")
         return data
     if kind is Kind.FLOAT64:
-        if isinstance(data, str) and data in _FLOAT_WORDS:
-            return _FLOAT_WORDS[data]
-        if not isinstance(data, int | float) or isinstance(data, bool):
-            raise EncodeError(path, f"expected a number, got {_json_type(data)}")
-        try:
-            return float(data)
-        except OverflowError:  # an integer past float64's range
-            raise EncodeError(path, f"{int_text(int(data))} does not fit a float64") from None
+        return _float_from_json(data, path)
     if kind is Kind.UUID:
         if not isinstance(data, str):
             raise EncodeError(path, f"expected a uuid as text, got {_json_type(data)}")
