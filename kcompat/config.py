@@ -30,6 +30,8 @@ from kcompat.rules.engine import Severity
 from kcompat.rules.registry import all_rules
 
 DEFAULT_RELEASE_TAGS = r"^v?\d+\.\d+(\.\d+)?$"
+#: A configuration file larger than this is refused (it is read whole).
+MAX_CONFIG_BYTES = 1024 * 1024
 
 
 class ConfigError(Exception):
@@ -121,18 +123,52 @@ _KEYS = {
 
 
 def find_config(start: Path) -> Path | None:
-    """The nearest kcompat.toml, or pyproject.toml with [tool.kcompat], up to the repo root."""
+    """The nearest kcompat.toml, or pyproject.toml with a ``tool.kcompat`` table (in any
+    TOML spelling: a section, an inline table, dotted keys), up to the repository root."""
     current = start.resolve()
     for directory in (current, *current.parents):
         candidate = directory / "kcompat.toml"
         if candidate.is_file():
             return candidate
         pyproject = directory / "pyproject.toml"
-        if pyproject.is_file() and "[tool.kcompat" in pyproject.read_text(errors="replace"):
+        if pyproject.is_file() and _has_kcompat_table(pyproject):
             return pyproject
         if (directory / ".git").exists():
             break
     return None
+
+
+def _has_kcompat_table(pyproject: Path) -> bool:
+    """Whether a pyproject.toml configures kcompat. One that does not parse is another
+    tool's problem, unless it mentions kcompat (then its error is ours to report)."""
+    text = _read_toml_text(pyproject)
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return "kcompat" in text
+    tool = data.get("tool")
+    return isinstance(tool, dict) and "kcompat" in tool
+
+
+def _read_toml_text(path: Path) -> str:
+    from kcompat.sources.bounded import read_capped
+
+    try:
+        got = read_capped(path, MAX_CONFIG_BYTES)
+    except OSError as err:
+        raise ConfigError(
+            f"{path}: cannot read the configuration ({err.strerror or err})"
+        ) from None
+    if got.over:
+        raise ConfigError(
+            f"{path}: over {MAX_CONFIG_BYTES // (1024 * 1024)} MiB; is this a configuration file?"
+        )
+    try:
+        return got.data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise ConfigError(
+            f"{path}: not valid UTF-8 (offset {err.start}); save it as UTF-8"
+        ) from None
 
 
 def load_config(start: Path | None = None, explicit: Path | None = None) -> Config:
@@ -140,12 +176,17 @@ def load_config(start: Path | None = None, explicit: Path | None = None) -> Conf
     if path is None:
         return Config()
     try:
-        data = tomllib.loads(path.read_text())
-    except (OSError, UnicodeDecodeError) as err:
-        raise ConfigError(f"{path}: cannot read the configuration ({err})") from None
+        data = tomllib.loads(_read_toml_text(path))
     except tomllib.TOMLDecodeError as err:
         raise ConfigError(f"{path}: invalid TOML: {err}") from None
-    table = data.get("tool", {}).get("kcompat", {}) if path.name == "pyproject.toml" else data
+    if path.name != "pyproject.toml":
+        return parse_config(data, str(path), str(path.parent))
+    tool = data.get("tool", {})
+    if not isinstance(tool, dict):
+        raise ConfigError(f"{path}: 'tool' must be a table ([tool.kcompat] holds kcompat's keys)")
+    table = tool.get("kcompat", {})
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: 'tool.kcompat' must be a table, not {_kind(table)}")
     return parse_config(table, str(path), str(path.parent))
 
 
@@ -180,46 +221,49 @@ def parse_config(table: Mapping[str, Any], source: str, root: str = "") -> Confi
             raise ConfigError(f"{source}: unknown rule {rule_id!r} in {where}{hint}")
         return rule_id
 
-    paths = table.get("paths", [])
-    if not isinstance(paths, list) or not all(isinstance(p, str) for p in paths):
-        raise ConfigError(f"{source}: 'paths' must be a list of strings")
-    disable = table.get("disable", [])
-    if not isinstance(disable, list):
-        raise ConfigError(f"{source}: 'disable' must be a list of rule IDs")
+    def text(key: str, default: str) -> str:
+        return str(_typed(table, key, str, default, source, "a string"))
+
+    paths = _string_list(table, "paths", source, "a list of paths")
+    disable = list(_string_list(table, "disable", source, "a list of rule IDs"))
     severities: dict[str, Severity] = {}
-    for rule_id, value in dict(table.get("severity", {})).items():
+    levels = _typed(table, "severity", dict, {}, source, 'a table ([severity] rule = "level")')
+    for rule_id, value in levels.items():
         check_rule(rule_id, "[severity]")
+        if not isinstance(value, str):
+            raise ConfigError(
+                f"{source}: [severity] {rule_id} must be a string "
+                f'("error", "warning", "info" or "off"), not {_kind(value)}'
+            )
         if value == "off":
             disable.append(rule_id)
             continue
         try:
-            severities[rule_id] = Severity.parse(str(value))
+            severities[rule_id] = Severity.parse(value)
         except ValueError as err:
             raise ConfigError(f"{source}: [severity] {rule_id}: {err}") from None
     try:
-        fail_on = Severity.parse(str(table.get("fail-on", "error")))
+        fail_on = Severity.parse(text("fail-on", "error"))
     except ValueError as err:
         raise ConfigError(f"{source}: fail-on: {err}") from None
-    released = str(table.get("released", "auto"))
+    released = text("released", "auto")
     if released not in ("auto", "base", "tags"):
         raise ConfigError(f"{source}: released must be 'auto', 'base' or 'tags', not {released!r}")
     patterns = {}
     for key, default in (("release-tags", DEFAULT_RELEASE_TAGS), ("release-branches", "")):
-        patterns[key] = str(table.get(key, default))
+        patterns[key] = text(key, default)
         try:
             re.compile(patterns[key])
         except re.error as err:
             raise ConfigError(f"{source}: {key} is not a valid regex: {err}") from None
-    unused = table.get("report-unused-ignores", False)
-    if not isinstance(unused, bool):
-        raise ConfigError(f"{source}: 'report-unused-ignores' must be true or false")
+    unused = _typed(table, "report-unused-ignores", bool, False, source, "true or false")
     return Config(
         ignore=_acceptances(table.get("ignore", []), source, check_rule),
         preview=_previews(table.get("preview", []), source),
         report_unused_ignores=unused,
-        paths=tuple(paths),
+        paths=paths,
         disabled=frozenset(
-            rule_id for entry in disable for rule_id in _selected(str(entry), source, check_rule)
+            rule_id for entry in disable for rule_id in _selected(entry, source, check_rule)
         ),
         severities=MappingProxyType(severities),
         fail_on=fail_on,
@@ -229,6 +273,41 @@ def parse_config(table: Mapping[str, Any], source: str, root: str = "") -> Confi
         root=root,
         release_branches=patterns["release-branches"],
     )
+
+
+def _kind(value: Any) -> str:
+    """A TOML value's type in TOML's words, for "must be X, not Y"."""
+    names = {bool: "a boolean", int: "an integer", float: "a number", str: "a string"}
+    names.update({list: "an array", dict: "a table"})
+    return names.get(type(value), type(value).__name__)
+
+
+def _typed(
+    table: Mapping[str, Any], key: str, kind: type, default: Any, source: str, what: str
+) -> Any:
+    value = table.get(key, default)
+    if not isinstance(value, kind):
+        raise ConfigError(f"{source}: '{key}' must be {what}, not {_kind(value)}")
+    return value
+
+
+def _string_list(table: Mapping[str, Any], key: str, source: str, what: str) -> tuple[str, ...]:
+    value = _typed(table, key, list, [], source, what)
+    if not all(isinstance(v, str) for v in value):
+        odd = next(v for v in value if not isinstance(v, str))
+        raise ConfigError(f"{source}: '{key}' must be {what} (strings), not {_kind(odd)} {odd!r}")
+    return tuple(value)
+
+
+def configured_roots(config: Config) -> list[str]:
+    """The configured ``paths`` as paths to read; one naming nothing is a ConfigError (it
+    would otherwise check nothing and pass)."""
+    base = Path(config.root) if config.root else Path(".")
+    roots = [str(base / p) for p in config.paths]
+    for path, root in zip(config.paths, roots, strict=True):
+        if not Path(root).exists():
+            raise ConfigError(f"{config.source}: paths: {path!r} names nothing in {base}; fix it")
+    return roots
 
 
 def _strings(value: Any, source: str, where: str) -> tuple[str, ...]:

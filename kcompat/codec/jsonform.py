@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from kcompat.codec.errors import EncodeError
-from kcompat.codec.labels import join, type_name
+from kcompat.codec.labels import int_text, join, type_name
 from kcompat.codec.values import UNKNOWN_TAGS
 from kcompat.spec.defaults import parse_uuid_default, uuid_text
 from kcompat.spec.resolve import Kind, Layout, StructLayout, Wire
@@ -249,7 +249,10 @@ def _float_from_json(data: Any, path: str) -> float:
         return _FLOAT_WORDS[data]
     if not isinstance(data, int | float) or isinstance(data, bool):
         raise EncodeError(path, f"expected a number, got {_json_type(data)}")
-    return float(data)
+    try:
+        return float(data)
+    except OverflowError:  # an integer past float64's range: named by its size, not digits
+        raise EncodeError(path, f"{int_text(int(data))} does not fit a float64") from None
 
 
 def _uuid_from_json(data: Any, path: str) -> uuid.UUID:

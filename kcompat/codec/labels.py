@@ -18,7 +18,7 @@ def type_name(value: object) -> str:
 
 def int_text(value: int) -> str:
     """An int for a message: its digits, or its size when too long to print."""
-    return str(value) if value.bit_length() <= 64 else f"of {value.bit_length()} bits"
+    return str(value) if value.bit_length() <= 64 else f"a {value.bit_length()}-bit integer"
 
 
 def wire_label(wire: Wire) -> str:

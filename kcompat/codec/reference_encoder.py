@@ -190,7 +190,8 @@ class Writer:
             try:
                 out += _FLOAT.pack(value)
             except (OverflowError, struct.error):
-                raise EncodeError(path, f"{value} does not fit a float64") from None
+                shown = int_text(value) if isinstance(value, int) else str(value)
+                raise EncodeError(path, f"{shown} does not fit a float64") from None
         elif kind is Kind.UUID:
             if not isinstance(value, uuid.UUID):
                 raise EncodeError(path, f"expected a uuid.UUID, got {type_name(value)}")

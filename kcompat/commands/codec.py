@@ -14,7 +14,6 @@ streamed as it is read, and the JSON is printed without a second copy of the val
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 from pathlib import Path
@@ -73,14 +72,12 @@ def encode(
     """Encode a JSON value as the message's bytes at a version (printed as hex)."""
     from kcompat.codec import EncodeError, encode_message
     from kcompat.codec.jsonform import from_json
+    from kcompat.jsontext import load_json
     from kcompat.spec.resolve import resolve
 
     found = _find_message(message, kind, version, specs, config_file)
     text = _read_input(source, MAX_JSON_BYTES)
-    try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError) as err:
-        raise UsageError(f"{_label(source)}: invalid JSON: {err}") from None
+    data = load_json(text, _label(source), "give a value as kcompat decode prints it")
     try:
         value = from_json(resolve(found, version), data)
         encoded = encode_message(found, version, value)
@@ -170,14 +167,13 @@ def _find_message(
     config_file: Path | None,
 ) -> Any:
     """The one message ``query`` names (as ``explain`` resolves names), with ``version``."""
-    from kcompat.config import load_config
+    from kcompat.config import configured_roots, load_config
     from kcompat.explain.find import FileSource, find_messages
 
     config = load_config(explicit=config_file)
     chosen = list(specs or [])
     if not chosen:
-        base = Path(config.root) if config.root else Path(".")
-        chosen = [str(base / p) for p in config.paths] or ["."]
+        chosen = configured_roots(config) or ["."]
     found = find_messages(FileSource(chosen), query, kind.value if kind is not None else None)
     if len(found) > 1:
         names = " and ".join(item.message.name for item in found)

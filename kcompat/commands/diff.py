@@ -99,6 +99,7 @@ def diff(
     import sys
 
     from kcompat.diff.run import DiffRequest, run_diff
+    from kcompat.errors import UsageError
     from kcompat.report.baseline import read_baseline
     from kcompat.report.document import Report
 
@@ -128,10 +129,14 @@ def diff(
         from kcompat.report.json_report import findings_json
 
         everything = sorted((*outcome.findings, *outcome.baselined), key=lambda f: f.sort_key())
-        write_baseline.write_text(
-            findings_json(everything, command="diff", files=result.files) + "\n",
-            encoding="utf-8",
-        )
+        text = findings_json(everything, command="diff", files=result.files) + "\n"
+        try:
+            write_baseline.write_text(text, encoding="utf-8")
+        except OSError as err:
+            raise UsageError(
+                f"{write_baseline}: cannot write the baseline ({err.strerror or err}); "
+                "give a writable file path"
+            ) from None
         print(
             f"Wrote {len(everything)} finding{'' if len(everything) == 1 else 's'} to "
             f"{write_baseline}; accept them with --baseline {write_baseline}."

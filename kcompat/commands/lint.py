@@ -42,7 +42,7 @@ def lint(
     config_file: ConfigOption = None,
 ) -> None:
     """Check spec files against every rule Kafka's generator enforces, and more."""
-    from kcompat.config import load_config
+    from kcompat.config import configured_roots, load_config
     from kcompat.lint import run_lint
     from kcompat.report.document import Report
     from kcompat.sources.files import read_paths
@@ -51,7 +51,7 @@ def lint(
     chosen = list(paths or [])
     base = Path(config.root) if config.root else Path(".")
     if not chosen:
-        chosen = [str(base / p) for p in config.paths] or ["."]
+        chosen = configured_roots(config) or ["."]
     elif config.paths:
         # named files (a pre-commit hook's) outside the configured spec paths are not specs
         roots = [(base / p).resolve() for p in config.paths]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from kcompat.config import Config, load_config
+from kcompat.config import Config, ConfigError, load_config
 from kcompat.diff.prepared import check_pair, prepare_pair
 from kcompat.errors import UsageError
 from kcompat.rules.engine import Severity
@@ -89,7 +89,14 @@ def pathspecs(config: Config, repo: GitRepo | None) -> list[str]:
     if not config.paths or repo is None:
         return []
     root = Path(config.root) if config.root else Path(".")
-    return [repo.relative(root / p) for p in config.paths]
+    specs = [repo.relative(root / p) for p in config.paths]
+    for path, spec in zip(config.paths, specs, strict=True):
+        # on disk, or at HEAD (a bare repository has no working tree)
+        if not (root / path).exists() and not (
+            repo.has_commits() and repo.list_files(repo.head_sha(), [spec])
+        ):
+            raise ConfigError(f"{config.source}: paths: {path!r} names nothing in {root}; fix it")
+    return specs
 
 
 def run_diff(request: DiffRequest) -> DiffResult:

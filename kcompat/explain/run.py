@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from kcompat.config import Config, load_config
+from kcompat.config import Config, configured_roots, load_config
 from kcompat.errors import UsageError
 from kcompat.explain.explanation import Against, Explanation, explain
 from kcompat.explain.find import FileSource, Found, SideSource, Source, find_exact, find_messages
@@ -79,10 +79,7 @@ def _repo(request: ExplainRequest) -> GitRepo | None:
 def _roots(request: ExplainRequest, config: Config) -> list[str]:
     if request.specs:
         return list(request.specs)
-    if config.paths:
-        base = Path(config.root) if config.root else Path(".")
-        return [str(base / p) for p in config.paths]
-    return ["."]
+    return configured_roots(config) or ["."]
 
 
 def _pathspecs(request: ExplainRequest, config: Config, repo: GitRepo) -> list[str]:
@@ -102,11 +99,10 @@ def _source(request: ExplainRequest, config: Config, repo: GitRepo | None) -> So
 
 def _rev_side(rev: str, repo: GitRepo) -> Side:
     """``--rev``: a revision, or ``REV:path`` for a folder at a revision."""
-    from kcompat.sources.sides import Side
+    from kcompat.sources.sides import Side, rev_path_side
 
     if ":" in rev:
-        name, _, sub = rev.partition(":")
-        return Side(rev, "rev", repo, repo.resolve(name or "HEAD"), subpath=sub.strip("/"))
+        return rev_path_side(rev, repo)
     return Side(rev, "rev", repo, repo.resolve(rev))
 
 

@@ -2,20 +2,28 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from kcompat.errors import UsageError
+from kcompat.jsontext import load_json
+from kcompat.sources.bounded import read_capped
+
+#: A baseline is a kcompat JSON report; a larger file is refused (about 100,000 findings).
+MAX_BASELINE_BYTES = 64 * 1024 * 1024
+_HINT = "give a report written by --write-baseline"
 
 
 def read_baseline(path: Path) -> frozenset[str]:
     """Fingerprints from a kcompat JSON report (or a plain JSON list of fingerprints)."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        got = read_capped(path, MAX_BASELINE_BYTES)
     except FileNotFoundError:
         raise UsageError(f"{path}: baseline not found (create it with --write-baseline)") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise UsageError(f"{path}: not a kcompat JSON report ({err})") from None
+    except OSError as err:
+        raise UsageError(f"{path}: cannot read the baseline ({err.strerror or err})") from None
+    if got.over:
+        raise UsageError(f"{path}: over {MAX_BASELINE_BYTES >> 20} MiB, too large; {_HINT}")
+    data = load_json(got.data, f"{path}: not a kcompat JSON report", _HINT)
     if isinstance(data, dict) and isinstance(data.get("findings"), list):
         return frozenset(
             str(f["fingerprint"])

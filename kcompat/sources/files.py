@@ -7,6 +7,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from kcompat.errors import UsageError
+from kcompat.sources.bounded import read_or_explain
 from kcompat.spec.load import MAX_BYTES
 from kcompat.spec.specfile import SpecFile, looks_like_spec, named_spec, read_spec
 
@@ -22,29 +23,29 @@ def display_path(path: Path) -> str:
 
 
 def read_file(path: Path, label: str | None = None) -> SpecFile:
-    """Read one file; a missing or unreadable file is a :class:`UsageError`."""
+    """Read one file (at most the size limit, never a FIFO or a device); a missing or
+    unreadable file is a :class:`UsageError`."""
     shown = label or display_path(path)
-    try:
-        size = path.stat().st_size
-        # Past the limit, read one byte more than allowed: bounded memory, clear error.
-        with path.open("rb") as handle:
-            data = handle.read(MAX_BYTES + 1 if size > MAX_BYTES else -1)
-    except FileNotFoundError:
-        raise UsageError(f"{shown}: no such file or directory") from None
-    except IsADirectoryError:
-        raise UsageError(f"{shown}: is a directory") from None
-    except OSError as err:
-        raise UsageError(f"{shown}: cannot read ({err.strerror or err})") from None
-    return read_spec(shown, data, size)
+    got = read_or_explain(path, MAX_BYTES, shown)
+    return read_spec(shown, got.data, got.size)
 
 
 def json_files(directory: Path) -> list[Path]:
-    """Every *.json under a directory, sorted, skipping VCS and build folders."""
+    """Every *.json under a directory, sorted, skipping VCS and build folders.
+
+    A folder that cannot be listed ends the run, as an unreadable file does: specs in it
+    would otherwise pass unchecked without a word.
+    """
     found: list[Path] = []
-    for root, dirs, files in os.walk(directory):
+    for root, dirs, files in os.walk(directory, onerror=_unlistable):
         dirs[:] = sorted(d for d in dirs if d not in _SKIP_DIRS and not d.startswith("."))
         found.extend(Path(root) / name for name in sorted(files) if name.endswith(".json"))
     return found
+
+
+def _unlistable(err: OSError) -> None:
+    where = display_path(Path(err.filename)) if err.filename else "a folder"
+    raise UsageError(f"{where}: cannot read the folder ({err.strerror or err})")
 
 
 def read_directory(directory: Path) -> list[SpecFile]:

@@ -18,6 +18,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kcompat.errors import UsageError
+from kcompat.sources.bounded import read_if_present
+from kcompat.spec.load import MAX_BYTES
 
 if TYPE_CHECKING:
     import git
@@ -303,25 +305,24 @@ class GitRepo:
         return self._object(f":{path}")
 
     def read_worktree(self, path: str) -> bytes | None:
-        full = self.root / path
-        try:
-            with full.open("rb") as handle:
-                return handle.read()
-        except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
-            return None
-        except OSError as err:
-            raise UsageError(f"{path}: cannot read ({err.strerror or err})") from None
+        """A working-tree file's first bytes (at most the spec size limit and one more), or
+        None if it is not there; a FIFO or a device (a committed symlink) is refused."""
+        return read_if_present(self.root / path, MAX_BYTES, path)
 
     def _object(self, name: str) -> bytes | None:
         if name in self._blob_cache:
             return self._blob_cache[name]
         try:
-            _sha, kind, _size, data = self.git.get_object_data(name)
+            _sha, kind, _size, stream = self.git.stream_object_data(name)
         except ValueError:  # gitpython's answer for a missing object
-            kind, data = "missing", b""
+            self._blob_cache[name] = None
+            return None
+        # The first bytes only, the rest skipped in chunks: a huge blob costs no memory.
+        data = stream.read(MAX_BYTES + 1)
+        while stream.read(1 << 20):
+            pass
         # gitpython's stubs say str; at run time the object type is bytes (b"blob")
-        is_blob = kind in (b"blob", "blob")
-        result: bytes | None = bytes(data) if is_blob else None
+        result: bytes | None = bytes(data) if kind in (b"blob", "blob") else None
         self._blob_cache[name] = result
         return result
 

@@ -10,14 +10,17 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
 
 from kcompat.errors import UsageError
+from kcompat.sources.bounded import read_if_present
 from kcompat.sources.files import display_path, json_files
 from kcompat.sources.git import GitRepo
+from kcompat.spec.load import MAX_BYTES
 from kcompat.spec.specfile import SpecFile, looks_like_spec, read_spec
 
 
@@ -42,7 +45,7 @@ class Side:
         if self.kind == "dir":
             assert self.directory is not None
             full = self.directory / path
-            return full.read_bytes() if full.is_file() else None
+            return read_if_present(full, MAX_BYTES, display_path(full))
         assert self.repo is not None
         if self.kind == "rev":
             assert self.sha is not None
@@ -82,9 +85,7 @@ def side_for(text: str, repo: GitRepo | None, *, prefer_dir: bool = True) -> Sid
     if path.is_file():
         return Side(text, "dir", directory=path.parent, only=path.name)
     if repo is not None and ":" in text and not path.exists():
-        rev, _, sub = text.partition(":")
-        sha = repo.resolve(rev or "HEAD")
-        return Side(text, "rev", repo, sha, subpath=sub.strip("/"))
+        return rev_path_side(text, repo)
     if repo is None:
         if path.is_dir():
             return Side(text, "dir", directory=path)
@@ -93,6 +94,23 @@ def side_for(text: str, repo: GitRepo | None, *, prefer_dir: bool = True) -> Sid
             "revision from (use --repo DIR)"
         )
     return Side(text, "rev", repo, repo.resolve(text))
+
+
+def rev_path_side(text: str, repo: GitRepo) -> Side:
+    """``REV:path``: a folder (or file) at a revision. A path that is not there is an
+    error naming the ``git ls-tree`` that shows what is: else a typo compares nothing."""
+    rev, _, sub = text.partition(":")
+    rev = rev or "HEAD"
+    sha = repo.resolve(rev)
+    sub = sub.strip("/")
+    if sub and not repo.list_files(sha, [sub]):
+        parent = PurePosixPath(sub).parent
+        inside = "" if parent == PurePosixPath(".") else f" -- {shlex.quote(f'{parent}/')}"
+        raise UsageError(
+            f"{text}: no {sub!r} at {rev}; see what is there with: "
+            f"git ls-tree --name-only {shlex.quote(rev)}{inside}"
+        )
+    return Side(text, "rev", repo, sha, subpath=sub)
 
 
 @dataclass(frozen=True)

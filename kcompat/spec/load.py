@@ -123,9 +123,10 @@ def decode_bytes(data: bytes, path: str, size: int | None = None) -> str:
     ``size`` is the file's real size when only its first bytes were read.
     """
     if len(data) > MAX_BYTES:
-        total = size if size is not None else len(data)
+        # Readers stop one byte past the limit: without the real size, say only "over".
+        total = f"{size / 1e6:.1f} MB" if size is not None and size > MAX_BYTES else "larger"
         raise LoadError(
-            f"file is {total / 1e6:.1f} MB, over the {MAX_BYTES // (1024 * 1024)} MiB limit "
+            f"file is {total}, over the {MAX_BYTES // (1024 * 1024)} MiB limit "
             "for a spec file; is this really a message spec?"
         )
     try:
