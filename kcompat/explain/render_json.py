@@ -198,7 +198,7 @@ def _against(item: Explanation) -> dict[str, Any] | None:
     against = item.against
     if against is None:
         return None
-    from kcompat.report.json_report import finding_dict
+    from kcompat.report.columns import finding_dict
 
     return {
         "base": against.base_label,

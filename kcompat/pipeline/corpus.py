@@ -418,7 +418,7 @@ def missing_findings(
     context: VerifyContext,
 ) -> list[dict[str, Any]]:
     """One warning per message the reader lacks, and per message with versions it lacks."""
-    from kcompat.report.json_report import finding_dict
+    from kcompat.report.columns import finding_row
     from kcompat.rules.engine import Finding, Location, Severity
 
     by_name = {s["message"]: s for s in writer_specs}
@@ -457,12 +457,9 @@ def missing_findings(
             message_name=name,
             versions=str(gone),
         )
-        data = finding_dict(finding)
-        data.pop("evidence")
         out.append(
             {
-                **data,
-                "evidence": None,
+                **finding_row(finding),
                 "version": None,
                 "sample_id": None,
                 "spec_digest": spec["spec_digest"] if spec else None,

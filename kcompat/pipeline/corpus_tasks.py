@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kcompat.pipeline.corpus_rules import MISMATCH
+from kcompat.report.columns import arrow_schema, ddl, finding_columns, finding_row
+from kcompat.rules.engine import Finding
 from kcompat.spec.specfile import SpecFile, read_spec
 
 #: Columns of the corpus (``DIR/samples``).
@@ -36,12 +38,17 @@ VERSION_SCHEMA = (
     "message string, path string, api_key int, type string, version int, text binary, "
     "spec_digest string, revision string, revision_label string, cost long"
 )
-#: Columns of ``kcompat corpus verify``'s findings (``DIR2/findings``).
-FINDING_SCHEMA = (
-    "rule string, severity string, message string, hint string, file string, line int, "
-    "`column` int, base_file string, base_line int, message_name string, field_path string, "
-    "versions string, fingerprint string, released_by string, evidence string, "
-    "version int, sample_id int, spec_digest string, writer string, reader string"
+#: Columns of ``kcompat corpus verify``'s findings (``DIR2/findings``): the finding's own,
+#: then the sample it is about.
+FINDING_SCHEMA = ddl(
+    (
+        *finding_columns(),
+        ("version", "int"),
+        ("sample_id", "int"),
+        ("spec_digest", "string"),
+        ("writer", "string"),
+        ("reader", "string"),
+    )
 )
 
 _PARSED: OrderedDict[tuple[str, str], SpecFile] = OrderedDict()
@@ -202,8 +209,7 @@ class Verifier:
         self, row: dict[str, Any], writer: Any, reader: Any, data: bytes, evidence: Any
     ) -> dict[str, Any]:
         from kcompat.codec.annotate import show
-        from kcompat.report.json_report import finding_dict
-        from kcompat.rules.engine import Finding, Location, Severity
+        from kcompat.rules.engine import Location, Severity
         from kcompat.spec.versions import Versions
 
         context = self.context
@@ -251,11 +257,10 @@ class Verifier:
             evidence=evidence,
             released_by=context.writer_label if is_released else "",
         )
-        return self.row_of(finding_dict(finding), row)
+        return self.row_of(finding, row)
 
     def internal(self, row: dict[str, Any], reason: str) -> dict[str, Any]:
-        from kcompat.report.json_report import finding_dict
-        from kcompat.rules.engine import Finding, Location, Severity
+        from kcompat.rules.engine import Location, Severity
 
         finding = Finding(
             "internal-error",
@@ -266,13 +271,11 @@ class Verifier:
             message_name=row["message"],
             versions=str(row["version"]),
         )
-        return self.row_of(finding_dict(finding), row)
+        return self.row_of(finding, row)
 
-    def row_of(self, data: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
-        evidence = data.pop("evidence")
+    def row_of(self, finding: Finding, row: dict[str, Any]) -> dict[str, Any]:
         return {
-            **data,
-            "evidence": json.dumps(evidence, ensure_ascii=False) if evidence else None,
+            **finding_row(finding),
             "version": row["version"],
             "sample_id": row["sample_id"],
             "spec_digest": row["spec_digest"],
@@ -325,20 +328,3 @@ def _position(message: Any, field_path: str) -> tuple[int, int]:
             return position_of(found.node, "name")
         path = path.rpartition(".")[0]
     return position_of(message.node, "name") if message.node is not None else (1, 1)
-
-
-def arrow_schema(ddl: str) -> Any:
-    """A pyarrow schema from the small DDL strings above (the types this module uses)."""
-    import pyarrow as pa
-
-    types = {
-        "string": pa.string(),
-        "int": pa.int32(),
-        "long": pa.int64(),
-        "binary": pa.binary(),
-    }
-    fields = []
-    for column in ddl.split(","):
-        name, kind = column.split()
-        fields.append((name.strip("`"), types[kind]))
-    return pa.schema(fields)

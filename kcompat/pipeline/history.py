@@ -10,7 +10,6 @@ are written as Parquet; the driver prints a summary per rule, per message and pe
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,15 +18,18 @@ from kcompat.config import Config
 from kcompat.diff.prepared import PreparedPair, check_pair
 from kcompat.pipeline.revisions import Comparison
 from kcompat.pipeline.sparkapi import parallelism
-from kcompat.report.json_report import finding_dict
+from kcompat.report.columns import TableType, arrow_schema, ddl, finding_columns, finding_row
 from kcompat.rules.engine import Finding, Location, Severity
 
-FINDING_SCHEMA = (
-    "pair_index int, base_rev string, head_rev string, base_label string, head_label string, "
-    "rule string, severity string, message string, hint string, file string, line int, "
-    "`column` int, base_file string, base_line int, message_name string, field_path string, "
-    "versions string, fingerprint string, released_by string, evidence string, notes string"
+#: The pair a finding belongs to, then the finding's own columns.
+PAIR_COLUMNS: tuple[tuple[str, TableType], ...] = (
+    ("pair_index", "int"),
+    ("base_rev", "string"),
+    ("head_rev", "string"),
+    ("base_label", "string"),
+    ("head_label", "string"),
 )
+FINDING_SCHEMA = ddl((*PAIR_COLUMNS, *finding_columns()))
 
 
 @dataclass(frozen=True)
@@ -105,35 +107,8 @@ def finding_rows(row: dict[str, Any], options: CheckOptions) -> list[dict[str, A
                 Location(row["head_label"]),
             )
         ]
-    out = []
-    for finding in findings:
-        data = finding_dict(finding)
-        out.append(
-            {
-                "pair_index": row["pair_index"],
-                "base_rev": row["base_rev"],
-                "head_rev": row["head_rev"],
-                "base_label": row["base_label"],
-                "head_label": row["head_label"],
-                "rule": data["rule"],
-                "severity": data["severity"],
-                "message": data["message"],
-                "hint": data["hint"],
-                "file": data["file"],
-                "line": data["line"],
-                "column": data["column"],
-                "base_file": data["base_file"],
-                "base_line": data["base_line"],
-                "message_name": data["message_name"],
-                "field_path": data["field_path"],
-                "versions": data["versions"],
-                "fingerprint": data["fingerprint"],
-                "released_by": data["released_by"],
-                "evidence": json.dumps(data["evidence"]) if data["evidence"] is not None else None,
-                "notes": json.dumps(data["notes"]) if data["notes"] else None,
-            }
-        )
-    return out
+    pair = {name: row[name] for name, _type in PAIR_COLUMNS}
+    return [{**pair, **finding_row(finding)} for finding in findings]
 
 
 def check_slots(
@@ -162,7 +137,7 @@ def check_slots(
                 for row in slots[int(slot)]:
                     found = finding_rows(join_texts(row, texts), options)
                     for pair in sharers.get(int(row["pair_index"]), [row]):
-                        names = {c: pair[c] for c in _PAIR_COLUMNS}
+                        names = {c: pair[c] for c, _type in PAIR_COLUMNS}
                         out.extend({**f, **names} for f in found)
                     if len(out) >= OUTPUT_BATCH:
                         yield pa.RecordBatch.from_pylist(out, schema=schema)
@@ -195,54 +170,15 @@ def _warm(batches: Iterator[Any]) -> Iterator[Any]:
         yield pa.RecordBatch.from_pydict({"ready": [1] * batch.num_rows})
 
 
-def arrow_table(rows: Sequence[dict[str, Any]], ddl: str) -> Any:
+def arrow_table(rows: Sequence[dict[str, Any]], schema: str) -> Any:
     """``rows`` as a pyarrow Table with the types of a DDL schema (ints, strings, arrays)."""
     import pyarrow as pa
 
-    types = {
-        "int": pa.int32(),
-        "long": pa.int64(),
-        "string": pa.string(),
-        "binary": pa.binary(),
-        "array<string>": pa.list_(pa.string()),
-        "array<binary>": pa.list_(pa.binary()),
-    }
-    schema = pa.schema(
-        [(name.strip("`"), types[kind]) for name, kind in (c.split() for c in ddl.split(", "))]
-    )
-    return pa.Table.from_pylist(list(rows), schema=schema)
+    return pa.Table.from_pylist(list(rows), schema=arrow_schema(schema))
 
 
 def arrow_findings_schema() -> Any:
-    import pyarrow as pa
-
-    text = pa.string()
-    number = pa.int32()
-    return pa.schema(
-        [
-            ("pair_index", number),
-            ("base_rev", text),
-            ("head_rev", text),
-            ("base_label", text),
-            ("head_label", text),
-            ("rule", text),
-            ("severity", text),
-            ("message", text),
-            ("hint", text),
-            ("file", text),
-            ("line", number),
-            ("column", number),
-            ("base_file", text),
-            ("base_line", number),
-            ("message_name", text),
-            ("field_path", text),
-            ("versions", text),
-            ("fingerprint", text),
-            ("released_by", text),
-            ("evidence", text),
-            ("notes", text),
-        ]
-    )
+    return arrow_schema(FINDING_SCHEMA)
 
 
 #: What a check reads of a row: two rows that agree on these have the same findings.
@@ -255,7 +191,6 @@ CHECKED = (
     "ledger",
     "compared",
 )
-_PAIR_COLUMNS = ("pair_index", "base_rev", "head_rev", "base_label", "head_label")
 #: Findings per Arrow batch a task yields (a transitive audit's pairs share checks, so a
 #: slot can give tens of thousands).
 OUTPUT_BATCH = 8192
@@ -328,7 +263,7 @@ def run_checks(
     sharers: dict[int, list[dict[str, Any]]] = {}
     if len(unique) != len(rows):
         for row in rows:
-            pair = {c: row[c] for c in _PAIR_COLUMNS}
+            pair = {c: row[c] for c, _type in PAIR_COLUMNS}
             sharers.setdefault(checked_as[int(row["pair_index"])], []).append(pair)
     slot_numbers = spark.range(count, numPartitions=count)
     return slot_numbers.mapInArrow(check_slots(options, slots, texts, sharers), FINDING_SCHEMA)

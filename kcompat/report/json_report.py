@@ -8,34 +8,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from kcompat import __version__
+from kcompat.report.columns import finding_dict
 from kcompat.report.document import Report
 from kcompat.rules.engine import Finding, Severity
 
 SCHEMA_VERSION = 1
-
-
-def finding_dict(finding: Finding) -> dict[str, Any]:
-    base = finding.base_location
-    out: dict[str, Any] = {
-        "rule": finding.rule,
-        "severity": finding.severity.label,
-        "message": finding.message,
-        "hint": finding.hint,
-        "file": finding.location.path,
-        "line": finding.location.line,
-        "column": finding.location.column,
-        "base_file": base.path if base else None,
-        "base_line": base.line if base else None,
-        "message_name": finding.message_name,
-        "field_path": finding.field_path,
-        "versions": finding.versions,
-        "fingerprint": finding.fingerprint,
-        "released_by": finding.released_by or None,
-        "evidence": finding.evidence.to_dict() if finding.evidence is not None else None,
-        "notes": list(finding.notes),
-        "accepted": finding.accepted or None,
-    }
-    return out
 
 
 def render_json(report: Report) -> str:
