@@ -9,13 +9,13 @@ pairs (steps) it occurs in; the timeline and the per-message table are counts.
 from __future__ import annotations
 
 import json
-import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from kcompat.auditreport.load import CORPUS, AuditData
+from kcompat.naming import release_order
 
 SEVERITIES = ("error", "warning", "info")
 #: The columns that make two findings "the same" across pairs (everything but the pair).
@@ -113,11 +113,6 @@ def build_view(audit: AuditData) -> View:
 
 
 # -- history ------------------------------------------------------------------------------
-
-
-def release_order(label: str) -> tuple[tuple[int, ...], str]:
-    """Releases sort by their numbers (2.10.0 after 2.9.0), as the audit orders them."""
-    return tuple(int(n) for n in re.findall(r"\d+", label)), label
 
 
 def history_steps(summary: dict[str, Any], findings: Sequence[dict[str, Any]]) -> list[str]:

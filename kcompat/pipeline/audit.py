@@ -15,6 +15,7 @@ from typing import Any
 
 from kcompat.config import Config
 from kcompat.errors import UsageError
+from kcompat.naming import release_order
 from kcompat.pipeline.history import (
     FINDING_SCHEMA,
     CheckOptions,
@@ -427,7 +428,4 @@ def name_commits(repo: GitRepo, entries: Sequence[dict[str, Any]]) -> None:
 
 
 def _release_order(labels: Sequence[str]) -> list[str]:
-    import re
-
-    unique = sorted(set(labels), key=lambda n: (tuple(int(x) for x in re.findall(r"\d+", n)), n))
-    return unique
+    return sorted(set(labels), key=release_order)

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kcompat.errors import UsageError
+from kcompat.naming import release_order
 from kcompat.sources.bounded import read_if_present
 from kcompat.spec.load import MAX_BYTES
 
@@ -143,7 +144,7 @@ class GitRepo:
         ]
         line = sorted(
             (n for n, kind in named.items() if kind == "a tag" and n.startswith(f"{rev}.")),
-            key=_version_key,
+            key=release_order,
         )[:1]
         sure = exact + line
         chosen = sure or difflib.get_close_matches(rev, list(named), n=3, cutoff=0.75)
@@ -365,8 +366,3 @@ def display(path: str, repo: GitRepo) -> str:
         return os.path.relpath(full)
     except ValueError:
         return path
-
-
-def _version_key(name: str) -> tuple[int, ...]:
-    """``3.7.0`` < ``3.7.1`` < ``3.7.10`` (numbers, not text)."""
-    return tuple(int(part) if part.isdigit() else -1 for part in re.split(r"[.\-]", name))

@@ -17,7 +17,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import PurePosixPath
 from types import MappingProxyType
 
-from kcompat.rules.evolution.released import TAGS, Releases, Shipped, release_order
+from kcompat.naming import release_order, request_name_for
+from kcompat.rules.evolution.released import TAGS, Releases, Shipped
 from kcompat.sources.git import GitRepo, Tag
 from kcompat.sources.sides import Side
 from kcompat.spec.model import Message
@@ -110,8 +111,8 @@ class TagReleases:
         if shipped is None:
             return None
         versions = shipped.released_versions
-        request_name = shipped.name.removesuffix("Response") + "Request"
-        if shipped.kind == "response" and shipped.name.endswith("Response"):
+        request_name = request_name_for(shipped.name)
+        if shipped.kind == "response" and request_name is not None:
             request_path = str(PurePosixPath(path).with_name(request_name + ".json"))
             request = self.message_at(tag, request_path, request_name)
             if request is not None and request.latest_version_unstable and request.valid_versions:

@@ -17,6 +17,7 @@ from functools import lru_cache
 from pathlib import Path, PurePosixPath
 
 from kcompat.errors import UsageError
+from kcompat.naming import request_name_for
 from kcompat.sources.bounded import read_if_present
 from kcompat.sources.files import display_path, json_files
 from kcompat.sources.git import GitRepo
@@ -206,9 +207,9 @@ def companion_requests(side: Side, specs: Sequence[SpecFile]) -> list[SpecFile]:
     extra: list[SpecFile] = []
     for spec in specs:
         message = spec.message
-        if message is None or message.kind != "response" or not message.name.endswith("Response"):
+        request = request_name_for(message.name) if message is not None else None
+        if message is None or message.kind != "response" or request is None:
             continue
-        request = message.name.removesuffix("Response") + "Request"
         if request in names:
             continue
         path = source_path(side, spec.path)

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from kcompat.naming import release_order
 from kcompat.spec.model import Message
 from kcompat.spec.versions import Versions
 
@@ -189,17 +190,3 @@ class Releases:
             tuple(data["tags"]),
             int(data.get("later", 0)),
         )
-
-
-def release_order(name: str) -> tuple[tuple[int, ...], str]:
-    """Sort key of release names: by their numbers (2.10.0 after 2.9.0), then the name."""
-    import re
-
-    return tuple(int(n) for n in re.findall(r"\d+", name)), name
-
-
-def request_name_for(response_name: str) -> str | None:
-    """FooResponse -> FooRequest (a response's released versions follow its request)."""
-    if response_name.endswith("Response"):
-        return response_name.removesuffix("Response") + "Request"
-    return None

@@ -1,0 +1,23 @@
+"""Names kcompat reads meaning into: release names and message names.
+
+One home for each convention, so that sorting releases or finding a response's request
+means the same in the release reader, the rules, the Spark audit and its HTML page.
+"""
+
+from __future__ import annotations
+
+import re
+
+_NUMBERS = re.compile(r"\d+")
+
+
+def release_order(name: str) -> tuple[tuple[int, ...], str]:
+    """Sort key of release names: by their numbers (2.10.0 after 2.9.0), then the name."""
+    return tuple(int(n) for n in _NUMBERS.findall(name)), name
+
+
+def request_name_for(response_name: str) -> str | None:
+    """FooResponse -> FooRequest: a response's released versions follow its request's."""
+    if response_name.endswith("Response"):
+        return response_name.removesuffix("Response") + "Request"
+    return None
