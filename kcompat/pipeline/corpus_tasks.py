@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,7 +25,7 @@ from typing import Any
 from kcompat.pipeline.corpus_rules import MISMATCH
 from kcompat.report.columns import arrow_schema, ddl, finding_columns, finding_row
 from kcompat.rules.engine import Finding
-from kcompat.spec.specfile import SpecFile, read_spec
+from kcompat.spec.specfile import SpecFile, enable_parse_cache, read_spec
 
 #: Columns of the corpus (``DIR/samples``).
 SAMPLE_SCHEMA = (
@@ -51,24 +50,15 @@ FINDING_SCHEMA = ddl(
     )
 )
 
-_PARSED: OrderedDict[tuple[str, str], SpecFile] = OrderedDict()
-_PARSED_LIMIT = 2048
 #: Sample-specific parts of a path: array indexes, and tags a decoder met (``.<tag 7>``).
 _SPECIFIC = re.compile(r"\[\d+\]|\.?<[^>]*>")
 
 
-def parsed(path: str, digest: str, text: bytes) -> SpecFile:
-    """``read_spec`` once per (path, text digest) in this worker process."""
-    key = (path, digest)
-    found = _PARSED.get(key)
-    if found is None:
-        found = read_spec(path, bytes(text))
-        _PARSED[key] = found
-        if len(_PARSED) > _PARSED_LIMIT:
-            _PARSED.popitem(last=False)
-    else:
-        _PARSED.move_to_end(key)
-    return found
+def parsed(path: str, text: bytes) -> SpecFile:
+    """``read_spec`` through the process's parse cache (a worker meets the same few
+    revisions' files for every sample)."""
+    enable_parse_cache()
+    return read_spec(path, bytes(text))
 
 
 # -- build ------------------------------------------------------------------------------
@@ -87,7 +77,7 @@ def sample_rows(row: dict[str, Any], samples: int, seed: int) -> Iterator[dict[s
     from kcompat.codec.samples import generate_samples
     from kcompat.spec.resolve import resolve
 
-    spec = parsed(row["path"], row["spec_digest"], row["text"])
+    spec = parsed(row["path"], row["text"])
     if spec.message is None:
         return
     layout = resolve(spec.message, int(row["version"]))
@@ -158,19 +148,16 @@ class Verifier:
 
         self.context = context
         self.judge = Judge()
-        self.reader_digests = {
-            name: _digest(text) for name, (_path, text) in context.readers.items()
-        }
 
     def writer(self, digest: str) -> SpecFile | None:
         entry = self.context.writers.get(digest)
-        return parsed(entry[0], digest, entry[1]) if entry is not None else None
+        return parsed(entry[0], entry[1]) if entry is not None else None
 
     def reader(self, name: str) -> SpecFile | None:
         entry = self.context.readers.get(name)
         if entry is None:
             return None
-        return parsed(entry[0], self.reader_digests[name], entry[1])
+        return parsed(entry[0], entry[1])
 
     def check(self, row: dict[str, Any]) -> dict[str, Any] | None:
         """The finding row of one stored sample, or None when the reader agrees.
@@ -308,12 +295,6 @@ def verify_batches(context: VerifyContext) -> Callable[[Iterator[Any]], Iterator
 
 
 # -- helpers ----------------------------------------------------------------------------
-
-
-def _digest(text: bytes) -> str:
-    import hashlib
-
-    return hashlib.sha256(bytes(text)).hexdigest()
 
 
 def _position(message: Any, field_path: str) -> tuple[int, int]:
