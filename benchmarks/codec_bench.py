@@ -152,7 +152,7 @@ def bench_message(
 
     base = name.removesuffix("Request").removesuffix("Response")
     snake_name = "".join("_" + c.lower() if c.isupper() else c for c in base).lstrip("_")
-    kind = EntityType.request if name.endswith("Request") else EntityType.response
+    kind: Any = EntityType.request if name.endswith("Request") else EntityType.response
     cls = load_entity_schema(snake_name, version, kind)
     reader, writer = entity_reader(cls), entity_writer(cls)
     entity, consumed = reader(data, 0)

@@ -32,6 +32,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 BUNDLE = ROOT.parent / "shared" / "corpus" / "kafka-spec-history.bundle"
@@ -56,7 +57,8 @@ def become_subreaper() -> bool:
     """Orphaned descendants (the JVM after the driver exits) are re-parented to this
     process, so their CPU time reaches ``RUSAGE_CHILDREN`` when they are reaped."""
     try:
-        return ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0) == 0  # SUBREAPER
+        done: int = ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)  # SUBREAPER
+        return done == 0
     except (OSError, AttributeError):
         return False
 
@@ -125,7 +127,7 @@ class TreeCpu:
 
 def history_run(
     repo: Path, master: str, samples: int, out: Path, mode: str = "consecutive"
-) -> tuple[float, float, dict]:
+) -> tuple[float, float, dict[str, Any]]:
     """One audit in a fresh process; wall seconds, CPU seconds of all its processes, and
     its summary."""
     command = [

@@ -17,6 +17,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -49,7 +50,7 @@ def main() -> None:
             ).stdout
             for name, (rev, path) in FILES.items()
         }
-        rows = []
+        rows: list[dict[str, Any]] = []
         for mutation in BREAKING:
             repo = build(mutation, texts, Path(temp) / mutation.id)
             findings = diff_last_commit(repo, proof=True).findings()

@@ -18,6 +18,7 @@ import argparse
 import collections
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +39,7 @@ def check(oracles: Oracles, name: str, version: int, value: dict[str, Any], kio:
         ours = codec.encode(value)
     except Exception as err:
         return f"kcompat encode: {type(err).__name__}"
-    steps = [
+    steps: list[tuple[str, Callable[[], bool]]] = [
         ("kafka-python encode", lambda: oracles.kp_encode(name, version, value) == ours),
         ("kafka-python decode", lambda: oracles.kp_decode(name, version, ours) == value),
         ("kcompat decode", lambda: codec.decode(ours) == value),

@@ -37,7 +37,7 @@ import types
 import typing
 import uuid
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 ZERO_UUID = uuid.UUID(int=0)
 UNKNOWN = "_unknownTaggedFields"
@@ -296,7 +296,7 @@ class Oracles:
             from kio.static.constants import EntityType
 
             spec = self.spec(name)
-            entity = {
+            entity: Any = {
                 "request": EntityType.request,
                 "response": EntityType.response,
                 "header": EntityType.header,
@@ -387,7 +387,9 @@ class Oracles:
             return f"kio has no class: {type(err).__name__}: {err}"
         return self._kio_compare(spec["fields"], cls, name, version)
 
-    def _kio_compare(self, fields: list[FieldSpec], cls: Any, path: str, version: int) -> Any:
+    def _kio_compare(
+        self, fields: list[FieldSpec], cls: Any, path: str, version: int
+    ) -> str | None:
         spec_fields = self.fields_for(fields, version)
         kio_fields = dataclasses.fields(cls)
         if len(spec_fields) != len(kio_fields):
@@ -524,7 +526,7 @@ def _kio_shadow(cls: Any) -> Any:
         metadata = dict(field.metadata)
         optional, array, element = _unwrap(field.type)
         if dataclasses.is_dataclass(element):
-            element = _kio_shadow(element)
+            element = _kio_shadow(cast(type, element))
         elif metadata.get("kafka_type") in _RAW:
             metadata["kafka_type"] = _RAW[metadata["kafka_type"]]
             element = raw_types[metadata["kafka_type"]]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -19,7 +20,9 @@ def test_every_drift_rule_has_a_page() -> None:
     assert {p.stem for p in DRIFT_PAGES} == set(DRIFT_RULES)
 
 
-def drift(page: Path, outcome: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> list:
+def drift(
+    page: Path, outcome: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> list[dict[str, Any]]:
     doc = parse_rule_doc(page)
     sides = {"upstream": f"{outcome}-base", "local": f"{outcome}-head"}
     for side, role in sides.items():
@@ -27,7 +30,8 @@ def drift(page: Path, outcome: str, tmp_path: Path, capsys: pytest.CaptureFixtur
         for example in doc.examples[role]:
             (tmp_path / side / example.filename).write_text(example.text)
     main(["drift", str(tmp_path / "upstream"), str(tmp_path / "local"), "--format", "json"])
-    return json.loads(capsys.readouterr().out)["findings"]
+    findings: list[dict[str, Any]] = json.loads(capsys.readouterr().out)["findings"]
+    return findings
 
 
 @pytest.mark.parametrize("page", DRIFT_PAGES, ids=lambda p: p.stem)

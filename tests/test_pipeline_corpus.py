@@ -41,7 +41,9 @@ def shelf(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str]]:
 
 
 @pytest.fixture(scope="module")
-def corpus(spark: Any, shelf: tuple[Path, list[str]], tmp_path_factory: pytest.TempPathFactory):
+def corpus(
+    spark: Any, shelf: tuple[Path, list[str]], tmp_path_factory: pytest.TempPathFactory
+) -> tuple[Path, Any]:
     """The corpus of v1.1.0 (ShelfRequest and ShelfResponse, versions 0-2)."""
     repo, _ = shelf
     out = tmp_path_factory.mktemp("corpus") / "v1.1.0"
@@ -109,7 +111,7 @@ def test_verify_against_the_same_revision_finds_nothing(
     result = _verify(spark, out, "v1.1.0", repo, tmp_path)
     assert result.groups == []
     assert result.summary["rows"] == 6 * SAMPLES and result.summary["mismatches"] == 0
-    assert pq.read_table(result.out / "findings").num_rows == 0
+    assert pq.read_table(Path(result.out) / "findings").num_rows == 0
 
 
 def test_verify_against_a_breaking_revision_shows_the_bytes(
@@ -131,9 +133,9 @@ def test_verify_against_a_breaking_revision_shows_the_bytes(
     assert bytes.fromhex(evidence["hex"])  # the stored bytes, as written by v1.1.0
     assert any("ShelfId (int32)" in line for line in evidence["annotated"])
     assert first["file"].endswith("specs/ShelfRequest.json") and first["line"] > 1
-    rows = pq.read_table(result.out / "findings").to_pylist()
+    rows = pq.read_table(Path(result.out) / "findings").to_pylist()
     assert len(rows) == 3 * SAMPLES and all(r["evidence"] for r in rows)
-    summary = json.loads((result.out / "summary.json").read_text())
+    summary = json.loads((Path(result.out) / "summary.json").read_text())
     assert summary["per_message"] == [
         {"message": "ShelfRequest", "samples": 3 * SAMPLES, "mismatches": 3 * SAMPLES,
          "versions": "0-2"}

@@ -199,7 +199,7 @@ def test_parquet_and_summary_json(
     result = history(spark, repo, tmp_path, mode="consecutive")
     import pyarrow.parquet as pq
 
-    table = pq.read_table(result.out / "findings")
+    table = pq.read_table(Path(result.out) / "findings")
     assert table.num_rows == len(result.findings)
     assert {"pair_index", "rule", "severity", "file", "line", "evidence", "fingerprint"} <= set(
         table.column_names
@@ -207,7 +207,7 @@ def test_parquet_and_summary_json(
     proof = [r for r in table.to_pylist() if r["evidence"]]
     assert proof and all(json.loads(r["evidence"])["hex"] for r in proof)
     assert all(json.loads(r["notes"]) for r in proof)  # the other direction, as a note
-    summary = json.loads((result.out / "summary.json").read_text())
+    summary = json.loads((Path(result.out) / "summary.json").read_text())
     assert set(summary) >= {
         "mode",
         "released",

@@ -142,7 +142,8 @@ def test_a_staged_breaking_change_fails_the_diff_hook(repo: Path) -> None:
     write_files(repo, {RECORD: with_placed_at("0+"), "web/package.json": '{"name": "w2"}\n'})
     git(repo, "add", "-A")
     lint = run_hook(hooks["kcompat-lint"], repo)
-    assert lint is not None and lint.returncode == 0, lint.stdout  # the spec itself is fine
+    assert lint is not None
+    assert lint.returncode == 0, lint.stdout  # the spec itself is fine
     diff = run_hook(hooks["kcompat-diff"], repo)
     assert diff is not None and diff.returncode == 1
     assert f"{RECORD}:12:46: error [field-added] non-tagged field PlacedAtMs" in diff.stdout
@@ -154,7 +155,8 @@ def test_a_staged_compatible_change_passes(repo: Path) -> None:
     git(repo, "add", RECORD)
     for hook in hooks.values():
         done = run_hook(hook, repo)
-        assert done is not None and done.returncode == 0, done.stdout + done.stderr
+        assert done is not None
+        assert done.returncode == 0, done.stdout + done.stderr
 
 
 def test_the_diff_hook_sees_the_index_not_the_working_tree(repo: Path) -> None:
@@ -163,7 +165,8 @@ def test_the_diff_hook_sees_the_index_not_the_working_tree(repo: Path) -> None:
     git(repo, "add", RECORD)
     write_files(repo, {RECORD: with_placed_at("0+")})  # breaking, but not staged
     done = run_hook(hooks["kcompat-diff"], repo)
-    assert done is not None and done.returncode == 0, done.stdout
+    assert done is not None
+    assert done.returncode == 0, done.stdout
     assert git(repo, "diff", "--name-only") == f"{RECORD}\n"  # still unstaged, untouched
 
 
@@ -306,8 +309,8 @@ def test_configured_paths_narrow_what_the_lint_hook_checks(repo: Path) -> None:
     )
     assert done.returncode == 0
     assert done.stdout.strip() == "None of the 1 given file(s) is under the configured paths."
-    done = subprocess.run([str(KCOMPAT), "lint", other, RECORD], cwd=repo, capture_output=True)
-    assert done.returncode == 0
+    both = subprocess.run([str(KCOMPAT), "lint", other, RECORD], cwd=repo, capture_output=True)
+    assert both.returncode == 0
 
 
 def test_one_problem_is_one_finding(repo: Path) -> None:

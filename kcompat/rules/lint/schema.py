@@ -55,7 +55,7 @@ class _FlatSchema:
     """One object kind (message, field, common struct): a validator and its shape memo."""
 
     def __init__(self, schema: dict[str, Any]) -> None:
-        from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
+        from jsonschema import Draft202012Validator
 
         self.schema = schema
         self.properties: dict[str, Any] = schema.get("properties", {})
