@@ -127,13 +127,29 @@ def find_messages(source: Source, query: str, kind: str | None = None) -> list[F
         return _by_api_key(source, keys, int(query), kind)
     wanted = {name.lower() for name in _candidates(query, kind)}
     quick = [k for k in keys if PurePosixPath(k).stem.lower() in wanted]
+    broken = _unreadable(source, quick)
+    if broken:  # a file named after the query: the message is surely in it
+        raise UsageError(f"cannot explain {query!r}: {broken}")
     found = _match(_loaded(source, quick), query, kind)
     if not found:
         everything = _loaded(source, keys)
         found = _match(everything, query, kind)
         if not found:
-            raise UsageError(_unknown(everything, query, kind, source.label))
+            broken = _unreadable(source, keys)
+            unknown = _unknown(everything, query, kind, source.label)
+            raise UsageError(f"{unknown} ({broken})" if broken else unknown)
     return found
+
+
+def _unreadable(source: Source, keys: Sequence[str]) -> str:
+    """The first of ``keys`` that does not parse, as ``FILE:LINE:COL does not parse:
+    WHY`` (a message in it cannot be found: say so rather than "no message named")."""
+    for key in keys:
+        spec = source.load(key)
+        if spec.error is not None:
+            line, column = spec.error.pos
+            return f"{spec.path}:{line}:{column} does not parse: {spec.error.message}"
+    return ""
 
 
 def find_exact(source: Source, name: str, prefer: str = "") -> Found | None:
