@@ -160,7 +160,9 @@ def breaking_change(tmp_path: Path) -> Path:
     spec = repo / "WidgetRequest.json"
     text = spec.read_text(encoding="utf-8")
     spec.write_text(
-        text.replace('"name": "TimeoutMs", "type": "int32"', '"name": "TimeoutMs", "type": "int64"'),
+        text.replace(
+            '"name": "TimeoutMs", "type": "int32"', '"name": "TimeoutMs", "type": "int64"'
+        ),
         encoding="utf-8",
     )
     return repo
@@ -247,9 +249,7 @@ MOMENTS: dict[str, Callable[[], Callable[[int], bool]]] = {
 
 @pytest.mark.spark
 @pytest.mark.parametrize("moment", list(MOMENTS))
-def test_ctrl_c_during_history_stops_spark(
-    moment: str, long_history: Path, tmp_path: Path
-) -> None:
+def test_ctrl_c_during_history_stops_spark(moment: str, long_history: Path, tmp_path: Path) -> None:
     _needs_spark()
     command = [*_kcompat(), *HISTORY, "--out", str(tmp_path / "out")]
     code, err = interrupt_when(command, long_history, MOMENTS[moment]())
