@@ -85,19 +85,21 @@ def run() -> None:
     """The console script: the process is kcompat's, so on Ctrl-C everything it started
     is stopped before it exits 130."""
     with interrupt.handling(owns_process=True):
-        code = main()
-        try:  # what is still buffered goes now, while a closed pipe can be told apart
-            sys.stdout.flush()
-        except BrokenPipeError:
-            from kcompat.app import silence_stdout
-
-            silence_stdout()
-        except interrupt.Interrupted:
-            pass
-        if interrupt.requested() and code != interrupt.EXIT_STATUS:  # Ctrl-C after the run
-            interrupt.report()
+        try:
+            code = main()
+            _flush_stdout()
+        except interrupt.Interrupted:  # another Ctrl-C while the first one was reported
             code = interrupt.EXIT_STATUS
-        if code == interrupt.EXIT_STATUS:
-            interrupt.stop_children()
-            interrupt.exit_now(code)
+        if code == interrupt.EXIT_STATUS or interrupt.requested():
+            interrupt.leave()
     sys.exit(code)
+
+
+def _flush_stdout() -> None:
+    """What is still buffered goes now, while a closed pipe can be told apart."""
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        from kcompat.app import silence_stdout
+
+        silence_stdout()

@@ -21,6 +21,7 @@ import threading
 import time
 from collections.abc import Iterator
 from types import FrameType
+from typing import NoReturn
 
 #: What kcompat prints, alone, when interrupted.
 MESSAGE = "kcompat: interrupted"
@@ -43,6 +44,7 @@ class _State:
         self.owns_process = False  # the console script: stderr and children are kcompat's
         self.requested = False  # SIGINT arrived during this run
         self.stderr: int | None = None  # the caller's stderr (fd 2 may point elsewhere)
+        self.reported = False  # the one line was printed
 
 
 _STATE = _State()
@@ -99,7 +101,7 @@ def handling(owns_process: bool = False) -> Iterator[None]:
     if _STATE.active or not _in_main_thread():
         yield
         return
-    _STATE.requested, _STATE.owns_process = False, owns_process
+    _STATE.requested, _STATE.reported, _STATE.owns_process = False, False, owns_process
     _STATE.stderr = os.dup(2) if owns_process else None
     previous = signal.signal(signal.SIGINT, _on_sigint)
     _STATE.active = True
@@ -125,7 +127,10 @@ def requested() -> bool:
 
 
 def report() -> None:
-    """Print the one line, to the caller's stderr."""
+    """Print the one line, to the caller's stderr (once per run)."""
+    if _STATE.reported:
+        return
+    _STATE.reported = True
     line = MESSAGE + "\n"
     if _STATE.stderr is None:
         print(MESSAGE, file=sys.stderr)
@@ -230,13 +235,19 @@ def _is_resource_tracker(pid: int) -> bool:
         return False
 
 
-def exit_now(code: int) -> None:
-    """Leave after an interruption, normally (atexit handlers clean up), but surely:
-    were some library thread to hold the exit up, the process still ends in seconds."""
+def leave() -> NoReturn:
+    """End an interrupted run: the one line (if not yet printed), every process this one
+    started stopped, exit 130. The exit is a normal one (atexit handlers clean up, such
+    as multiprocessing's), but sure: were some library thread to hold it up, the process
+    still ends within seconds."""
+    if _in_main_thread():  # from now on Ctrl-C changes nothing: this is the way out
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    report()
+    stop_children()
 
-    def leave() -> None:
+    def last_resort() -> None:
         time.sleep(10)
-        os._exit(code)
+        os._exit(EXIT_STATUS)
 
-    threading.Thread(target=leave, daemon=True, name="kcompat-exit").start()
-    sys.exit(code)
+    threading.Thread(target=last_resort, daemon=True, name="kcompat-exit").start()
+    sys.exit(EXIT_STATUS)
