@@ -1,4 +1,8 @@
-"""The ``kcompat`` entry point: run the app; usage errors are one line and exit 2."""
+"""The ``kcompat`` entry point: run the app; usage errors are one line and exit 2.
+
+Ctrl-C is kcompat's own from the start (:mod:`kcompat.interrupt`): its handler is in
+place before typer and the commands are imported.
+"""
 
 from __future__ import annotations
 
@@ -6,13 +10,28 @@ import os
 import sys
 from collections.abc import Sequence
 
-from kcompat.app import app, completion_args, silence_stdout
-from kcompat.commands import COMMAND_MODULES, register
+from kcompat import interrupt
 from kcompat.errors import UsageError, one_line
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point: usage errors are one line and exit 2; bugs one line and exit 3."""
+    """Entry point: usage errors are one line and exit 2; bugs one line and exit 3;
+    Ctrl-C one line and exit 130."""
+    with interrupt.handling():
+        try:
+            code = _main(argv)
+        except interrupt.Interrupted:
+            code = interrupt.EXIT_STATUS
+        if code == interrupt.EXIT_STATUS or interrupt.requested():
+            # typer's silent 130 for a KeyboardInterrupt, or an error the Ctrl-C caused
+            interrupt.report()
+            return interrupt.EXIT_STATUS
+        return code
+
+
+def _main(argv: Sequence[str] | None) -> int:
+    from kcompat.app import app, completion_args, silence_stdout
+    from kcompat.commands import COMMAND_MODULES, register
     from kcompat.config import ConfigError
 
     args = list(argv) if argv is not None else sys.argv[1:]
@@ -30,8 +49,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"kcompat: error: {err}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("kcompat: interrupted", file=sys.stderr)
-        return 130
+        return interrupt.EXIT_STATUS
     except BrokenPipeError:  # the reader stopped (``| head``): not a failure of kcompat
         silence_stdout()
         return 0
@@ -45,9 +63,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             text = err.format_message()  # type: ignore[attr-defined]
             print(f"kcompat: error: {text} (see: {where})", file=sys.stderr)
             return int(getattr(err, "exit_code", 2))
-        if type(err).__name__ == "Abort":
-            print("kcompat: interrupted", file=sys.stderr)
-            return 130
+        if type(err).__name__ == "Abort" or interrupt.requested():
+            return interrupt.EXIT_STATUS
         if os.environ.get("KCOMPAT_DEBUG"):
             raise
         print(
@@ -65,9 +82,24 @@ def _is_usage_error(err: Exception) -> bool:
 
 
 def run() -> None:
-    code = main()
-    try:  # what is still buffered goes now, while a closed pipe can be told apart
+    """The console script: the process is kcompat's, so on Ctrl-C everything it started
+    is stopped before it exits 130."""
+    with interrupt.handling(owns_process=True):
+        try:
+            code = main()
+            _flush_stdout()
+        except interrupt.Interrupted:  # another Ctrl-C while the first one was reported
+            code = interrupt.EXIT_STATUS
+        if code == interrupt.EXIT_STATUS or interrupt.requested():
+            interrupt.leave()
+    sys.exit(code)
+
+
+def _flush_stdout() -> None:
+    """What is still buffered goes now, while a closed pipe can be told apart."""
+    try:
         sys.stdout.flush()
     except BrokenPipeError:
+        from kcompat.app import silence_stdout
+
         silence_stdout()
-    sys.exit(code)

@@ -303,6 +303,55 @@ def test_usage_errors_are_one_line(
     assert line.endswith("no such corpus directory")
 
 
+@pytest.mark.parametrize(
+    ("part", "damage", "why"),
+    [
+        ("samples", "truncate", "not a Parquet file"),
+        ("specs", "overwrite", "not a Parquet file"),
+        ("samples", "flip", "its checksum does not match"),
+    ],
+)
+def test_a_corrupt_corpus_is_one_line(
+    spark: Any,
+    corpus: tuple[Path, Any],
+    shelf: tuple[Path, list[str]],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    part: str,
+    damage: str,
+    why: str,
+) -> None:
+    """A damaged part file: exit 2, one line naming the corpus, the file and what to do."""
+    import shutil
+
+    repo, _ = shelf
+    copy = tmp_path / "corpus"
+    shutil.copytree(corpus[0], copy)
+    target = sorted((copy / part).glob("part-*.parquet"))[0]
+    data = target.read_bytes()
+    if damage == "truncate":
+        target.write_bytes(data[:100])
+        for crc in (copy / part).glob(".*.crc"):  # as a copy without them would be
+            crc.unlink()
+    elif damage == "overwrite":
+        target.write_text("garbage\n")
+        for crc in (copy / part).glob(".*.crc"):
+            crc.unlink()
+    else:  # the bytes of a page change; Hadoop's checksum file still has the old sum
+        middle = len(data) // 2
+        target.write_bytes(data[:middle] + bytes(b ^ 0x5A for b in data[middle:middle + 64])
+                           + data[middle + 64:])  # fmt: skip
+    line = _error(
+        ["corpus", "verify", str(copy), "--rev", "v1.1.0", "--repo", str(repo), "--out",
+         str(tmp_path / "out")],
+        capsys,
+    )  # fmt: skip
+    assert line == (
+        f"kcompat: error: {copy}: corrupt corpus ({part}/{target.name}: {why}); rebuild it "
+        "with kcompat corpus build"
+    )
+
+
 def test_uri_outputs_go_through_spark(
     spark: Any, shelf: tuple[Path, list[str]], tmp_path: Path
 ) -> None:

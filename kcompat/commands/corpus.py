@@ -150,6 +150,7 @@ def verify(
     from kcompat.pipeline.corpus import VerifyRequest, plan_verify
     from kcompat.pipeline.corpus import verify as run_verify
     from kcompat.pipeline.session import preflight, spark_session
+    from kcompat.pipeline.unreadable import reading_corpus
 
     if fmt not in ("text", "json", "markdown"):
         raise UsageError(f"--format must be text, json or markdown, not {fmt!r}")
@@ -164,7 +165,9 @@ def verify(
     )
     preflight(master, remote)
     plan = plan_verify(request)  # usage errors before Spark starts
-    result = run_verify(plan, spark_session(master, remote=remote))
+    session = spark_session(master, remote=remote)
+    with reading_corpus(corpus):  # a corrupt part file: one line, exit 2
+        result = run_verify(plan, session)
     console = console_for(color)
     if fmt == "json":
         console.print(render_json(result), markup=False, highlight=False)

@@ -53,12 +53,12 @@ def drift(
     from kcompat.drift import drift_specs
     from kcompat.errors import UsageError
     from kcompat.report.document import Report
-    from kcompat.sources.git import GitRepo
+    from kcompat.sources.git import GitRepo, NotARepository
     from kcompat.sources.sides import load_all, side_for
 
     try:
         repo = GitRepo.open(repo_dir or Path("."))
-    except UsageError:
+    except NotARepository:
         if repo_dir is not None:
             raise
         repo = None

@@ -15,8 +15,8 @@ from kcompat.diff.prepared import check_pair, prepare_pair
 from kcompat.errors import UsageError
 from kcompat.rules.engine import Severity
 from kcompat.rules.runner import Outcome
-from kcompat.sources.git import GitRepo
-from kcompat.sources.sides import Side, side_for
+from kcompat.sources.git import GitRepo, NotARepository
+from kcompat.sources.sides import Side, live_side, revision_side, side_for
 
 
 @dataclass(frozen=True)
@@ -51,7 +51,7 @@ def _open_repo(request: DiffRequest) -> GitRepo | None:
     where = request.repo or Path(".")
     try:
         return GitRepo.open(where)
-    except UsageError:
+    except NotARepository:
         if request.repo is not None:
             raise
         return None
@@ -66,14 +66,13 @@ def resolve_sides(request: DiffRequest, repo: GitRepo | None) -> tuple[Side, Sid
             raise UsageError(
                 "not in a git repository: give BASE and HEAD directories, or use --repo DIR"
             )
-        head = Side(
-            "the index" if request.staged else "the working tree",
-            "index" if request.staged else "worktree",
-            repo,
-        )
+        head = live_side("index" if request.staged else "worktree", repo)
     else:
         head = side_for(request.head, repo)
-    base = side_for(request.base or "HEAD", repo)
+    if request.base is None and repo is not None:
+        base = revision_side("HEAD", repo)  # the implicit BASE is always the revision
+    else:
+        base = side_for(request.base or "HEAD", repo)
     if request.merge_base:
         if repo is None or base.kind != "rev" or head.kind not in ("rev", "index", "worktree"):
             raise UsageError("--merge-base needs git revisions on both sides")

@@ -11,7 +11,7 @@ and responses with that key; other kinds only if no request or response has it).
 from __future__ import annotations
 
 import difflib
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Protocol
@@ -127,13 +127,29 @@ def find_messages(source: Source, query: str, kind: str | None = None) -> list[F
         return _by_api_key(source, keys, int(query), kind)
     wanted = {name.lower() for name in _candidates(query, kind)}
     quick = [k for k in keys if PurePosixPath(k).stem.lower() in wanted]
-    found = _match(_loaded(source, quick), query, kind)
+    named = {key: source.load(key) for key in quick}
+    broken = _unreadable(named.values())
+    if broken:  # a file named after the query: the message is surely in it
+        raise UsageError(f"cannot explain {query!r}: {broken}")
+    found = _match(_found(named), query, kind)
     if not found:
         everything = _loaded(source, keys)
         found = _match(everything, query, kind)
         if not found:
-            raise UsageError(_unknown(everything, query, kind, source.label))
+            broken = _unreadable(source.load(k) for k in keys)
+            unknown = _unknown(everything, query, kind, source.label)
+            raise UsageError(f"{unknown} ({broken})" if broken else unknown)
     return found
+
+
+def _unreadable(specs: Iterable[SpecFile]) -> str:
+    """The first spec file that does not parse, as ``FILE:LINE:COL does not parse:
+    WHY`` (a message in it cannot be found: say so rather than "no message named")."""
+    for spec in specs:
+        if spec.error is not None:
+            line, column = spec.error.pos
+            return f"{spec.path}:{line}:{column} does not parse: {spec.error.message}"
+    return ""
 
 
 def find_exact(source: Source, name: str, prefer: str = "") -> Found | None:
@@ -154,12 +170,16 @@ def _candidates(query: str, kind: str | None) -> list[str]:
 
 
 def _loaded(source: Source, keys: Sequence[str]) -> list[Found]:
-    out = []
-    for key in keys:
-        spec = source.load(key)
-        if spec.message is not None and spec.message.name:
-            out.append(Found(spec.message, spec.path, key))
-    return out
+    return _found({key: source.load(key) for key in keys})
+
+
+def _found(specs: dict[str, SpecFile]) -> list[Found]:
+    """The named messages of loaded spec files (by source key)."""
+    return [
+        Found(spec.message, spec.path, key)
+        for key, spec in specs.items()
+        if spec.message is not None and spec.message.name
+    ]
 
 
 def _match(items: Sequence[Found], query: str, kind: str | None) -> list[Found]:

@@ -66,11 +66,11 @@ def run_explain(request: ExplainRequest) -> list[Explanation]:
 
 # -- where to look ------------------------------------------------------------------------
 def _repo(request: ExplainRequest) -> GitRepo | None:
-    from kcompat.sources.git import GitRepo
+    from kcompat.sources.git import GitRepo, NotARepository
 
     try:
         return GitRepo.open(request.repo or Path("."))
-    except UsageError:
+    except NotARepository:
         if request.repo is not None or request.rev is not None:
             raise
         return None  # --against a directory works without git

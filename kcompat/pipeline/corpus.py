@@ -42,7 +42,7 @@ from kcompat.pipeline.corpus_tasks import (
 from kcompat.pipeline.history import arrow_table, contiguous_slots
 from kcompat.pipeline.outputs import Output
 from kcompat.pipeline.sparkapi import label_jobs, parallelism
-from kcompat.sources.git import GitRepo
+from kcompat.sources.git import GitRepo, NotARepository
 from kcompat.sources.sides import Side, side_for
 from kcompat.spec.specfile import SpecFile, looks_like_spec, read_spec
 from kcompat.spec.versions import Versions
@@ -124,7 +124,7 @@ def open_side(rev: str, repo_dir: Path) -> Side:
     repo: GitRepo | None
     try:
         repo = GitRepo.open(repo_dir)
-    except UsageError:
+    except NotARepository:
         if not Path(rev).is_dir():
             raise
         repo = None

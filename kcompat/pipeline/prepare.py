@@ -12,11 +12,19 @@ It starts before Spark does: the JVM boots while the workers read git.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
+import threading
 import uuid
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import (
+    CancelledError,
+    Executor,
+    Future,
+    ProcessPoolExecutor,
+    ThreadPoolExecutor,
+)
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -134,10 +142,24 @@ def prepare_split(job: PrepareJob, comparisons: Sequence[Comparison]) -> tuple[l
 
 
 def _init_worker() -> None:
-    """A preparation worker parses each blob once, whatever the comparison."""
+    """A preparation worker parses each blob once, whatever the comparison. Ctrl-C is
+    the driver's to handle (it stops the workers): a worker ignores SIGINT, and prints
+    nothing (its stderr is /dev/null; its errors reach the driver pickled)."""
+    import signal
+
     from kcompat.spec.specfile import enable_parse_cache
 
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     enable_parse_cache()
+
+
+def _spawning() -> contextlib.AbstractContextManager[None]:
+    """Worker processes start with stderr at /dev/null: one that a Ctrl-C catches half
+    started (before it ignores SIGINT) ends without a traceback, and the pool it breaks
+    counts as that interruption (see :mod:`kcompat.interrupt`)."""
+    from kcompat.interrupt import stderr_to
+
+    return stderr_to(os.devnull)
 
 
 class Preparation:
@@ -156,30 +178,39 @@ class Preparation:
     ) -> None:
         self.progress = progress or (lambda n: None)
         self.futures: list[Future[tuple[list[Any], Texts]]] = []
+        self.cancelled = threading.Event()
         self.executor: Executor
         if len(comparisons) < min_parallel:
             # The caller's thread starts Spark meanwhile (the JVM is another process).
             self.executor = ThreadPoolExecutor(max_workers=1)
-            tick = self.progress
-
-            def serial() -> tuple[list[Any], Texts]:
-                texts: Texts = {}
-                rows = prepare_chunk(job, comparisons, repo, lambda: tick(1))
-                return [split_texts(row, texts) for row in rows], texts
-
-            self.futures.append(self.executor.submit(serial))
+            self.futures.append(self.executor.submit(self._serial, job, comparisons, repo))
             return
         workers = max(1, workers)
         context = multiprocessing.get_context("spawn")  # no fork of a JVM-holding process
-        self.executor = ProcessPoolExecutor(
-            max_workers=workers, mp_context=context, initializer=_init_worker
-        )
-        size = max(1, -(-len(comparisons) // (workers * CHUNKS_PER_WORKER)))
-        for start in range(0, len(comparisons), size):
-            chunk = list(comparisons[start : start + size])
-            future = self.executor.submit(prepare_split, job, chunk)
-            future.add_done_callback(self._advance(len(chunk)))
-            self.futures.append(future)
+        with _spawning():  # workers start as the chunks are submitted
+            self.executor = ProcessPoolExecutor(
+                max_workers=workers, mp_context=context, initializer=_init_worker
+            )
+            size = max(1, -(-len(comparisons) // (workers * CHUNKS_PER_WORKER)))
+            for start in range(0, len(comparisons), size):
+                chunk = list(comparisons[start : start + size])
+                future = self.executor.submit(prepare_split, job, chunk)
+                future.add_done_callback(self._advance(len(chunk)))
+                self.futures.append(future)
+
+    def _serial(
+        self, job: PrepareJob, comparisons: Sequence[Comparison], repo: GitRepo
+    ) -> tuple[list[Any], Texts]:
+        """Every comparison in this thread; it stops at the next one once cancelled."""
+
+        def tick() -> None:
+            if self.cancelled.is_set():
+                raise CancelledError
+            self.progress(1)
+
+        texts: Texts = {}
+        rows = prepare_chunk(job, comparisons, repo, tick)
+        return [split_texts(row, texts) for row in rows], texts
 
     def _advance(self, count: int) -> Callable[[Future[tuple[list[Any], Texts]]], None]:
         return lambda _future: self.progress(count)
@@ -196,9 +227,12 @@ class Preparation:
                 chunk_rows, chunk_texts = future.result()
                 rows.extend(chunk_rows)
                 texts.update(chunk_texts)
-        finally:
-            self.executor.shutdown(wait=True, cancel_futures=True)
+        except BaseException:  # Ctrl-C or a failed chunk: wait for none of the others
+            self.cancel()
+            raise
+        self.executor.shutdown(wait=True)
         return sorted(rows, key=lambda r: int(r["pair_index"])), texts
 
     def cancel(self) -> None:
+        self.cancelled.set()
         self.executor.shutdown(wait=False, cancel_futures=True)

@@ -282,8 +282,10 @@ def spark_session(
         text = str(err).strip().splitlines()
         reason = _reason_in_log(log, start) or (text[-1] if text else type(err).__name__)
         raise UsageError(f"Spark could not start: {reason} (Spark's log: {log})") from None
+    from kcompat import interrupt
     from kcompat.pipeline.sparkapi import quiet
 
+    interrupt.reclaim()  # the SparkContext installed its own SIGINT handler
     quiet(session)
     return session
 
@@ -330,12 +332,7 @@ def _jvm_output_to(path: str | None) -> Iterator[None]:
     if path is None:
         yield
         return
-    sys.stderr.flush()
-    saved = os.dup(2)
-    try:
-        with open(path, "ab") as log:
-            os.dup2(log.fileno(), 2)
+    from kcompat.interrupt import stderr_to
+
+    with stderr_to(path):
         yield
-    finally:
-        os.dup2(saved, 2)
-        os.close(saved)

@@ -27,6 +27,31 @@ if TYPE_CHECKING:
 
 #: What a comparison's HEAD side can be.
 HEAD_KINDS = ("rev", "index", "worktree")
+#: The environment of every git command kcompat runs: no optional locks, so no command
+#: (``git diff-index``, a submodule's status) refreshes and rewrites an index.
+READ_ONLY_ENV = {"GIT_OPTIONAL_LOCKS": "0"}
+
+
+def access_problem(root: Path, stderr: str) -> str:
+    """What git's refusal to open ``root`` means, and the command that fixes it."""
+    if "dubious ownership" in stderr:
+        command = re.search(r"git config --global --add safe\.directory \S.*", stderr)
+        fix = (
+            command.group().strip(" '\"")
+            if command
+            else (f"git config --global --add safe.directory {root}")
+        )
+        return (
+            f"{root}: git refuses to read this repository because another user owns it; "
+            f"if you trust it: {fix}"
+        )
+    lines = [line.strip() for line in stderr.splitlines() if line.strip()]
+    detail = lines[-1].removeprefix("stderr: ").strip(" '") if lines else "unknown error"
+    return f"{root}: git cannot read this repository: {detail}"
+
+
+class NotARepository(UsageError):
+    """No git repository there (commands that also compare directories go on without)."""
 
 
 @dataclass(frozen=True)
@@ -57,14 +82,51 @@ class GitRepo:
         try:
             repo = git.Repo(start, search_parent_directories=True)
         except (git.InvalidGitRepositoryError, git.NoSuchPathError):
-            raise UsageError(
+            raise NotARepository(
                 f"{path}: not inside a git repository (use --repo DIR, or compare directories)"
             ) from None
+        # Reading never takes git's optional locks (nor refreshes an index: the user's
+        # own or a submodule's): nothing under .git changes because kcompat ran.
+        repo.git.update_environment(**READ_ONLY_ENV)
         if repo.bare or repo.working_tree_dir is None:
             root = Path(repo.git_dir)
         else:
             root = Path(repo.working_tree_dir)
-        return GitRepo(root, repo)
+        opened = GitRepo(root, repo)
+        opened.check_access()
+        return opened
+
+    def check_access(self) -> None:
+        """One line saying what to do when git refuses the repository (one owned by
+        another user: git's safe.directory), rather than errors later that blame a
+        missing revision or an empty history."""
+        import git
+
+        try:
+            self.git.execute(["git", "rev-parse", "--git-dir"], stdout_as_string=True)
+        except git.GitCommandError as err:
+            raise UsageError(access_problem(self.root, str(err.stderr or err))) from None
+
+    @property
+    def bare(self) -> bool:
+        """A repository without a working tree (and without an index to speak of)."""
+        return bool(self._repo.bare)
+
+    def worktrees(self) -> list[str]:
+        """The working trees linked to this repository (``git worktree add``)."""
+        out = self._run("worktree", "list", "--porcelain")
+        paths = [line.removeprefix("worktree ") for line in out.splitlines()]
+        listed = [p for line, p in zip(out.splitlines(), paths, strict=True) if line != p]
+        return [p for p in listed if Path(p).resolve() != self.root.resolve()]
+
+    def internal(self, path: Path) -> bool:
+        """Whether ``path`` is inside the repository's own git directory (in a bare
+        repository the working directory: its ``HEAD`` file is git's, no user's)."""
+        try:
+            path.resolve().relative_to(Path(self._repo.git_dir).resolve())
+        except ValueError:
+            return False
+        return True
 
     @property
     def git(self) -> git.Git:
@@ -117,6 +179,28 @@ class GitRepo:
                 )
             raise UsageError(f"unknown revision {rev!r} in {self.root}; {self.fetch_hint(rev)}")
         return sha
+
+    def is_revision(self, text: str) -> bool:
+        """Whether ``text`` names a commit here (no error when it does not)."""
+        import git
+
+        if not text or text.startswith("-") or "\n" in text or "\x00" in text:
+            return False
+        try:
+            self.git.execute(
+                [
+                    "git",
+                    "rev-parse",
+                    "--verify",
+                    "--quiet",
+                    "--end-of-options",
+                    f"{text}^{{commit}}",
+                ],
+                stdout_as_string=True,
+            )
+        except git.GitCommandError:
+            return False
+        return True
 
     def near_misses(self, rev: str) -> tuple[str, bool]:
         """Refs the user probably meant, and whether they surely did: ``origin/3.7`` and tag
@@ -281,17 +365,18 @@ class GitRepo:
         """Files that differ between commit ``base`` and the HEAD side (a commit, the
         index, or the working tree, untracked files included)."""
         specs = list(pathspecs) or ["."]
+        # Submodules are other repositories, never spec files of this one: not looked
+        # into (a submodule's status would refresh, and rewrite, its index).
+        quiet = ("--name-only", "-z", "--no-renames", "--ignore-submodules")
         if head_kind == "rev":
             assert head is not None
-            out = self._run("diff", "--name-only", "-z", "--no-renames", base, head, "--", *specs)
+            out = self._run("diff", *quiet, base, head, "--", *specs)
         elif head_kind == "index":
-            out = self._run(
-                "diff", "--cached", "--name-only", "-z", "--no-renames", base, "--", *specs
-            )
+            out = self._run("diff", "--cached", *quiet, base, "--", *specs)
         else:
             # diff-index, not diff: `git diff` refreshes and rewrites .git/index as a side
             # effect; a stat-dirty but unchanged file only costs a read here.
-            out = self._run("diff-index", "--name-only", "-z", "--no-renames", base, "--", *specs)
+            out = self._run("diff-index", *quiet, base, "--", *specs)
             out += "\x00" + self._run(
                 "ls-files", "--others", "--exclude-standard", "-z", "--", *specs
             )
@@ -302,8 +387,16 @@ class GitRepo:
         return self._object(f"{sha}:{path}")
 
     def read_index(self, path: str) -> bytes | None:
-        """A file's staged bytes, or None if it is not in the index."""
-        return self._object(f":{path}")
+        """A file's staged bytes, or None if it is not in the index; a file with an
+        unresolved merge conflict (only its conflict stages staged) is one line saying
+        so, not a file removed."""
+        data = self._object(f":{path}")
+        if data is None and any(self._object(f":{stage}:{path}") is not None for stage in "23"):
+            raise UsageError(
+                f"{display(path, self)}: unresolved merge conflict in the index; resolve it, "
+                f"then git add {display(path, self)}"
+            )
+        return data
 
     def read_worktree(self, path: str) -> bytes | None:
         """A working-tree file's first bytes (at most the spec size limit and one more), or

@@ -77,18 +77,25 @@ class Side:
 def side_for(text: str, repo: GitRepo | None, *, prefer_dir: bool = True) -> Side:
     """Interpret a command-line side: a directory or file, ``REV:path``, or a revision.
 
-    An existing directory or file wins over a revision of the same name (``./name`` or
-    ``name^{commit}`` disambiguate).
+    A name that is both an existing path and a revision (a file called ``HEAD``) is
+    neither: one line says how to choose (``./name`` or ``name^{commit}``). Files of a
+    bare repository's own git directory (its ``HEAD``) are no user's paths.
     """
     path = Path(text)
-    if prefer_dir and path.is_dir():
+    exists = path.exists() and not (repo is not None and repo.internal(path))
+    if exists and repo is not None and repo.is_revision(text):
+        raise UsageError(
+            f"{text!r} is both a path and a revision: write ./{text} for the path or "
+            f"{text}^{{commit}} for the revision"
+        )
+    if exists and prefer_dir and path.is_dir():
         return Side(text, "dir", directory=path)
-    if path.is_file():
+    if exists and path.is_file():
         return Side(text, "dir", directory=path.parent, only=path.name)
-    if repo is not None and ":" in text and not path.exists():
+    if repo is not None and ":" in text and not exists:
         return rev_path_side(text, repo)
     if repo is None:
-        if path.is_dir():
+        if exists and path.is_dir():
             return Side(text, "dir", directory=path)
         raise UsageError(
             f"{text}: not a directory, and not in a git repository to read a "
@@ -112,6 +119,29 @@ def rev_path_side(text: str, repo: GitRepo) -> Side:
             f"git ls-tree --name-only {shlex.quote(rev)}{inside}"
         )
     return Side(text, "rev", repo, sha, subpath=sub)
+
+
+def revision_side(rev: str, repo: GitRepo) -> Side:
+    """A side that is a revision, whatever the working directory holds (the implicit
+    ``HEAD``: a file or folder of that name does not change it)."""
+    return Side(rev, "rev", repo, repo.resolve(rev))
+
+
+def live_side(kind: str, repo: GitRepo) -> Side:
+    """The index or the working tree; a bare repository has neither: one line saying
+    what to compare instead."""
+    label = "the index" if kind == "index" else "the working tree"
+    if repo.bare:
+        where = repo.worktrees()
+        instead = (
+            f"run kcompat in one of its worktrees ({', '.join(where[:3])}), or give BASE "
+            "and HEAD revisions"
+            if where
+            else "give BASE and HEAD revisions (kcompat diff BASE HEAD)"
+        )
+        lacks = "no index for --staged" if kind == "index" else "no working tree to compare"
+        raise UsageError(f"{repo.root} is a bare repository, with {lacks}: {instead}")
+    return Side(label, kind, repo)
 
 
 @dataclass(frozen=True)

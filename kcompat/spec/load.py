@@ -149,8 +149,22 @@ def parse_document(text: str, path: str = "<string>") -> Document:
             f"file has {len(text)} characters, over the {MAX_BYTES // (1024 * 1024)} MiB limit"
         )
     parser = _Parser(text)
-    root = parser.parse()
+    try:
+        root = parser.parse()
+    except LoadError:
+        conflict = _CONFLICT.search(text)
+        if conflict is None:
+            raise
+        line = text.count("\n", 0, conflict.start()) + 1
+        raise LoadError(
+            "unresolved merge conflict (<<<<<<< marker): resolve it, then git add the file",
+            (line, 1),
+        ) from None
     return Document(path, text, root, tuple(parser.notes), tuple(parser.comments))
+
+
+#: The first line of a conflict git left in a file (``<<<<<<< HEAD``)
+_CONFLICT = re.compile(r"^<{7}(?: |$)", re.MULTILINE)
 
 
 def load_bytes(data: bytes, path: str, size: int | None = None) -> Document:
