@@ -53,15 +53,10 @@ def drift(
     from kcompat.drift import drift_specs
     from kcompat.errors import UsageError
     from kcompat.report.document import Report
-    from kcompat.sources.git import GitRepo, NotARepository
+    from kcompat.sources.git import GitRepo
     from kcompat.sources.sides import load_all, side_for
 
-    try:
-        repo = GitRepo.open(repo_dir or Path("."))
-    except NotARepository:
-        if repo_dir is not None:
-            raise
-        repo = None
+    repo = GitRepo.around(repo_dir)
     up_side, local_side = side_for(upstream, repo), side_for(local, repo)
     up_specs, local_specs = load_all(up_side), load_all(local_side)
     if not up_specs or not local_specs:

@@ -15,7 +15,7 @@ from kcompat.diff.prepared import check_pair, prepare_pair
 from kcompat.errors import UsageError
 from kcompat.rules.engine import Severity
 from kcompat.rules.runner import Outcome
-from kcompat.sources.git import GitRepo, NotARepository
+from kcompat.sources.git import GitRepo
 from kcompat.sources.sides import Side, live_side, revision_side, side_for
 
 
@@ -45,16 +45,6 @@ class DiffResult:
     released: str  # which versions counted as released (for the summary)
     note: str = ""  # one line for stderr (e.g. how to fetch the release tags)
     first_commit: bool = False  # no commit yet: nothing was compared (the note says why)
-
-
-def _open_repo(request: DiffRequest) -> GitRepo | None:
-    where = request.repo or Path(".")
-    try:
-        return GitRepo.open(where)
-    except NotARepository:
-        if request.repo is not None:
-            raise
-        return None
 
 
 def resolve_sides(request: DiffRequest, repo: GitRepo | None) -> tuple[Side, Side]:
@@ -99,7 +89,7 @@ def pathspecs(config: Config, repo: GitRepo | None) -> list[str]:
 
 
 def run_diff(request: DiffRequest) -> DiffResult:
-    repo = _open_repo(request)
+    repo = GitRepo.around(request.repo)
     if request.base is None and repo is not None and not repo.has_commits():
         # A repository's first commit (a pre-commit hook runs before it exists): no BASE.
         return DiffResult(

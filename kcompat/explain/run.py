@@ -43,7 +43,13 @@ def run_explain(request: ExplainRequest) -> list[Explanation]:
     if request.version is not None and request.against is not None:
         raise UsageError("--version shows one version's layout; it does not combine with --against")
     config = load_config(explicit=request.config_file)
-    repo = _repo(request) if request.rev is not None or request.against is not None else None
+    from kcompat.sources.git import GitRepo  # only when a revision is asked for: git costs
+
+    repo = (
+        GitRepo.around(request.repo, required=request.rev is not None)
+        if request.rev is not None or request.against is not None
+        else None
+    )  # --against a directory works without git
     source = _source(request, config, repo)
     found = find_messages(source, request.query, request.kind)
     if request.version is not None:
@@ -65,17 +71,6 @@ def run_explain(request: ExplainRequest) -> list[Explanation]:
 
 
 # -- where to look ------------------------------------------------------------------------
-def _repo(request: ExplainRequest) -> GitRepo | None:
-    from kcompat.sources.git import GitRepo, NotARepository
-
-    try:
-        return GitRepo.open(request.repo or Path("."))
-    except NotARepository:
-        if request.repo is not None or request.rev is not None:
-            raise
-        return None  # --against a directory works without git
-
-
 def _roots(request: ExplainRequest, config: Config) -> list[str]:
     if request.specs:
         return list(request.specs)

@@ -418,7 +418,7 @@ def name_commits(repo: GitRepo, entries: Sequence[dict[str, Any]]) -> None:
     labels = sorted({e["introduced_in"] for e in entries})
     if not labels:
         return
-    out = repo._run("log", "--no-walk", "--format=%h%x00%H%x00%s", *labels, "--")
+    out = repo.run_git("log", "--no-walk", "--format=%h%x00%H%x00%s", *labels, "--")
     subjects: dict[str, str] = {}
     for line in out.splitlines():
         _short, full, subject = [*line.split("\x00"), "", ""][:3]

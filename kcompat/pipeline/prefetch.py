@@ -43,7 +43,7 @@ class PrefetchedRepo(GitRepo):
 
     @staticmethod
     def wrap(repo: GitRepo, tables: GitTables | None = None) -> PrefetchedRepo:
-        return PrefetchedRepo(repo.root, repo._repo, tables=tables or GitTables())
+        return PrefetchedRepo(repo.root, repo.handle, tables=tables or GitTables())
 
     def changed_paths(
         self, base: str, head_kind: str, head: str | None = None, pathspecs: Sequence[str] = ()
@@ -137,7 +137,7 @@ class PrefetchedRepo(GitRepo):
         tips = sorted({*(s for s in shas if _SHA.match(s)), *refs.values()})
         if not tips:
             return
-        out = self._run("rev-list", "--parents", *tips, "--")
+        out = self.run_git("rev-list", "--parents", *tips, "--")
         for line in out.splitlines():
             commit, *parents = line.split()
             self.tables.parents[commit] = tuple(parents)

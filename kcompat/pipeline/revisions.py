@@ -35,7 +35,7 @@ def consecutive(
         rev_args = [f"{start_sha}..{end_sha}"] if start_sha else [end_sha]
     else:
         rev_args = [repo.resolve(spec)]
-    out = repo._run(
+    out = repo.run_git(
         "rev-list",
         "--first-parent",
         "--reverse",
@@ -90,5 +90,5 @@ def releases_in_range(repo: GitRepo, tags: Sequence[Tag], revision_range: str) -
         return list(tags[first : last + 1])
     end_sha = repo.resolve(end or "HEAD")
     rev_args = [f"{repo.resolve(start)}..{end_sha}"] if start else [end_sha]
-    inside = set(repo._run("rev-list", *rev_args, "--").split())
+    inside = set(repo.run_git("rev-list", *rev_args, "--").split())
     return [t for t in tags if t.sha in inside]

@@ -68,7 +68,7 @@ class GitRepo:
     """A repository opened read-only."""
 
     root: Path
-    _repo: Any = field(repr=False)
+    handle: Any = field(repr=False)  # the GitPython Repo
     _blob_cache: dict[str, bytes | None] = field(default_factory=dict, repr=False)
 
     @staticmethod
@@ -96,6 +96,20 @@ class GitRepo:
         opened.check_access()
         return opened
 
+    @staticmethod
+    def around(repo_dir: Path | None, *, required: bool = False) -> GitRepo | None:
+        """The repository of ``--repo DIR``, else the one around the working directory.
+
+        ``None`` only when no repository was asked for and there is none (directories can
+        be compared without git); a ``--repo`` that is not one is the user's error.
+        """
+        try:
+            return GitRepo.open(repo_dir or Path("."))
+        except NotARepository:
+            if repo_dir is not None or required:
+                raise
+            return None
+
     def check_access(self) -> None:
         """One line saying what to do when git refuses the repository (one owned by
         another user: git's safe.directory), rather than errors later that blame a
@@ -110,11 +124,11 @@ class GitRepo:
     @property
     def bare(self) -> bool:
         """A repository without a working tree (and without an index to speak of)."""
-        return bool(self._repo.bare)
+        return bool(self.handle.bare)
 
     def worktrees(self) -> list[str]:
         """The working trees linked to this repository (``git worktree add``)."""
-        out = self._run("worktree", "list", "--porcelain")
+        out = self.run_git("worktree", "list", "--porcelain")
         paths = [line.removeprefix("worktree ") for line in out.splitlines()]
         listed = [p for line, p in zip(out.splitlines(), paths, strict=True) if line != p]
         return [p for p in listed if Path(p).resolve() != self.root.resolve()]
@@ -123,16 +137,17 @@ class GitRepo:
         """Whether ``path`` is inside the repository's own git directory (in a bare
         repository the working directory: its ``HEAD`` file is git's, no user's)."""
         try:
-            path.resolve().relative_to(Path(self._repo.git_dir).resolve())
+            path.resolve().relative_to(Path(self.handle.git_dir).resolve())
         except ValueError:
             return False
         return True
 
     @property
     def git(self) -> git.Git:
-        return self._repo.git  # type: ignore[no-any-return]
+        return self.handle.git  # type: ignore[no-any-return]
 
-    def _run(self, *args: str) -> str:
+    def run_git(self, *args: str) -> str:
+        """``git ARGS`` in this repository, its output as text; a failure is one line."""
         import git
 
         try:
@@ -145,7 +160,7 @@ class GitRepo:
     # -- revisions ------------------------------------------------------------------
     @cached_property
     def shallow(self) -> bool:
-        return self._run("rev-parse", "--is-shallow-repository").strip() == "true"
+        return self.run_git("rev-parse", "--is-shallow-repository").strip() == "true"
 
     def resolve(self, rev: str) -> str:
         """The commit SHA a revision names; exit 2 with the ``git fetch`` to run if missing."""
@@ -208,7 +223,7 @@ class GitRepo:
         line), else close spellings (which may instead be a ref not fetched yet)."""
         import difflib
 
-        out = self._run(
+        out = self.run_git(
             "for-each-ref", "--format=%(refname)", "refs/heads", "refs/remotes", "refs/tags"
         )
         kinds = {
@@ -236,7 +251,7 @@ class GitRepo:
 
     def fetch_hint(self, rev: str) -> str:
         """The exact command that would make ``rev`` available."""
-        remotes = [r.name for r in self._repo.remotes]
+        remotes = [r.name for r in self.handle.remotes]
         if "/" in rev:
             remote, _, branch = rev.partition("/")
             if remote in remotes:
@@ -251,7 +266,7 @@ class GitRepo:
 
     def remotes(self) -> list[str]:
         """The names of the repository's remotes (``origin`` first if there is one)."""
-        names = [r.name for r in self._repo.remotes]
+        names = [r.name for r in self.handle.remotes]
         return sorted(names, key=lambda n: (n != "origin", n))
 
     def merge_base(self, a: str, b: str) -> str:
@@ -289,7 +304,7 @@ class GitRepo:
 
     def tags(self) -> list[Tag]:
         """Every tag that points (directly or through an annotated tag) at a commit."""
-        out = self._run(
+        out = self.run_git(
             "for-each-ref",
             "--format=%(refname:strip=2)%00%(*objectname)%00%(objectname)",
             "refs/tags",
@@ -303,7 +318,7 @@ class GitRepo:
     def branches(self) -> list[Tag]:
         """Local branches and remote-tracking ones, named without their remote
         (``origin/3.7`` is ``3.7``); local ones first."""
-        out = self._run(
+        out = self.run_git(
             "for-each-ref",
             "--format=%(refname)%00%(objectname)",
             "refs/heads",
@@ -325,7 +340,7 @@ class GitRepo:
         Any commit that contains some commit of the range contains one of these, so they
         decide which refs already include a change (see :meth:`refs_containing`).
         """
-        out = self._run("rev-list", "--parents", f"{base}..{head}", "--")
+        out = self.run_git("rev-list", "--parents", f"{base}..{head}", "--")
         rows = [line.split() for line in out.splitlines() if line.strip()]
         inside = {row[0] for row in rows}
         return [row[0] for row in rows if not any(p in inside for p in row[1:])]
@@ -340,7 +355,7 @@ class GitRepo:
         if not commits:
             return set()
         args = [f"--contains={c}" for c in commits]
-        out = self._run(
+        out = self.run_git(
             "for-each-ref", *args, "--format=%(refname)", "refs/tags", "refs/heads", "refs/remotes"
         )
         return {line for line in out.splitlines() if line}
@@ -348,7 +363,7 @@ class GitRepo:
     # -- files ----------------------------------------------------------------------
     def list_files(self, sha: str, pathspecs: Sequence[str] = ()) -> dict[str, str]:
         """path -> blob SHA of every file at a commit (under ``pathspecs`` if given)."""
-        out = self._run("ls-tree", "-r", "-z", "--full-tree", sha, "--", *pathspecs)
+        out = self.run_git("ls-tree", "-r", "-z", "--full-tree", sha, "--", *pathspecs)
         files = {}
         for entry in out.split("\x00"):
             if not entry:
@@ -370,14 +385,14 @@ class GitRepo:
         quiet = ("--name-only", "-z", "--no-renames", "--ignore-submodules")
         if head_kind == "rev":
             assert head is not None
-            out = self._run("diff", *quiet, base, head, "--", *specs)
+            out = self.run_git("diff", *quiet, base, head, "--", *specs)
         elif head_kind == "index":
-            out = self._run("diff", "--cached", *quiet, base, "--", *specs)
+            out = self.run_git("diff", "--cached", *quiet, base, "--", *specs)
         else:
             # diff-index, not diff: `git diff` refreshes and rewrites .git/index as a side
             # effect; a stat-dirty but unchanged file only costs a read here.
-            out = self._run("diff-index", *quiet, base, "--", *specs)
-            out += "\x00" + self._run(
+            out = self.run_git("diff-index", *quiet, base, "--", *specs)
+            out += "\x00" + self.run_git(
                 "ls-files", "--others", "--exclude-standard", "-z", "--", *specs
             )
         return sorted({p for p in out.split("\x00") if p})
@@ -423,7 +438,7 @@ class GitRepo:
     def file_history(self, sha: str, path: str, limit: int = 2000) -> list[tuple[str, str]]:
         """(commit, path at that commit) for every commit reachable from ``sha`` that touched
         the file, newest first, following renames."""
-        out = self._run(
+        out = self.run_git(
             "log",
             f"--max-count={limit}",
             "--format=%x01%H",
@@ -449,7 +464,7 @@ class GitRepo:
             raise UsageError(f"{path} is outside the repository {self.root}") from None
 
     def close(self) -> None:
-        self._repo.close()
+        self.handle.close()
 
 
 def display(path: str, repo: GitRepo) -> str:
