@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from kcompat.app import app, completion_args, silence_stdout
 from kcompat.commands import COMMAND_MODULES, register
 from kcompat.errors import UsageError, one_line
+from kcompat.report.safe import shown
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -27,7 +28,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         code = done.code
         return code if isinstance(code, int) else (0 if code is None else 1)
     except (UsageError, ConfigError) as err:
-        print(f"kcompat: error: {err}", file=sys.stderr)
+        print(f"kcompat: error: {shown(str(err))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("kcompat: interrupted", file=sys.stderr)
@@ -51,7 +52,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if os.environ.get("KCOMPAT_DEBUG"):
             raise
         print(
-            f"kcompat: internal error: {type(err).__name__}: {one_line(err)} "
+            f"kcompat: internal error: {type(err).__name__}: {shown(one_line(err))} "
             "(set KCOMPAT_DEBUG=1 for the traceback, and please report it)",
             file=sys.stderr,
         )
