@@ -41,6 +41,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -304,13 +305,8 @@ def work(job: Job) -> Tally:
                 test()
             for number in range(job.diff_round if diff else 0):
                 case = make_case(rng, job.seeds, diff[number % len(diff)])
-                workdir = Path(tmp)
-                runner.run(
-                    f"diff {case.family}",
-                    lambda case=case: check_case(case, workdir, samples=job.samples),
-                    case,
-                    b"",
-                )
+                body = partial(check_case, case, Path(tmp), samples=job.samples)
+                runner.run(f"diff {case.family}", body, case, b"")
             if time.monotonic() - reported > 60:
                 reported = time.monotonic()
                 done = sum(runner.tally.families.values())

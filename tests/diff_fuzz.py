@@ -229,9 +229,9 @@ def rename(rng: random.Random, doc: dict[str, Any]) -> str:
     if roll < 0.4 and structs:
         old = rng.choice(structs)
         new = rng.choice([*NAMES, old + "V2"])
-        for field in all_fields(doc):
-            if field.get("type") in (old, f"[]{old}"):
-                field["type"] = field["type"].replace(old, new)
+        for item in all_fields(doc):
+            if item.get("type") in (old, f"[]{old}"):
+                item["type"] = item["type"].replace(old, new)
         for struct in doc.get("commonStructs") or []:
             if isinstance(struct, dict) and struct.get("name") == old:
                 struct["name"] = new
@@ -265,9 +265,9 @@ def hostile(rng: random.Random, doc: dict[str, Any], known: bool = False) -> str
     structs = struct_types(doc)
     if roll < 0.45 and structs:
         old = rng.choice(structs)
-        for field in all_fields(doc):
-            if field.get("type") in (old, f"[]{old}"):
-                field["type"] = field["type"].replace(old, old + char)
+        for item in all_fields(doc):
+            if item.get("type") in (old, f"[]{old}"):
+                item["type"] = item["type"].replace(old, old + char)
         return f"hostile struct type {old!r} {char!r}"
     field = _some_field(rng, doc)
     if field is None:
@@ -366,7 +366,10 @@ def make_case(rng: random.Random, seeds: Sequence[tuple[str, str]], family: str)
 def write_pair(case: Case, workdir: Path) -> tuple[Path, Path]:
     """BASE's and HEAD's directories, each holding only its file."""
     sides = []
-    for side, name, data in (("base", case.base_name, case.base), ("head", case.head_name, case.head)):
+    for side, name, data in (
+        ("base", case.base_name, case.base),
+        ("head", case.head_name, case.head),
+    ):
         directory = workdir / side
         shutil.rmtree(directory, ignore_errors=True)
         directory.mkdir(parents=True)
