@@ -150,6 +150,7 @@ class Tally:
     """What a worker ran and what failed (merged across workers at the end)."""
 
     families: Counter[str] = field(default_factory=Counter)
+    busy: dict[str, float] = field(default_factory=dict)  # seconds spent per family
     failures: Counter[str] = field(default_factory=Counter)
     known: Counter[str] = field(default_factory=Counter)
     saved: dict[str, list[str]] = field(default_factory=dict)
@@ -158,6 +159,8 @@ class Tally:
 
     def merge(self, other: Tally) -> None:
         self.families.update(other.families)
+        for name, seconds in other.busy.items():
+            self.busy[name] = self.busy.get(name, 0.0) + seconds
         self.failures.update(other.failures)
         self.known.update(other.known)
         for key, paths in other.saved.items():
@@ -214,6 +217,7 @@ class Runner:
 
     def run(self, family: str, body: Callable[[], int], case: Case | None, data: bytes) -> None:
         self.tally.families[family] += 1
+        started = time.monotonic()
         try:
             with time_budget(self.job.case_seconds):
                 self.tally.findings += body()
@@ -227,6 +231,9 @@ class Runner:
             saved = self.tally.saved.setdefault(key, [])
             if len(saved) < KEEP:
                 saved.append(self.save(key, family, case, data, err))
+        finally:
+            spent = time.monotonic() - started
+            self.tally.busy[family] = self.tally.busy.get(family, 0.0) + spent
 
     def save(
         self, key: str, family: str, case: Case | None, data: bytes, err: BaseException
@@ -358,10 +365,11 @@ def report(tally: Tally, processes: int, reproducers: str) -> int:
         f"{total} cases in {elapsed:.0f} s on {processes} process(es): {total / elapsed:.1f}/s, "
         f"{total / elapsed / processes:.1f}/s per core; {tally.findings} findings"
     )
-    print("cases per family:")
+    print("cases per family (and per second of that family's own time, on one core):")
     for name in (*LINT_FAMILIES, *(f"diff {f}" for f in FAMILIES)):
         if tally.families[name]:
-            print(f"  {name:20} {tally.families[name]}")
+            rate = tally.families[name] / max(tally.busy.get(name, 0.0), 1e-9)
+            print(f"  {name:20} {tally.families[name]:8}  {rate:8.1f}/s")
     if tally.known:
         print("known elsewhere (counted, not failures):")
         for name, count in tally.known.most_common():
