@@ -223,11 +223,8 @@ class Runner:
                 self.tally.findings += body()
         except (Exception, CaseTimeout) as err:
             known = known_class(case, err)
-            if known:
-                self.tally.known[known] += 1
-                return
-            key = failure_class(err)
-            self.tally.failures[key] += 1
+            key = known or failure_class(err)
+            (self.tally.known if known else self.tally.failures)[key] += 1
             saved = self.tally.saved.setdefault(key, [])
             if len(saved) < KEEP:
                 saved.append(self.save(key, family, case, data, err))
@@ -374,6 +371,8 @@ def report(tally: Tally, processes: int, reproducers: str) -> int:
         print("known elsewhere (counted, not failures):")
         for name, count in tally.known.most_common():
             print(f"  {count:6}  {name}")
+            for path in tally.saved.get(name, [])[:1]:
+                print(f"          python benchmarks/fuzz_lint.py --replay {path}")
     if not tally.failures:
         print("no failure")
         return 0
