@@ -211,7 +211,9 @@ def console_for(color: Color, stderr: bool = False):  # type: ignore[no-untyped-
 
 def fail(message: str) -> NoReturn:
     """Print one line to stderr and exit 2."""
-    print(f"kcompat: error: {message}", file=sys.stderr)
+    from kcompat.report.safe import shown
+
+    print(f"kcompat: error: {shown(message)}", file=sys.stderr)
     raise typer.Exit(2)
 
 

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from kcompat import interrupt
 from kcompat.errors import UsageError, one_line
+from kcompat.report.safe import shown
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -46,7 +47,7 @@ def _main(argv: Sequence[str] | None) -> int:
         code = done.code
         return code if isinstance(code, int) else (0 if code is None else 1)
     except (UsageError, ConfigError) as err:
-        print(f"kcompat: error: {err}", file=sys.stderr)
+        print(f"kcompat: error: {shown(str(err))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return interrupt.EXIT_STATUS
@@ -68,7 +69,7 @@ def _main(argv: Sequence[str] | None) -> int:
         if os.environ.get("KCOMPAT_DEBUG"):
             raise
         print(
-            f"kcompat: internal error: {type(err).__name__}: {one_line(err)} "
+            f"kcompat: internal error: {type(err).__name__}: {shown(one_line(err))} "
             "(set KCOMPAT_DEBUG=1 for the traceback, and please report it)",
             file=sys.stderr,
         )

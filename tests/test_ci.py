@@ -9,6 +9,7 @@ GitHub's API where it posts its comment.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import threading
@@ -66,6 +67,7 @@ def step(
         "GITHUB_OUTPUT": str(output),
         "GITHUB_BASE_REF": "main",
         "GITHUB_REPOSITORY": "kafka/protocol",
+        "PYTHONPATH": os.environ.get("PYTHONPATH", ""),  # the tree under test, not the venv's
         **{f"KCOMPAT_{k.upper()}": v for k, v in inputs.items() if k.isupper() is False},
     }
     if "api" in inputs:
@@ -295,3 +297,16 @@ def test_gitlab_code_quality_field_by_field(tmp_path: Path) -> None:
     assert {i["severity"] for i in accepted} == {"info"}
     assert all(i["description"].endswith("(accepted: KIP-1)") for i in accepted)
     assert run.code == 0  # the accepted errors never fail
+
+
+def test_a_hostile_checkout_name_stays_data(tmp_path: Path) -> None:
+    """The notice names the checkout's directory: an escape sequence or bidi override in
+    that name is shown escaped, never acted on by the log viewer."""
+    checkout = pull_request(tmp_path, tally(1), tally(1))
+    hostile = checkout.rename(checkout.with_name("checkout\x1b]0;pwn\x07\u202e"))
+    done, _summary, _outputs = step(hostile, tmp_path, EVENT)
+    assert done.returncode == 0, done.stderr
+    for char in "\x1b\x07\u202e":
+        assert char not in done.stdout, done.stdout
+    (notice,) = [line for line in done.stdout.splitlines() if line.startswith("::notice")]
+    assert "checkout\\x1b]0;pwn\\x07\\u202e" in notice

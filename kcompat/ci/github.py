@@ -115,7 +115,8 @@ def _check(inputs: Inputs) -> int:
     from kcompat.diff.run import DiffRequest, run_diff
     from kcompat.errors import UsageError
     from kcompat.report.document import Report
-    from kcompat.report.github import PER_LEVEL, render_github
+    from kcompat.report.github import PER_LEVEL, escape, render_github
+    from kcompat.report.markdown import escape as markdown_text
     from kcompat.report.markdown import render_markdown
     from kcompat.rules.engine import Severity
 
@@ -125,12 +126,14 @@ def _check(inputs: Inputs) -> int:
             DiffRequest(base=inputs.base, head="HEAD", merge_base=True, released=released)
         )
     except UsageError as err:
-        print(f"::error title=kcompat::{err}")
-        _append(inputs.summary, f"### kcompat compatibility check\n\n❌ {err}\n")
+        print(f"::error title=kcompat::{escape(str(err))}")
+        _append(
+            inputs.summary, f"### kcompat compatibility check\n\n❌ {markdown_text(str(err))}\n"
+        )
         _outputs(inputs.output, {"skipped": "false", "exit-code": "2"})
         return 2
     if result.note:
-        print(f"::notice title=kcompat::{result.note}")
+        print(f"::notice title=kcompat::{escape(result.note)}")
     report = Report.of(
         "diff",
         result.outcome,
@@ -196,7 +199,9 @@ def _comment(inputs: Inputs, body: str) -> None:
         else:
             _api(inputs, "POST", f"{base}/issues/{number}/comments", {"body": body})
     except (urllib.error.URLError, OSError, ValueError) as err:
-        print(f"::warning title=kcompat::the comment was not posted: {err}")
+        from kcompat.report.github import escape
+
+        print(f"::warning title=kcompat::the comment was not posted: {escape(str(err))}")
 
 
 def _our_comment(inputs: Inputs, url: str) -> int | None:

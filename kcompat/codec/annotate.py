@@ -1,7 +1,8 @@
 """An annotated hex dump: each field's bytes, its path, its wire form and its value.
 
 Evidence of a break is a byte string; nobody can read one unaided. Each line shows the
-offset, the first bytes of a span, and what the layout says those bytes are::
+offset, the first bytes of a span, and what the layout says those bytes are (names and
+values :func:`~kcompat.report.safe.shown`: a terminal acts on none of them)::
 
     0000  00 00 00 05               ThrottleTimeMs (int32) = 5
     0004  03                        Brokers (compact array, 2 items)
@@ -27,6 +28,7 @@ from typing import Any
 from kcompat.codec.errors import DecodeError
 from kcompat.codec.reference_decoder import decode_spans, walk_spans
 from kcompat.codec.spans import NO_VALUE, Span
+from kcompat.report.safe import shown
 from kcompat.spec.defaults import uuid_text
 from kcompat.spec.resolve import Layout
 
@@ -94,7 +96,8 @@ def _tail(data: bytes, width: int, stop: int, error: DecodeError | None) -> list
     the bytes after the message left unread."""
     lines = []
     if error is not None:
-        lines.append(Line(error.offset, error.path, f"{error.offset:0{width}x}  !! {error}"))
+        text = shown(f"{error.offset:0{width}x}  !! {error}")
+        lines.append(Line(error.offset, error.path, text))
     rest = len(data) - stop
     if rest > 0:
         chunk = _hex(data[stop : stop + HEX_BYTES], rest)
@@ -137,7 +140,7 @@ def _line(span: Span, data: bytes, width: int) -> Line:
     if span.value is not NO_VALUE:
         text += f" = {show(span.value)}"
     return Line(
-        span.start, span.path, f"{span.start:0{width}x}  {chunk:<{HEX_BYTES * 3 + 1}} {text}"
+        span.start, span.path, shown(f"{span.start:0{width}x}  {chunk:<{HEX_BYTES * 3 + 1}} {text}")
     )
 
 

@@ -149,13 +149,17 @@ def decode(
         value = decode_message(found, version, payload, java=java)
     except DecodeError as err:
         _codec_failure(f"cannot decode {found.name} v{version}: {err}")
+    from kcompat.report.safe import json_safe
+
     for chunk in iter_json(resolve(found, version), value):
-        sys.stdout.write(chunk)
+        sys.stdout.write(json_safe(chunk))
     sys.stdout.write("\n")
 
 
 def _codec_failure(message: str) -> Any:
-    print(f"kcompat: error: {message}", file=sys.stderr)
+    from kcompat.report.safe import shown
+
+    print(f"kcompat: error: {shown(message)}", file=sys.stderr)
     raise typer.Exit(1)
 
 

@@ -180,6 +180,7 @@ def render_json(result: Any) -> str:
     """The standard findings report (one finding per group, with its counterexample and
     count), with the corpus summary under ``"corpus"``."""
     from kcompat import __version__
+    from kcompat.report.safe import json_safe
 
     counts = {s: 0 for s in ("error", "warning", "info")}
     findings = []
@@ -218,12 +219,14 @@ def render_json(result: Any) -> str:
         "summary": {"files": result.summary["messages"], **counts},
         "corpus": result.summary,
     }
-    return json.dumps(document, indent=2, ensure_ascii=False)
+    return json_safe(json.dumps(document, indent=2, ensure_ascii=False))
 
 
 def render_summary(
     result: Any, console: Any, *, markdown: bool = False, chosen: bool = True
 ) -> None:
+    from kcompat.report.markdown import escape, fenced
+    from kcompat.report.safe import shown, shown_block
     from kcompat.report.tables import written_to
 
     summary = result.summary
@@ -269,13 +272,15 @@ def render_summary(
     if markdown:
         lines = markdown_tables("kcompat corpus verify", head, tables)
         for group in examples:
-            lines += [f"#### {group['message']}", "", "```", *_dump(group), "```", ""]
+            dump = fenced([shown(line) for line in _dump(group)])
+            lines += [f"#### {escape(group['message'])}", "", *dump, ""]
         console.print("\n".join(lines), markup=False, highlight=False)
         return
     print_tables(console, head, tables)
     for group in examples:
-        console.print(f"\n{group['file']}:{group['line']}: {group['message']}", markup=False)
-        console.print("\n".join(f"  {line}" for line in _dump(group)), markup=False)
+        where = shown(f"{group['file']}:{group['line']}: {group['message']}")
+        console.print(f"\n{where}", markup=False)
+        console.print(shown_block("\n".join(f"  {line}" for line in _dump(group))), markup=False)
 
 
 def _dump(group: dict[str, Any]) -> list[str]:

@@ -102,6 +102,7 @@ def diff(
     from kcompat.errors import UsageError
     from kcompat.report.baseline import read_baseline
     from kcompat.report.document import Report
+    from kcompat.report.safe import shown
 
     accepted = read_baseline(baseline) if baseline is not None else frozenset()
     result = run_diff(
@@ -124,7 +125,7 @@ def diff(
     # BASE defaults to HEAD; next to "the index" or "the working tree" name it as the commit
     base_label = "the HEAD commit" if base is None else result.base_label
     if result.note:
-        print(f"kcompat: note: {result.note}", file=sys.stderr)
+        print(f"kcompat: note: {shown(result.note)}", file=sys.stderr)
     if write_baseline is not None:
         from kcompat.report.json_report import findings_json
 

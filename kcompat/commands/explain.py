@@ -150,6 +150,7 @@ def _picture(
 
     from kcompat.app import console_for
     from kcompat.explain import render_text
+    from kcompat.report.safe import shown
 
     exporting = fmt in (ExplainFormat.svg, ExplainFormat.html)
     if exporting:
@@ -178,7 +179,7 @@ def _picture(
         console.width = max(console.width, *(len(str(item)) for item in renderables))
     for item in renderables:
         console.print(item)
-    title = "kcompat explain " + ", ".join(e.message.name for e in explanations)
+    title = shown("kcompat explain " + ", ".join(e.message.name for e in explanations))
     if fmt is ExplainFormat.svg:
         sys.stdout.write(console.export_svg(title=title))
     elif fmt is ExplainFormat.html:

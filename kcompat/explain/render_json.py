@@ -53,12 +53,15 @@ from kcompat.explain.explanation import Explanation
 from kcompat.explain.grammar import Grammar
 from kcompat.explain.matrix import LEGEND, Cell, Column, Row
 from kcompat.explain.timeline import default_text
+from kcompat.report.safe import json_safe
 
 SCHEMA_VERSION = 1
 
 
 def render(explanations: Sequence[Explanation]) -> str:
-    return dumps(document(explanations)) + "\n"
+    """The document; names keep their real values, written as ``\\u`` escapes where a
+    terminal would act on them."""
+    return json_safe(dumps(document(explanations))) + "\n"
 
 
 def dumps(value: Any, indent: int = 0, inline_limit: int = 240) -> str:

@@ -12,13 +12,15 @@ from collections.abc import Sequence
 from kcompat.explain.explanation import Explanation
 from kcompat.explain.grammar import Grammar
 from kcompat.explain.matrix import CHANGES_LEGEND, LEGEND, Column, Row
+from kcompat.report.safe import shown_block
 
 _ROW_MARK = {"added": "+ ", "removed": "- ", "changed": "~ "}
 
 
 def render(explanations: Sequence[Explanation]) -> str:
-    """The whole document (sections separated by a rule)."""
-    parts = [render_one(item) for item in explanations]
+    """The whole document (sections separated by a rule); its only control characters
+    are its own newlines (see :func:`~kcompat.report.safe.shown_block`)."""
+    parts = [shown_block(render_one(item)) for item in explanations]
     return "\n---\n\n".join(parts)
 
 

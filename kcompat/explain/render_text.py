@@ -3,6 +3,8 @@
 A matrix wider than the console is cut into blocks of versions, each repeating the field
 and type columns, so FetchRequest's 18 versions stay readable at 100 columns. Styles are
 always attached; a console without colour drops them, which is how snapshots stay plain.
+Every line is :func:`~kcompat.report.safe.shown_text` before it leaves: names from spec
+files never reach a terminal (or an SVG or HTML page) raw.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from rich.text import Text
 from kcompat.explain.explanation import Explanation
 from kcompat.explain.grammar import Grammar
 from kcompat.explain.matrix import CHANGES_LEGEND, LEGEND, Cell, Column, Matrix, Row, Shape
+from kcompat.report.safe import shown_text
 
 _SHAPE_STYLE = {
     Shape.ABSENT: "dim",
@@ -74,7 +77,7 @@ def render(
                 item, width=max(width, MIN_WIDTH), ascii_only=ascii_only, one_block=one_block
             )
         )
-    return out
+    return [shown_text(item) if isinstance(item, Text) else item for item in out]
 
 
 def render_one(

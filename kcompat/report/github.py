@@ -7,6 +7,7 @@ many more there are and where to read them all.
 
 from __future__ import annotations
 
+from kcompat.report import safe
 from kcompat.report.document import Report, counts_phrase, details, plural
 from kcompat.rules.engine import Finding, Severity
 
@@ -16,7 +17,9 @@ PER_LEVEL = 10
 
 
 def escape(text: str, *, prop: bool = False) -> str:
-    """A workflow command's data (or, with ``prop``, a property value)."""
+    """A workflow command's data (or, with ``prop``, a property value, one line); nothing
+    in it a log viewer or terminal acts on."""
+    text = safe.shown(text) if prop else safe.shown_block(text)
     text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
     if prop:
         text = text.replace(":", "%3A").replace(",", "%2C")
@@ -60,5 +63,5 @@ def render_github(report: Report, *, limit: int | None = None, rest: str = "") -
     said = report.nothing_compared() or (
         f"{counts_phrase(report.counted)} in {plural(report.files, 'spec file')}"
     )
-    lines.append(f"kcompat {report.command}: {said}" + (f" ({aside})" if aside else ""))
+    lines.append(safe.shown(f"kcompat {report.command}: {said}" + (f" ({aside})" if aside else "")))
     return "\n".join(lines)

@@ -13,6 +13,7 @@ import json
 from typing import Any
 
 from kcompat.report.document import Report
+from kcompat.report.safe import json_safe
 from kcompat.rules.engine import Finding, Severity
 
 SEVERITY = {Severity.ERROR: "major", Severity.WARNING: "minor", Severity.INFO: "info"}
@@ -48,4 +49,4 @@ def render_gitlab(report: Report) -> str:
             fingerprint = hashlib.sha256(raw).hexdigest()[:32]
         seen.add(fingerprint)
         issues.append(issue(finding, fingerprint))
-    return json.dumps(issues, indent=2, ensure_ascii=False)
+    return json_safe(json.dumps(issues, indent=2, ensure_ascii=False))

@@ -10,6 +10,7 @@ from typing import Any
 from kcompat import __version__
 from kcompat.report.columns import finding_dict
 from kcompat.report.document import Report
+from kcompat.report.safe import json_safe
 from kcompat.rules.engine import Finding, Severity
 
 SCHEMA_VERSION = 1
@@ -39,7 +40,7 @@ def render_json(report: Report) -> str:
         document["head"] = report.head
     if report.released:
         document["released"] = report.released
-    return json.dumps(document, indent=2, ensure_ascii=False)
+    return json_safe(json.dumps(document, indent=2, ensure_ascii=False))
 
 
 def findings_json(findings: Sequence[Finding], *, command: str, files: int) -> str:

@@ -1,25 +1,28 @@
 """JUnit XML for CI test reports: one test case per finding, grouped by file.
 
 Errors and warnings are failures, unless the configuration accepts them; infos and
-accepted findings are passing cases with their text as output.
+accepted findings are passing cases with their text as output. All text is
+:func:`~kcompat.report.safe.shown` first: a CI page shows it to people, and what that
+escapes includes every character XML 1.0 forbids, so any name makes a valid document.
 """
 
 from __future__ import annotations
 
 from kcompat.report.document import Report, details
+from kcompat.report.safe import shown, shown_block
 from kcompat.rules.engine import Finding, Severity
 
 
 def escape(text: str) -> str:
-    """XML character data (xml.sax.saxutils pulls in urllib and http: 75 ms per run)."""
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    """XML character data, lines kept (xml.sax.saxutils pulls in urllib and http: 75 ms
+    per run)."""
+    return shown_block(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def quoteattr(text: str) -> str:
-    """A double-quoted XML attribute value."""
-    escaped = escape(text).replace('"', "&quot;")
-    escaped = escaped.replace("\n", "&#10;").replace("\r", "&#13;").replace("\t", "&#9;")
-    return '"' + escaped + '"'
+    """A double-quoted XML attribute value, one line."""
+    escaped = shown(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return '"' + escaped.replace('"', "&quot;") + '"'
 
 
 def _fails(finding: Finding) -> bool:

@@ -4,14 +4,18 @@ A verdict line, counts per rule, then every finding (errors first) in a table, a
 it the details of each: hint, why its versions count as released, notes and bytes.
 GitHub refuses comments over 65,536 characters, so the report keeps under ``budget``:
 errors in full first, then warnings and infos while they fit, then one line that says
-how many were left out and how to see them all.
+how many were left out and how to see them all. Names and values from spec files are
+:func:`~kcompat.report.safe.shown`, HTML-escaped in text and table cells, and fenced so no
+backtick in them ends a code span or block.
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from kcompat.report.document import Report, plural
+from kcompat.report.safe import shown, shown_lines
 from kcompat.rules.engine import Finding, Severity
 
 HELP_URI = "https://github.com/kcompat/kcompat/blob/main/rules/{}.md"
@@ -22,12 +26,29 @@ _TITLE = {"diff": "compatibility check", "lint": "spec lint", "drift": "spec dri
 
 
 def escape(text: str) -> str:
-    """Text for HTML inside Markdown (details blocks)."""
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    """Text for HTML inside Markdown (details blocks), one line, nothing raw."""
+    return shown(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+    """Table cell text: no HTML, no raw control character, no column break."""
+    return escape(text).replace("|", "\\|")
+
+
+def code(text: str, *, cell: bool = True) -> str:
+    """An inline code span holding ``text`` whatever backticks it has (CommonMark: a
+    longer run of backticks for the fence); in a table ``cell``, ``|`` escaped."""
+    text = shown(text).replace("|", "\\|") if cell else shown(text)
+    fence = "`" * (max((len(run) for run in re.findall("`+", text)), default=0) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def fenced(lines: list[str]) -> list[str]:
+    """A code block holding ``lines``, its fence longer than any backtick run in them."""
+    longest = max((len(run) for line in lines for run in re.findall("`+", line)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return [fence, *lines, fence]
 
 
 def render_markdown(report: Report, *, budget: int = BUDGET, rest: str = "") -> str:
@@ -84,7 +105,8 @@ def _header(report: Report) -> list[str]:
         "",
     ]
     if report.base is not None:
-        lines += [f"Base `{report.base}`, head `{report.head}`.", ""]
+        base, head = code(report.base, cell=False), code(report.head or "", cell=False)
+        lines += [f"Base {base}, head {head}.", ""]
     if report.released and report.findings:
         lines += [f"Released: {report.released}.", ""]
     return lines
@@ -97,13 +119,14 @@ def _rule_table(report: Report) -> list[str]:
         per_rule.items(), key=lambda kv: (-kv[0][1], kv[0][2], kv[0][0])
     ):
         label = f"{severity.label} (accepted)" if accepted else severity.label
-        lines.append(f"| [`{rule_id}`]({HELP_URI.format(rule_id)}) | {label} | {n} |")
+        lines.append(f"| [{code(rule_id)}]({HELP_URI.format(rule_id)}) | {label} | {n} |")
     return lines
 
 
 def _row(finding: Finding) -> str:
     icon = "✅" if finding.accepted else _ICON[finding.severity]
-    return f"| {icon} | `{finding.location}` | {_cell(finding.message)} | `{finding.rule}` |"
+    where, rule = code(str(finding.location)), code(finding.rule)
+    return f"| {icon} | {where} | {_cell(finding.message)} | {rule} |"
 
 
 def _block(finding: Finding) -> str:
@@ -126,9 +149,7 @@ def _block(finding: Finding) -> str:
             f"<code>{escape(finding.message_name or finding.location.path)}</code> "
             f"{escape(finding.field_path)}</summary>",
             "",
-            "```",
-            *body,
-            "```",
+            *fenced([line for text in body for line in shown_lines(text)]),
             "",
             "</details>",
         ]

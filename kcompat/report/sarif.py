@@ -7,6 +7,7 @@ from typing import Any
 
 from kcompat import __version__
 from kcompat.report.document import Report, details
+from kcompat.report.safe import json_safe
 from kcompat.rules.engine import Severity
 from kcompat.rules.registry import get_rule
 
@@ -82,7 +83,7 @@ def render_sarif(report: Report) -> str:
         "version": "2.1.0",
         "runs": [run],
     }
-    return json.dumps(document, indent=2, ensure_ascii=False)
+    return json_safe(json.dumps(document, indent=2, ensure_ascii=False))
 
 
 def _location(path: str, line: int, column: int) -> dict[str, Any]:

@@ -1,9 +1,16 @@
-"""Summary tables (history, corpus verify): rich tables on a terminal, or Markdown."""
+"""Summary tables (history, corpus verify): rich tables on a terminal, or Markdown.
+
+Cells hold message and field names from spec files: each is
+:func:`~kcompat.report.safe.shown` (and, in Markdown, HTML-escaped) as the table is drawn.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
+
+from kcompat.report.markdown import escape
+from kcompat.report.safe import shown
 
 #: (title, column names, rows of cells)
 Table = tuple[str, Sequence[str], Sequence[Sequence[str]]]
@@ -11,13 +18,15 @@ Table = tuple[str, Sequence[str], Sequence[Sequence[str]]]
 
 def markdown_tables(title: str, head: str, tables: Sequence[Table]) -> list[str]:
     """A heading, the head line, then one GitHub table per non-empty table."""
-    lines = [f"### {title}", "", head, ""]
+    lines = [f"### {escape(title)}", "", escape(head), ""]
     for name, columns, rows in tables:
         if not rows:
             continue
-        lines += [f"#### {name}", "", "| " + " | ".join(columns) + " |"]
+        lines += [f"#### {escape(name)}", "", "| " + " | ".join(columns) + " |"]
         lines += ["|" + "---|" * len(columns)]
-        lines += ["| " + " | ".join(c.replace("|", "\\|") for c in row) + " |" for row in rows]
+        lines += [
+            "| " + " | ".join(escape(c).replace("|", "\\|") for c in row) + " |" for row in rows
+        ]
         lines.append("")
     return lines
 
@@ -25,7 +34,7 @@ def markdown_tables(title: str, head: str, tables: Sequence[Table]) -> list[str]
 def plain_table(columns: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
     """Aligned columns two spaces apart, every cell whole (the last one unpadded): for CI
     logs, where a table folded to 80 columns would cut words in two."""
-    everything = [list(columns), *(list(row) for row in rows)]
+    everything = [list(columns), *([shown(cell) for cell in row] for row in rows)]
     widths = [max(len(row[i]) for row in everything) for i in range(len(columns) - 1)]
     return [
         "  ".join([*(c.ljust(w) for c, w in zip(row, widths, strict=False)), row[-1]]).rstrip()
@@ -38,21 +47,21 @@ def print_tables(console: Any, head: str, tables: Sequence[Table]) -> None:
     aligned text elsewhere (never a word split across lines)."""
     from rich.table import Table as RichTable
 
-    console.print(head, markup=False, highlight=False)
+    console.print(shown(head), markup=False, highlight=False)
     for name, columns, rows in tables:
         if not rows:
             continue
         if not console.is_terminal:
             console.print("", markup=False)
-            console.print(name, markup=False, highlight=False)
+            console.print(shown(name), markup=False, highlight=False)
             for line in plain_table(columns, rows):
                 console.print(line, markup=False, highlight=False, soft_wrap=True)
             continue
-        table = RichTable(title=name, title_justify="left", header_style="bold")
+        table = RichTable(title=shown(name), title_justify="left", header_style="bold")
         for column in columns:
             table.add_column(column, overflow="fold")
         for row in rows:
-            table.add_row(*row)
+            table.add_row(*(shown(cell) for cell in row))
         console.print(table)
 
 

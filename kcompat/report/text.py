@@ -3,7 +3,9 @@
 Errors come first, then warnings, then infos, so a long run's verdict is at the top; each
 finding's hint, why its versions count as released, its notes and its counterexample
 bytes follow it, indented. Lines are styled segments: printed through rich on a terminal,
-as plain text otherwise (a pre-commit hook or a CI log need not import rich).
+as plain text otherwise (a pre-commit hook or a CI log need not import rich). Every segment
+is :func:`~kcompat.report.safe.shown` as it is turned into output, so no name or value from
+a spec file reaches the terminal raw, whoever built the line.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from kcompat.report.document import Report, counts_phrase, plural
+from kcompat.report.safe import shown
 from kcompat.rules.engine import Finding, Severity
 
 if TYPE_CHECKING:
@@ -60,7 +63,7 @@ def finding_block(finding: Finding, base_label: str = "BASE", hints: bool = True
     for note in finding.notes:
         lines.append(((f"    note: {note}", "dim"),))
     if finding.evidence is not None:
-        for row in str(finding.evidence).splitlines():
+        for row in str(finding.evidence).split("\n"):
             lines.append(((f"    {row}", "dim"),))
     return lines
 
@@ -88,7 +91,7 @@ def summary_line(report: Report, base_label: str | None = None) -> Line:
 
 
 def plain(line: Line) -> str:
-    return "".join(text for text, _style in line)
+    return "".join(shown(text) for text, _style in line)
 
 
 def styled(line: Line) -> Text:
@@ -96,5 +99,5 @@ def styled(line: Line) -> Text:
 
     out = Text()
     for text, style in line:
-        out.append(text, style=style or None)
+        out.append(shown(text), style=style or None)
     return out
