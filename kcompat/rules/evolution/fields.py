@@ -54,7 +54,7 @@ def field_added(pair: MessagePair, report: Reporter, context: DiffContext) -> No
                 f"non-tagged field {entry.path} ({entry.field.type}) was added to {{versions}}",
                 key="versions",
                 field_path=entry.path,
-                versions=str(struct_pair.version),
+                versions=str(struct_pair.versions),
                 base=_owner(pair, struct_pair, "base"),
                 base_key="fields",
                 hint=f'add it only to a new version ("versions": "'
@@ -81,7 +81,7 @@ def field_removed(pair: MessagePair, report: Reporter, context: DiffContext) -> 
                 f"field {entry.path} ({entry.field.type}) was removed from {{versions}}",
                 key="fields",
                 field_path=entry.path,
-                versions=str(struct_pair.version),
+                versions=str(struct_pair.versions),
                 base=node(entry),
                 base_key="name",
                 hint='keep it in released versions: end its range instead ("versions": '
@@ -118,7 +118,7 @@ def fields_restructured(pair: MessagePair, report: Reporter, context: DiffContex
             "the same, the generated classes are not",
             key="fields",
             field_path=struct_pair.path,
-            versions=str(struct_pair.version),
+            versions=str(struct_pair.versions),
             base=_owner(pair, struct_pair, "base"),
             base_key="fields",
             hint="a nested struct without a null marker or tagged fields is written inline; "
@@ -138,9 +138,7 @@ def fields_reordered(pair: MessagePair, report: Reporter, context: DiffContext) 
     # or broken in several versions, is one reordering, not one per use and version.
     groups: dict[tuple[str, tuple[str, ...], tuple[str, ...]], _Reorder] = {}
     for struct_pair in pair.struct_pairs:
-        matched = [(b, h) for b, h in struct_pair.matched if not b.tagged and not h.tagged]
-        before = sorted(matched, key=lambda bh: struct_pair.base.fields.index(bh[0]))
-        after = sorted(matched, key=lambda bh: struct_pair.head.fields.index(bh[1]))
+        before, after = _orders(struct_pair)
         names_before = [b.name for b, _ in before]
         names_after = [h.name for _, h in after]
         if names_before == names_after:
@@ -156,10 +154,10 @@ def fields_reordered(pair: MessagePair, report: Reporter, context: DiffContext) 
         )
         head_entry, base_entry = after[first][1], after[first][0]  # one field, both sides
         group = groups.setdefault(key, _Reorder(head_entry, base_entry))
-        group.versions.add(struct_pair.version)
+        group.versions.append(struct_pair.versions)
         group.owners.append(struct_pair.path or pair.head.name)
     for (struct_name, old, new), group in groups.items():
-        versions = Versions.from_ranges((v, v) for v in group.versions)
+        versions = Versions.from_ranges(r for part in group.versions for r in part.ranges)
         owners = sorted(set(group.owners))
         used = f" (used by {', '.join(owners)})" if len(owners) > 1 else ""
         report(
@@ -176,11 +174,28 @@ def fields_reordered(pair: MessagePair, report: Reporter, context: DiffContext) 
         )
 
 
+Matched = list[tuple[LayoutField, LayoutField]]
+
+
+def _orders(struct_pair: StructPair) -> tuple[Matched, Matched]:
+    """The untagged fields both sides have, in BASE's wire order and in HEAD's.
+
+    Positions are found by identity, once per struct pair: a ``tuple.index`` per field
+    compared whole layouts field by field and made this quadratic in the fields.
+    """
+    matched = [(b, h) for b, h in struct_pair.matched if not b.tagged and not h.tagged]
+    base_at = {id(f): i for i, f in enumerate(struct_pair.base.fields)}
+    head_at = {id(f): i for i, f in enumerate(struct_pair.head.fields)}
+    before = sorted(matched, key=lambda bh: base_at[id(bh[0])])
+    after = sorted(matched, key=lambda bh: head_at[id(bh[1])])
+    return before, after
+
+
 @dataclass
 class _Reorder:
     head: LayoutField
     base: LayoutField
-    versions: set[int] = field(default_factory=set)
+    versions: list[Versions] = field(default_factory=list)
     owners: list[str] = field(default_factory=list)
 
 
@@ -211,7 +226,8 @@ def _type_change(base: LayoutField, head: LayoutField) -> str | None:
     **DIFF,
 )
 def field_type_changed(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
-    for struct_pair, base, head in pair.matched_fields():
+    for match in pair.matched_fields():
+        base, head = match.base, match.head
         why = _type_change(base, head)
         if why is None:
             continue
@@ -224,7 +240,7 @@ def field_type_changed(pair: MessagePair, report: Reporter, context: DiffContext
             f"{head.field.type} in {{versions}}{detail}",
             key="type",
             field_path=head.path,
-            versions=str(struct_pair.version),
+            versions=str(match.versions),
             base=node(base),
             base_key="type",
             hint="add a new field in a new version instead of changing this one",
@@ -239,7 +255,8 @@ def field_type_changed(pair: MessagePair, report: Reporter, context: DiffContext
     **DIFF,
 )
 def encoding_changed(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
-    for struct_pair, base, head in pair.matched_fields():
+    for match in pair.matched_fields():
+        base, head = match.base, match.head
         if type_names_differ(base, head) or base.tagged != head.tagged:
             continue
         if int_encoding_changed(base.wire, head.wire):
@@ -250,7 +267,7 @@ def encoding_changed(pair: MessagePair, report: Reporter, context: DiffContext) 
                 f"{describe(head)}{narrower} in {{versions}}",
                 key="encoding",
                 field_path=head.path,
-                versions=str(struct_pair.version),
+                versions=str(match.versions),
                 base=node(base),
                 base_key="encoding",
                 hint="change an encoding only from a new version on (an encoding range)",
@@ -291,7 +308,8 @@ def nullable_widened(pair: MessagePair, report: Reporter, context: DiffContext) 
 
 def _nullability(pair: MessagePair, report: Reporter, *, now_nullable: bool, message: str) -> None:
     """Fields (not structs: KIP-893 has its own rule) whose nullability flipped one way."""
-    for struct_pair, base, head in pair.matched_fields():
+    for match in pair.matched_fields():
+        base, head = match.base, match.head
         if base.wire.kind is Kind.STRUCT or type_names_differ(base, head):
             continue
         if head.nullable == now_nullable and base.nullable != now_nullable:
@@ -305,7 +323,7 @@ def _nullability(pair: MessagePair, report: Reporter, *, now_nullable: bool, mes
                 f"{head.path} {message}",
                 key="nullableVersions",
                 field_path=head.path,
-                versions=str(struct_pair.version),
+                versions=str(match.versions),
                 base=node(base),
                 base_key="nullableVersions",
                 hint=hint,
@@ -320,7 +338,8 @@ def _nullability(pair: MessagePair, report: Reporter, *, now_nullable: bool, mes
     **DIFF,
 )
 def struct_nullability_changed(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
-    for struct_pair, base, head in pair.matched_fields():
+    for match in pair.matched_fields():
+        base, head = match.base, match.head
         if base.wire.kind is not Kind.STRUCT or head.wire.kind is not Kind.STRUCT:
             continue
         if base.nullable != head.nullable:
@@ -332,7 +351,7 @@ def struct_nullability_changed(pair: MessagePair, report: Reporter, context: Dif
                 f"{marker} the presence byte before it (KIP-893)",
                 key="nullableVersions",
                 field_path=head.path,
-                versions=str(struct_pair.version),
+                versions=str(match.versions),
                 base=node(base),
                 base_key="nullableVersions",
                 hint="change nullability only in a new version",
@@ -347,8 +366,9 @@ def struct_nullability_changed(pair: MessagePair, report: Reporter, context: Dif
     **DIFF,
 )
 def wire_format_changed(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
-    for struct_pair, base, head in pair.matched_fields():
-        if struct_pair.flexibility_changed or type_names_differ(base, head):
+    for match in pair.matched_fields():
+        base, head = match.base, match.head
+        if match.flexibility_changed or type_names_differ(base, head):
             continue
         if base.tagged != head.tagged or int_encoding_changed(base.wire, head.wire):
             continue
@@ -362,7 +382,7 @@ def wire_format_changed(pair: MessagePair, report: Reporter, context: DiffContex
                 f"{describe(base)} in {{versions}}",
                 key=_override_key(head),
                 field_path=head.path,
-                versions=str(struct_pair.version),
+                versions=str(match.versions),
                 base=node(base),
                 base_key=_override_key(base),
                 hint="check field-level flexibleVersions overrides",
@@ -439,7 +459,8 @@ def field_renamed(pair: MessagePair, report: Reporter, context: DiffContext) -> 
 )
 def struct_renamed_rule(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
     seen = set()
-    for _struct_pair, base, head in pair.matched_fields():
+    for match in pair.matched_fields():
+        base, head = match.base, match.head
         if struct_renamed(base, head) and head.path not in seen:
             seen.add(head.path)
             report(

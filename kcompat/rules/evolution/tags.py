@@ -20,7 +20,8 @@ from kcompat.spec.resolve import LayoutField
     **DIFF,
 )
 def tag_changed(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
-    for struct_pair, base, head in pair.matched_fields():
+    for match in pair.matched_fields():
+        base, head = match.base, match.head
         if base.tagged and head.tagged and base.tag != head.tag:
             report(
                 node(head),
@@ -28,7 +29,7 @@ def tag_changed(pair: MessagePair, report: Reporter, context: DiffContext) -> No
                 "{versions}; old writers' tag means nothing (or something else) to new readers",
                 key="tag",
                 field_path=head.path,
-                versions=str(struct_pair.version),
+                versions=str(match.versions),
                 base=node(base),
                 base_key="tag",
                 hint=f"keep tag {base.tag}",
@@ -43,7 +44,8 @@ def tag_changed(pair: MessagePair, report: Reporter, context: DiffContext) -> No
     **DIFF,
 )
 def field_tagging_changed(pair: MessagePair, report: Reporter, context: DiffContext) -> None:
-    for struct_pair, base, head in pair.matched_fields():
+    for match in pair.matched_fields():
+        base, head = match.base, match.head
         if base.tagged == head.tagged:
             continue
         now = f"tagged (tag {head.tag})" if head.tagged else "untagged"
@@ -56,7 +58,7 @@ def field_tagging_changed(pair: MessagePair, report: Reporter, context: DiffCont
             if head.tagged or "taggedVersions" in (node(head) or {})
             else "name",
             field_path=head.path,
-            versions=str(struct_pair.version),
+            versions=str(match.versions),
             base=node(base),
             base_key="taggedVersions" if base.tagged else "name",
             hint="tag a field only from a new version on",
@@ -168,7 +170,7 @@ def tagged_field_added(pair: MessagePair, report: Reporter, context: DiffContext
                     f"tagged field {entry.path} (tag {entry.tag}) added to {{versions}}",
                     key="tag",
                     field_path=entry.path,
-                    versions=str(struct_pair.version),
+                    versions=str(struct_pair.versions),
                 )
 
 
@@ -218,7 +220,7 @@ def tagged_versions_changed(pair: MessagePair, report: Reporter, context: DiffCo
                     "reject a known tag in a version where it is not valid",
                     key="taggedVersions",
                     field_path=entry.path,
-                    versions=str(struct_pair.version),
+                    versions=str(struct_pair.versions),
                     base=node(entry) if change == "dropped from" else None,
                     base_key="taggedVersions",
                     hint="change taggedVersions only from a new version on; a tag unknown to "
