@@ -9,12 +9,14 @@ from collections.abc import Sequence
 from kcompat.app import app, completion_args, silence_stdout
 from kcompat.commands import COMMAND_MODULES, register
 from kcompat.errors import UsageError, one_line
+from kcompat.streams import escape_unencodable
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point: usage errors are one line and exit 2; bugs one line and exit 3."""
     from kcompat.config import ConfigError
 
+    escape_unencodable()  # a lone surrogate in a spec name is written, not a crash
     args = list(argv) if argv is not None else sys.argv[1:]
     register(args[0] if args else None)
     try:
