@@ -130,7 +130,7 @@ def synthetic_rows(
     for case in CASES:
         base, head = written[case.name]
         for variant, variant_args in SYNTHETIC_VARIANTS.items():
-            args = [str(base), str(head), "--format", "json", *variant_args]
+            args = [str(base), str(head), *variant_args]
             walls, cpus, last = cold_runs(temp, args, runs, pycache, timeout)
             rows.append(
                 {
