@@ -168,27 +168,25 @@ class _Prover:
         # kcompat.spec.runs) is one layout_delta: the same change in every version of it.
         chunks = runs(base, head, common) if self.skip_identical else _singles(common)
         for chunk in chunks:
-            version = chunk.lowest
-            base_layout, head_layout = resolve(base, version), resolve(head, version)
-            delta = (
-                layout_delta(base_layout.root, head_layout.root) if self.skip_identical else None
-            )
-            if delta is None or delta not in proven:
-                here: list[Evidence] = []
-                for direction, writer, reader in (
-                    (BASE_TO_HEAD, base_layout, head_layout),
-                    (HEAD_TO_BASE, head_layout, base_layout),
-                ):
-                    here.extend(self.check(writer, reader, direction))
-                if delta is None:
-                    found.extend(here)
-                    continue
-                proven[delta] = here
-                found.extend(here)
-                version += 1
-            for other in range(version, chunk.highest + 1):
+            base_layout, head_layout = resolve(base, chunk.lowest), resolve(head, chunk.lowest)
+            if not self.skip_identical:
+                found.extend(self._both_ways(base_layout, head_layout))
+                continue
+            delta = layout_delta(base_layout.root, head_layout.root)
+            first = chunk.lowest
+            if delta not in proven:
+                proven[delta] = self._both_ways(base_layout, head_layout)
+                found.extend(proven[delta])
+                first += 1
+            for other in range(first, chunk.highest + 1):
                 found.extend(replace(e, version=other) for e in proven[delta])
         return found
+
+    def _both_ways(self, base: Layout, head: Layout) -> list[Evidence]:
+        return [
+            *self.check(base, head, BASE_TO_HEAD),
+            *self.check(head, base, HEAD_TO_BASE),
+        ]
 
     def check(self, writer: Layout, reader: Layout, direction: str) -> list[Evidence]:
         """The first counterexample for each field that breaks (smallest sample first).
