@@ -243,3 +243,15 @@ def test_findings_per_run_are_those_per_version(
         version_by_version(patched)
         per_version = as_rows(check())
     assert per_run == per_version
+
+
+def test_drift_per_run_is_drift_per_version(monkeypatch: pytest.MonkeyPatch) -> None:
+    import kcompat.drift as drift_module
+
+    upstream, local = rich_pair()
+    per_run = as_rows(drift_module.drift_specs([upstream], [local]))
+    assert "drift-wire-mismatch" in {row[0] for row in per_run}
+    with monkeypatch.context() as patched:
+        patched.setattr(drift_module, "runs", lambda b, h, vs: tuple(Versions.of(v, v) for v in vs))
+        per_version = as_rows(drift_module.drift_specs([upstream], [local]))
+    assert per_run == per_version
