@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from kcompat import interrupt
 from kcompat.errors import UsageError, one_line
 from kcompat.report.safe import shown
+from kcompat.streams import escape_unencodable
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -35,6 +36,7 @@ def _main(argv: Sequence[str] | None) -> int:
     from kcompat.commands import COMMAND_MODULES, register
     from kcompat.config import ConfigError
 
+    escape_unencodable()  # a lone surrogate in a spec name is written, not a crash
     args = list(argv) if argv is not None else sys.argv[1:]
     register(args[0] if args else None)
     try:

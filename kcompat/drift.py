@@ -18,6 +18,7 @@ from kcompat.rules.registry import Category, Rule, RuleKind, Runner, Subject, al
 from kcompat.rules.runner import Call, Finishing, Outcome, finish, run_rules
 from kcompat.spec.model import Message
 from kcompat.spec.resolve import Kind, LayoutField, StructLayout, resolve
+from kcompat.spec.runs import runs
 from kcompat.spec.shape import own_shape, struct_shape
 from kcompat.spec.specfile import SpecFile
 from kcompat.spec.versions import Versions
@@ -217,17 +218,18 @@ _set_rule = decorator(RuleKind.DRIFT, Subject.SET, _on_set)
 def drift_wire_mismatch(pair: DriftPair, report: Reporter) -> None:
     """A version both sides have is encoded differently: the two ends misread it."""
     # versions whose difference reads the same are one finding (the wire forms may vary)
-    groups: dict[str, tuple[Difference, list[int]]] = {}
-    for version in pair.shared:
-        up = resolve(pair.upstream, version).root
-        lo = resolve(pair.local, version).root
+    # (once per run of versions whose layouts cannot differ: kcompat.spec.runs)
+    groups: dict[str, tuple[Difference, list[Versions]]] = {}
+    for run in runs(pair.upstream, pair.local, pair.shared):
+        up = resolve(pair.upstream, run.lowest).root
+        lo = resolve(pair.local, run.lowest).root
         if struct_shape(up) == struct_shape(lo):
             continue
         found = first_difference(up, lo)
         if found is not None:
-            groups.setdefault(describe_difference(found), (found, []))[1].append(version)
+            groups.setdefault(describe_difference(found), (found, []))[1].append(run)
     for said, (found, versions) in groups.items():
-        shown = Versions.from_ranges((v, v) for v in versions)
+        shown = Versions.from_ranges(r for part in versions for r in part.ranges)
         local_node = found.local.field.node if found.local is not None else None
         upstream_node = found.upstream.field.node if found.upstream is not None else None
         flexible = found.flexibility is not None

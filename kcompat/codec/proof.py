@@ -57,6 +57,7 @@ from kcompat.codec.evidence import (
 from kcompat.codec.samples import generate_samples
 from kcompat.spec.model import Message
 from kcompat.spec.resolve import Layout, resolve
+from kcompat.spec.runs import runs
 from kcompat.spec.shape import version_signature
 from kcompat.spec.versions import Versions
 
@@ -131,6 +132,10 @@ def samples_per_second(
     return ProofRate(prover.count, versions, time.perf_counter() - start, time.process_time() - cpu)
 
 
+def _singles(versions: Versions) -> list[Versions]:
+    return [Versions.of(v, v) for v in versions]
+
+
 def _bounded(versions: Versions) -> Versions:
     if versions.empty or versions.highest - versions.lowest < MAX_VERSIONS:
         return versions
@@ -159,24 +164,29 @@ class _Prover:
         found: list[Evidence] = []
         proven: dict[tuple[object, ...], list[Evidence]] = {}
         common = _bounded(versions & base.valid_versions & head.valid_versions)
-        for version in common:
-            base_layout, head_layout = resolve(base, version), resolve(head, version)
-            delta = (
-                layout_delta(base_layout.root, head_layout.root) if self.skip_identical else None
-            )
-            if delta is not None and delta in proven:
-                found.extend(replace(e, version=version) for e in proven[delta])
+        # With the shortcut, one run of versions whose layouts cannot differ (see
+        # kcompat.spec.runs) is one layout_delta: the same change in every version of it.
+        chunks = runs(base, head, common) if self.skip_identical else _singles(common)
+        for chunk in chunks:
+            base_layout, head_layout = resolve(base, chunk.lowest), resolve(head, chunk.lowest)
+            if not self.skip_identical:
+                found.extend(self._both_ways(base_layout, head_layout))
                 continue
-            here: list[Evidence] = []
-            for direction, writer, reader in (
-                (BASE_TO_HEAD, base_layout, head_layout),
-                (HEAD_TO_BASE, head_layout, base_layout),
-            ):
-                here.extend(self.check(writer, reader, direction))
-            if delta is not None:
-                proven[delta] = here
-            found.extend(here)
+            delta = layout_delta(base_layout.root, head_layout.root)
+            first = chunk.lowest
+            if delta not in proven:
+                proven[delta] = self._both_ways(base_layout, head_layout)
+                found.extend(proven[delta])
+                first += 1
+            for other in range(first, chunk.highest + 1):
+                found.extend(replace(e, version=other) for e in proven[delta])
         return found
+
+    def _both_ways(self, base: Layout, head: Layout) -> list[Evidence]:
+        return [
+            *self.check(base, head, BASE_TO_HEAD),
+            *self.check(head, base, HEAD_TO_BASE),
+        ]
 
     def check(self, writer: Layout, reader: Layout, direction: str) -> list[Evidence]:
         """The first counterexample for each field that breaks (smallest sample first).

@@ -74,7 +74,7 @@ class Finding:
         anchor = self.message_name or self.location.path
         text = _LINE_REFS.sub("", self.message)
         raw = "\x1f".join((self.rule, anchor, self.field_path, self.versions, text))
-        return hashlib.sha256(raw.encode()).hexdigest()[:16]
+        return hashlib.sha256(raw.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
     def sort_key(self) -> tuple[str, int, int, str, str]:
         loc = self.location

@@ -30,7 +30,7 @@ from kcompat.rules.evidence import attach_evidence
 from kcompat.rules.registry import Rule, all_rules, get_rule
 from kcompat.rules.suppress import Directive, covering, parse_directives
 from kcompat.spec.load import Comment
-from kcompat.spec.versions import Versions
+from kcompat.spec.versions import Versions, released_phrase
 
 
 @dataclass(frozen=True)
@@ -231,14 +231,6 @@ def merge_versions(findings: Sequence[Finding]) -> list[Finding]:
     out = []
     for finding, versions in groups.values():
         text = str(versions) if not versions.empty else finding.versions
-        message = finding.message.replace("{versions}", versions_phrase(versions))
+        message = finding.message.replace("{versions}", released_phrase(versions))
         out.append(replace(finding, message=message, versions=text))
     return out
-
-
-def versions_phrase(versions: Versions) -> str:
-    """ "released version 2", "released versions 0-3", or "its released versions"."""
-    if versions.empty:
-        return "its released versions"
-    single = len(versions.ranges) == 1 and versions.ranges[0][0] == versions.ranges[0][1]
-    return f"released version{'' if single else 's'} {versions}"

@@ -172,6 +172,30 @@ def _cache_of(message: Message) -> dict[int, Layout]:
     return cache
 
 
+def _shared_of(message: Message) -> dict[tuple[object, ...], LayoutField]:
+    # Resolved fields without a struct inside, shared by every version that writes them
+    # alike: versions then hold the same objects, so comparing (and pairing) a field across
+    # versions is an identity check, and a spec with thousands of versions does not hold
+    # thousands of copies of each field.
+    shared: dict[tuple[object, ...], LayoutField] | None = message.__dict__.get("_shared")
+    if shared is None:
+        shared = {}
+        object.__setattr__(message, "_shared", shared)
+    return shared
+
+
+def _scalar_key(
+    field: Field, path: str, version: int, flexible: bool, tagged: bool, nullable: bool
+) -> tuple[object, ...] | None:
+    """Everything a field without a struct inside resolves from at one version (``None``
+    for struct-typed fields, resolved each time)."""
+    if field.type.has_struct:
+        return None
+    own_flexible = None if field.flexible_versions is None else version in field.flexible_versions
+    rule = field.encoding_at(version) if field.encoding else None
+    return (id(field), path, flexible, tagged, nullable, own_flexible, id(rule))
+
+
 def _struct_layout(
     message: Message,
     name: str,
@@ -184,16 +208,22 @@ def _struct_layout(
 ) -> StructLayout:
     regular: list[LayoutField] = []
     tagged: list[LayoutField] = []
+    shared = _shared_of(message)
     for field in fields:
         if version not in field.versions:
             continue
         field_path = f"{path}.{field.name}" if path else field.name
         is_tagged = field.tagged_at(version)
         nullable = field.nullable_at(version)
-        wire = _wire(
-            message, field, field_path, version, flexible, is_tagged, nullable, (*chain, name)
-        )
-        entry = LayoutField(field, field_path, wire, field.tag if is_tagged else None, nullable)
+        key = _scalar_key(field, field_path, version, flexible, is_tagged, nullable)
+        entry = shared.get(key) if key is not None else None
+        if entry is None:
+            wire = _wire(
+                message, field, field_path, version, flexible, is_tagged, nullable, (*chain, name)
+            )
+            entry = LayoutField(field, field_path, wire, field.tag if is_tagged else None, nullable)
+            if key is not None:
+                shared[key] = entry
         (tagged if is_tagged else regular).append(entry)
     tagged.sort(key=lambda entry: entry.tag if entry.tag is not None else -1)
     return StructLayout(name, path, tuple(regular), tuple(tagged), flexible, defined)

@@ -103,9 +103,16 @@ class Versions:
         return len(self.ranges) <= 1
 
     def __contains__(self, version: object) -> bool:
+        # Called once per field and version by every layout: a plain loop over the
+        # sorted ranges, stopping at the first that starts above ``version``.
         if not isinstance(version, int):
             return False
-        return any(low <= version <= high for low, high in self.ranges)
+        for low, high in self.ranges:
+            if version < low:
+                return False
+            if version <= high:
+                return True
+        return False
 
     def contains(self, other: Versions) -> bool:
         """True when every version of ``other`` is in this set."""
@@ -234,3 +241,11 @@ def _range_text(low: int, high: int) -> str:
 
 
 _NONE = Versions(())
+
+
+def released_phrase(versions: Versions) -> str:
+    """ "released version 2", "released versions 0-3", or "its released versions"."""
+    if versions.empty:
+        return "its released versions"
+    single = len(versions.ranges) == 1 and versions.ranges[0][0] == versions.ranges[0][1]
+    return f"released version{'' if single else 's'} {versions}"

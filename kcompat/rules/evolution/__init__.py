@@ -4,6 +4,7 @@ from kcompat.rules.evolution import (  # noqa: F401
     fields,
     messages,
     proof,
+    reorder,
     tags,
     unreadable,
     versions,

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from kcompat.rules.engine import Reporter, Severity
 from kcompat.rules.evolution.adapters import pair_rule
 from kcompat.rules.evolution.common import (
@@ -20,7 +18,6 @@ from kcompat.spec.load import JObject
 from kcompat.spec.model import show_value
 from kcompat.spec.resolve import Kind, LayoutField
 from kcompat.spec.shape import own_shape
-from kcompat.spec.versions import Versions
 
 
 def _owner(pair: MessagePair, struct_pair: StructPair, side: str) -> JObject | None:
@@ -49,7 +46,7 @@ def field_added(pair: MessagePair, report: Reporter) -> None:
                 f"non-tagged field {entry.path} ({entry.field.type}) was added to {{versions}}",
                 key="versions",
                 field_path=entry.path,
-                versions=str(struct_pair.version),
+                versions=str(struct_pair.versions),
                 base=_owner(pair, struct_pair, "base"),
                 base_key="fields",
                 hint=f'add it only to a new version ("versions": "'
@@ -71,7 +68,7 @@ def field_removed(pair: MessagePair, report: Reporter) -> None:
                 f"field {entry.path} ({entry.field.type}) was removed from {{versions}}",
                 key="fields",
                 field_path=entry.path,
-                versions=str(struct_pair.version),
+                versions=str(struct_pair.versions),
                 base=node(entry),
                 base_key="name",
                 hint='keep it in released versions: end its range instead ("versions": '
@@ -103,70 +100,12 @@ def fields_restructured(pair: MessagePair, report: Reporter) -> None:
             "the same, the generated classes are not",
             key="fields",
             field_path=struct_pair.path,
-            versions=str(struct_pair.version),
+            versions=str(struct_pair.versions),
             base=_owner(pair, struct_pair, "base"),
             base_key="fields",
             hint="a nested struct without a null marker or tagged fields is written inline; "
             "keep the old grouping unless you mean to break generated code",
         )
-
-
-@pair_rule("fields-reordered", Category.FIELDS, Severity.ERROR)
-def fields_reordered(pair: MessagePair, report: Reporter) -> None:
-    """Fields of a released version change order (even two of the same type)."""
-    # One finding per struct definition and change: a common struct used in two places,
-    # or broken in several versions, is one reordering, not one per use and version.
-    groups: dict[tuple[str, tuple[str, ...], tuple[str, ...]], _Reorder] = {}
-    for struct_pair in pair.struct_pairs:
-        matched = [(b, h) for b, h in struct_pair.matched if not b.tagged and not h.tagged]
-        before = sorted(matched, key=lambda bh: struct_pair.base.fields.index(bh[0]))
-        after = sorted(matched, key=lambda bh: struct_pair.head.fields.index(bh[1]))
-        names_before = [b.name for b, _ in before]
-        names_after = [h.name for _, h in after]
-        if names_before == names_after:
-            continue
-        differ = [
-            i for i, (x, y) in enumerate(zip(names_before, names_after, strict=True)) if x != y
-        ]
-        first, last = differ[0], differ[-1]
-        key = (
-            struct_pair.head.name,
-            tuple(names_before[first : last + 1]),
-            tuple(names_after[first : last + 1]),
-        )
-        head_entry, base_entry = after[first][1], after[first][0]  # one field, both sides
-        group = groups.setdefault(key, _Reorder(head_entry, base_entry))
-        group.versions.add(struct_pair.version)
-        group.owners.append(struct_pair.path or pair.head.name)
-    for (struct_name, old, new), group in groups.items():
-        versions = Versions.from_ranges((v, v) for v in group.versions)
-        owners = sorted(set(group.owners))
-        used = f" (used by {', '.join(owners)})" if len(owners) > 1 else ""
-        report(
-            node(group.head),
-            f"fields of {struct_name} were reordered in {_phrase(versions)}: "
-            f"{', '.join(old)} became {', '.join(new)}{used}",
-            key="name",
-            field_path=group.head.path,
-            versions=str(versions),
-            base=node(group.base),
-            base_key="name",
-            hint="fields go on the wire in spec order, so every reader of these versions "
-            "misreads them; put them back in their old order",
-        )
-
-
-@dataclass
-class _Reorder:
-    head: LayoutField
-    base: LayoutField
-    versions: set[int] = field(default_factory=set)
-    owners: list[str] = field(default_factory=list)
-
-
-def _phrase(versions: Versions) -> str:
-    single = len(versions.ranges) == 1 and versions.ranges[0][0] == versions.ranges[0][1]
-    return f"released version {versions}" if single else f"released versions {versions}"
 
 
 def _type_change(base: LayoutField, head: LayoutField) -> str | None:
@@ -186,7 +125,8 @@ def _type_change(base: LayoutField, head: LayoutField) -> str | None:
 @pair_rule("field-type-changed", Category.FIELDS, Severity.ERROR)
 def field_type_changed(pair: MessagePair, report: Reporter) -> None:
     """A field's type changed (except []P <-> []{P} in non-flexible versions)."""
-    for struct_pair, base, head in pair.matched_fields():
+    for match in pair.matched_fields():
+        base, head = match.base, match.head
         why = _type_change(base, head)
         if why is None:
             continue
@@ -199,7 +139,7 @@ def field_type_changed(pair: MessagePair, report: Reporter) -> None:
             f"{head.field.type} in {{versions}}{detail}",
             key="type",
             field_path=head.path,
-            versions=str(struct_pair.version),
+            versions=str(match.versions),
             base=node(base),
             base_key="type",
             hint="add a new field in a new version instead of changing this one",
@@ -209,7 +149,8 @@ def field_type_changed(pair: MessagePair, report: Reporter) -> None:
 @pair_rule("encoding-changed", Category.FIELDS, Severity.ERROR)
 def encoding_changed(pair: MessagePair, report: Reporter) -> None:
     """Integer `encoding` changed for a released version (incl. narrower)."""
-    for struct_pair, base, head in pair.matched_fields():
+    for match in pair.matched_fields():
+        base, head = match.base, match.head
         if type_names_differ(base, head) or base.tagged != head.tagged:
             continue
         if int_encoding_changed(base.wire, head.wire):
@@ -220,7 +161,7 @@ def encoding_changed(pair: MessagePair, report: Reporter) -> None:
                 f"{describe(head)}{narrower} in {{versions}}",
                 key="encoding",
                 field_path=head.path,
-                versions=str(struct_pair.version),
+                versions=str(match.versions),
                 base=node(base),
                 base_key="encoding",
                 hint="change an encoding only from a new version on (an encoding range)",
@@ -251,7 +192,8 @@ def nullable_widened(pair: MessagePair, report: Reporter) -> None:
 
 def _nullability(pair: MessagePair, report: Reporter, *, now_nullable: bool, message: str) -> None:
     """Fields (not structs: KIP-893 has its own rule) whose nullability flipped one way."""
-    for struct_pair, base, head in pair.matched_fields():
+    for match in pair.matched_fields():
+        base, head = match.base, match.head
         if base.wire.kind is Kind.STRUCT or type_names_differ(base, head):
             continue
         if head.nullable == now_nullable and base.nullable != now_nullable:
@@ -265,7 +207,7 @@ def _nullability(pair: MessagePair, report: Reporter, *, now_nullable: bool, mes
                 f"{head.path} {message}",
                 key="nullableVersions",
                 field_path=head.path,
-                versions=str(struct_pair.version),
+                versions=str(match.versions),
                 base=node(base),
                 base_key="nullableVersions",
                 hint=hint,
@@ -275,7 +217,8 @@ def _nullability(pair: MessagePair, report: Reporter, *, now_nullable: bool, mes
 @pair_rule("struct-nullability-changed", Category.FIELDS, Severity.ERROR)
 def struct_nullability_changed(pair: MessagePair, report: Reporter) -> None:
     """KIP-893: a struct became nullable or non-nullable in a released version."""
-    for struct_pair, base, head in pair.matched_fields():
+    for match in pair.matched_fields():
+        base, head = match.base, match.head
         if base.wire.kind is not Kind.STRUCT or head.wire.kind is not Kind.STRUCT:
             continue
         if base.nullable != head.nullable:
@@ -287,7 +230,7 @@ def struct_nullability_changed(pair: MessagePair, report: Reporter) -> None:
                 f"{marker} the presence byte before it (KIP-893)",
                 key="nullableVersions",
                 field_path=head.path,
-                versions=str(struct_pair.version),
+                versions=str(match.versions),
                 base=node(base),
                 base_key="nullableVersions",
                 hint="change nullability only in a new version",
@@ -297,8 +240,9 @@ def struct_nullability_changed(pair: MessagePair, report: Reporter) -> None:
 @pair_rule("wire-format-changed", Category.FIELDS, Severity.ERROR)
 def wire_format_changed(pair: MessagePair, report: Reporter) -> None:
     """A field's bytes changed in a released version in another way (e.g. compact)."""
-    for struct_pair, base, head in pair.matched_fields():
-        if struct_pair.flexibility_changed or type_names_differ(base, head):
+    for match in pair.matched_fields():
+        base, head = match.base, match.head
+        if match.flexibility_changed or type_names_differ(base, head):
             continue
         if base.tagged != head.tagged or int_encoding_changed(base.wire, head.wire):
             continue
@@ -312,7 +256,7 @@ def wire_format_changed(pair: MessagePair, report: Reporter) -> None:
                 f"{describe(base)} in {{versions}}",
                 key=_override_key(head),
                 field_path=head.path,
-                versions=str(struct_pair.version),
+                versions=str(match.versions),
                 base=node(base),
                 base_key=_override_key(base),
                 hint="check field-level flexibleVersions overrides",
@@ -374,7 +318,8 @@ def field_renamed(pair: MessagePair, report: Reporter) -> None:
 def struct_renamed_rule(pair: MessagePair, report: Reporter) -> None:
     """A struct type renamed: same bytes, but generated class names change."""
     seen = set()
-    for _struct_pair, base, head in pair.matched_fields():
+    for match in pair.matched_fields():
+        base, head = match.base, match.head
         if struct_renamed(base, head) and head.path not in seen:
             seen.add(head.path)
             report(

@@ -1,4 +1,5 @@
-"""Pair two revisions once: messages by name, then structs and fields by name, per version.
+"""Pair two revisions once: messages by name, then structs and fields by name, per run of
+versions in which neither side's layout changes (:mod:`kcompat.spec.runs`).
 
 Every evolution rule reads these pairs instead of re-deriving them, in the style of buf's
 breaking-change handlers. Fields are matched by name, never by position alone; a field
@@ -16,6 +17,7 @@ from pathlib import PurePosixPath
 from kcompat.rules.evolution.released import Releases
 from kcompat.spec.model import Field, Message
 from kcompat.spec.resolve import Kind, LayoutField, StructLayout, Wire, resolve
+from kcompat.spec.runs import runs
 from kcompat.spec.shape import (
     signature_digest,
     struct_shape,
@@ -28,9 +30,10 @@ from kcompat.spec.versions import Versions
 
 @dataclass(frozen=True)
 class StructPair:
-    """One struct (or the message body) at one released version, on both sides."""
+    """One struct (or the message body) on both sides, over a run of released versions
+    that all resolve to these two layouts."""
 
-    version: int
+    versions: Versions  # one contiguous run
     path: str  # dotted path of the owning field in HEAD; "" for the message body
     base: StructLayout
     head: StructLayout
@@ -40,6 +43,17 @@ class StructPair:
     head_only: tuple[LayoutField, ...]
     flexibility_changed: bool  # the message's flexibility differs at this version
     restructured: bool = False  # fields regrouped or flattened without changing a byte
+
+
+@dataclass(frozen=True)
+class FieldPair:
+    """A field matched by name, with every released version whose two sides are exactly
+    these resolved fields (and whose flexibility changed alike)."""
+
+    versions: Versions
+    base: LayoutField
+    head: LayoutField
+    flexibility_changed: bool  # the message's flexibility differs in these versions
 
 
 @dataclass(frozen=True)
@@ -67,30 +81,54 @@ class MessagePair:
     @cached_property
     def struct_pairs(self) -> tuple[StructPair, ...]:
         pairs: list[StructPair] = []
-        for version in self.common:
-            base_layout = resolve(self.base, version)
-            head_layout = resolve(self.head, version)
+        for run in runs(self.base, self.head, self.common):
+            base_layout = resolve(self.base, run.lowest)
+            head_layout = resolve(self.head, run.lowest)
             changed = base_layout.flexible != head_layout.flexible
-            _pair_structs(version, "", base_layout.root, head_layout.root, changed, pairs)
+            _pair_structs(run, "", base_layout.root, head_layout.root, changed, pairs)
         return tuple(pairs)
 
-    def matched_fields(self) -> Iterator[tuple[StructPair, LayoutField, LayoutField]]:
-        """Every (struct pair, base field, head field) matched by name, all versions."""
+    @cached_property
+    def field_pairs(self) -> tuple[FieldPair, ...]:
+        """Every field matched by name, each distinct pair of resolved fields once (in the
+        order first met) with all its versions: runs share resolved fields, so a field
+        present in 200 runs is checked once, not 200 times."""
+        seen: dict[tuple[int, int, bool], tuple[LayoutField, LayoutField, list[Versions]]] = {}
         for struct_pair in self.struct_pairs:
+            changed = struct_pair.flexibility_changed
             for base_field, head_field in struct_pair.matched:
-                yield struct_pair, base_field, head_field
+                key = (id(base_field), id(head_field), changed)
+                found = seen.get(key)
+                if found is None:
+                    seen[key] = (base_field, head_field, [struct_pair.versions])
+                else:
+                    found[2].append(struct_pair.versions)
+        return tuple(
+            FieldPair(_union(runs_), base_field, head_field, changed)
+            for (_b, _h, changed), (base_field, head_field, runs_) in seen.items()
+        )
+
+    def matched_fields(self) -> Iterator[FieldPair]:
+        """Every field matched by name, with the versions where it is matched so."""
+        yield from self.field_pairs
 
     def unique_matched_fields(self) -> Iterator[tuple[str, Field, Field]]:
         """Each field matched by name once (its HEAD path, base and head definitions)."""
         seen: set[str] = set()
-        for _pair, base_field, head_field in self.matched_fields():
-            if head_field.path not in seen:
-                seen.add(head_field.path)
-                yield head_field.path, base_field.field, head_field.field
+        for match in self.field_pairs:
+            if match.head.path not in seen:
+                seen.add(match.head.path)
+                yield match.head.path, match.base.field, match.head.field
+
+
+def _union(parts: list[Versions]) -> Versions:
+    if len(parts) == 1:
+        return parts[0]
+    return Versions.from_ranges(r for part in parts for r in part.ranges)
 
 
 def _pair_structs(
-    version: int,
+    versions: Versions,
     path: str,
     base: StructLayout,
     head: StructLayout,
@@ -110,7 +148,7 @@ def _pair_structs(
     restructured = bool(base_left or head_left) and struct_shape(base) == struct_shape(head)
     out.append(
         StructPair(
-            version,
+            versions,
             path,
             base,
             head,
@@ -127,7 +165,7 @@ def _pair_structs(
         head_child = _child_struct(head_field.wire)
         if base_child is not None and head_child is not None:
             _pair_structs(
-                version, head_field.path, base_child, head_child, flexibility_changed, out
+                versions, head_field.path, base_child, head_child, flexibility_changed, out
             )
 
 
@@ -307,26 +345,26 @@ def against_releases(
     if not shipped.layouts:
         return (), ()
     restored, diverged = [], []
-    for version in released & head.valid_versions:
-        digests = shipped.digests(version)
-        if not digests:
-            continue
-        base_signature = version_signature(base, version)
-        head_signature = version_signature(head, version)
+    # Signatures once per run of versions whose layouts cannot differ (kcompat.spec.runs).
+    for run in runs(base, head, released & head.valid_versions):
+        base_signature = version_signature(base, run.lowest)
+        head_signature = version_signature(head, run.lowest)
         if base_signature == head_signature:
             continue
         base_digest, head_digest = (
             signature_digest(base_signature),
             signature_digest(head_signature),
         )
-        if base_digest in digests:
-            continue  # BASE is what shipped: the change is judged as made
-        if head_digest in digests:
-            restored.append((version, digests[head_digest]))
-            continue
-        reference = shipped.reference(version)
-        if reference is not None:
-            diverged.append((version, reference[0]))
+        for version in run:
+            digests = shipped.digests(version)
+            if not digests or base_digest in digests:
+                continue  # not shipped, or BASE is what shipped: judged as made
+            if head_digest in digests:
+                restored.append((version, digests[head_digest]))
+                continue
+            reference = shipped.reference(version)
+            if reference is not None:
+                diverged.append((version, reference[0]))
     return tuple(restored), tuple(diverged)
 
 

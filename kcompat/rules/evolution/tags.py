@@ -17,7 +17,8 @@ from kcompat.spec.resolve import LayoutField
 @pair_rule("tag-changed", Category.TAGS, Severity.ERROR)
 def tag_changed(pair: MessagePair, report: Reporter) -> None:
     """A tagged field's tag number changed in a released version."""
-    for struct_pair, base, head in pair.matched_fields():
+    for match in pair.matched_fields():
+        base, head = match.base, match.head
         if base.tagged and head.tagged and base.tag != head.tag:
             report(
                 node(head),
@@ -25,7 +26,7 @@ def tag_changed(pair: MessagePair, report: Reporter) -> None:
                 "{versions}; old writers' tag means nothing (or something else) to new readers",
                 key="tag",
                 field_path=head.path,
-                versions=str(struct_pair.version),
+                versions=str(match.versions),
                 base=node(base),
                 base_key="tag",
                 hint=f"keep tag {base.tag}",
@@ -35,7 +36,8 @@ def tag_changed(pair: MessagePair, report: Reporter) -> None:
 @pair_rule("field-tagging-changed", Category.TAGS, Severity.ERROR)
 def field_tagging_changed(pair: MessagePair, report: Reporter) -> None:
     """A field turned tagged or untagged (taggedVersions changed) in a released version."""
-    for struct_pair, base, head in pair.matched_fields():
+    for match in pair.matched_fields():
+        base, head = match.base, match.head
         if base.tagged == head.tagged:
             continue
         now = f"tagged (tag {head.tag})" if head.tagged else "untagged"
@@ -48,7 +50,7 @@ def field_tagging_changed(pair: MessagePair, report: Reporter) -> None:
             if head.tagged or "taggedVersions" in (node(head) or {})
             else "name",
             field_path=head.path,
-            versions=str(struct_pair.version),
+            versions=str(match.versions),
             base=node(base),
             base_key="taggedVersions" if base.tagged else "name",
             hint="tag a field only from a new version on",
@@ -150,7 +152,7 @@ def tagged_field_added(pair: MessagePair, report: Reporter, context: DiffContext
                     f"tagged field {entry.path} (tag {entry.tag}) added to {{versions}}",
                     key="tag",
                     field_path=entry.path,
-                    versions=str(struct_pair.version),
+                    versions=str(struct_pair.versions),
                 )
 
 
@@ -196,7 +198,7 @@ def tagged_versions_changed(pair: MessagePair, report: Reporter) -> None:
                     "reject a known tag in a version where it is not valid",
                     key="taggedVersions",
                     field_path=entry.path,
-                    versions=str(struct_pair.version),
+                    versions=str(struct_pair.versions),
                     base=node(entry) if change == "dropped from" else None,
                     base_key="taggedVersions",
                     hint="change taggedVersions only from a new version on; a tag unknown to "

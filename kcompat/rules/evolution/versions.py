@@ -7,6 +7,7 @@ from kcompat.rules.evolution.adapters import pair_rule, pair_rule_in_context
 from kcompat.rules.evolution.context import DiffContext
 from kcompat.rules.evolution.pairing import MessagePair
 from kcompat.rules.registry import Category
+from kcompat.spec.runs import runs
 from kcompat.spec.shape import version_signature
 from kcompat.spec.versions import Versions
 
@@ -184,7 +185,12 @@ def unreleased_change(pair: MessagePair, report: Reporter, context: DiffContext)
     unreleased = pair.base.valid_versions - protected
     if unreleased.empty:
         return
-    changed = [v for v in unreleased & pair.head.valid_versions if _layouts_differ(pair, v)]
+    changed = [
+        v
+        for run in runs(pair.base, pair.head, unreleased & pair.head.valid_versions)
+        if _layouts_differ(pair, run.lowest)
+        for v in run
+    ]
     gone = unreleased - pair.head.valid_versions
     if not changed and gone.empty:
         return
