@@ -101,16 +101,19 @@ class Reporter:
         message_name: str = "",
         base_path: str = "",
         field_path: str = "",
+        versions: str = "",
     ) -> None:
         self.rule = rule_
         self.path = path
         self.base_path = base_path
         self.message_name = message_name
         self.field_path = field_path
+        self.versions = versions
         self.sink = sink
 
-    def about(self, field_path: str) -> Reporter:
-        """The same reporter, its findings naming ``field_path`` unless told otherwise."""
+    def about(self, field_path: str, versions: str = "") -> Reporter:
+        """The same reporter, its findings naming ``field_path`` (and ``versions``) unless
+        told otherwise: what a field or field-pair adapter fixes for its rules."""
         return Reporter(
             self.rule,
             self.path,
@@ -118,6 +121,7 @@ class Reporter:
             message_name=self.message_name,
             base_path=self.base_path,
             field_path=field_path,
+            versions=versions,
         )
 
     def __call__(
@@ -152,7 +156,7 @@ class Reporter:
                 hint=hint,
                 message_name=self.message_name if message_name is None else message_name,
                 field_path=field_path or self.field_path,
-                versions=versions,
+                versions=versions or self.versions,
                 base_location=base_location,
                 evidence=evidence,
                 notes=notes,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from kcompat.rules.engine import Reporter, Severity
-from kcompat.rules.evolution.adapters import pair_rule
+from kcompat.rules.evolution.adapters import definition_rule, field_pair_rule, pair_rule
 from kcompat.rules.evolution.common import (
     boxing_exception,
     describe,
@@ -12,10 +12,10 @@ from kcompat.rules.evolution.common import (
     struct_renamed,
     type_names_differ,
 )
-from kcompat.rules.evolution.pairing import MessagePair, StructPair
+from kcompat.rules.evolution.pairing import FieldPair, MessagePair, StructPair
 from kcompat.rules.registry import Category
 from kcompat.spec.load import JObject
-from kcompat.spec.model import show_value
+from kcompat.spec.model import Field, show_value
 from kcompat.spec.resolve import Kind, LayoutField
 from kcompat.spec.shape import own_shape
 
@@ -122,145 +122,130 @@ def _type_change(base: LayoutField, head: LayoutField) -> str | None:
     return ""
 
 
-@pair_rule("field-type-changed", Category.FIELDS, Severity.ERROR)
-def field_type_changed(pair: MessagePair, report: Reporter) -> None:
+@field_pair_rule("field-type-changed", Category.FIELDS, Severity.ERROR)
+def field_type_changed(match: FieldPair, report: Reporter) -> None:
     """A field's type changed (except []P <-> []{P} in non-flexible versions)."""
-    for match in pair.matched_fields():
-        base, head = match.base, match.head
-        why = _type_change(base, head)
-        if why is None:
-            continue
-        # No per-version wire names here: string -> bytes is STRING -> BYTES in one version
-        # and COMPACT_STRING -> COMPACT_BYTES in the next, and it is one change.
-        detail = f": {why}" if why else ""
+    base, head = match.base, match.head
+    why = _type_change(base, head)
+    if why is None:
+        return
+    # No per-version wire names here: string -> bytes is STRING -> BYTES in one version
+    # and COMPACT_STRING -> COMPACT_BYTES in the next, and it is one change.
+    detail = f": {why}" if why else ""
+    report(
+        node(head),
+        f"field {head.path} changed type from {base.field.type} to "
+        f"{head.field.type} in {{versions}}{detail}",
+        key="type",
+        base=node(base),
+        base_key="type",
+        hint="add a new field in a new version instead of changing this one",
+    )
+
+
+@field_pair_rule("encoding-changed", Category.FIELDS, Severity.ERROR)
+def encoding_changed(match: FieldPair, report: Reporter) -> None:
+    """Integer `encoding` changed for a released version (incl. narrower)."""
+    base, head = match.base, match.head
+    if type_names_differ(base, head) or base.tagged != head.tagged:
+        return
+    if int_encoding_changed(base.wire, head.wire):
+        narrower = " (narrower)" if head.wire.bits < base.wire.bits else ""
         report(
             node(head),
-            f"field {head.path} changed type from {base.field.type} to "
-            f"{head.field.type} in {{versions}}{detail}",
-            key="type",
-            field_path=head.path,
-            versions=str(match.versions),
+            f"encoding of {head.path} changed from {describe(base)} to "
+            f"{describe(head)}{narrower} in {{versions}}",
+            key="encoding",
             base=node(base),
-            base_key="type",
-            hint="add a new field in a new version instead of changing this one",
+            base_key="encoding",
+            hint="change an encoding only from a new version on (an encoding range)",
         )
 
 
-@pair_rule("encoding-changed", Category.FIELDS, Severity.ERROR)
-def encoding_changed(pair: MessagePair, report: Reporter) -> None:
-    """Integer `encoding` changed for a released version (incl. narrower)."""
-    for match in pair.matched_fields():
-        base, head = match.base, match.head
-        if type_names_differ(base, head) or base.tagged != head.tagged:
-            continue
-        if int_encoding_changed(base.wire, head.wire):
-            narrower = " (narrower)" if head.wire.bits < base.wire.bits else ""
-            report(
-                node(head),
-                f"encoding of {head.path} changed from {describe(base)} to "
-                f"{describe(head)}{narrower} in {{versions}}",
-                key="encoding",
-                field_path=head.path,
-                versions=str(match.versions),
-                base=node(base),
-                base_key="encoding",
-                hint="change an encoding only from a new version on (an encoding range)",
-            )
-
-
-@pair_rule("nullable-narrowed", Category.FIELDS, Severity.ERROR)
-def nullable_narrowed(pair: MessagePair, report: Reporter) -> None:
+@field_pair_rule("nullable-narrowed", Category.FIELDS, Severity.ERROR)
+def nullable_narrowed(match: FieldPair, report: Reporter) -> None:
     """A field stopped being nullable in a released version: old nulls fail to read."""
     _nullability(
-        pair,
+        match,
         report,
         now_nullable=False,
         message="is no longer nullable in {versions}; readers reject the nulls old writers send",
     )
 
 
-@pair_rule("nullable-widened", Category.FIELDS, Severity.ERROR)
-def nullable_widened(pair: MessagePair, report: Reporter) -> None:
+@field_pair_rule("nullable-widened", Category.FIELDS, Severity.ERROR)
+def nullable_widened(match: FieldPair, report: Reporter) -> None:
     """A field became nullable in a released version: old readers reject the null."""
     _nullability(
-        pair,
+        match,
         report,
         now_nullable=True,
         message="became nullable in {versions}; old readers fail on a null",
     )
 
 
-def _nullability(pair: MessagePair, report: Reporter, *, now_nullable: bool, message: str) -> None:
-    """Fields (not structs: KIP-893 has its own rule) whose nullability flipped one way."""
-    for match in pair.matched_fields():
-        base, head = match.base, match.head
-        if base.wire.kind is Kind.STRUCT or type_names_differ(base, head):
-            continue
-        if head.nullable == now_nullable and base.nullable != now_nullable:
-            hint = (
-                "make it nullable from a new version on"
-                if now_nullable
-                else f'keep "nullableVersions": "{base.field.nullable_versions}"'
-            )
-            report(
-                node(head),
-                f"{head.path} {message}",
-                key="nullableVersions",
-                field_path=head.path,
-                versions=str(match.versions),
-                base=node(base),
-                base_key="nullableVersions",
-                hint=hint,
-            )
+def _nullability(match: FieldPair, report: Reporter, *, now_nullable: bool, message: str) -> None:
+    """A field (not a struct: KIP-893 has its own rule) whose nullability flipped one way."""
+    base, head = match.base, match.head
+    if base.wire.kind is Kind.STRUCT or type_names_differ(base, head):
+        return
+    if head.nullable == now_nullable and base.nullable != now_nullable:
+        hint = (
+            "make it nullable from a new version on"
+            if now_nullable
+            else f'keep "nullableVersions": "{base.field.nullable_versions}"'
+        )
+        report(
+            node(head),
+            f"{head.path} {message}",
+            key="nullableVersions",
+            base=node(base),
+            base_key="nullableVersions",
+            hint=hint,
+        )
 
 
-@pair_rule("struct-nullability-changed", Category.FIELDS, Severity.ERROR)
-def struct_nullability_changed(pair: MessagePair, report: Reporter) -> None:
+@field_pair_rule("struct-nullability-changed", Category.FIELDS, Severity.ERROR)
+def struct_nullability_changed(match: FieldPair, report: Reporter) -> None:
     """KIP-893: a struct became nullable or non-nullable in a released version."""
-    for match in pair.matched_fields():
-        base, head = match.base, match.head
-        if base.wire.kind is not Kind.STRUCT or head.wire.kind is not Kind.STRUCT:
-            continue
-        if base.nullable != head.nullable:
-            now = "nullable" if head.nullable else "non-nullable"
-            marker = "adds" if head.nullable else "drops"
-            report(
-                node(head),
-                f"struct {head.path} became {now} in {{versions}}, which "
-                f"{marker} the presence byte before it (KIP-893)",
-                key="nullableVersions",
-                field_path=head.path,
-                versions=str(match.versions),
-                base=node(base),
-                base_key="nullableVersions",
-                hint="change nullability only in a new version",
-            )
+    base, head = match.base, match.head
+    if base.wire.kind is not Kind.STRUCT or head.wire.kind is not Kind.STRUCT:
+        return
+    if base.nullable != head.nullable:
+        now = "nullable" if head.nullable else "non-nullable"
+        marker = "adds" if head.nullable else "drops"
+        report(
+            node(head),
+            f"struct {head.path} became {now} in {{versions}}, which "
+            f"{marker} the presence byte before it (KIP-893)",
+            key="nullableVersions",
+            base=node(base),
+            base_key="nullableVersions",
+            hint="change nullability only in a new version",
+        )
 
 
-@pair_rule("wire-format-changed", Category.FIELDS, Severity.ERROR)
-def wire_format_changed(pair: MessagePair, report: Reporter) -> None:
+@field_pair_rule("wire-format-changed", Category.FIELDS, Severity.ERROR)
+def wire_format_changed(match: FieldPair, report: Reporter) -> None:
     """A field's bytes changed in a released version in another way (e.g. compact)."""
-    for match in pair.matched_fields():
-        base, head = match.base, match.head
-        if match.flexibility_changed or type_names_differ(base, head):
-            continue
-        if base.tagged != head.tagged or int_encoding_changed(base.wire, head.wire):
-            continue
-        b, h = base.wire, head.wire
-        if b.nullable != h.nullable:
-            continue  # nullable-* and struct-nullability-changed
-        if own_shape(b) != own_shape(h):
-            report(
-                node(head),
-                f"{head.path} is written as {describe(head)} instead of "
-                f"{describe(base)} in {{versions}}",
-                key=_override_key(head),
-                field_path=head.path,
-                versions=str(match.versions),
-                base=node(base),
-                base_key=_override_key(base),
-                hint="check field-level flexibleVersions overrides",
-            )
+    base, head = match.base, match.head
+    if match.flexibility_changed or type_names_differ(base, head):
+        return
+    if base.tagged != head.tagged or int_encoding_changed(base.wire, head.wire):
+        return
+    b, h = base.wire, head.wire
+    if b.nullable != h.nullable:
+        return  # nullable-* and struct-nullability-changed
+    if own_shape(b) != own_shape(h):
+        report(
+            node(head),
+            f"{head.path} is written as {describe(head)} instead of "
+            f"{describe(base)} in {{versions}}",
+            key=_override_key(head),
+            base=node(base),
+            base_key=_override_key(base),
+            hint="check field-level flexibleVersions overrides",
+        )
 
 
 def _override_key(entry: LayoutField) -> str:
@@ -334,80 +319,71 @@ def struct_renamed_rule(pair: MessagePair, report: Reporter) -> None:
             )
 
 
-@pair_rule("map-key-changed", Category.FIELDS, Severity.WARNING)
-def map_key_changed(pair: MessagePair, report: Reporter) -> None:
+@definition_rule("map-key-changed", Category.FIELDS, Severity.WARNING)
+def map_key_changed(path: str, base: Field, head: Field, report: Reporter) -> None:
     """mapKey changed: the generated collection type and lookups change."""
-    for path, base, head in pair.unique_matched_fields():
-        if base.map_key != head.map_key:
-            report(
-                head.node,
-                f"mapKey of {path} changed from {str(base.map_key).lower()} to "
-                f"{str(head.map_key).lower()}",
-                key="mapKey" if head.map_key else "name",
-                field_path=path,
-                base=base.node,
-                hint="generated code switches between a list and a keyed collection",
-            )
-
-
-@pair_rule("ignorable-changed", Category.FIELDS, Severity.WARNING)
-def ignorable_changed(pair: MessagePair, report: Reporter) -> None:
-    """ignorable changed: writers now drop (or refuse to drop) the field silently."""
-    for path, base, head in pair.unique_matched_fields():
-        if base.ignorable == head.ignorable:
-            continue
-        key = "ignorable" if head.node is not None and "ignorable" in head.node else "name"
-        if base.ignorable:
-            report(
-                head.node,
-                f"{path} is no longer ignorable: code that sets it and writes an "
-                "older version without it now fails instead of dropping it",
-                key=key,
-                field_path=path,
-                base=base.node,
-                hint="keep ignorable: true unless dropping the value is really unsafe",
-            )
-        else:
-            report(
-                head.node,
-                f"{path} became ignorable: writers of older versions now drop it "
-                "silently instead of failing",
-                key=key,
-                field_path=path,
-                base=base.node,
-                severity=Severity.INFO,
-            )
-
-
-@pair_rule("entity-type-changed", Category.FIELDS, Severity.WARNING)
-def entity_type_changed(pair: MessagePair, report: Reporter) -> None:
-    """entityType changed or removed: tooling that redacts or routes by entity breaks."""
-    for path, base, head in pair.unique_matched_fields():
-        before = base.entity_type if base.entity_type not in (None, "unknown") else None
-        after = head.entity_type if head.entity_type not in (None, "unknown") else None
-        if before is None or before == after:
-            continue  # adding an entityType where there was none breaks nothing
-        key = "entityType" if head.node is not None and "entityType" in head.node else "name"
+    if base.map_key != head.map_key:
         report(
             head.node,
-            f"entityType of {path} changed from {before} to {after or 'none'}",
-            key=key,
-            field_path=path,
+            f"mapKey of {path} changed from {str(base.map_key).lower()} to "
+            f"{str(head.map_key).lower()}",
+            key="mapKey" if head.map_key else "name",
             base=base.node,
-            base_key="entityType",
+            hint="generated code switches between a list and a keyed collection",
         )
 
 
-@pair_rule("docs-changed", Category.DOCS, Severity.INFO)
-def docs_changed(pair: MessagePair, report: Reporter) -> None:
+@definition_rule("ignorable-changed", Category.FIELDS, Severity.WARNING)
+def ignorable_changed(path: str, base: Field, head: Field, report: Reporter) -> None:
+    """ignorable changed: writers now drop (or refuse to drop) the field silently."""
+    if base.ignorable == head.ignorable:
+        return
+    key = "ignorable" if head.node is not None and "ignorable" in head.node else "name"
+    if base.ignorable:
+        report(
+            head.node,
+            f"{path} is no longer ignorable: code that sets it and writes an "
+            "older version without it now fails instead of dropping it",
+            key=key,
+            base=base.node,
+            hint="keep ignorable: true unless dropping the value is really unsafe",
+        )
+    else:
+        report(
+            head.node,
+            f"{path} became ignorable: writers of older versions now drop it "
+            "silently instead of failing",
+            key=key,
+            base=base.node,
+            severity=Severity.INFO,
+        )
+
+
+@definition_rule("entity-type-changed", Category.FIELDS, Severity.WARNING)
+def entity_type_changed(path: str, base: Field, head: Field, report: Reporter) -> None:
+    """entityType changed or removed: tooling that redacts or routes by entity breaks."""
+    before = base.entity_type if base.entity_type not in (None, "unknown") else None
+    after = head.entity_type if head.entity_type not in (None, "unknown") else None
+    if before is None or before == after:
+        return  # adding an entityType where there was none breaks nothing
+    key = "entityType" if head.node is not None and "entityType" in head.node else "name"
+    report(
+        head.node,
+        f"entityType of {path} changed from {before} to {after or 'none'}",
+        key=key,
+        base=base.node,
+        base_key="entityType",
+    )
+
+
+@definition_rule("docs-changed", Category.DOCS, Severity.INFO)
+def docs_changed(path: str, base: Field, head: Field, report: Reporter) -> None:
     """A field's about text changed (compatible)."""
-    for path, base, head in pair.unique_matched_fields():
-        if base.about != head.about:
-            report(
-                head.node,
-                f"documentation of {path} changed",
-                key="about",
-                field_path=path,
-                base=base.node,
-                base_key="about",
-            )
+    if base.about != head.about:
+        report(
+            head.node,
+            f"documentation of {path} changed",
+            key="about",
+            base=base.node,
+            base_key="about",
+        )

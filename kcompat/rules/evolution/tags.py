@@ -3,58 +3,50 @@
 from __future__ import annotations
 
 from kcompat.rules.engine import Reporter, Severity
-from kcompat.rules.evolution.adapters import pair_rule, pair_rule_in_context
+from kcompat.rules.evolution.adapters import field_pair_rule, pair_rule, pair_rule_in_context
 from kcompat.rules.evolution.common import node
 from kcompat.rules.evolution.context import DiffContext
 from kcompat.rules.evolution.ledger import Binding, tag_bindings, walk_fields
-from kcompat.rules.evolution.pairing import MessagePair
+from kcompat.rules.evolution.pairing import FieldPair, MessagePair
 from kcompat.rules.registry import Category
 from kcompat.spec.load import JObject
 from kcompat.spec.model import Field, Message
 from kcompat.spec.resolve import LayoutField
 
 
-@pair_rule("tag-changed", Category.TAGS, Severity.ERROR)
-def tag_changed(pair: MessagePair, report: Reporter) -> None:
+@field_pair_rule("tag-changed", Category.TAGS, Severity.ERROR)
+def tag_changed(match: FieldPair, report: Reporter) -> None:
     """A tagged field's tag number changed in a released version."""
-    for match in pair.matched_fields():
-        base, head = match.base, match.head
-        if base.tagged and head.tagged and base.tag != head.tag:
-            report(
-                node(head),
-                f"tag of {head.path} changed from {base.tag} to {head.tag} in "
-                "{versions}; old writers' tag means nothing (or something else) to new readers",
-                key="tag",
-                field_path=head.path,
-                versions=str(match.versions),
-                base=node(base),
-                base_key="tag",
-                hint=f"keep tag {base.tag}",
-            )
-
-
-@pair_rule("field-tagging-changed", Category.TAGS, Severity.ERROR)
-def field_tagging_changed(pair: MessagePair, report: Reporter) -> None:
-    """A field turned tagged or untagged (taggedVersions changed) in a released version."""
-    for match in pair.matched_fields():
-        base, head = match.base, match.head
-        if base.tagged == head.tagged:
-            continue
-        now = f"tagged (tag {head.tag})" if head.tagged else "untagged"
+    base, head = match.base, match.head
+    if base.tagged and head.tagged and base.tag != head.tag:
         report(
             node(head),
-            f"{head.path} became {now} in {{versions}}: it moves between the "
-            "fixed fields and the tagged section (taggedVersions "
-            f"{base.field.tagged_versions} -> {head.field.tagged_versions})",
-            key="taggedVersions"
-            if head.tagged or "taggedVersions" in (node(head) or {})
-            else "name",
-            field_path=head.path,
-            versions=str(match.versions),
+            f"tag of {head.path} changed from {base.tag} to {head.tag} in "
+            "{versions}; old writers' tag means nothing (or something else) to new readers",
+            key="tag",
             base=node(base),
-            base_key="taggedVersions" if base.tagged else "name",
-            hint="tag a field only from a new version on",
+            base_key="tag",
+            hint=f"keep tag {base.tag}",
         )
+
+
+@field_pair_rule("field-tagging-changed", Category.TAGS, Severity.ERROR)
+def field_tagging_changed(match: FieldPair, report: Reporter) -> None:
+    """A field turned tagged or untagged (taggedVersions changed) in a released version."""
+    base, head = match.base, match.head
+    if base.tagged == head.tagged:
+        return
+    now = f"tagged (tag {head.tag})" if head.tagged else "untagged"
+    report(
+        node(head),
+        f"{head.path} became {now} in {{versions}}: it moves between the "
+        "fixed fields and the tagged section (taggedVersions "
+        f"{base.field.tagged_versions} -> {head.field.tagged_versions})",
+        key="taggedVersions" if head.tagged or "taggedVersions" in (node(head) or {}) else "name",
+        base=node(base),
+        base_key="taggedVersions" if base.tagged else "name",
+        hint="tag a field only from a new version on",
+    )
 
 
 @pair_rule_in_context("tag-reused", Category.TAGS, Severity.ERROR)
