@@ -27,7 +27,7 @@ from typing import Any
 
 import json5
 
-from kcompat.lint import lint_specs
+from kcompat.lint.check import lint_specs
 from kcompat.sources.files import json_files
 from kcompat.spec.load import load_bytes
 from kcompat.spec.specfile import read_spec

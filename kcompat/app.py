@@ -18,7 +18,6 @@ import typer
 from kcompat.errors import UsageError
 
 if TYPE_CHECKING:
-    from kcompat.config import Config
     from kcompat.report.document import Report
     from kcompat.rules.engine import Finding, Severity
 
@@ -242,13 +241,6 @@ UnusedIgnoresOption = Annotated[
         help="Report ignore comments that silence nothing (config: report-unused-ignores).",
     ),
 ]
-
-
-def with_unused_ignores(config: Config, asked: bool) -> Config:
-    """The configuration, asked to report unused ignore comments when the flag says so."""
-    from dataclasses import replace
-
-    return replace(config, report_unused_ignores=True) if asked else config
 
 
 def exit_status(findings: Sequence[Finding], fail_on: FailOn | None, configured: int) -> int:

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kcompat.config import Config
-from kcompat.lint import lint_specs
+from kcompat.lint.check import lint_specs
 from kcompat.rules.engine import Finding
 from kcompat.sources.files import read_paths
 from kcompat.spec.load import JObject, LoadError, parse_document

@@ -9,7 +9,7 @@ from pathlib import Path
 import json5
 import pytest
 
-from kcompat.lint import lint_specs
+from kcompat.lint.check import lint_specs
 from kcompat.sources.files import read_file
 from kcompat.spec.load import (
     MAX_BYTES,

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from kcompat.lint import lint_specs
+from kcompat.lint.check import lint_specs
 from kcompat.sources.files import read_directory
 from kcompat.spec.model import PRIMITIVE_TYPES, Message
 from kcompat.spec.resolve import Kind, Layout, LayoutField, StructLayout, Wire, layouts, resolve

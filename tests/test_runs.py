@@ -246,7 +246,7 @@ def test_findings_per_run_are_those_per_version(
 
 
 def test_drift_per_run_is_drift_per_version(monkeypatch: pytest.MonkeyPatch) -> None:
-    import kcompat.drift as drift_module
+    import kcompat.drift.check as drift_module
 
     upstream, local = rich_pair()
     per_run = as_rows(drift_module.drift_specs([upstream], [local]))

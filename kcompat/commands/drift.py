@@ -21,7 +21,6 @@ from kcompat.app import (
     emit,
     exit_status,
     severity_of,
-    with_unused_ignores,
 )
 
 
@@ -49,31 +48,17 @@ def drift(
     config_file: ConfigOption = None,
 ) -> None:
     """Where a vendored copy of a protocol no longer matches upstream, version by version."""
-    from kcompat.config import load_config
-    from kcompat.drift import drift_specs
-    from kcompat.errors import UsageError
+    from kcompat.drift.run import DriftRequest, drift_request
     from kcompat.report.document import Report
-    from kcompat.sources.git import GitRepo
-    from kcompat.sources.sides import load_all, side_for
 
-    repo = GitRepo.around(repo_dir)
-    up_side, local_side = side_for(upstream, repo), side_for(local, repo)
-    up_specs, local_specs = load_all(up_side), load_all(local_side)
-    if not up_specs or not local_specs:
-        empty = upstream if not up_specs else local
-        raise UsageError(f"no spec files found in {empty}")
-    config = with_unused_ignores(
-        load_config(start=repo.root if repo is not None else None, explicit=config_file),
-        unused_ignores,
-    )
-    outcome = drift_specs(up_specs, local_specs, config)
+    result = drift_request(DriftRequest(upstream, local, repo_dir, config_file, unused_ignores))
     report = Report.of(
         "drift",
-        outcome,
-        files=len(up_specs) + len(local_specs),
+        result.outcome,
+        files=result.files,
         level=severity_of(level),
         base=upstream,
         head=local,
     )
     emit(report, fmt=fmt, color=color, base_label="upstream")
-    raise typer.Exit(exit_status(outcome.findings, fail_on, config.fail_on))
+    raise typer.Exit(exit_status(result.outcome.findings, fail_on, result.config.fail_on))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -20,9 +19,7 @@ from kcompat.app import (
     app,
     emit,
     exit_status,
-    fail,
     severity_of,
-    with_unused_ignores,
 )
 
 
@@ -42,39 +39,13 @@ def lint(
     config_file: ConfigOption = None,
 ) -> None:
     """Check spec files against every rule Kafka's generator enforces, and more."""
-    from kcompat.config import configured_roots, load_config
-    from kcompat.lint import run_lint
+    from kcompat.lint.run import LintRequest, lint_request
     from kcompat.report.document import Report
-    from kcompat.sources.files import read_paths
 
-    config = with_unused_ignores(load_config(explicit=config_file), unused_ignores)
-    chosen = list(paths or [])
-    base = Path(config.root) if config.root else Path(".")
-    if not chosen:
-        chosen = configured_roots(config) or ["."]
-    elif config.paths:
-        # named files (a pre-commit hook's) outside the configured spec paths are not specs
-        roots = [(base / p).resolve() for p in config.paths]
-        named = [p for p in chosen if Path(p).is_file()]
-        chosen = [p for p in chosen if p not in named or _under(Path(p).resolve(), roots)]
-        if named and not chosen:
-            print(f"None of the {len(named)} given file(s) is under the configured paths.")
-            raise typer.Exit(0)
-    targets, context = read_paths(chosen)
-    if not targets and chosen and all(Path(p).is_file() for p in chosen):
-        # a hook named only other JSON files (package.json, editor settings)
-        print(f"No spec files among the {len(chosen)} given file(s); nothing to lint.")
+    result = lint_request(LintRequest(tuple(paths or ()), config_file, unused_ignores))
+    if result.outcome is None:
+        print(result.note)
         raise typer.Exit(0)
-    if not targets:
-        fail(
-            f"no spec files found in {', '.join(chosen)} (spec files are *.json with "
-            '"validVersions")'
-        )
-    outcome = run_lint(targets, context, config)
-    report = Report.of("lint", outcome, files=len(targets), level=severity_of(level))
+    report = Report.of("lint", result.outcome, files=result.files, level=severity_of(level))
     emit(report, fmt=fmt, color=color)
-    raise typer.Exit(exit_status(outcome.findings, fail_on, config.fail_on))
-
-
-def _under(path: Path, roots: list[Path]) -> bool:
-    return any(path == root or root in path.parents for root in roots)
+    raise typer.Exit(exit_status(result.outcome.findings, fail_on, result.config.fail_on))

@@ -112,7 +112,7 @@ def _invalid(
 ) -> tuple[tuple[SpecFile, str, Finding], ...]:
     """Specs whose layout would be a guess (see ``LAYOUT_RULES``): every such HEAD spec,
     and a BASE spec whose HEAD file is fine (a fix: nothing to compare it with)."""
-    from kcompat.lint import layout_errors
+    from kcompat.lint.check import layout_errors
 
     head = [s for s in head_specs if s.message is not None]
     head_errors = layout_errors(head)

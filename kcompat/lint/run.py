@@ -1,0 +1,65 @@
+"""``kcompat lint`` as a request and its result: which files, read how, checked once.
+
+The command only parses options into a :class:`LintRequest` and renders the result, as
+``diff`` and ``explain`` do; everything that decides what is linted lives here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from kcompat.config import Config, configured_roots, load_config
+from kcompat.errors import UsageError
+from kcompat.lint.check import run_lint
+from kcompat.rules.runner import Outcome
+from kcompat.sources.files import read_paths
+
+
+@dataclass(frozen=True)
+class LintRequest:
+    paths: tuple[str, ...] = ()  # files or directories (default: configured paths, or .)
+    config_file: Path | None = None
+    report_unused_ignores: bool = False
+
+
+@dataclass(frozen=True)
+class LintResult:
+    config: Config
+    files: int = 0
+    outcome: Outcome | None = None  # None: nothing to lint, and ``note`` says why
+    note: str = ""
+
+
+def lint_request(request: LintRequest) -> LintResult:
+    """Lint what the request names; a :class:`UsageError` when it names no spec at all."""
+    config = load_config(explicit=request.config_file)
+    if request.report_unused_ignores:
+        config = replace(config, report_unused_ignores=True)
+    chosen = list(request.paths)
+    if not chosen:
+        chosen = configured_roots(config) or ["."]
+    elif config.paths:
+        # named files (a pre-commit hook's) outside the configured spec paths are not specs
+        base = Path(config.root) if config.root else Path(".")
+        roots = [(base / p).resolve() for p in config.paths]
+        named = [p for p in chosen if Path(p).is_file()]
+        chosen = [p for p in chosen if p not in named or _under(Path(p).resolve(), roots)]
+        if named and not chosen:
+            note = f"None of the {len(named)} given file(s) is under the configured paths."
+            return LintResult(config, note=note)
+    targets, context = read_paths(chosen)
+    if not targets and chosen and all(Path(p).is_file() for p in chosen):
+        # a hook named only other JSON files (package.json, editor settings)
+        note = f"No spec files among the {len(chosen)} given file(s); nothing to lint."
+        return LintResult(config, note=note)
+    if not targets:
+        raise UsageError(
+            f"no spec files found in {', '.join(chosen)} (spec files are *.json with "
+            '"validVersions")'
+        )
+    return LintResult(config, len(targets), run_lint(targets, context, config))
+
+
+def _under(path: Path, roots: list[Path]) -> bool:
+    return any(path == root or root in path.parents for root in roots)
