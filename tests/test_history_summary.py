@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 from rich.console import Console
 
-from kcompat.commands.history import render_summary
 from kcompat.errors import UsageError
 from kcompat.pipeline.audit import HistoryResult, summarise
 from kcompat.pipeline.revisions import Comparison, releases
+from kcompat.report.history_summary import render_summary
 from kcompat.report.tables import print_tables
 from kcompat.sources.git import GitRepo
 from tests.conftest import git

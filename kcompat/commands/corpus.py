@@ -8,7 +8,6 @@ and reports each sample it rejects or misreads, with the bytes. Exit status: 0 c
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -170,119 +169,11 @@ def verify(
         result = run_verify(plan, session)
     console = console_for(color)
     if fmt == "json":
-        console.print(render_json(result), markup=False, highlight=False)
+        from kcompat.report.corpus_summary import corpus_json
+
+        console.print(corpus_json(result), markup=False, highlight=False)
     else:
+        from kcompat.report.corpus_summary import render_summary
+
         render_summary(result, console, markdown=fmt == "markdown", chosen=out is not None)
     raise typer.Exit(3 if result.internal else (1 if result.errors else 0))
-
-
-def render_json(result: Any) -> str:
-    """The standard findings report (one finding per group, with its counterexample and
-    count), with the corpus summary under ``"corpus"``."""
-    from kcompat import __version__
-    from kcompat.report.safe import json_safe
-
-    counts = {s: 0 for s in ("error", "warning", "info")}
-    findings = []
-    for group in result.groups:
-        counts[group["severity"]] += group["count"]
-        finding = {
-            k: group[k]
-            for k in (
-                "rule",
-                "severity",
-                "message",
-                "hint",
-                "file",
-                "line",
-                "column",
-                "base_file",
-                "base_line",
-                "message_name",
-                "field_path",
-                "versions",
-                "fingerprint",
-                "released_by",
-            )
-        }
-        finding["evidence"] = json.loads(group["evidence"]) if group["evidence"] else None
-        finding["count"] = group["count"]
-        findings.append(finding)
-    document = {
-        "schema": "kcompat-findings",
-        "version": 1,
-        "tool": {"name": "kcompat", "version": __version__},
-        "command": "corpus-verify",
-        "base": result.summary["corpus"]["revision_label"],
-        "head": result.summary["reader"],
-        "findings": findings,
-        "summary": {"files": result.summary["messages"], **counts},
-        "corpus": result.summary,
-    }
-    return json_safe(json.dumps(document, indent=2, ensure_ascii=False))
-
-
-def render_summary(
-    result: Any, console: Any, *, markdown: bool = False, chosen: bool = True
-) -> None:
-    from kcompat.report.markdown import escape, fenced
-    from kcompat.report.safe import shown, shown_block
-    from kcompat.report.tables import written_to
-
-    summary = result.summary
-    head = (
-        f"{summary['rows']} samples of {summary['messages']} messages from "
-        f"{summary['corpus']['revision_label']} read with {summary['reader']}: "
-        f"{summary['mismatches']} mismatches, {summary['findings']} findings in "
-        f"{result.seconds:.1f} s; " + written_to(result.out, chosen)
-    )
-    tables: list[tuple[str, list[str], list[list[str]]]] = [
-        (
-            "Findings per rule",
-            ["rule", "severity", "count"],
-            [[r["rule"], r["severity"], str(r["count"])] for r in summary["per_rule"]],
-        ),
-        (
-            "Mismatches per message",
-            ["message", "samples", "mismatches", "versions"],
-            [
-                [m["message"], str(m["samples"]), str(m["mismatches"]), m["versions"]]
-                for m in summary["per_message"][:40]
-            ],
-        ),
-        (
-            "Findings",
-            ["severity", "rule", "message", "version", "field", "count"],
-            [
-                [
-                    g["severity"],
-                    g["rule"],
-                    g["message_name"] or "",
-                    "" if g["version"] is None else str(g["version"]),
-                    g["field_path"] or "",
-                    str(g["count"]),
-                ]
-                for g in result.groups[:60]
-            ],
-        ),
-    ]
-    examples = [g for g in result.groups if g["evidence"]][:5]
-    from kcompat.report.tables import markdown_tables, print_tables
-
-    if markdown:
-        lines = markdown_tables("kcompat corpus verify", head, tables)
-        for group in examples:
-            dump = fenced([shown(line) for line in _dump(group)])
-            lines += [f"#### {escape(group['message'])}", "", *dump, ""]
-        console.print("\n".join(lines), markup=False, highlight=False)
-        return
-    print_tables(console, head, tables)
-    for group in examples:
-        where = shown(f"{group['file']}:{group['line']}: {group['message']}")
-        console.print(f"\n{where}", markup=False)
-        console.print(shown_block("\n".join(f"  {line}" for line in _dump(group))), markup=False)
-
-
-def _dump(group: dict[str, Any]) -> list[str]:
-    evidence = json.loads(group["evidence"])
-    return [f"hex {evidence['hex'][:96]}", *evidence["annotated"][:22]]
