@@ -20,6 +20,12 @@ A page looks like this (the tests hold every page to it)::
     ...
     ```
 
+    `kcompat lint` reports:
+
+    ```text finding
+    FileName.json:7:5: error [<rule-id>] <message>
+    ```
+
 Example blocks are fenced code blocks whose info string is ``json <role> [<filename>]``.
 Lint pages use the roles ``fail`` and ``pass``; diff pages use ``fail-base``,
 ``fail-head``, ``pass-base`` and ``pass-head``, and optionally ``fail-release`` and
@@ -27,6 +33,11 @@ Lint pages use the roles ``fail`` and ``pass``; diff pages use ``fail-base``,
 Kafka does, before BASE). Several blocks with one role form a multi-file example. A block
 without a file name is named after its message (its ``"name"``), or ``Example.json``. A
 ``toml <role> kcompat.toml`` block is the configuration that example runs with.
+
+One ``text finding`` block, after the failing example and before the passing one, holds
+the finding lines kcompat prints for the failing example: the text format's
+``path:line:col: severity [rule-id] message`` lines of the page's rule, in printed order
+(the tests run the example and compare them exactly).
 """
 
 from __future__ import annotations
@@ -51,6 +62,7 @@ DIFF_ROLES = ("fail-base", "fail-head", "pass-base", "pass-head")
 RELEASE_ROLES = ("fail-release", "pass-release")
 ROLES = LINT_ROLES + DIFF_ROLES + RELEASE_ROLES
 CONFIG_FILE = "kcompat.toml"
+FINDING_INFO = ("text", "finding")
 
 _FENCE = re.compile(r"^(`{3,})(.*)$")
 _FILE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*\.json\Z")
@@ -87,6 +99,7 @@ class RuleDoc:
     why: str
     fix: str
     examples: dict[str, list[ExampleFile]] = field(default_factory=dict)
+    finding: tuple[str, ...] = ()  # the finding lines the failing example prints
 
     def files(self, role: str) -> list[tuple[str, str]]:
         """The example of one role as (filename, text) pairs, in page order."""
@@ -152,8 +165,8 @@ def parse_rule_doc(path: Path) -> RuleDoc:
     if not fix:
         raise fail(sections["How to fix"][0], "'How to fix' is empty")
     start, body = sections["Examples"]
-    examples = _examples(body, start, fail)
-    return RuleDoc(path, rule_id, kind, category, severity, summary, why, fix, examples)
+    examples, finding = _examples(body, start, fail)
+    return RuleDoc(path, rule_id, kind, category, severity, summary, why, fix, examples, finding)
 
 
 def _skip_blank(lines: Sequence[str], index: int) -> int:
@@ -190,8 +203,11 @@ def _sections(lines: Sequence[str], index: int, fail: Fail) -> dict[str, tuple[i
     return sections
 
 
-def _examples(body: Sequence[str], start: int, fail: Fail) -> dict[str, list[ExampleFile]]:
+def _examples(
+    body: Sequence[str], start: int, fail: Fail
+) -> tuple[dict[str, list[ExampleFile]], tuple[str, ...]]:
     examples: dict[str, list[ExampleFile]] = {}
+    finding: tuple[str, ...] | None = None
     index = 0
     while index < len(body):
         match = _FENCE.match(body[index])
@@ -208,6 +224,17 @@ def _examples(body: Sequence[str], start: int, fail: Fail) -> dict[str, list[Exa
         if index >= len(body):
             raise fail(opened, "unclosed code block")
         index += 1
+        if tuple(info) == FINDING_INFO:
+            if finding is not None:
+                raise fail(opened, "a page has one `text finding` block")
+            if not any(role.startswith("fail") for role in examples) or any(
+                role.startswith("pass") for role in examples
+            ):
+                raise fail(opened, "the `text finding` block goes after the failing example")
+            finding = tuple(content)
+            if not finding or not all(line.strip() for line in finding):
+                raise fail(opened, "the `text finding` block holds finding lines, one a line")
+            continue
         if not info or info[0] not in ("json", "toml"):
             continue  # not an example: an illustration in another language
         if info[0] == "toml" and (len(info) != 3 or info[2] != CONFIG_FILE):
@@ -217,6 +244,8 @@ def _examples(body: Sequence[str], start: int, fail: Fail) -> dict[str, list[Exa
         if len(info) > 3:
             raise fail(opened, f"too many words in the info string: {' '.join(info)}")
         role = info[1]
+        if finding is not None and role.startswith("fail"):
+            raise fail(opened, "the `text finding` block goes after the failing example")
         text = "\n".join(content) + "\n"
         if len(info) == 3:
             if not _FILE_NAME.match(info[2]) and info[2] != CONFIG_FILE:
@@ -228,11 +257,21 @@ def _examples(body: Sequence[str], start: int, fail: Fail) -> dict[str, list[Exa
         if any(example.filename == filename for example in same_role):
             raise fail(opened, f"two {role!r} blocks are both named {filename}; name them")
         same_role.append(ExampleFile(role, filename, text, opened))
-    return examples
+    return examples, finding or ()
 
 
 def all_rule_docs() -> list[Path]:
     return sorted(RULES_DIR.glob("*.md"))
+
+
+def finding_lines(output: str, rule_id: str) -> tuple[str, ...]:
+    """The lines of one rule's findings in kcompat's text output, in printed order (what is
+    indented under a finding, its hint and notes, is left out)."""
+    return tuple(
+        line
+        for line in output.splitlines()
+        if not line.startswith(" ") and f" [{rule_id}] " in line
+    )
 
 
 @dataclass(frozen=True)

@@ -18,12 +18,15 @@ from kcompat.rules.catalog import implemented_in
 from kcompat.rules.engine import Severity
 from kcompat.rules.registry import Rule, all_rules, get_rule, implementation
 from tests.conftest import ROOT
+from tests.diff_runner import run_cli
 from tests.rule_docs import (
+    CONFIG_FILE,
     RULES_DIR,
     RuleDoc,
     RuleDocError,
     all_rule_docs,
     default_filename,
+    finding_lines,
     lint_example,
     parse_rule_doc,
 )
@@ -108,6 +111,20 @@ def test_failing_example_fires_the_rule(page: tuple[RuleDoc, Rule]) -> None:
         assert finding.location.column >= 1
         assert finding.message and "\n" not in finding.message
         assert finding.severity is rule.severity or rule.id == "tag-as-string"
+
+
+def test_failing_example_prints_the_pages_finding_lines(
+    page: tuple[RuleDoc, Rule], tmp_path: Path
+) -> None:
+    """``kcompat lint`` on the failing example's files prints exactly the page's lines."""
+    doc, rule = page
+    for name, text in doc.files("fail"):
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    names = [name for name, _text in doc.files("fail") if name != CONFIG_FILE]
+    run = run_cli(["lint", *names, "--color", "never"], tmp_path)
+    assert run.stderr == ""
+    assert doc.finding, f"{doc.path.name} has no `text finding` block"
+    assert finding_lines(run.stdout, rule.id) == doc.finding
 
 
 def test_passing_example_is_clean(page: tuple[RuleDoc, Rule]) -> None:
@@ -280,6 +297,12 @@ Do the thing described here, carefully.
 { "type": "request", "name": "FooRequest", "validVersions": "0-1" }
 ```
 
+`kcompat diff HEAD~1 HEAD` reports:
+
+```text finding
+FooRequest.json:2:1: error [some-rule] it broke (was line 1 in HEAD~1)
+```
+
 ### Passing
 
 ```json pass-base Other.json
@@ -313,6 +336,9 @@ def test_parser_reads_diff_roles_and_file_names(tmp_path: Path) -> None:
     assert doc.files("fail-head")[0][1].startswith("// a comment\n")
     assert doc.files("pass-head") == [("Other.json", "{\n")]
     assert doc.examples["fail-base"][0].line == 19
+    assert doc.finding == (
+        "FooRequest.json:2:1: error [some-rule] it broke (was line 1 in HEAD~1)",
+    )
 
 
 @pytest.mark.parametrize(
@@ -323,6 +349,9 @@ def test_parser_reads_diff_roles_and_file_names(tmp_path: Path) -> None:
         (("## How to fix", "## How not to fix"), "missing section '## How to fix'"),
         (("```json pass-base Other.json", "```json pass-base ../x.json"), "bad example file"),
         (("```json pass-head Other.json", "```json pass-base Other.json"), "both named"),
+        (("```text\nnot an example", "```text finding\nnot an example"), "one `text finding`"),
+        (("```json fail-head", "```text finding\nx\n```\n\n```json fail-head"), "after the fail"),
+        (("FooRequest.json:2:1:", "\nFooRequest.json:2:1:"), "one a line"),
     ],
 )
 def test_parser_rejects_malformed_pages(
