@@ -14,6 +14,9 @@ A page looks like this (the tests hold every page to it)::
     ...
     ## How to fix
     ...
+    ## Configuration      (optional: kcompat.toml lines for turning it down or accepting it)
+    ## Known problems     (optional: documented limitations)
+    ## Related rules      (optional: `rule-id`: the neighbouring edit it reports)
     ## Examples
     ### Failing
     ```json fail [FileName.json]
@@ -68,6 +71,16 @@ _FENCE = re.compile(r"^(`{3,})(.*)$")
 _FILE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*\.json\Z")
 _NAME_KEY = re.compile(r'"name"\s*:\s*"([A-Za-z][A-Za-z0-9]*)"')
 _HEADER = ("kind", "category", "severity")
+#: The sections a page may have, in the order it must have them.
+SECTIONS = (
+    "Why it matters",
+    "How to fix",
+    "Configuration",
+    "Known problems",
+    "Related rules",
+    "Examples",
+)
+REQUIRED_SECTIONS = ("Why it matters", "How to fix", "Examples")
 
 Fail = Callable[[int, str], "RuleDocError"]
 
@@ -100,6 +113,7 @@ class RuleDoc:
     fix: str
     examples: dict[str, list[ExampleFile]] = field(default_factory=dict)
     finding: tuple[str, ...] = ()  # the finding lines the failing example prints
+    extra: dict[str, str] = field(default_factory=dict)  # the optional sections' text
 
     def files(self, role: str) -> list[tuple[str, str]]:
         """The example of one role as (filename, text) pairs, in page order."""
@@ -155,9 +169,10 @@ def parse_rule_doc(path: Path) -> RuleDoc:
         raise fail(index + 1, "missing the one-line summary after the table")
     summary = " ".join(summary_lines)
     sections = _sections(lines, index, fail)
-    for heading in ("Why it matters", "How to fix", "Examples"):
+    for heading in REQUIRED_SECTIONS:
         if heading not in sections:
             raise fail(len(lines), f"missing section '## {heading}'")
+    _check_order(sections, fail)
     why = "\n".join(sections["Why it matters"][1]).strip()
     fix = "\n".join(sections["How to fix"][1]).strip()
     if not why:
@@ -166,7 +181,28 @@ def parse_rule_doc(path: Path) -> RuleDoc:
         raise fail(sections["How to fix"][0], "'How to fix' is empty")
     start, body = sections["Examples"]
     examples, finding = _examples(body, start, fail)
-    return RuleDoc(path, rule_id, kind, category, severity, summary, why, fix, examples, finding)
+    extra = {
+        name: "\n".join(sections[name][1]).strip()
+        for name in SECTIONS
+        if name in sections and name not in REQUIRED_SECTIONS
+    }
+    for name, text in extra.items():
+        if not text:
+            raise fail(sections[name][0], f"'{name}' is empty")
+    return RuleDoc(
+        path, rule_id, kind, category, severity, summary, why, fix, examples, finding, extra
+    )
+
+
+def _check_order(sections: dict[str, tuple[int, list[str]]], fail: Fail) -> None:
+    """Only the known sections, in the order of :data:`SECTIONS`."""
+    rank = -1
+    for name, (line_no, _body) in sections.items():
+        if name not in SECTIONS:
+            raise fail(line_no, f"unknown section '## {name}' (one of {', '.join(SECTIONS)})")
+        if SECTIONS.index(name) < rank:
+            raise fail(line_no, f"section '## {name}' is out of order ({', '.join(SECTIONS)})")
+        rank = SECTIONS.index(name)
 
 
 def _skip_blank(lines: Sequence[str], index: int) -> int:

@@ -7,6 +7,7 @@ import os
 import re
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ from typer.testing import CliRunner
 
 import kcompat.commands
 from kcompat.app import app
+from kcompat.config import parse_config
 from kcompat.rules.catalog import implemented_in
 from kcompat.rules.engine import Severity
 from kcompat.rules.registry import Rule, all_rules, get_rule, implementation
@@ -139,6 +141,38 @@ def test_passing_example_is_clean(page: tuple[RuleDoc, Rule]) -> None:
 def test_examples_differ(page: tuple[RuleDoc, Rule]) -> None:
     doc, _rule = page
     assert doc.files("fail") != doc.files("pass")
+
+
+# -- the optional sections, on every page -------------------------------------------------
+
+ALL_PAGES = [parse_rule_doc(path) for path in all_rule_docs()]
+_TOML_BLOCK = re.compile(r"^```toml\n(.*?)^```$", re.MULTILINE | re.DOTALL)
+
+
+@pytest.mark.parametrize("doc", ALL_PAGES, ids=lambda doc: doc.id)
+def test_related_rules_are_registered_neighbours(doc: RuleDoc) -> None:
+    """Each item names one registered rule, not the page's own, once."""
+    text = doc.extra.get("Related rules")
+    if text is None:
+        return
+    named = [re.match(r"- `([a-z0-9-]+)`: \S", line) for line in text.splitlines()]
+    assert all(named), f"an item of {doc.id}'s Related rules is not `- `rule-id`: why`"
+    ids = [match.group(1) for match in named if match]
+    assert [rule_id for rule_id in ids if get_rule(rule_id) is None] == []
+    assert doc.id not in ids and len(set(ids)) == len(ids)
+
+
+@pytest.mark.parametrize(
+    "doc", [doc for doc in ALL_PAGES if "Configuration" in doc.extra], ids=lambda doc: doc.id
+)
+def test_configuration_is_a_valid_kcompat_toml_for_the_rule(doc: RuleDoc) -> None:
+    """The page's kcompat.toml lines are read as kcompat reads them, and name its rule."""
+    blocks = _TOML_BLOCK.findall(doc.extra["Configuration"])
+    assert blocks, f"{doc.id}'s Configuration shows no ```toml lines"
+    for block in blocks:
+        config = parse_config(tomllib.loads(block), f"{doc.id}.md")
+        assert config is not None
+        assert doc.id in block or f"category:{doc.category}" in block
 
 
 # -- the CLI prints the pages -------------------------------------------------------------
@@ -284,6 +318,12 @@ Because. It does.
 ## How to fix
 Do the thing described here, carefully.
 
+## Known problems
+Sometimes.
+
+## Related rules
+- `other-rule`: near
+
 ## Examples
 
 ### Failing
@@ -331,11 +371,12 @@ def test_parser_reads_diff_roles_and_file_names(tmp_path: Path) -> None:
     )
     assert doc.summary == "A one-line summary."
     assert doc.why == "Because. It does."
+    assert doc.extra == {"Known problems": "Sometimes.", "Related rules": "- `other-rule`: near"}
     assert sorted(doc.examples) == ["fail-base", "fail-head", "pass-base", "pass-head"]
     assert [name for name, _ in doc.files("fail-base")] == ["FooRequest.json"]
     assert doc.files("fail-head")[0][1].startswith("// a comment\n")
     assert doc.files("pass-head") == [("Other.json", "{\n")]
-    assert doc.examples["fail-base"][0].line == 19
+    assert doc.examples["fail-base"][0].line == 25
     assert doc.finding == (
         "FooRequest.json:2:1: error [some-rule] it broke (was line 1 in HEAD~1)",
     )
@@ -352,6 +393,9 @@ def test_parser_reads_diff_roles_and_file_names(tmp_path: Path) -> None:
         (("```text\nnot an example", "```text finding\nnot an example"), "one `text finding`"),
         (("```json fail-head", "```text finding\nx\n```\n\n```json fail-head"), "after the fail"),
         (("FooRequest.json:2:1:", "\nFooRequest.json:2:1:"), "one a line"),
+        (("## How to fix", "## See also\nx\n\n## How to fix"), "unknown section '## See also'"),
+        (("## Examples", "## Examples\n\n## Configuration\nx\n"), "out of order"),
+        (("## Known problems\nSometimes.", "## Known problems\n"), "'Known problems' is empty"),
     ],
 )
 def test_parser_rejects_malformed_pages(
