@@ -74,10 +74,11 @@ def test_every_page_names_a_registered_rule() -> None:
 
 
 def test_the_package_ships_the_pages() -> None:
+    """Every rule's page, of every kind, is package data (kcompat/data/rules)."""
     from kcompat.rules.catalog import rule_doc
 
-    for rule_id in LINT_RULES:
-        assert rule_doc(rule_id) == (RULES_DIR / f"{rule_id}.md").read_text(encoding="utf-8")
+    for rule in all_rules():
+        assert rule_doc(rule.id) == (RULES_DIR / f"{rule.id}.md").read_text(encoding="utf-8")
 
 
 # -- each page --------------------------------------------------------------------------
@@ -210,18 +211,23 @@ def test_rules_command_says_where_the_rule_is_implemented(page: tuple[RuleDoc, R
         assert re.match(r"@\w+_rule\(", registration) and f'"{rule.id}"' in registration
 
 
-def test_rules_command_through_a_real_process() -> None:
+@pytest.mark.parametrize("rule_id", ["tag-duplicate", "tag-reused"])  # a lint and a diff page
+def test_rules_command_through_a_real_process(rule_id: str) -> None:
     """Piped, the page is Markdown text; the examples say which file they stand for."""
+    rule = get_rule(rule_id)
+    assert rule is not None
     done = subprocess.run(
-        [sys.executable, "-m", "kcompat", "rules", "tag-duplicate"],
+        [sys.executable, "-m", "kcompat", "rules", rule_id],
         capture_output=True,
         text=True,
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("# tag-duplicate\n\n| kind | category | severity |")
+    assert done.stdout.startswith(f"# {rule_id}\n\n| kind | category | severity |")
+    assert f"| {rule.kind} | {rule.category} | {rule.severity.label} |" in done.stdout
     assert "```json\n" in done.stdout and "## How to fix" in done.stdout
     assert "```json fail" not in done.stdout and "```json pass" not in done.stdout
+    assert "```text finding" not in done.stdout and "```text\n" in done.stdout
 
 
 def test_rules_command_renders_markdown_on_a_terminal() -> None:
