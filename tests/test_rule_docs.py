@@ -7,6 +7,7 @@ import os
 import re
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -14,16 +15,20 @@ from typer.testing import CliRunner
 
 import kcompat.commands
 from kcompat.app import app
+from kcompat.config import parse_config
 from kcompat.rules.catalog import implemented_in
 from kcompat.rules.engine import Severity
 from kcompat.rules.registry import Rule, all_rules, get_rule, implementation
 from tests.conftest import ROOT
+from tests.diff_runner import run_cli
 from tests.rule_docs import (
+    CONFIG_FILE,
     RULES_DIR,
     RuleDoc,
     RuleDocError,
     all_rule_docs,
     default_filename,
+    finding_lines,
     lint_example,
     parse_rule_doc,
 )
@@ -69,10 +74,11 @@ def test_every_page_names_a_registered_rule() -> None:
 
 
 def test_the_package_ships_the_pages() -> None:
+    """Every rule's page, of every kind, is package data (kcompat/data/rules)."""
     from kcompat.rules.catalog import rule_doc
 
-    for rule_id in LINT_RULES:
-        assert rule_doc(rule_id) == (RULES_DIR / f"{rule_id}.md").read_text(encoding="utf-8")
+    for rule in all_rules():
+        assert rule_doc(rule.id) == (RULES_DIR / f"{rule.id}.md").read_text(encoding="utf-8")
 
 
 # -- each page --------------------------------------------------------------------------
@@ -110,6 +116,20 @@ def test_failing_example_fires_the_rule(page: tuple[RuleDoc, Rule]) -> None:
         assert finding.severity is rule.severity or rule.id == "tag-as-string"
 
 
+def test_failing_example_prints_the_pages_finding_lines(
+    page: tuple[RuleDoc, Rule], tmp_path: Path
+) -> None:
+    """``kcompat lint`` on the failing example's files prints exactly the page's lines."""
+    doc, rule = page
+    for name, text in doc.files("fail"):
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    names = [name for name, _text in doc.files("fail") if name != CONFIG_FILE]
+    run = run_cli(["lint", *names, "--color", "never"], tmp_path)
+    assert run.stderr == ""
+    assert doc.finding, f"{doc.path.name} has no `text finding` block"
+    assert finding_lines(run.stdout, rule.id) == doc.finding
+
+
 def test_passing_example_is_clean(page: tuple[RuleDoc, Rule]) -> None:
     doc, rule = page
     run = lint_example(doc.files("pass"))
@@ -122,6 +142,38 @@ def test_passing_example_is_clean(page: tuple[RuleDoc, Rule]) -> None:
 def test_examples_differ(page: tuple[RuleDoc, Rule]) -> None:
     doc, _rule = page
     assert doc.files("fail") != doc.files("pass")
+
+
+# -- the optional sections, on every page -------------------------------------------------
+
+ALL_PAGES = [parse_rule_doc(path) for path in all_rule_docs()]
+_TOML_BLOCK = re.compile(r"^```toml\n(.*?)^```$", re.MULTILINE | re.DOTALL)
+
+
+@pytest.mark.parametrize("doc", ALL_PAGES, ids=lambda doc: doc.id)
+def test_related_rules_are_registered_neighbours(doc: RuleDoc) -> None:
+    """Each item names one registered rule, not the page's own, once."""
+    text = doc.extra.get("Related rules")
+    if text is None:
+        return
+    named = [re.match(r"- `([a-z0-9-]+)`: \S", line) for line in text.splitlines()]
+    assert all(named), f"an item of {doc.id}'s Related rules is not `- `rule-id`: why`"
+    ids = [match.group(1) for match in named if match]
+    assert [rule_id for rule_id in ids if get_rule(rule_id) is None] == []
+    assert doc.id not in ids and len(set(ids)) == len(ids)
+
+
+@pytest.mark.parametrize(
+    "doc", [doc for doc in ALL_PAGES if "Configuration" in doc.extra], ids=lambda doc: doc.id
+)
+def test_configuration_is_a_valid_kcompat_toml_for_the_rule(doc: RuleDoc) -> None:
+    """The page's kcompat.toml lines are read as kcompat reads them, and name its rule."""
+    blocks = _TOML_BLOCK.findall(doc.extra["Configuration"])
+    assert blocks, f"{doc.id}'s Configuration shows no ```toml lines"
+    for block in blocks:
+        config = parse_config(tomllib.loads(block), f"{doc.id}.md")
+        assert config is not None
+        assert doc.id in block or f"category:{doc.category}" in block
 
 
 # -- the CLI prints the pages -------------------------------------------------------------
@@ -159,18 +211,23 @@ def test_rules_command_says_where_the_rule_is_implemented(page: tuple[RuleDoc, R
         assert re.match(r"@\w+_rule\(", registration) and f'"{rule.id}"' in registration
 
 
-def test_rules_command_through_a_real_process() -> None:
+@pytest.mark.parametrize("rule_id", ["tag-duplicate", "tag-reused"])  # a lint and a diff page
+def test_rules_command_through_a_real_process(rule_id: str) -> None:
     """Piped, the page is Markdown text; the examples say which file they stand for."""
+    rule = get_rule(rule_id)
+    assert rule is not None
     done = subprocess.run(
-        [sys.executable, "-m", "kcompat", "rules", "tag-duplicate"],
+        [sys.executable, "-m", "kcompat", "rules", rule_id],
         capture_output=True,
         text=True,
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("# tag-duplicate\n\n| kind | category | severity |")
+    assert done.stdout.startswith(f"# {rule_id}\n\n| kind | category | severity |")
+    assert f"| {rule.kind} | {rule.category} | {rule.severity.label} |" in done.stdout
     assert "```json\n" in done.stdout and "## How to fix" in done.stdout
     assert "```json fail" not in done.stdout and "```json pass" not in done.stdout
+    assert "```text finding" not in done.stdout and "```text\n" in done.stdout
 
 
 def test_rules_command_renders_markdown_on_a_terminal() -> None:
@@ -267,6 +324,12 @@ Because. It does.
 ## How to fix
 Do the thing described here, carefully.
 
+## Known problems
+Sometimes.
+
+## Related rules
+- `other-rule`: near
+
 ## Examples
 
 ### Failing
@@ -278,6 +341,12 @@ Do the thing described here, carefully.
 ```json fail-head
 // a comment
 { "type": "request", "name": "FooRequest", "validVersions": "0-1" }
+```
+
+`kcompat diff HEAD~1 HEAD` reports:
+
+```text finding
+FooRequest.json:2:1: error [some-rule] it broke (was line 1 in HEAD~1)
 ```
 
 ### Passing
@@ -308,11 +377,15 @@ def test_parser_reads_diff_roles_and_file_names(tmp_path: Path) -> None:
     )
     assert doc.summary == "A one-line summary."
     assert doc.why == "Because. It does."
+    assert doc.extra == {"Known problems": "Sometimes.", "Related rules": "- `other-rule`: near"}
     assert sorted(doc.examples) == ["fail-base", "fail-head", "pass-base", "pass-head"]
     assert [name for name, _ in doc.files("fail-base")] == ["FooRequest.json"]
     assert doc.files("fail-head")[0][1].startswith("// a comment\n")
     assert doc.files("pass-head") == [("Other.json", "{\n")]
-    assert doc.examples["fail-base"][0].line == 19
+    assert doc.examples["fail-base"][0].line == 25
+    assert doc.finding == (
+        "FooRequest.json:2:1: error [some-rule] it broke (was line 1 in HEAD~1)",
+    )
 
 
 @pytest.mark.parametrize(
@@ -323,6 +396,12 @@ def test_parser_reads_diff_roles_and_file_names(tmp_path: Path) -> None:
         (("## How to fix", "## How not to fix"), "missing section '## How to fix'"),
         (("```json pass-base Other.json", "```json pass-base ../x.json"), "bad example file"),
         (("```json pass-head Other.json", "```json pass-base Other.json"), "both named"),
+        (("```text\nnot an example", "```text finding\nnot an example"), "one `text finding`"),
+        (("```json fail-head", "```text finding\nx\n```\n\n```json fail-head"), "after the fail"),
+        (("FooRequest.json:2:1:", "\nFooRequest.json:2:1:"), "one a line"),
+        (("## How to fix", "## See also\nx\n\n## How to fix"), "unknown section '## See also'"),
+        (("## Examples", "## Examples\n\n## Configuration\nx\n"), "out of order"),
+        (("## Known problems\nSometimes.", "## Known problems\n"), "'Known problems' is empty"),
     ],
 )
 def test_parser_rejects_malformed_pages(

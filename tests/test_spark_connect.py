@@ -161,14 +161,12 @@ def test_connect_addresses_are_checked_before_anything_runs(
     with pytest.raises(UsageError, match="exclude each other"):
         preflight("local[2]", "sc://spark:15002")
     port = _free_port()  # nothing listens there
-    started = time.monotonic()
     with pytest.raises(UsageError) as refused:
         preflight(None, f"sc://127.0.0.1:{port}/;user_id=me")
     assert str(refused.value) == (
         f"Spark Connect at sc://127.0.0.1:{port}/;user_id=me: cannot connect to "
         f"127.0.0.1:{port} (Connection refused); is the server running?"
     )
-    assert time.monotonic() - started < 5  # one TCP attempt, not gRPC's minutes of retries
     monkeypatch.setenv("SPARK_REMOTE", "sc://spark:15002")
     with pytest.raises(UsageError, match="exclude each other"):
         preflight("local[1]", None)

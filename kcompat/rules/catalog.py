@@ -38,6 +38,9 @@ _EXAMPLE_FENCE = re.compile(
     re.MULTILINE,
 )
 _SIDES = {"base": "BASE", "head": "HEAD", "release": "The release"}
+#: the fence of the finding lines a page's failing example prints (``text finding``; the
+#: page introduces it in words, the marker is for the tests that compare it)
+_FINDING_FENCE = re.compile(r"^(```+)(\w+)[ \t]+finding[ \t]*$", re.MULTILINE)
 
 
 def readable_page(text: str) -> str:
@@ -48,7 +51,7 @@ def readable_page(text: str) -> str:
         parts = [part for part in (_SIDES.get(side or ""), filename and f"`{filename}`") if part]
         return (f"{', '.join(parts)}:\n\n" if parts else "") + fence + language
 
-    return _EXAMPLE_FENCE.sub(label, text)
+    return _FINDING_FENCE.sub(r"\1\2", _EXAMPLE_FENCE.sub(label, text))
 
 
 def implemented_in(found: Rule) -> str:
