@@ -6,12 +6,15 @@ Commands live in :mod:`kcompat.commands`, one module each.
 
 from __future__ import annotations
 
+import functools
+import inspect
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
@@ -241,6 +244,56 @@ UnusedIgnoresOption = Annotated[
         help="Report ignore comments that silence nothing (config: report-unused-ignores).",
     ),
 ]
+
+
+@dataclass(frozen=True)
+class FindingsOptions:
+    """The options of every command that reports findings (lint, diff, drift)."""
+
+    fmt: LintFormat = LintFormat.text
+    fail_on: FailOn | None = None
+    level: Level = Level.info
+    unused_ignores: bool = False
+    color: Color = Color.auto
+    config_file: Path | None = None
+
+
+#: Each shared option: its parameter name, its typer annotation and its default.
+_SHARED_OPTIONS: tuple[tuple[str, Any, Any], ...] = (
+    ("fmt", FormatOption, LintFormat.text),
+    ("fail_on", FailOnOption, None),
+    ("level", LevelOption, Level.info),
+    ("unused_ignores", UnusedIgnoresOption, False),
+    ("color", ColorOption, Color.auto),
+    ("config_file", ConfigOption, None),
+)
+
+
+def findings_command(command: Callable[..., None]) -> Callable[..., None]:
+    """Give a command the shared findings options as one ``options`` argument.
+
+    Typer reads a command's signature: this one is the command's own parameters, then the
+    shared ones, so each is declared (and documented in ``--help``) once.
+    """
+    own = [
+        parameter
+        for parameter in inspect.signature(command, eval_str=True).parameters.values()
+        if parameter.name != "options"
+    ]
+    shared = [
+        inspect.Parameter(
+            name, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=default, annotation=annotation
+        )
+        for name, annotation, default in _SHARED_OPTIONS
+    ]
+
+    @functools.wraps(command)
+    def run(**values: Any) -> None:
+        options = FindingsOptions(**{name: values.pop(name) for name, _, _ in _SHARED_OPTIONS})
+        command(**values, options=options)
+
+    run.__signature__ = inspect.Signature([*own, *shared])  # type: ignore[attr-defined]
+    return run
 
 
 def exit_status(findings: Sequence[Finding], fail_on: FailOn | None, configured: int) -> int:

@@ -8,23 +8,17 @@ from typing import Annotated
 import typer
 
 from kcompat.app import (
-    Color,
-    ColorOption,
-    ConfigOption,
-    FailOnOption,
-    FormatOption,
-    Level,
-    LevelOption,
-    LintFormat,
-    UnusedIgnoresOption,
+    FindingsOptions,
     app,
     emit,
     exit_status,
+    findings_command,
     severity_of,
 )
 
 
 @app.command(short_help="Every breaking change between two revisions, with the bytes.")
+@findings_command
 def diff(
     base: Annotated[
         str | None,
@@ -49,8 +43,6 @@ def diff(
         Path | None,
         typer.Option("--repo", metavar="DIR", help="The git repository (default: current)."),
     ] = None,
-    fmt: FormatOption = LintFormat.text,
-    fail_on: FailOnOption = None,
     history: Annotated[
         bool,
         typer.Option("--history/--no-history", help="Check tag reuse against BASE's history."),
@@ -90,10 +82,8 @@ def diff(
             help="Write the current findings to FILE as a baseline, say how many, exit 0.",
         ),
     ] = None,
-    level: LevelOption = Level.info,
-    unused_ignores: UnusedIgnoresOption = False,
-    color: ColorOption = Color.auto,
-    config_file: ConfigOption = None,
+    *,
+    options: FindingsOptions,
 ) -> None:
     """Every breaking change between BASE and HEAD (revisions, the index, or directories)."""
     import sys
@@ -116,9 +106,9 @@ def diff(
             proof=proof,
             samples=samples if samples is not None else (10 if staged else 20),
             released=released,
-            config_file=config_file,
+            config_file=options.config_file,
             baseline=frozenset(accepted),
-            report_unused_ignores=unused_ignores,
+            report_unused_ignores=options.unused_ignores,
         )
     )
     outcome = result.outcome
@@ -147,10 +137,10 @@ def diff(
         "diff",
         outcome,
         files=result.files,
-        level=severity_of(level),
+        level=severity_of(options.level),
         base=None if result.first_commit else result.base_label,  # the note says why
         head=result.head_label,
         released=result.released,
     )
-    emit(report, fmt=fmt, color=color, base_label=base_label)
-    raise typer.Exit(exit_status(outcome.findings, fail_on, result.fail_on))
+    emit(report, fmt=options.fmt, color=options.color, base_label=base_label)
+    raise typer.Exit(exit_status(outcome.findings, options.fail_on, result.fail_on))

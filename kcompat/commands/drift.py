@@ -8,23 +8,17 @@ from typing import Annotated
 import typer
 
 from kcompat.app import (
-    Color,
-    ColorOption,
-    ConfigOption,
-    FailOnOption,
-    FormatOption,
-    Level,
-    LevelOption,
-    LintFormat,
-    UnusedIgnoresOption,
+    FindingsOptions,
     app,
     emit,
     exit_status,
+    findings_command,
     severity_of,
 )
 
 
 @app.command(short_help="A vendored copy of the specs against its upstream.")
+@findings_command
 def drift(
     upstream: Annotated[
         str,
@@ -40,25 +34,22 @@ def drift(
         Path | None,
         typer.Option("--repo", metavar="DIR", help="Repository for revisions (default: current)."),
     ] = None,
-    fmt: FormatOption = LintFormat.text,
-    fail_on: FailOnOption = None,
-    level: LevelOption = Level.info,
-    unused_ignores: UnusedIgnoresOption = False,
-    color: ColorOption = Color.auto,
-    config_file: ConfigOption = None,
+    *,
+    options: FindingsOptions,
 ) -> None:
     """Where a vendored copy of a protocol no longer matches upstream, version by version."""
     from kcompat.drift.run import DriftRequest, drift_request
     from kcompat.report.document import Report
 
-    result = drift_request(DriftRequest(upstream, local, repo_dir, config_file, unused_ignores))
+    request = DriftRequest(upstream, local, repo_dir, options.config_file, options.unused_ignores)
+    result = drift_request(request)
     report = Report.of(
         "drift",
         result.outcome,
         files=result.files,
-        level=severity_of(level),
+        level=severity_of(options.level),
         base=upstream,
         head=local,
     )
-    emit(report, fmt=fmt, color=color, base_label="upstream")
-    raise typer.Exit(exit_status(result.outcome.findings, fail_on, result.config.fail_on))
+    emit(report, fmt=options.fmt, color=options.color, base_label="upstream")
+    raise typer.Exit(exit_status(result.outcome.findings, options.fail_on, result.config.fail_on))
