@@ -15,6 +15,14 @@ import typer
 
 import kcompat.pipeline.corpus_rules  # noqa: F401  (registers the corpus rules)
 from kcompat.app import Color, ColorOption, ConfigOption, app, console_for
+from kcompat.commands.spark_options import (
+    MasterOption,
+    OutOption,
+    PartitionsOption,
+    RemoteOption,
+    RepoOption,
+    SummaryFormatOption,
+)
 
 corpus_app = typer.Typer(
     name="corpus",
@@ -24,22 +32,6 @@ corpus_app = typer.Typer(
 )
 app.add_typer(corpus_app)
 
-RepoOption = Annotated[
-    Path, typer.Option("--repo", metavar="DIR", help="The git repository holding the revisions.")
-]
-MasterOption = Annotated[
-    str | None, typer.Option("--master", metavar="URL", help="Spark master (default local[*]).")
-]
-RemoteOption = Annotated[
-    str | None,
-    typer.Option(
-        "--remote", metavar="URL", help="A Spark Connect server, sc://HOST:PORT (not --master)."
-    ),
-]
-PartitionsOption = Annotated[
-    int | None,
-    typer.Option("--partitions", metavar="N", min=1, help="Spark partitions (default 2x cores)."),
-]
 SpecsPathOption = Annotated[
     list[str] | None,
     typer.Option("--specs-path", metavar="PATH", help="Only specs under this path (repeatable)."),
@@ -128,15 +120,8 @@ def verify(
         str, typer.Option("--rev", metavar="REV", help="The revision (or directory) to read with.")
     ],
     repo_dir: RepoOption = Path("."),
-    out: Annotated[
-        str | None,
-        typer.Option(
-            "--out", help="Directory (or hdfs://, s3a:// URI) for findings and summary.json."
-        ),
-    ] = None,
-    fmt: Annotated[
-        str, typer.Option("--format", "-f", metavar="FORMAT", help="text, json or markdown.")
-    ] = "text",
+    out: OutOption = None,
+    fmt: SummaryFormatOption = "text",
     master: MasterOption = None,
     remote: RemoteOption = None,
     specs_path: SpecsPathOption = None,

@@ -7,14 +7,7 @@ from typing import Annotated
 
 import typer
 
-from kcompat.app import (
-    FindingsOptions,
-    app,
-    emit,
-    exit_status,
-    findings_command,
-    severity_of,
-)
+from kcompat.app import FindingsOptions, app, emit, exit_status, findings_command, severity_of
 
 
 @app.command(short_help="A vendored copy of the specs against its upstream.")

@@ -8,13 +8,19 @@ from typing import Annotated, Any
 import typer
 
 from kcompat.app import Color, ColorOption, ConfigOption, app, console_for
+from kcompat.commands.spark_options import (
+    MasterOption,
+    OutOption,
+    PartitionsOption,
+    RemoteOption,
+    RepoOption,
+    SummaryFormatOption,
+)
 
 
 @app.command(short_help="Diff every commit or release of a history, on Spark.")
 def history(
-    repo_dir: Annotated[
-        Path, typer.Option("--repo", metavar="DIR", help="The git repository.")
-    ] = Path("."),
+    repo_dir: RepoOption = Path("."),
     mode: Annotated[
         str,
         typer.Option(
@@ -43,34 +49,15 @@ def history(
             "--released", metavar="MODE", help="base or tags (default: tags if the repo has some)."
         ),
     ] = None,
-    out: Annotated[
-        str | None,
-        typer.Option(
-            "--out", help="Directory (or hdfs://, s3a:// URI) for findings and summary.json."
-        ),
-    ] = None,
-    fmt: Annotated[
-        str, typer.Option("--format", "-f", metavar="FORMAT", help="text, json or markdown.")
-    ] = "text",
-    master: Annotated[
-        str | None, typer.Option("--master", metavar="URL", help="Spark master (default local[*]).")
-    ] = None,
-    remote: Annotated[
-        str | None,
-        typer.Option(
-            "--remote", metavar="URL", help="A Spark Connect server, sc://HOST:PORT (not --master)."
-        ),
-    ] = None,
+    out: OutOption = None,
+    fmt: SummaryFormatOption = "text",
+    master: MasterOption = None,
+    remote: RemoteOption = None,
     proof: Annotated[bool, typer.Option("--proof/--no-proof", help="Round-trip proofs.")] = True,
     samples: Annotated[
         int, typer.Option("--samples", metavar="N", min=1, help="Samples per version.")
     ] = 20,
-    partitions: Annotated[
-        int | None,
-        typer.Option(
-            "--partitions", metavar="N", min=1, help="Spark partitions (default 2x cores)."
-        ),
-    ] = None,
+    partitions: PartitionsOption = None,
     report: Annotated[
         Path | None,
         typer.Option("--report", help="Also write the audit as one HTML file (kcompat report)."),
@@ -102,18 +89,17 @@ def history(
     console = console_for(color)
     err_console = console_for(color, stderr=True)
     request = HistoryRequest(
-        repo.root,
-        mode,
-        revision_range,
-        tags,
-        released,
-        out,
-        master,
-        proof,
-        samples,
-        True,
-        partitions,
-        config,
+        repo=repo.root,
+        mode=mode,
+        revision_range=revision_range,
+        tags=tags,
+        released=released,
+        out=out,
+        master=master,
+        proof=proof,
+        samples=samples,
+        partitions=partitions,
+        config=config,
         remote=remote,
     )
     # Spark starts while the driver prepares the comparisons (see run_history).

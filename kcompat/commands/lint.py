@@ -6,14 +6,7 @@ from typing import Annotated
 
 import typer
 
-from kcompat.app import (
-    FindingsOptions,
-    app,
-    emit,
-    exit_status,
-    findings_command,
-    severity_of,
-)
+from kcompat.app import FindingsOptions, app, emit, exit_status, findings_command, severity_of
 
 
 @app.command(short_help="Check spec files: every rule Kafka's generator has, and more.")

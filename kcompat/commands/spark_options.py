@@ -1,0 +1,33 @@
+"""Options the Spark commands (``history``, ``corpus build``, ``corpus verify``) share,
+declared once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+RepoOption = Annotated[
+    Path, typer.Option("--repo", metavar="DIR", help="The git repository holding the revisions.")
+]
+MasterOption = Annotated[
+    str | None, typer.Option("--master", metavar="URL", help="Spark master (default local[*]).")
+]
+RemoteOption = Annotated[
+    str | None,
+    typer.Option(
+        "--remote", metavar="URL", help="A Spark Connect server, sc://HOST:PORT (not --master)."
+    ),
+]
+PartitionsOption = Annotated[
+    int | None,
+    typer.Option("--partitions", metavar="N", min=1, help="Spark partitions (default 2x cores)."),
+]
+OutOption = Annotated[
+    str | None,
+    typer.Option("--out", help="Directory (or hdfs://, s3a:// URI) for findings and summary.json."),
+]
+SummaryFormatOption = Annotated[
+    str, typer.Option("--format", "-f", metavar="FORMAT", help="text, json or markdown.")
+]
