@@ -61,7 +61,9 @@ def test_rows_hold_structured_values_as_json_text() -> None:
     }
 
 
-@pytest.mark.parametrize("module", ["kcompat.pipeline.history", "kcompat.pipeline.corpus_tasks"])
+@pytest.mark.parametrize(
+    "module", ["kcompat.pipeline.history_tasks", "kcompat.pipeline.corpus_tasks"]
+)
 def test_table_schemas_hold_every_finding_column(module: str) -> None:
     pytest.importorskip("pyarrow")
     import importlib

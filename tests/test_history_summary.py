@@ -12,7 +12,7 @@ import pytest
 from rich.console import Console
 
 from kcompat.errors import UsageError
-from kcompat.pipeline.audit import HistoryResult, summarise
+from kcompat.pipeline.history_driver import HistoryResult, summarise
 from kcompat.pipeline.revisions import Comparison, releases
 from kcompat.report.history_summary import render_summary
 from kcompat.report.tables import print_tables

@@ -266,7 +266,7 @@ def test_release_tag_pattern_is_configurable(
 
 
 def test_history_defaults_to_tags_when_the_repo_has_releases(tagged_repo: Path) -> None:
-    from kcompat.pipeline.audit import HistoryRequest, released_mode_for
+    from kcompat.pipeline.history_driver import HistoryRequest, released_mode_for
     from kcompat.sources.git import GitRepo
 
     repo = GitRepo.open(tagged_repo)

@@ -356,7 +356,7 @@ def test_uri_outputs_go_through_spark(
     spark: Any, shelf: tuple[Path, list[str]], tmp_path: Path
 ) -> None:
     """hdfs:// or s3a:// on a cluster; file:// here takes the same road (Hadoop's API)."""
-    from kcompat.pipeline.audit import HistoryRequest, run_history
+    from kcompat.pipeline.history_driver import HistoryRequest, run_history
 
     repo, _ = shelf
     uri = f"file://{tmp_path}/corpus"

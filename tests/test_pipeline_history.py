@@ -24,7 +24,7 @@ from typer.testing import CliRunner
 import kcompat.commands
 from kcompat.app import app
 from kcompat.config import Config, parse_config
-from kcompat.pipeline.audit import HistoryRequest, HistoryResult, run_history
+from kcompat.pipeline.history_driver import HistoryRequest, HistoryResult, run_history
 from tests.conftest import git
 
 kcompat.commands.register_all()
@@ -341,8 +341,8 @@ def test_parallel_preparation_is_prepare_pair(kafka_repo: Path, mode: str) -> No
     """Worker processes, prefetched git answers and the parse cache change nothing: the
     rows are exactly those prepare_pair makes, one comparison at a time."""
     from kcompat.diff.prepared import prepare_pair
-    from kcompat.pipeline.audit import plan, prepare_job, released_mode_for
-    from kcompat.pipeline.history import join_texts, pair_row
+    from kcompat.pipeline.history_driver import plan, prepare_job, released_mode_for
+    from kcompat.pipeline.history_tasks import join_texts, pair_row
     from kcompat.pipeline.prepare import Preparation
     from kcompat.sources.git import GitRepo
     from kcompat.sources.releases import releases_for
@@ -503,7 +503,7 @@ def test_missing_pyspark_is_one_line(shelf: tuple[Path, list[str]], tmp_path: Pa
 
 
 def test_contiguous_slots_keep_neighbours_together_and_leave_no_slot_empty() -> None:
-    from kcompat.pipeline.history import contiguous_slots
+    from kcompat.pipeline.history_tasks import contiguous_slots
 
     def slots(costs: list[int], count: int) -> list[int]:
         rows = [{"pair_index": i, "cost": c} for i, c in enumerate(costs)]

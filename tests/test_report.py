@@ -21,7 +21,7 @@ pytest.importorskip("matplotlib", reason="matplotlib is not installed (the repor
 from kcompat.auditreport.load import HISTORY, AuditData  # noqa: E402
 from kcompat.auditreport.page import PAGE_SIZE, script_json  # noqa: E402
 from kcompat.auditreport.views import build_view  # noqa: E402
-from kcompat.pipeline.history import arrow_findings_schema  # noqa: E402
+from kcompat.pipeline.history_tasks import arrow_findings_schema  # noqa: E402
 
 #: A name no page may show unescaped: it closes the data block and opens a script.
 EVIL = '</script><script>alert("x")</script><!--&'
@@ -257,7 +257,7 @@ def test_the_report_is_the_same_bytes_each_time(tmp_path: Path) -> None:
 
 def test_a_corpus_verify_directory(tmp_path: Path) -> None:
     from kcompat.pipeline.corpus_tasks import FINDING_SCHEMA
-    from kcompat.pipeline.history import arrow_table
+    from kcompat.pipeline.history_tasks import arrow_table
 
     summary = {
         "corpus": {"revision": "abc", "revision_label": "3.7.0", "samples": 5, "seed": 0},

@@ -68,7 +68,7 @@ def history(
     """Diff every commit, every release, or every pair of releases, on Spark."""
     from kcompat.config import load_config
     from kcompat.errors import UsageError
-    from kcompat.pipeline.audit import MODES, HistoryRequest, run_history
+    from kcompat.pipeline.history_driver import MODES, HistoryRequest, run_history
     from kcompat.pipeline.session import preflight, spark_session
     from kcompat.sources.git import GitRepo
 

@@ -39,7 +39,7 @@ from kcompat.pipeline.corpus_tasks import (
     build_batches,
     verify_batches,
 )
-from kcompat.pipeline.history import arrow_table, contiguous_slots
+from kcompat.pipeline.history_tasks import arrow_table, contiguous_slots
 from kcompat.pipeline.outputs import Output
 from kcompat.pipeline.sparkapi import label_jobs, parallelism
 from kcompat.sources.git import GitRepo, NotARepository

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kcompat.config import Config
-from kcompat.pipeline.history import Texts, pair_row, split_texts
+from kcompat.pipeline.history_tasks import Texts, pair_row, split_texts
 from kcompat.pipeline.prefetch import GitTables, PrefetchedRepo
 from kcompat.pipeline.revisions import Comparison
 from kcompat.sources.git import GitRepo, Tag

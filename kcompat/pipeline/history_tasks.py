@@ -1,6 +1,8 @@
-"""``kcompat history``: diff many revision pairs on Spark.
+"""The executor side of ``kcompat history``: the tasks that diff many revision pairs on
+Spark, and the findings' table.
 
-The driver enumerates the comparisons and prepares each one from git
+The driver (:mod:`kcompat.pipeline.history_driver`) enumerates the comparisons and
+prepares each one from git
 (:func:`kcompat.diff.prepared.prepare_pair`: the changed spec texts, the released-version
 policy, the tag ledger), so the texts travel with the tasks and executors need no
 checkout. Executors run :func:`kcompat.diff.prepared.check_pair` (rules and the

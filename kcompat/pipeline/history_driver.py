@@ -16,7 +16,7 @@ from typing import Any
 from kcompat.config import Config
 from kcompat.errors import UsageError
 from kcompat.naming import release_order
-from kcompat.pipeline.history import (
+from kcompat.pipeline.history_tasks import (
     FINDING_SCHEMA,
     CheckOptions,
     arrow_findings_schema,
