@@ -29,7 +29,8 @@ def main() -> None:
     parser.add_argument("--master", default="local[2]")
     args = parser.parse_args()
 
-    from kcompat.pipeline.corpus import BuildRequest, VerifyRequest, build, verify
+    from kcompat.pipeline.corpus_build import BuildRequest, build
+    from kcompat.pipeline.corpus_verify import VerifyRequest, verify
     from kcompat.pipeline.session import spark_session
 
     with tempfile.TemporaryDirectory(prefix="kcompat-corpus-bench-") as temp:

@@ -17,7 +17,8 @@ from typer.testing import CliRunner
 import kcompat.commands
 from kcompat.app import app
 from kcompat.cli import main
-from kcompat.pipeline.corpus import BuildRequest, VerifyRequest, VerifyResult, build, verify
+from kcompat.pipeline.corpus_build import BuildRequest, build
+from kcompat.pipeline.corpus_verify import VerifyRequest, VerifyResult, verify
 from kcompat.rules.registry import get_rule
 from tests.rule_docs import RULES_DIR, parse_rule_doc
 from tests.test_pipeline_history import shelf_repo

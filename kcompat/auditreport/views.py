@@ -311,43 +311,13 @@ def _sample(finding: dict[str, Any]) -> int:
 
 
 def _corpus_view(audit: AuditData) -> View:
+    """A corpus verify run as a report: one step (the corpus's writer to the reader)."""
     summary, findings = audit.summary, audit.findings
     corpus = summary.get("corpus") or {}
     writer = str(corpus.get("revision_label") or "corpus")
     reader = str(summary.get("reader") or "reader")
-    steps = (f"{writer}..{reader}",)
-    first: dict[tuple[Any, ...], dict[str, Any]] = {}
-    count: Counter[tuple[Any, ...]] = Counter()
-    for f in findings:
-        key = tuple(f.get(k) for k in CORPUS_KEY)
-        count[key] += 1
-        held = first.get(key)
-        if held is None or _sample(f) < _sample(held):
-            first[key] = f
-    groups = sorted((_group(first[k], (0,), n) for k, n in count.items()), key=_group_order)
+    groups = _corpus_groups(findings)
     totals = Counter(str(f["severity"]) for f in findings)
-    per_message: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
-    for f in findings:
-        if f["severity"] in ("error", "warning"):
-            per_message[(str(f["severity"]), str(f["rule"]))][str(f.get("message_name") or "")] += 1
-    names = sorted({name for c in per_message.values() for name in c})
-    counts = {key: [c.get(n, 0) for n in names] for key, c in per_message.items()}
-    timeline = Timeline(
-        tuple(names),
-        "message",
-        f"Errors and warnings per message: samples {writer} wrote that {reader} misreads "
-        "or cannot read, by rule.",
-        _series(counts),
-    )
-    messages = []
-    for row in summary.get("per_message") or []:
-        name = str(row.get("message"))
-        items = tuple(
-            Break(g.rule, g.field_path, reader, g.count)
-            for g in groups
-            if g.message_name == name and g.severity == "error"
-        )
-        messages.append(MessageRow(name, int(row.get("mismatches") or 0), 0, (reader,), items))
     facts = (
         (
             "corpus",
@@ -361,9 +331,55 @@ def _corpus_view(audit: AuditData) -> View:
         kind=audit.kind,
         title="kcompat corpus verify",
         facts=facts,
-        steps=steps,
-        timeline=timeline,
-        messages=tuple(messages),
+        steps=(f"{writer}..{reader}",),
+        timeline=_corpus_timeline(findings, writer, reader),
+        messages=_corpus_messages(summary, groups, reader),
         groups=tuple(groups),
         totals={s: totals.get(s, 0) for s in SEVERITIES},
     )
+
+
+def _corpus_groups(findings: Sequence[dict[str, Any]]) -> list[Group]:
+    """One group per kind of finding (:data:`CORPUS_KEY`), shown by its lowest sample."""
+    first: dict[tuple[Any, ...], dict[str, Any]] = {}
+    count: Counter[tuple[Any, ...]] = Counter()
+    for f in findings:
+        key = tuple(f.get(k) for k in CORPUS_KEY)
+        count[key] += 1
+        held = first.get(key)
+        if held is None or _sample(f) < _sample(held):
+            first[key] = f
+    return sorted((_group(first[k], (0,), n) for k, n in count.items()), key=_group_order)
+
+
+def _corpus_timeline(findings: Sequence[dict[str, Any]], writer: str, reader: str) -> Timeline:
+    """Errors and warnings per message, one series per (severity, rule)."""
+    per_message: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
+    for f in findings:
+        if f["severity"] in ("error", "warning"):
+            per_message[(str(f["severity"]), str(f["rule"]))][str(f.get("message_name") or "")] += 1
+    names = sorted({name for c in per_message.values() for name in c})
+    counts = {key: [c.get(n, 0) for n in names] for key, c in per_message.items()}
+    return Timeline(
+        tuple(names),
+        "message",
+        f"Errors and warnings per message: samples {writer} wrote that {reader} misreads "
+        "or cannot read, by rule.",
+        _series(counts),
+    )
+
+
+def _corpus_messages(
+    summary: dict[str, Any], groups: Sequence[Group], reader: str
+) -> tuple[MessageRow, ...]:
+    """The summary's per-message rows, each with its error groups as breaks by ``reader``."""
+    messages = []
+    for row in summary.get("per_message") or []:
+        name = str(row.get("message"))
+        items = tuple(
+            Break(g.rule, g.field_path, reader, g.count)
+            for g in groups
+            if g.message_name == name and g.severity == "error"
+        )
+        messages.append(MessageRow(name, int(row.get("mismatches") or 0), 0, (reader,), items))
+    return tuple(messages)

@@ -76,8 +76,8 @@ def build(
     config_file: ConfigOption = None,
 ) -> None:
     """Write seeded samples of every message version at REV, with their bytes (Parquet)."""
-    from kcompat.pipeline.corpus import BuildRequest, plan_build
-    from kcompat.pipeline.corpus import build as run_build
+    from kcompat.pipeline.corpus_build import BuildRequest, plan_build
+    from kcompat.pipeline.corpus_build import build as run_build
     from kcompat.pipeline.session import preflight, spark_session
 
     request = BuildRequest(
@@ -131,8 +131,8 @@ def verify(
 ) -> None:
     """Decode every stored sample with REV2's model; report each one it misreads."""
     from kcompat.errors import UsageError
-    from kcompat.pipeline.corpus import VerifyRequest, plan_verify
-    from kcompat.pipeline.corpus import verify as run_verify
+    from kcompat.pipeline.corpus_verify import VerifyRequest, plan_verify
+    from kcompat.pipeline.corpus_verify import verify as run_verify
     from kcompat.pipeline.session import preflight, spark_session
     from kcompat.pipeline.unreadable import reading_corpus
 

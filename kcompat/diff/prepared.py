@@ -86,22 +86,17 @@ def prepare_pair(
     """
     config = config if config is not None else Config()
     loaded = load_sides(base, head, pathspecs)
-    mode = released_mode if released_mode != "auto" else config.released or "auto"
-    if mode not in MODES:
-        raise UsageError(f"--released must be one of {', '.join(MODES)}, not {mode!r}")
+    mode = _chosen_mode(released_mode, config)
     if releases is None and mode != BASE and base.kind == "rev" and base.repo is not None:
         releases = releases_for(
             base.repo, config.release_tags, config.release_branches or None, pathspecs
         )
-    note = ""
-    counted = releases.counted(base, head) if releases is not None and mode != BASE else ()
-    if releases is not None and mode != BASE:
-        policy = releases.policy(_with_heads(base, loaded.base, loaded.head), counted)
+    by_tags = releases if mode != BASE else None
+    counted = by_tags.counted(base, head) if by_tags is not None else ()
+    if by_tags is not None:
+        policy, note = by_tags.policy(_with_heads(base, loaded.base, loaded.head), counted), ""
     else:
-        companions = companion_requests(base, loaded.base)
-        policy = Releases.from_base(
-            s.message for s in (*loaded.base, *companions) if s.message is not None
-        )
+        policy = _policy_of_base(base, loaded.base)
         note = _no_releases_note(base, mode, config)
     ledger = (
         ledger_from_history(
@@ -116,13 +111,38 @@ def prepare_pair(
         tuple((s.path, _text_of(s)) for s in loaded.base),
         tuple((s.path, _text_of(s)) for s in loaded.head),
         policy,
-        tuple(
-            (name, path, tag, tuple((b.name, b.type, b.seen_in) for b in bindings))
-            for name, book in sorted(ledger.entries.items())
-            for (path, tag), bindings in sorted(book.items())
-        ),
+        _ledger_rows(ledger),
         loaded.compared,
         note,
+    )
+
+
+def _chosen_mode(released_mode: str, config: Config) -> str:
+    """The ``--released`` mode: the option's, else the configuration's, else auto."""
+    mode = released_mode if released_mode != "auto" else config.released or "auto"
+    if mode not in MODES:
+        raise UsageError(f"--released must be one of {', '.join(MODES)}, not {mode!r}")
+    return mode
+
+
+def _policy_of_base(base: Side, base_specs: Sequence[SpecFile]) -> Releases:
+    """Every version BASE has counts as released (no releases to judge by); a response's
+    request is read too, since its latestVersionUnstable bounds the response's."""
+    companions = companion_requests(base, base_specs)
+    return Releases.from_base(
+        s.message for s in (*base_specs, *companions) if s.message is not None
+    )
+
+
+def _ledger_rows(
+    ledger: TagLedger,
+) -> tuple[tuple[str, str, int, tuple[tuple[str, str, str], ...]], ...]:
+    """The tag ledger as sorted plain tuples (message, struct path, tag, bindings), so a
+    prepared pair is serialisable and its row does not depend on dictionary order."""
+    return tuple(
+        (name, path, tag, tuple((b.name, b.type, b.seen_in) for b in bindings))
+        for name, book in sorted(ledger.entries.items())
+        for (path, tag), bindings in sorted(book.items())
     )
 
 

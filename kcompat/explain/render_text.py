@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from rich.console import RenderableType
 from rich.text import Text
@@ -166,15 +167,51 @@ def _cell_style(cell: Cell) -> str:
     return _SHAPE_STYLE[cell.shape]
 
 
+@dataclass(frozen=True)
+class _Grid:
+    """The matrix's column widths, whether the type column fits, and versions per block."""
+
+    label_w: int
+    type_w: int
+    cell_w: int
+    show_type: bool
+    per_block: int
+
+
 def _matrix_blocks(matrix: Matrix, width: int, ascii_only: bool, marks: bool) -> list[Text]:
     """The matrix as lines, cut into blocks of versions that fit ``width``."""
     rows, columns = matrix.rows, matrix.columns
     labels = [_label(r, marks) for r in rows]
     types = [_type_text(r) for r in rows]
-    label_w = max(min(max((len(s) for s in labels), default=5), _MAX_LABEL), len("field"))
-    type_w = max(min(max((len(s) for s in types), default=4), _MAX_TYPE), len("type"))
     heads = [{"added": "+", "removed": "-"}.get(c.change, "") + f"v{c.label}" for c in columns]
     symbols = [[c.symbol(ascii_only) for c in r.cells] for r in rows]
+    grid = _grid(labels, types, heads, symbols, columns, width)
+    lines: list[Text] = []
+    for start in range(0, max(len(columns), 1), grid.per_block):
+        part = range(start, min(start + grid.per_block, len(columns)))
+        if lines:
+            lines.append(Text(""))
+        lines += _block_header(grid, part, heads, columns)
+        for row, label, type_text, texts in zip(rows, labels, types, symbols, strict=True):
+            lines.append(_block_row(grid, part, row, label, type_text, texts))
+    for line in lines:
+        line.rstrip()
+    return lines
+
+
+def _grid(
+    labels: list[str],
+    types: list[str],
+    heads: list[str],
+    symbols: list[list[str]],
+    columns: Sequence[Column],
+    width: int,
+) -> _Grid:
+    """Widths that fit the longest label, type and cell (labels and types capped), and how
+    many versions a block of ``width`` holds: the type column is dropped first when fewer
+    than four would fit, and the blocks are balanced (9 + 9 reads better than 12 + 6)."""
+    label_w = max(min(max((len(s) for s in labels), default=5), _MAX_LABEL), len("field"))
+    type_w = max(min(max((len(s) for s in types), default=4), _MAX_TYPE), len("type"))
     cell_w = max(
         [2, *(len(h) for h in heads), *(len(c.flags) for c in columns)]
         + [len(text) for line in symbols for text in line]
@@ -188,32 +225,37 @@ def _matrix_blocks(matrix: Matrix, width: int, ascii_only: bool, marks: bool) ->
     if columns:  # balance the blocks: 9 + 9 reads better than 12 + 6
         count = -(-len(columns) // per_block)
         per_block = -(-len(columns) // count)
+    return _Grid(label_w, type_w, cell_w, show_type, per_block)
+
+
+def _block_header(
+    grid: _Grid, part: range, heads: list[str], columns: Sequence[Column]
+) -> list[Text]:
+    """A block's two header lines: field, type and version labels, then version flags."""
     gap = " " * _GAP
-    lines: list[Text] = []
-    for start in range(0, max(len(columns), 1), per_block):
-        part = range(start, min(start + per_block, len(columns)))
-        if lines:
-            lines.append(Text(""))
-        top = Text(_fit("field", label_w), style="bold")
-        second = Text(" " * label_w)
-        if show_type:
-            top.append(gap + _fit("type", type_w), style="bold")
-            second.append(gap + " " * type_w)
-        for i in part:
-            top.append(gap + _fit(heads[i], cell_w), style=_column_style(columns[i]))
-            second.append(gap + _fit(columns[i].flags, cell_w), style=_column_style(columns[i]))
-        lines += [top, second]
-        for row, label, type_text, texts in zip(rows, labels, types, symbols, strict=True):
-            line = Text(_fit(label, label_w), style=_CHANGE_STYLE.get(row.change, ""))
-            if show_type:
-                line.append(gap + _fit(type_text, type_w), style="dim")
-            for i in part:
-                line.append(gap)
-                line.append(_fit(texts[i], cell_w), style=_cell_style(row.cells[i]))
-            lines.append(line)
-    for line in lines:
-        line.rstrip()
-    return lines
+    top = Text(_fit("field", grid.label_w), style="bold")
+    second = Text(" " * grid.label_w)
+    if grid.show_type:
+        top.append(gap + _fit("type", grid.type_w), style="bold")
+        second.append(gap + " " * grid.type_w)
+    for i in part:
+        top.append(gap + _fit(heads[i], grid.cell_w), style=_column_style(columns[i]))
+        second.append(gap + _fit(columns[i].flags, grid.cell_w), style=_column_style(columns[i]))
+    return [top, second]
+
+
+def _block_row(
+    grid: _Grid, part: range, row: Row, label: str, type_text: str, texts: list[str]
+) -> Text:
+    """One field's line in a block: its label, type (if shown) and the block's cells."""
+    gap = " " * _GAP
+    line = Text(_fit(label, grid.label_w), style=_CHANGE_STYLE.get(row.change, ""))
+    if grid.show_type:
+        line.append(gap + _fit(type_text, grid.type_w), style="dim")
+    for i in part:
+        line.append(gap)
+        line.append(_fit(texts[i], grid.cell_w), style=_cell_style(row.cells[i]))
+    return line
 
 
 def _legend(ascii_only: bool, marks: bool, width: int) -> Text:

@@ -1,6 +1,6 @@
 """The rules of ``kcompat corpus verify``, registered like every other rule.
 
-They live apart from :mod:`kcompat.pipeline.corpus` so that registering them (the CLI
+They live apart from :mod:`kcompat.pipeline.corpus_verify` so that registering them (the CLI
 does it at import time, so ``kcompat rules corpus-mismatch`` works) costs no Spark,
 pyarrow or codec import. Their findings come from the corpus verifier.
 """
@@ -24,7 +24,7 @@ MESSAGE_MISSING = elsewhere(
     category=Category.MESSAGES,
     severity=Severity.WARNING,
     summary="The corpus holds bytes of a message the verifying revision does not have.",
-    origin="kcompat.pipeline.corpus:missing_findings",
+    origin="kcompat.pipeline.corpus_verify:missing_findings",
 )
 VERSION_MISSING = elsewhere(
     "corpus-version-missing",
@@ -32,7 +32,7 @@ VERSION_MISSING = elsewhere(
     category=Category.VERSIONS,
     severity=Severity.WARNING,
     summary="The corpus holds bytes of a message version the verifying revision does not have.",
-    origin="kcompat.pipeline.corpus:missing_findings",
+    origin="kcompat.pipeline.corpus_verify:missing_findings",
 )
 
 CORPUS_RULES = (MISMATCH, MESSAGE_MISSING, VERSION_MISSING)

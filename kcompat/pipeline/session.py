@@ -236,22 +236,44 @@ def spark_session(
     one started here.
     """
     remote = preflight(master, remote)
-    starts_jvm = remote is None or not remote.startswith("sc://")
     from pyspark.sql import SparkSession
 
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
-    if remote is not None and not starts_jvm:
-        # A running server: its operator chose its configuration; ask for nothing.
-        builder = SparkSession.builder.remote(remote)
-        for key, value in conf.items():
-            builder = builder.config(key.replace("__", "."), value)
-        try:
-            return builder.getOrCreate()
-        except Exception as err:
-            reason = one_line(err) or type(err).__name__
-            raise UsageError(f"Spark Connect at {remote}: {reason}") from None
+    if remote is not None and remote.startswith("sc://"):
+        return _connect_to_server(SparkSession.builder, remote, conf)
     builder = SparkSession.builder.appName(app_name)
+    session = _start_jvm(_configured(builder, master, remote, conf))
+    from kcompat import interrupt
+    from kcompat.pipeline.sparkapi import quiet
+
+    interrupt.reclaim()  # the SparkContext installed its own SIGINT handler
+    quiet(session)
+    return session
+
+
+def _with_conf(builder: Any, conf: dict[str, str]) -> Any:
+    """The caller's settings, last so they win (``spark__x`` stands for ``spark.x``)."""
+    for key, value in conf.items():
+        builder = builder.config(key.replace("__", "."), value)
+    return builder
+
+
+def _connect_to_server(builder: Any, remote: str, conf: dict[str, str]) -> Any:
+    """A session on a running Spark Connect server: its operator chose its configuration,
+    so only the caller's settings are asked for; a failure is one line."""
+    builder = _with_conf(builder.remote(remote), conf)
+    try:
+        return builder.getOrCreate()
+    except Exception as err:
+        reason = one_line(err) or type(err).__name__
+        raise UsageError(f"Spark Connect at {remote}: {reason}") from None
+
+
+def _configured(builder: Any, master: str | None, remote: str | None, conf: dict[str, str]) -> Any:
+    """The builder of a session this process starts: its master (the one given, the
+    submitted one, or ``local[*]``), quiet loopback-only settings when local, Arrow and
+    worker reuse, then the caller's settings."""
     local = master is None and remote is None and not _under_spark_submit()
     if remote is not None:
         builder = builder.remote(remote)
@@ -260,34 +282,39 @@ def spark_session(
     elif local:
         builder = builder.master("local[*]")
     if local or (master or remote or "").startswith("local"):
-        builder = (
-            builder.config("spark.ui.enabled", "false")
-            .config("spark.driver.bindAddress", "127.0.0.1")
-            .config("spark.driver.host", "127.0.0.1")
-            .config("spark.ui.showConsoleProgress", "false")
-        )
-        java_options = local_java_options()
-        if java_options and "spark__driver__extraJavaOptions" not in conf:
-            builder = builder.config("spark.driver.extraJavaOptions", java_options)
+        builder = _local_settings(builder, conf)
     builder = builder.config("spark.sql.execution.arrow.pyspark.enabled", "true")
     builder = builder.config("spark.python.worker.reuse", "true")
-    for key, value in conf.items():
-        builder = builder.config(key.replace("__", "."), value)
+    return _with_conf(builder, conf)
+
+
+def _local_settings(builder: Any, conf: dict[str, str]) -> Any:
+    """A local master: no UI or progress bar, everything on 127.0.0.1, and the JVM options
+    (class-data sharing) unless the caller gives the driver's own."""
+    builder = (
+        builder.config("spark.ui.enabled", "false")
+        .config("spark.driver.bindAddress", "127.0.0.1")
+        .config("spark.driver.host", "127.0.0.1")
+        .config("spark.ui.showConsoleProgress", "false")
+    )
+    java_options = local_java_options()
+    if java_options and "spark__driver__extraJavaOptions" not in conf:
+        builder = builder.config("spark.driver.extraJavaOptions", java_options)
+    return builder
+
+
+def _start_jvm(builder: Any) -> Any:
+    """Create the session with the JVM's output in Spark's log; if the JVM does not start,
+    one line saying why (from that log when it says) and where the log is."""
     log = _log_path()
     start = _size(log)
     try:
         with _jvm_output_to(None if _under_spark_submit() else log):
-            session = builder.getOrCreate()
+            return builder.getOrCreate()
     except Exception as err:  # the JVM did not start: say why in one line
         text = str(err).strip().splitlines()
         reason = _reason_in_log(log, start) or (text[-1] if text else type(err).__name__)
         raise UsageError(f"Spark could not start: {reason} (Spark's log: {log})") from None
-    from kcompat import interrupt
-    from kcompat.pipeline.sparkapi import quiet
-
-    interrupt.reclaim()  # the SparkContext installed its own SIGINT handler
-    quiet(session)
-    return session
 
 
 def _size(path: str) -> int:

@@ -178,32 +178,50 @@ def _load_pairs(
     head_paths: list[str],
     skip_identical: bool = False,
 ) -> Loaded:
-    base_specs: list[SpecFile] = []
-    head_specs: list[SpecFile] = []
+    """Both sides' candidate files, parsed; with ``skip_identical`` (sides that git cannot
+    compare, so every file is a candidate) files whose bytes did not change are left out."""
     base_bytes = {p: base.read(p) for p in base_paths}
     head_bytes = {p: head.read(p) for p in head_paths}
-    identical: set[str] = set()
-    if skip_identical:
-        # Same bytes under the same relative name: no finding can come from that pair.
-        base_digest = {_digest(d): p for p, d in base_bytes.items() if d is not None}
-        for path, data in head_bytes.items():
-            if data is not None and base_digest.get(_digest(data)) == path:
-                identical.add(path)
-    for path, data in base_bytes.items():
-        if data is not None and path not in identical:
-            spec = read_spec(_label(base, path), data)
+    identical = _identical_paths(base_bytes, head_bytes) if skip_identical else set()
+    base_specs = _specs_read(base, base_bytes, identical)
+    head_specs = _specs_read(head, head_bytes, identical)
+    return Loaded(base_specs, head_specs, _compared_count(base, head, base_specs, head_specs))
+
+
+def _identical_paths(
+    base_bytes: dict[str, bytes | None], head_bytes: dict[str, bytes | None]
+) -> set[str]:
+    """Same bytes under the same relative name: no finding can come from that pair."""
+    base_digest = {_digest(d): p for p, d in base_bytes.items() if d is not None}
+    return {
+        path
+        for path, data in head_bytes.items()
+        if data is not None and base_digest.get(_digest(data)) == path
+    }
+
+
+def _specs_read(side: Side, files: dict[str, bytes | None], skip: set[str]) -> list[SpecFile]:
+    """The files of one side that exist, are not in ``skip`` and look like spec files,
+    parsed (in ``files`` order)."""
+    specs = []
+    for path, data in files.items():
+        if data is not None and path not in skip:
+            spec = read_spec(_label(side, path), data)
             if looks_like_spec(spec):
-                base_specs.append(spec)
-    for path, data in head_bytes.items():
-        if data is not None and path not in identical:
-            spec = read_spec(_label(head, path), data)
-            if looks_like_spec(spec):
-                head_specs.append(spec)
+                specs.append(spec)
+    return specs
+
+
+def _compared_count(
+    base: Side, head: Side, base_specs: list[SpecFile], head_specs: list[SpecFile]
+) -> int:
+    """Spec files compared, for the summary: in one repository the same file has one name
+    on both sides, so the names are counted once; otherwise the larger side counts."""
     base_names, head_names = {s.path for s in base_specs}, {s.path for s in head_specs}
-    # one repository: the same file has one name on both sides; otherwise count a side
     same_tree = base.in_git and head.in_git and base.repo is head.repo
-    compared = len(base_names | head_names) if same_tree else max(len(base_names), len(head_names))
-    return Loaded(base_specs, head_specs, compared)
+    if same_tree:
+        return len(base_names | head_names)
+    return max(len(base_names), len(head_names))
 
 
 def _digest(data: bytes) -> str:

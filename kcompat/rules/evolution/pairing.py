@@ -9,7 +9,7 @@ the same wire shape as a field only the other side has, is paired as a rename.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import PurePosixPath
@@ -244,85 +244,133 @@ def pair_messages(
     """
     base_left = [s for s in base_specs if s.message is not None]
     head_left = [s for s in head_specs if s.message is not None]
-    pairs: list[MessagePair] = []
-    renamed: list[MessagePair] = []
-
-    def make(base_spec: SpecFile, head_spec: SpecFile) -> MessagePair:
-        assert base_spec.message is not None and head_spec.message is not None
-        base, head = base_spec.message, head_spec.message
-        versions = releases.released(base)
-        restored, diverged = against_releases(base, head, versions, releases)
-        for moved in (restored, diverged):
-            if moved:
-                versions = versions - Versions.from_ranges((v, v) for v, _ in moved)
-        return MessagePair(
-            base, head, base_spec, head_spec, versions, releases.mode, restored, diverged
-        )
-
-    def name_of(spec: SpecFile) -> str:
-        assert spec.message is not None
-        return spec.message.name
-
-    for base_spec in list(base_left):
-        candidates = [h for h in head_left if name_of(h) == name_of(base_spec)]
-        if candidates:
-            head_spec = max(candidates, key=lambda h: _common_suffix(base_spec.path, h.path))
-            pairs.append(make(base_spec, head_spec))
-            base_left.remove(base_spec)
-            head_left.remove(head_spec)
+    pairs = _pair_by_name(base_left, head_left, releases)
     # Names one side still has are not renames of the other side's leftovers.
-    base_names = {name_of(s) for s in base_specs if s.message is not None}
-    head_names = {name_of(s) for s in head_specs if s.message is not None}
-    base_left = [s for s in base_left if name_of(s) not in head_names]
-    head_left = [s for s in head_left if name_of(s) not in base_names]
-
-    def key_of(spec: SpecFile) -> tuple[str, int] | None:
-        message = spec.message
-        if message is None or message.api_key is None:
-            return None
-        return (message.kind, message.api_key)
-
-    def similar(spec: SpecFile) -> tuple[str, frozenset[str]] | None:
-        """Messages without an apiKey (data, headers) renamed with their file: same type,
-        mostly the same top-level fields."""
-        message = spec.message
-        if message is None or message.api_key is not None:
-            return None
-        return (message.kind, frozenset(f.name for f in message.fields))
-
-    def path_of(spec: SpecFile) -> str:
-        return spec.path
-
-    for strategy in (key_of, path_of):
-        for base_spec in list(base_left):
-            k = strategy(base_spec)
-            if k is None:
-                continue
-            found = next((h for h in head_left if strategy(h) == k), None)
-            if found is not None:
-                renamed.append(make(base_spec, found))
-                base_left.remove(base_spec)
-                head_left.remove(found)
-    for base_spec in list(base_left):
-        base_key = similar(base_spec)
-        if base_key is None:
-            continue
-        best, best_score = None, 0.0
-        for head_spec in head_left:
-            head_key = similar(head_spec)
-            if head_key is None or head_key[0] != base_key[0]:
-                continue
-            union = base_key[1] | head_key[1]
-            score = len(base_key[1] & head_key[1]) / len(union) if union else 0.0
-            if score > best_score:
-                best, best_score = head_spec, score
-        if best is not None and best_score >= 0.6:
-            renamed.append(make(base_spec, best))
-            base_left.remove(base_spec)
-            head_left.remove(best)
+    base_names = {_name_of(s) for s in base_specs if s.message is not None}
+    head_names = {_name_of(s) for s in head_specs if s.message is not None}
+    base_left = [s for s in base_left if _name_of(s) not in head_names]
+    head_left = [s for s in head_left if _name_of(s) not in base_names]
+    renamed = _pair_by_key(base_left, head_left, releases, _api_key_of)
+    renamed += _pair_by_key(base_left, head_left, releases, _path_of)
+    renamed += _pair_by_similar_fields(base_left, head_left, releases)
     everything = tuple(pairs + renamed)
     judged = tuple(j for pair in everything for j in judged_pairs(pair, releases))
     return Pairing(everything, tuple(base_left), tuple(head_left), tuple(renamed), judged)
+
+
+def _message_pair(base_spec: SpecFile, head_spec: SpecFile, releases: Releases) -> MessagePair:
+    """The pair of two specs' messages, its released versions less those HEAD restores
+    to a shipped layout or that both sides changed from every release (judged apart)."""
+    assert base_spec.message is not None and head_spec.message is not None
+    base, head = base_spec.message, head_spec.message
+    versions = releases.released(base)
+    restored, diverged = against_releases(base, head, versions, releases)
+    for moved in (restored, diverged):
+        if moved:
+            versions = versions - Versions.from_ranges((v, v) for v, _ in moved)
+    return MessagePair(
+        base, head, base_spec, head_spec, versions, releases.mode, restored, diverged
+    )
+
+
+def _name_of(spec: SpecFile) -> str:
+    assert spec.message is not None
+    return spec.message.name
+
+
+def _api_key_of(spec: SpecFile) -> tuple[str, int] | None:
+    """(type, apiKey), the identity a renamed RPC message keeps; None without an apiKey."""
+    message = spec.message
+    if message is None or message.api_key is None:
+        return None
+    return (message.kind, message.api_key)
+
+
+def _path_of(spec: SpecFile) -> str:
+    """The file path, the identity a message renamed inside its file keeps."""
+    return spec.path
+
+
+def _top_level_names(spec: SpecFile) -> tuple[str, frozenset[str]] | None:
+    """Messages without an apiKey (data, headers) renamed with their file: same type,
+    mostly the same top-level fields."""
+    message = spec.message
+    if message is None or message.api_key is not None:
+        return None
+    return (message.kind, frozenset(f.name for f in message.fields))
+
+
+def _pair_by_name(
+    base_left: list[SpecFile], head_left: list[SpecFile], releases: Releases
+) -> list[MessagePair]:
+    """Pairs of one message name (the HEAD file whose path matches best when several hold
+    it); the paired specs are taken out of ``base_left`` and ``head_left``."""
+    pairs = []
+    for base_spec in list(base_left):
+        candidates = [h for h in head_left if _name_of(h) == _name_of(base_spec)]
+        if candidates:
+            head_spec = max(candidates, key=lambda h: _common_suffix(base_spec.path, h.path))
+            pairs.append(_message_pair(base_spec, head_spec, releases))
+            base_left.remove(base_spec)
+            head_left.remove(head_spec)
+    return pairs
+
+
+def _pair_by_key(
+    base_left: list[SpecFile],
+    head_left: list[SpecFile],
+    releases: Releases,
+    key: Callable[[SpecFile], object],
+) -> list[MessagePair]:
+    """Renames: leftovers with the same (non-None) ``key``, first HEAD match; the paired
+    specs are taken out of ``base_left`` and ``head_left``."""
+    renamed = []
+    for base_spec in list(base_left):
+        k = key(base_spec)
+        if k is None:
+            continue
+        found = next((h for h in head_left if key(h) == k), None)
+        if found is not None:
+            renamed.append(_message_pair(base_spec, found, releases))
+            base_left.remove(base_spec)
+            head_left.remove(found)
+    return renamed
+
+
+def _pair_by_similar_fields(
+    base_left: list[SpecFile], head_left: list[SpecFile], releases: Releases
+) -> list[MessagePair]:
+    """Renames of messages without an apiKey: the leftover of the same type sharing the
+    most top-level field names, if at least 60% of them; the paired specs are taken out of
+    ``base_left`` and ``head_left``."""
+    renamed = []
+    for base_spec in list(base_left):
+        base_key = _top_level_names(base_spec)
+        if base_key is None:
+            continue
+        best, best_score = _most_similar(base_key, head_left)
+        if best is not None and best_score >= 0.6:
+            renamed.append(_message_pair(base_spec, best, releases))
+            base_left.remove(base_spec)
+            head_left.remove(best)
+    return renamed
+
+
+def _most_similar(
+    base_key: tuple[str, frozenset[str]], head_left: list[SpecFile]
+) -> tuple[SpecFile | None, float]:
+    """The HEAD spec of the same type whose top-level field names overlap ``base_key``'s
+    most (Jaccard), with that score; the first one on ties."""
+    best, best_score = None, 0.0
+    for head_spec in head_left:
+        head_key = _top_level_names(head_spec)
+        if head_key is None or head_key[0] != base_key[0]:
+            continue
+        union = base_key[1] | head_key[1]
+        score = len(base_key[1] & head_key[1]) / len(union) if union else 0.0
+        if score > best_score:
+            best, best_score = head_spec, score
+    return best, best_score
 
 
 def _common_suffix(a: str, b: str) -> int:

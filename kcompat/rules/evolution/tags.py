@@ -60,42 +60,74 @@ def tag_reused(pair: MessagePair, report: Reporter, context: DiffContext) -> Non
         earlier = base_bindings.get((path, tag))
         if earlier is not None and not _released_tagged(base_fields.get((path, tag)), pair):
             earlier = None  # BASE's meaning never shipped (an unreleased version): free to change
-        if earlier is not None and (earlier.name, earlier.type) == (binding.name, binding.type):
-            continue  # the same field as in BASE
-        if earlier is not None and (earlier.name == binding.name or earlier.type == binding.type):
-            # the same field with a new type (field-type-changed reports it), or a renamed
-            # field with the same type (field-renamed reports it)
+        if _same_field(earlier, binding):
             continue
-        meanings = [earlier] if earlier is not None else []
-        meanings += [
-            m
-            for m in context.ledger.meanings(pair.base.name, path, tag)
-            if (m.name, m.type) != (binding.name, binding.type)
-        ]
-        # Fields of BASE that only moved to other numbers (two swapping their tags, or a
-        # shift) are tag-changed's findings, not reuses: reported once each, not four times.
-        # A field new in HEAD that takes a moved field's old tag does reuse it.
-        if (path, binding.name, binding.type) in renumbered:
-            meanings = [m for m in meanings if (path, m.name, m.type) not in renumbered]
-        if not meanings:
-            continue
-        old: Binding = meanings[0]
-        field_path = f"{path}.{binding.name}" if path else binding.name
-        head_field = head_fields.get((path, tag))
-        base_field = base_fields.get((path, tag)) if old.seen_in == "BASE" else None
-        where = "in BASE" if old.seen_in == "BASE" else f"in {old.seen_in}"
-        old_path = f"{path}.{old.name}" if path else old.name
-        report(
-            head_field.node if head_field is not None else pair.head.node,
-            f"tag {tag} of {path or pair.head.name} is reused: it meant {old.name} "
-            f"({old.type}) {where}, now {binding.name} ({binding.type})",
-            key="tag",
-            field_path=field_path,
-            base=base_field.node if base_field is not None else None,
-            base_key="tag",
-            hint="never reuse a tag; take the next unused one",
-            explains=(old_path,),
-        )
+        meanings = _other_meanings(pair, context, path, tag, earlier, binding, renumbered)
+        if meanings:
+            tagged = (base_fields.get((path, tag)), head_fields.get((path, tag)))
+            _report_reuse(pair, report, path, tag, binding, meanings[0], tagged)
+
+
+def _same_field(earlier: Binding | None, binding: Binding) -> bool:
+    """Whether HEAD's meaning of a tag is BASE's field: the same name and type, the same
+    field with a new type (field-type-changed reports it), or a renamed field with the
+    same type (field-renamed reports it)."""
+    return earlier is not None and (earlier.name == binding.name or earlier.type == binding.type)
+
+
+def _other_meanings(
+    pair: MessagePair,
+    context: DiffContext,
+    path: str,
+    tag: int,
+    earlier: Binding | None,
+    binding: Binding,
+    renumbered: set[tuple[str, str, str]],
+) -> list[Binding]:
+    """What the tag meant before (BASE's meaning first, then the history's) other than
+    HEAD's ``binding``."""
+    meanings = [earlier] if earlier is not None else []
+    meanings += [
+        m
+        for m in context.ledger.meanings(pair.base.name, path, tag)
+        if (m.name, m.type) != (binding.name, binding.type)
+    ]
+    # Fields of BASE that only moved to other numbers (two swapping their tags, or a
+    # shift) are tag-changed's findings, not reuses: reported once each, not four times.
+    # A field new in HEAD that takes a moved field's old tag does reuse it.
+    if (path, binding.name, binding.type) in renumbered:
+        meanings = [m for m in meanings if (path, m.name, m.type) not in renumbered]
+    return meanings
+
+
+def _report_reuse(
+    pair: MessagePair,
+    report: Reporter,
+    path: str,
+    tag: int,
+    binding: Binding,
+    old: Binding,
+    tagged: tuple[Field | None, Field | None],
+) -> None:
+    """Report that ``tag`` of ``path`` meant ``old`` and now means ``binding``, at the HEAD
+    field (and the BASE one when the old meaning is BASE's); ``tagged`` is the (BASE, HEAD)
+    field with that tag, if any."""
+    base_tagged, head_field = tagged
+    field_path = f"{path}.{binding.name}" if path else binding.name
+    base_field = base_tagged if old.seen_in == "BASE" else None
+    where = "in BASE" if old.seen_in == "BASE" else f"in {old.seen_in}"
+    old_path = f"{path}.{old.name}" if path else old.name
+    report(
+        head_field.node if head_field is not None else pair.head.node,
+        f"tag {tag} of {path or pair.head.name} is reused: it meant {old.name} "
+        f"({old.type}) {where}, now {binding.name} ({binding.type})",
+        key="tag",
+        field_path=field_path,
+        base=base_field.node if base_field is not None else None,
+        base_key="tag",
+        hint="never reuse a tag; take the next unused one",
+        explains=(old_path,),
+    )
 
 
 def _released_tagged(field: Field | None, pair: MessagePair) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+from collections.abc import Collection
 
 from kcompat.rules.engine import Reporter, Severity
 from kcompat.rules.lint.adapters import field_rule, message_rule
@@ -101,47 +102,26 @@ def array_of_records(scope: Scope, field: Field, node: JObject, report: Reporter
 @message_rule("undefined-struct", Category.TYPES, Severity.ERROR)
 def undefined_struct(message: Message, report: Reporter) -> None:
     """A struct type with no definition (Kafka silently makes it empty, e.g. Int32)."""
-    common = {s.name: s for s in message.common_structs}
+    common = {s.name: s for s in message.common_structs}  # in definition order
     inline = {s.name for s in message.structs if not s.common}
     for scope, field in fields_of(message):
         node = field.node
-        if node is None or not field.type.has_struct or "fields" in node:
+        if node is None or not _names_undefined_struct(field, node, common):
             continue
         name = field.type.base
-        if name in common:
-            continue
-        lowered = name.lower()
-        prefix = "[]" if field.type.is_array else ""
-        same_but_case = [s for s in common if s.lower() == lowered]
-        if lowered in PRIMITIVE_TYPES or lowered in _TYPE_ALIASES:
-            primitive = lowered if lowered in PRIMITIVE_TYPES else _TYPE_ALIASES[lowered]
-            hint = (
-                f"did you mean {prefix + primitive!r}? Kafka reads {name!r} as a struct name"
-                if " " not in primitive
-                else f"use {primitive}; Kafka reads {name!r} as a struct name"
-            )
-        elif same_but_case:
-            hint = (
-                f"common struct {same_but_case[0]!r} differs only in case; struct names "
-                f"start with a capital letter, so rename it to {name!r}"
-            )
-        elif name in inline:
-            hint = f"{name} is defined inline elsewhere; only commonStructs can be shared by name"
-        else:
-            defined = sorted(s for s in set(common) | inline if s[:1].isupper())
-            guesses = difflib.get_close_matches(name, defined, n=1)
-            hint = (
-                f"did you mean {guesses[0]!r}?"
-                if guesses
-                else (f'define it with "fields" here, or add {name} to commonStructs')
-            )
         report(
             node.where_value("type"),
             f"struct type {name!r} of {scope.field_path(field)} is not defined (Kafka would "
             "silently make it an empty struct)",
             field_path=scope.field_path(field),
-            hint=hint,
+            hint=_undefined_struct_hint(field, common, inline),
         )
+
+
+def _names_undefined_struct(field: Field, node: JObject, common: Collection[str]) -> bool:
+    """The field's type names a struct it neither defines inline ("fields") nor finds
+    among the common structs."""
+    return field.type.has_struct and "fields" not in node and field.type.base not in common
 
 
 @field_rule("fields-on-scalar", Category.TYPES, Severity.ERROR)
@@ -155,6 +135,38 @@ def fields_on_scalar(scope: Scope, field: Field, node: JObject, report: Reporter
         key="fields",
         hint="remove the fields, or give the field a struct type such as []Entry",
     )
+
+
+def _undefined_struct_hint(field: Field, common: Collection[str], inline: set[str]) -> str:
+    """What the author most likely meant by an undefined struct name: a primitive, a
+    common struct spelt in another case, an inline struct (not shareable), a close name."""
+    name = field.type.base
+    lowered = name.lower()
+    same_but_case = [s for s in common if s.lower() == lowered]
+    if lowered in PRIMITIVE_TYPES or lowered in _TYPE_ALIASES:
+        return _primitive_hint(field, lowered)
+    if same_but_case:
+        return (
+            f"common struct {same_but_case[0]!r} differs only in case; struct names "
+            f"start with a capital letter, so rename it to {name!r}"
+        )
+    if name in inline:
+        return f"{name} is defined inline elsewhere; only commonStructs can be shared by name"
+    defined = sorted(s for s in set(common) | inline if s[:1].isupper())
+    guesses = difflib.get_close_matches(name, defined, n=1)
+    if guesses:
+        return f"did you mean {guesses[0]!r}?"
+    return f'define it with "fields" here, or add {name} to commonStructs'
+
+
+def _primitive_hint(field: Field, lowered: str) -> str:
+    """A struct name that is a primitive (or a common alias of one) in another case."""
+    name = field.type.base
+    prefix = "[]" if field.type.is_array else ""
+    primitive = lowered if lowered in PRIMITIVE_TYPES else _TYPE_ALIASES[lowered]
+    if " " not in primitive:
+        return f"did you mean {prefix + primitive!r}? Kafka reads {name!r} as a struct name"
+    return f"use {primitive}; Kafka reads {name!r} as a struct name"
 
 
 def _can_be_null_hint(field: Field) -> str:
