@@ -180,6 +180,10 @@ FailOnOption = Annotated[
         case_sensitive=False,
     ),
 ]
+RepoOption = Annotated[
+    Path | None,
+    typer.Option("--repo", metavar="DIR", help="The git repository (default: current)."),
+]
 ConfigOption = Annotated[
     Path | None,
     typer.Option(

@@ -7,7 +7,15 @@ from typing import Annotated
 
 import typer
 
-from kcompat.app import FindingsOptions, app, emit, exit_status, findings_command, severity_of
+from kcompat.app import (
+    FindingsOptions,
+    RepoOption,
+    app,
+    emit,
+    exit_status,
+    findings_command,
+    severity_of,
+)
 
 
 @app.command(short_help="Every breaking change between two revisions, with the bytes.")
@@ -32,10 +40,7 @@ def diff(
     merge_base: Annotated[
         bool, typer.Option("--merge-base", help="Diff from the merge base of BASE and HEAD.")
     ] = False,
-    repo_dir: Annotated[
-        Path | None,
-        typer.Option("--repo", metavar="DIR", help="The git repository (default: current)."),
-    ] = None,
+    repo_dir: RepoOption = None,
     history: Annotated[
         bool,
         typer.Option("--history/--no-history", help="Check tag reuse against BASE's history."),

@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from kcompat.app import FindingsOptions, app, emit, exit_status, findings_command, severity_of
+from kcompat.app import (
+    FindingsOptions,
+    RepoOption,
+    app,
+    emit,
+    exit_status,
+    findings_command,
+    severity_of,
+)
 
 
 @app.command(short_help="A vendored copy of the specs against its upstream.")
@@ -23,10 +30,7 @@ def drift(
         str,
         typer.Argument(metavar="LOCAL", help="The local copy: a directory, revision or REV:path."),
     ],
-    repo_dir: Annotated[
-        Path | None,
-        typer.Option("--repo", metavar="DIR", help="Repository for revisions (default: current)."),
-    ] = None,
+    repo_dir: RepoOption = None,
     *,
     options: FindingsOptions,
 ) -> None:

@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import sys
 from enum import StrEnum
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from kcompat.app import Color, ColorOption, ConfigOption, MessageKindOption, app
+from kcompat.app import Color, ColorOption, ConfigOption, MessageKindOption, RepoOption, app
 
 if TYPE_CHECKING:
     from kcompat.explain.explanation import Explanation
@@ -69,10 +68,7 @@ def explain(
             "paths, or the current directory).",
         ),
     ] = None,
-    repo_dir: Annotated[
-        Path | None,
-        typer.Option("--repo", metavar="DIR", help="The git repository (default: current)."),
-    ] = None,
+    repo_dir: RepoOption = None,
     fmt: Annotated[
         ExplainFormat,
         typer.Option(

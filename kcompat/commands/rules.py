@@ -2,19 +2,12 @@
 
 from __future__ import annotations
 
-from enum import StrEnum
 from typing import Annotated
 
 import typer
 
 from kcompat.app import Color, ColorOption, FailOn, app, console_for
-
-
-class RuleKind(StrEnum):
-    lint = "lint"
-    diff = "diff"
-    drift = "drift"
-    corpus = "corpus"
+from kcompat.rules.registry import RuleKind
 
 
 @app.command(short_help="List the rules, or explain one.")
