@@ -15,14 +15,7 @@ import typer
 
 import kcompat.pipeline.corpus_rules  # noqa: F401  (registers the corpus rules)
 from kcompat.app import Color, ColorOption, ConfigOption, app, console_for
-from kcompat.commands.spark_options import (
-    MasterOption,
-    OutOption,
-    PartitionsOption,
-    RemoteOption,
-    RepoOption,
-    SummaryFormatOption,
-)
+from kcompat.commands import spark_options as spark
 
 corpus_app = typer.Typer(
     name="corpus",
@@ -67,11 +60,11 @@ def build(
     seed: Annotated[
         int, typer.Option("--seed", metavar="N", help="Seed of the random samples.")
     ] = 0,
-    repo_dir: RepoOption = Path("."),
-    master: MasterOption = None,
-    remote: RemoteOption = None,
+    repo_dir: spark.RepoOption = Path("."),
+    master: spark.MasterOption = None,
+    remote: spark.RemoteOption = None,
     specs_path: SpecsPathOption = None,
-    partitions: PartitionsOption = None,
+    partitions: spark.PartitionsOption = None,
     color: ColorOption = Color.auto,
     config_file: ConfigOption = None,
 ) -> None:
@@ -119,13 +112,13 @@ def verify(
     rev: Annotated[
         str, typer.Option("--rev", metavar="REV", help="The revision (or directory) to read with.")
     ],
-    repo_dir: RepoOption = Path("."),
-    out: OutOption = None,
-    fmt: SummaryFormatOption = "text",
-    master: MasterOption = None,
-    remote: RemoteOption = None,
+    repo_dir: spark.RepoOption = Path("."),
+    out: spark.OutOption = None,
+    fmt: spark.SummaryFormatOption = "text",
+    master: spark.MasterOption = None,
+    remote: spark.RemoteOption = None,
     specs_path: SpecsPathOption = None,
-    partitions: PartitionsOption = None,
+    partitions: spark.PartitionsOption = None,
     color: ColorOption = Color.auto,
     config_file: ConfigOption = None,
 ) -> None:

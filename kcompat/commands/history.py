@@ -8,19 +8,12 @@ from typing import Annotated, Any
 import typer
 
 from kcompat.app import Color, ColorOption, ConfigOption, app, console_for
-from kcompat.commands.spark_options import (
-    MasterOption,
-    OutOption,
-    PartitionsOption,
-    RemoteOption,
-    RepoOption,
-    SummaryFormatOption,
-)
+from kcompat.commands import spark_options as spark
 
 
 @app.command(short_help="Diff every commit or release of a history, on Spark.")
 def history(
-    repo_dir: RepoOption = Path("."),
+    repo_dir: spark.RepoOption = Path("."),
     mode: Annotated[
         str,
         typer.Option(
@@ -49,15 +42,15 @@ def history(
             "--released", metavar="MODE", help="base or tags (default: tags if the repo has some)."
         ),
     ] = None,
-    out: OutOption = None,
-    fmt: SummaryFormatOption = "text",
-    master: MasterOption = None,
-    remote: RemoteOption = None,
+    out: spark.OutOption = None,
+    fmt: spark.SummaryFormatOption = "text",
+    master: spark.MasterOption = None,
+    remote: spark.RemoteOption = None,
     proof: Annotated[bool, typer.Option("--proof/--no-proof", help="Round-trip proofs.")] = True,
     samples: Annotated[
         int, typer.Option("--samples", metavar="N", min=1, help="Samples per version.")
     ] = 20,
-    partitions: PartitionsOption = None,
+    partitions: spark.PartitionsOption = None,
     report: Annotated[
         Path | None,
         typer.Option("--report", help="Also write the audit as one HTML file (kcompat report)."),

@@ -45,7 +45,7 @@ def render_summary(
 ) -> None:
     from kcompat.report.markdown import escape, fenced
     from kcompat.report.safe import shown, shown_block
-    from kcompat.report.tables import written_to
+    from kcompat.report.tables import Table, per_rule_table, written_to
 
     summary = result.summary
     head = (
@@ -54,12 +54,8 @@ def render_summary(
         f"{summary['mismatches']} mismatches, {summary['findings']} findings in "
         f"{result.seconds:.1f} s; " + written_to(result.out, chosen)
     )
-    tables: list[tuple[str, list[str], list[list[str]]]] = [
-        (
-            "Findings per rule",
-            ["rule", "severity", "count"],
-            [[r["rule"], r["severity"], str(r["count"])] for r in summary["per_rule"]],
-        ),
+    tables: list[Table] = [
+        per_rule_table(summary),
         (
             "Mismatches per message",
             ["message", "samples", "mismatches", "versions"],

@@ -12,7 +12,7 @@ _INTRODUCED_ROWS = 40
 def render_summary(
     result: Any, console: Any, *, markdown: bool = False, chosen: bool = True
 ) -> None:
-    from kcompat.report.tables import written_to
+    from kcompat.report.tables import Table, per_rule_table, written_to
 
     summary = result.summary
     head = (
@@ -20,12 +20,8 @@ def render_summary(
         f"{summary['released']}: {summary['findings']} findings in {result.seconds:.1f} s; "
         + written_to(result.out, chosen)
     )
-    tables: list[tuple[str, list[str], list[list[str]]]] = [
-        (
-            "Findings per rule",
-            ["rule", "severity", "count"],
-            [[r["rule"], r["severity"], str(r["count"])] for r in summary["per_rule"]],
-        ),
+    tables: list[Table] = [
+        per_rule_table(summary),
         (
             "Errors per message",
             ["message", "errors"],

@@ -70,3 +70,9 @@ def written_to(out: Any, chosen: bool) -> str:
     if chosen:
         return f"Parquet and summary.json in {out}"
     return f"Parquet and summary.json in {out} (kept there; --out DIR chooses the place)"
+
+
+def per_rule_table(summary: dict[str, Any]) -> Table:
+    """ "Findings per rule", as both Spark commands' summaries open."""
+    rows = [[r["rule"], r["severity"], str(r["count"])] for r in summary["per_rule"]]
+    return ("Findings per rule", ["rule", "severity", "count"], rows)
