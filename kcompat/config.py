@@ -21,7 +21,7 @@ import fnmatch
 import re
 import tomllib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -171,7 +171,21 @@ def _read_toml_text(path: Path) -> str:
         ) from None
 
 
-def load_config(start: Path | None = None, explicit: Path | None = None) -> Config:
+def load_config(
+    start: Path | None = None,
+    explicit: Path | None = None,
+    *,
+    report_unused_ignores: bool = False,
+) -> Config:
+    """The configuration found from ``start`` (or the ``explicit`` file); the
+    ``--report-unused-ignores`` flag turns that key on whatever the file says."""
+    found = _load_config(start, explicit)
+    if report_unused_ignores and not found.report_unused_ignores:
+        return replace(found, report_unused_ignores=True)
+    return found
+
+
+def _load_config(start: Path | None, explicit: Path | None) -> Config:
     path = explicit if explicit is not None else find_config(start or Path.cwd())
     if path is None:
         return Config()

@@ -103,9 +103,11 @@ def run_diff(request: DiffRequest) -> DiffResult:
             first_commit=True,
         )
     start = repo.root if repo is not None else Path(".")
-    config = load_config(start=start, explicit=request.config_file)
-    if request.report_unused_ignores:
-        config = replace(config, report_unused_ignores=True)
+    config = load_config(
+        start=start,
+        explicit=request.config_file,
+        report_unused_ignores=request.report_unused_ignores,
+    )
     base, head = resolve_sides(request, repo)
     prepared = prepare_pair(
         base,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 from kcompat.config import Config, load_config
@@ -38,9 +38,9 @@ def drift_request(request: DriftRequest) -> DriftResult:
         empty = request.upstream if not up_specs else request.local
         raise UsageError(f"no spec files found in {empty}")
     config = load_config(
-        start=repo.root if repo is not None else None, explicit=request.config_file
+        start=repo.root if repo is not None else None,
+        explicit=request.config_file,
+        report_unused_ignores=request.report_unused_ignores,
     )
-    if request.report_unused_ignores:
-        config = replace(config, report_unused_ignores=True)
     outcome = drift_specs(up_specs, local_specs, config)
     return DriftResult(config, outcome, len(up_specs) + len(local_specs))

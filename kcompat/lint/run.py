@@ -6,7 +6,7 @@ The command only parses options into a :class:`LintRequest` and renders the resu
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 from kcompat.config import Config, configured_roots, load_config
@@ -33,9 +33,9 @@ class LintResult:
 
 def lint_request(request: LintRequest) -> LintResult:
     """Lint what the request names; a :class:`UsageError` when it names no spec at all."""
-    config = load_config(explicit=request.config_file)
-    if request.report_unused_ignores:
-        config = replace(config, report_unused_ignores=True)
+    config = load_config(
+        explicit=request.config_file, report_unused_ignores=request.report_unused_ignores
+    )
     chosen = list(request.paths)
     if not chosen:
         chosen = configured_roots(config) or ["."]

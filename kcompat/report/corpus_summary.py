@@ -15,7 +15,7 @@ FLAT_COLUMNS = tuple(c.name for c in FINDING_COLUMNS if not c.structured)
 def corpus_json(result: Any) -> str:
     """The standard findings report (one finding per group, with its counterexample and
     count), with the corpus summary under ``"corpus"``."""
-    from kcompat import __version__
+    from kcompat.report.json_report import envelope
     from kcompat.report.safe import json_safe
 
     counts = {s: 0 for s in ("error", "warning", "info")}
@@ -27,10 +27,7 @@ def corpus_json(result: Any) -> str:
         finding["count"] = group["count"]
         findings.append(finding)
     document = {
-        "schema": "kcompat-findings",
-        "version": 1,
-        "tool": {"name": "kcompat", "version": __version__},
-        "command": "corpus-verify",
+        **envelope("corpus-verify"),
         "base": result.summary["corpus"]["revision_label"],
         "head": result.summary["reader"],
         "findings": findings,

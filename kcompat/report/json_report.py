@@ -16,13 +16,21 @@ from kcompat.rules.engine import Finding, Severity
 SCHEMA_VERSION = 1
 
 
-def render_json(report: Report) -> str:
-    counts = Counter(f.severity for f in report.counted)
-    document: dict[str, Any] = {
+def envelope(command: str) -> dict[str, Any]:
+    """What opens every findings report (``data/findings.schema.json``), whichever command
+    wrote it."""
+    return {
         "schema": "kcompat-findings",
         "version": SCHEMA_VERSION,
         "tool": {"name": "kcompat", "version": __version__},
-        "command": report.command,
+        "command": command,
+    }
+
+
+def render_json(report: Report) -> str:
+    counts = Counter(f.severity for f in report.counted)
+    document: dict[str, Any] = {
+        **envelope(report.command),
         "findings": [finding_dict(f) for f in report.findings],
         "summary": {
             "files": report.files,
