@@ -224,7 +224,7 @@ def test_released_tags_names_the_release(
     code, out, _ = run(
         ["diff", "HEAD~1", "HEAD", "--no-proof", "--released", "tags", "--color", "never"], capsys
     )
-    assert "released: released in v1.0.0" in out
+    assert "why: released in v1.0.0" in out
 
 
 def test_a_message_no_release_shipped_can_be_removed(

@@ -217,7 +217,7 @@ def test_text_output_says_which_versions_count(tmp_path: Path) -> None:
     done = run_process(["diff", "HEAD~1", "HEAD", "--no-proof"], repo)
     assert done.code == 1
     lines = done.stdout.splitlines()
-    assert "    released: released in 1.0.0" in lines
+    assert "    why: released in 1.0.0" in lines
     assert lines[-2] == "Released: versions shipped by 1 release (1.0.0)."
 
 

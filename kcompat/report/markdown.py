@@ -137,7 +137,7 @@ def _block(finding: Finding) -> str:
     elif finding.hint:
         body.append(f"hint: {finding.hint}")
     if finding.released_by and finding.severity >= Severity.WARNING:
-        body.append(f"released: {finding.released_by}")
+        body.append(f"why: {finding.released_by}")
     body += [f"note: {note}" for note in finding.notes]
     if finding.evidence is not None:
         body.append(str(finding.evidence))

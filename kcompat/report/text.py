@@ -59,7 +59,7 @@ def finding_block(finding: Finding, base_label: str = "BASE", hints: bool = True
     if hints and finding.hint and not finding.accepted:
         lines.append(((f"    hint: {finding.hint}", "dim"),))
     if finding.released_by and finding.severity >= Severity.WARNING:
-        lines.append(((f"    released: {finding.released_by}", "dim"),))
+        lines.append(((f"    why: {finding.released_by}", "dim"),))
     for note in finding.notes:
         lines.append(((f"    note: {note}", "dim"),))
     if finding.evidence is not None:
