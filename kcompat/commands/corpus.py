@@ -8,13 +8,14 @@ and reports each sample it rejects or misreads, with the bytes. Exit status: 0 c
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
 import kcompat.pipeline.corpus_rules  # noqa: F401  (registers the corpus rules)
-from kcompat.app import Color, ColorOption, ConfigOption, app, console_for
+from kcompat.app import Color, ColorOption, ConfigOption, app, console_for, option_group
 from kcompat.commands import spark_options as spark
 
 corpus_app = typer.Typer(
@@ -31,19 +32,33 @@ SpecsPathOption = Annotated[
 ]
 
 
-def _config(repo_dir: Path, config_file: Path | None) -> Any:
-    from kcompat.config import load_config
-    from kcompat.errors import UsageError
-    from kcompat.sources.git import GitRepo
+@dataclass(frozen=True)
+class CorpusOptions:
+    """The options both corpus commands end with: where Spark runs, which specs, how to
+    show the result, which configuration."""
 
-    try:
-        start = GitRepo.open(repo_dir).root
-    except UsageError:
-        start = repo_dir
-    return load_config(start=start, explicit=config_file)
+    master: spark.MasterOption = None
+    remote: spark.RemoteOption = None
+    specs_path: SpecsPathOption = None
+    partitions: spark.PartitionsOption = None
+    color: ColorOption = Color.auto
+    config_file: ConfigOption = None
+
+    def config(self, repo_dir: Path) -> Any:
+        """The configuration: ``--config``, else the nearest to the repository."""
+        from kcompat.config import load_config
+        from kcompat.errors import UsageError
+        from kcompat.sources.git import GitRepo
+
+        try:
+            start = GitRepo.open(repo_dir).root
+        except UsageError:
+            start = repo_dir
+        return load_config(start=start, explicit=self.config_file)
 
 
 @corpus_app.command("build", short_help="Store samples of every message version at REV.")
+@option_group
 def build(
     rev: Annotated[
         str, typer.Option("--rev", metavar="REV", help="The revision (or directory) to sample.")
@@ -61,12 +76,8 @@ def build(
         int, typer.Option("--seed", metavar="N", help="Seed of the random samples.")
     ] = 0,
     repo_dir: spark.RepoOption = Path("."),
-    master: spark.MasterOption = None,
-    remote: spark.RemoteOption = None,
-    specs_path: SpecsPathOption = None,
-    partitions: spark.PartitionsOption = None,
-    color: ColorOption = Color.auto,
-    config_file: ConfigOption = None,
+    *,
+    options: CorpusOptions,
 ) -> None:
     """Write seeded samples of every message version at REV, with their bytes (Parquet)."""
     from kcompat.pipeline.corpus_build import BuildRequest, plan_build
@@ -79,15 +90,15 @@ def build(
         samples,
         seed,
         repo_dir,
-        tuple(specs_path or ()),
-        partitions,
-        _config(repo_dir, config_file),
+        tuple(options.specs_path or ()),
+        options.partitions,
+        options.config(repo_dir),
     )
-    preflight(master, remote)
+    preflight(options.master, options.remote)
     plan = plan_build(request)  # usage errors before Spark starts
-    result = run_build(plan, spark_session(master, remote=remote))
+    result = run_build(plan, spark_session(options.master, remote=options.remote))
     manifest = result.manifest
-    console = console_for(color)
+    console = console_for(options.color)
     skipped = manifest["skipped_samples"]
     console.print(
         f"corpus of {manifest['revision_label']}: {manifest['rows']} samples of "
@@ -102,6 +113,7 @@ def build(
 
 
 @corpus_app.command("verify", short_help="Read stored samples with REV2; report each misread.")
+@option_group
 def verify(
     corpus: Annotated[
         str,
@@ -115,12 +127,8 @@ def verify(
     repo_dir: spark.RepoOption = Path("."),
     out: spark.OutOption = None,
     fmt: spark.SummaryFormatOption = "text",
-    master: spark.MasterOption = None,
-    remote: spark.RemoteOption = None,
-    specs_path: SpecsPathOption = None,
-    partitions: spark.PartitionsOption = None,
-    color: ColorOption = Color.auto,
-    config_file: ConfigOption = None,
+    *,
+    options: CorpusOptions,
 ) -> None:
     """Decode every stored sample with REV2's model; report each one it misreads."""
     from kcompat.errors import UsageError
@@ -136,16 +144,16 @@ def verify(
         rev,
         repo_dir,
         out,
-        tuple(specs_path or ()),
-        partitions,
-        _config(repo_dir, config_file),
+        tuple(options.specs_path or ()),
+        options.partitions,
+        options.config(repo_dir),
     )
-    preflight(master, remote)
+    preflight(options.master, options.remote)
     plan = plan_verify(request)  # usage errors before Spark starts
-    session = spark_session(master, remote=remote)
+    session = spark_session(options.master, remote=options.remote)
     with reading_corpus(corpus):  # a corrupt part file: one line, exit 2
         result = run_verify(plan, session)
-    console = console_for(color)
+    console = console_for(options.color)
     if fmt == "json":
         from kcompat.report.corpus_summary import corpus_json
 
