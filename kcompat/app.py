@@ -93,6 +93,19 @@ def _install_completion(value: Shell | None) -> None:
         raise typer.Exit(0)
 
 
+def _shell_option(name: str, callback: Callable[[Shell | None], None], help: str) -> Any:
+    """An option that names a shell (bash, zsh or fish; none: the running one) and acts at
+    once, before any command: the two completion options."""
+    return typer.Option(
+        name,
+        metavar="[bash|zsh|fish]",
+        is_eager=True,
+        callback=callback,
+        help=help,
+        show_default=False,
+    )
+
+
 @app.callback()
 def _kcompat(
     version: Annotated[
@@ -103,24 +116,18 @@ def _kcompat(
     ] = False,
     install_completion: Annotated[
         Shell | None,
-        typer.Option(
+        _shell_option(
             "--install-completion",
-            metavar="[bash|zsh|fish]",
-            is_eager=True,
-            callback=_install_completion,
-            help="Install tab completion for this shell (default: the one running kcompat).",
-            show_default=False,
+            _install_completion,
+            "Install tab completion for this shell (default: the one running kcompat).",
         ),
     ] = None,
     show_completion: Annotated[
         Shell | None,
-        typer.Option(
+        _shell_option(
             "--show-completion",
-            metavar="[bash|zsh|fish]",
-            is_eager=True,
-            callback=_show_completion,
-            help="Print the tab completion script for this shell, to install it by hand.",
-            show_default=False,
+            _show_completion,
+            "Print the tab completion script for this shell, to install it by hand.",
         ),
     ] = None,
 ) -> None:

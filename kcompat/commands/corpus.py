@@ -17,6 +17,7 @@ import typer
 import kcompat.pipeline.corpus_rules  # noqa: F401  (registers the corpus rules)
 from kcompat.app import Color, ColorOption, ConfigOption, app, console_for, option_group
 from kcompat.commands import spark_options as spark
+from kcompat.commands.table_format import TableFormatOption, check_table_format
 
 corpus_app = typer.Typer(
     name="corpus",
@@ -126,19 +127,17 @@ def verify(
     ],
     repo_dir: spark.RepoOption = Path("."),
     out: spark.OutOption = None,
-    fmt: spark.SummaryFormatOption = "text",
+    fmt: TableFormatOption = "text",
     *,
     options: CorpusOptions,
 ) -> None:
     """Decode every stored sample with REV2's model; report each one it misreads."""
-    from kcompat.errors import UsageError
     from kcompat.pipeline.corpus_verify import VerifyRequest, plan_verify
     from kcompat.pipeline.corpus_verify import verify as run_verify
     from kcompat.pipeline.session import preflight, spark_session
     from kcompat.pipeline.unreadable import reading_corpus
 
-    if fmt not in ("text", "json", "markdown"):
-        raise UsageError(f"--format must be text, json or markdown, not {fmt!r}")
+    check_table_format(fmt)
     request = VerifyRequest(
         corpus,
         rev,
