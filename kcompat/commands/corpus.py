@@ -8,9 +8,10 @@ and reports each sample it rejects or misreads, with the bytes. Exit status: 0 c
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 import typer
 
@@ -26,6 +27,8 @@ corpus_app = typer.Typer(
     no_args_is_help=True,
 )
 app.add_typer(corpus_app)
+
+Plan = TypeVar("Plan")
 
 SpecsPathOption = Annotated[
     list[str] | None,
@@ -45,8 +48,9 @@ class CorpusOptions:
     color: ColorOption = Color.auto
     config_file: ConfigOption = None
 
-    def config(self, repo_dir: Path) -> Any:
-        """The configuration: ``--config``, else the nearest to the repository."""
+    def scope(self, repo_dir: Path) -> tuple[tuple[str, ...], int | None, Any]:
+        """What both corpus requests end with: the spec paths, the partitions, and the
+        configuration (``--config``, else the nearest to the repository)."""
         from kcompat.config import load_config
         from kcompat.errors import UsageError
         from kcompat.sources.git import GitRepo
@@ -55,7 +59,17 @@ class CorpusOptions:
             start = GitRepo.open(repo_dir).root
         except UsageError:
             start = repo_dir
-        return load_config(start=start, explicit=self.config_file)
+        config = load_config(start=start, explicit=self.config_file)
+        return tuple(self.specs_path or ()), self.partitions, config
+
+    def start(self, plan: Callable[[], Plan]) -> tuple[Plan, Any]:
+        """The plan, then Spark: the Spark options and every usage error are checked
+        before Spark starts."""
+        from kcompat.pipeline.session import preflight, spark_session
+
+        preflight(self.master, self.remote)
+        planned = plan()
+        return planned, spark_session(self.master, remote=self.remote)
 
 
 @corpus_app.command("build", short_help="Store samples of every message version at REV.")
@@ -83,21 +97,10 @@ def build(
     """Write seeded samples of every message version at REV, with their bytes (Parquet)."""
     from kcompat.pipeline.corpus_build import BuildRequest, plan_build
     from kcompat.pipeline.corpus_build import build as run_build
-    from kcompat.pipeline.session import preflight, spark_session
 
-    request = BuildRequest(
-        rev,
-        out,
-        samples,
-        seed,
-        repo_dir,
-        tuple(options.specs_path or ()),
-        options.partitions,
-        options.config(repo_dir),
-    )
-    preflight(options.master, options.remote)
-    plan = plan_build(request)  # usage errors before Spark starts
-    result = run_build(plan, spark_session(options.master, remote=options.remote))
+    request = BuildRequest(rev, out, samples, seed, repo_dir, *options.scope(repo_dir))
+    plan, session = options.start(lambda: plan_build(request))
+    result = run_build(plan, session)
     manifest = result.manifest
     console = console_for(options.color)
     skipped = manifest["skipped_samples"]
@@ -134,22 +137,11 @@ def verify(
     """Decode every stored sample with REV2's model; report each one it misreads."""
     from kcompat.pipeline.corpus_verify import VerifyRequest, plan_verify
     from kcompat.pipeline.corpus_verify import verify as run_verify
-    from kcompat.pipeline.session import preflight, spark_session
     from kcompat.pipeline.unreadable import reading_corpus
 
     check_table_format(fmt)
-    request = VerifyRequest(
-        corpus,
-        rev,
-        repo_dir,
-        out,
-        tuple(options.specs_path or ()),
-        options.partitions,
-        options.config(repo_dir),
-    )
-    preflight(options.master, options.remote)
-    plan = plan_verify(request)  # usage errors before Spark starts
-    session = spark_session(options.master, remote=options.remote)
+    request = VerifyRequest(corpus, rev, repo_dir, out, *options.scope(repo_dir))
+    plan, session = options.start(lambda: plan_verify(request))
     with reading_corpus(corpus):  # a corrupt part file: one line, exit 2
         result = run_verify(plan, session)
     console = console_for(options.color)
