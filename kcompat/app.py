@@ -21,6 +21,7 @@ import typer
 from kcompat.errors import UsageError
 
 if TYPE_CHECKING:
+    from kcompat.config import ConfigChoice
     from kcompat.report.document import Report
     from kcompat.rules.engine import Finding, Severity
     from kcompat.rules.runner import Outcome
@@ -268,6 +269,12 @@ class FindingsOptions:
     unused_ignores: UnusedIgnoresOption = False
     color: ColorOption = Color.auto
     config_file: ConfigOption = None
+
+    def config_choice(self) -> ConfigChoice:
+        """The configuration ``--config`` and ``--report-unused-ignores`` choose."""
+        from kcompat.config import ConfigChoice
+
+        return ConfigChoice(self.config_file, self.unused_ignores)
 
 
 def option_group(command: Callable[..., None]) -> Callable[..., None]:

@@ -95,9 +95,8 @@ def diff(
             proof=proof,
             samples=samples if samples is not None else (10 if staged else 20),
             released=released,
-            config_file=options.config_file,
+            config_choice=options.config_choice(),
             baseline=frozenset(accepted),
-            report_unused_ignores=options.unused_ignores,
         )
     )
     outcome = result.outcome

@@ -29,7 +29,7 @@ def drift(
     """Where a vendored copy of a protocol no longer matches upstream, version by version."""
     from kcompat.drift.run import DriftRequest, drift_request
 
-    request = DriftRequest(upstream, local, repo_dir, options.config_file, options.unused_ignores)
+    request = DriftRequest(upstream, local, repo_dir, options.config_choice())
     result = drift_request(request)
     report_findings(
         "drift",

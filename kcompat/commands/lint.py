@@ -24,7 +24,7 @@ def lint(
     """Check spec files against every rule Kafka's generator enforces, and more."""
     from kcompat.lint.run import LintRequest, lint_request
 
-    request = LintRequest(tuple(paths or ()), options.config_file, options.unused_ignores)
+    request = LintRequest(tuple(paths or ()), options.config_choice())
     result = lint_request(request)
     if result.outcome is None:
         print(result.note)
