@@ -11,7 +11,7 @@ import inspect
 import os
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
@@ -21,8 +21,10 @@ import typer
 from kcompat.errors import UsageError
 
 if TYPE_CHECKING:
+    from kcompat.config import ConfigChoice
     from kcompat.report.document import Report
     from kcompat.rules.engine import Finding, Severity
+    from kcompat.rules.runner import Outcome
 
 app = typer.Typer(
     name="kcompat",
@@ -92,6 +94,19 @@ def _install_completion(value: Shell | None) -> None:
         raise typer.Exit(0)
 
 
+def _shell_option(name: str, callback: Callable[[Shell | None], None], help: str) -> Any:
+    """An option that names a shell (bash, zsh or fish; none: the running one) and acts at
+    once, before any command: the two completion options."""
+    return typer.Option(
+        name,
+        metavar="[bash|zsh|fish]",
+        is_eager=True,
+        callback=callback,
+        help=help,
+        show_default=False,
+    )
+
+
 @app.callback()
 def _kcompat(
     version: Annotated[
@@ -102,24 +117,18 @@ def _kcompat(
     ] = False,
     install_completion: Annotated[
         Shell | None,
-        typer.Option(
+        _shell_option(
             "--install-completion",
-            metavar="[bash|zsh|fish]",
-            is_eager=True,
-            callback=_install_completion,
-            help="Install tab completion for this shell (default: the one running kcompat).",
-            show_default=False,
+            _install_completion,
+            "Install tab completion for this shell (default: the one running kcompat).",
         ),
     ] = None,
     show_completion: Annotated[
         Shell | None,
-        typer.Option(
+        _shell_option(
             "--show-completion",
-            metavar="[bash|zsh|fish]",
-            is_eager=True,
-            callback=_show_completion,
-            help="Print the tab completion script for this shell, to install it by hand.",
-            show_default=False,
+            _show_completion,
+            "Print the tab completion script for this shell, to install it by hand.",
         ),
     ] = None,
 ) -> None:
@@ -254,46 +263,45 @@ UnusedIgnoresOption = Annotated[
 class FindingsOptions:
     """The options of every command that reports findings (lint, diff, drift)."""
 
-    fmt: LintFormat = LintFormat.text
-    fail_on: FailOn | None = None
-    level: Level = Level.info
-    unused_ignores: bool = False
-    color: Color = Color.auto
-    config_file: Path | None = None
+    fmt: FormatOption = LintFormat.text
+    fail_on: FailOnOption = None
+    level: LevelOption = Level.info
+    unused_ignores: UnusedIgnoresOption = False
+    color: ColorOption = Color.auto
+    config_file: ConfigOption = None
+
+    def config_choice(self) -> ConfigChoice:
+        """The configuration ``--config`` and ``--report-unused-ignores`` choose."""
+        from kcompat.config import ConfigChoice
+
+        return ConfigChoice(self.config_file, self.unused_ignores)
 
 
-#: Each shared option: its parameter name, its typer annotation and its default.
-_SHARED_OPTIONS: tuple[tuple[str, Any, Any], ...] = (
-    ("fmt", FormatOption, LintFormat.text),
-    ("fail_on", FailOnOption, None),
-    ("level", LevelOption, Level.info),
-    ("unused_ignores", UnusedIgnoresOption, False),
-    ("color", ColorOption, Color.auto),
-    ("config_file", ConfigOption, None),
-)
-
-
-def findings_command(command: Callable[..., None]) -> Callable[..., None]:
-    """Give a command the shared findings options as one ``options`` argument.
+def option_group(command: Callable[..., None]) -> Callable[..., None]:
+    """Give a command a group of shared options as one ``options`` argument: the frozen
+    dataclass its ``options`` parameter names, each field a typer-annotated option.
 
     Typer reads a command's signature: this one is the command's own parameters, then the
-    shared ones, so each is declared (and documented in ``--help``) once.
+    group's, so each is declared (and documented in ``--help``) once.
     """
-    own = [
-        parameter
-        for parameter in inspect.signature(command, eval_str=True).parameters.values()
-        if parameter.name != "options"
-    ]
+    parameters = inspect.signature(command, eval_str=True).parameters
+    group = parameters["options"].annotation
+    own = [parameter for parameter in parameters.values() if parameter.name != "options"]
+    annotations = inspect.get_annotations(group, eval_str=True)
+    names = [field.name for field in fields(group)]
     shared = [
         inspect.Parameter(
-            name, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=default, annotation=annotation
+            field.name,
+            inspect.Parameter.POSITIONAL_OR_KEYWORD,
+            default=field.default,
+            annotation=annotations[field.name],
         )
-        for name, annotation, default in _SHARED_OPTIONS
+        for field in fields(group)
     ]
 
     @functools.wraps(command)
     def run(**values: Any) -> None:
-        options = FindingsOptions(**{name: values.pop(name) for name, _, _ in _SHARED_OPTIONS})
+        options = group(**{name: values.pop(name) for name in names})
         command(**values, options=options)
 
     run.__signature__ = inspect.Signature([*own, *shared])  # type: ignore[attr-defined]
@@ -334,6 +342,35 @@ def emit(report: Report, *, fmt: LintFormat, color: Color, base_label: str = "BA
         sys.stdout.flush()
     except BrokenPipeError:
         silence_stdout()
+
+
+def report_findings(
+    command: str,
+    options: FindingsOptions,
+    outcome: Outcome,
+    files: int,
+    configured_fail_on: int,
+    *,
+    base: str | None = None,
+    head: str | None = None,
+    released: str = "",
+    base_label: str = "BASE",
+) -> NoReturn:
+    """End a findings command (lint, diff, drift): its report at ``--level`` in the chosen
+    format, then the exit status ``--fail-on`` (else the configured severity) gives."""
+    from kcompat.report.document import Report
+
+    report = Report.of(
+        command,
+        outcome,
+        files=files,
+        level=severity_of(options.level),
+        base=base,
+        head=head,
+        released=released,
+    )
+    emit(report, fmt=options.fmt, color=options.color, base_label=base_label)
+    raise typer.Exit(exit_status(outcome.findings, options.fail_on, configured_fail_on))
 
 
 def silence_stdout() -> None:

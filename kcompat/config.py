@@ -171,6 +171,18 @@ def _read_toml_text(path: Path) -> str:
         ) from None
 
 
+@dataclass(frozen=True)
+class ConfigChoice:
+    """Which configuration a command reads, as its options say: ``--config`` (``None``:
+    the nearest to where it starts) and the ``--report-unused-ignores`` override."""
+
+    explicit: Path | None = None
+    report_unused_ignores: bool = False
+
+    def load(self, start: Path | None = None) -> Config:
+        return load_config(start, self.explicit, report_unused_ignores=self.report_unused_ignores)
+
+
 def load_config(
     start: Path | None = None,
     explicit: Path | None = None,

@@ -29,7 +29,7 @@ from collections.abc import Callable
 from types import CodeType
 from typing import Any
 
-from kcompat.codec.decoders import DecoderGenerator
+from kcompat.codec.decoders import ARGUMENTS, DecoderGenerator
 from kcompat.codec.encoders import EncoderGenerator
 from kcompat.codec.generator import Source
 from kcompat.codec.runtime import namespace
@@ -54,7 +54,7 @@ class Generator(EncoderGenerator, DecoderGenerator):
         with dec.block("def _dec(buf):"):
             dec("blen = len(buf)")
             dec("pos = 0")
-            self.dec_struct(dec, self.layout.root, "buf", "pos", "blen", "r", 0)
+            self.dec_struct(dec, self.layout.root, ARGUMENTS, "r", 0)
             if not self.java:  # Java leaves trailing bytes unread
                 with dec.block("if pos != blen:"):
                     dec("raise _Bad")

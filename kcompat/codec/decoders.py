@@ -4,6 +4,7 @@ or reading as Kafka's Java readers do (``java``)."""
 from __future__ import annotations
 
 import struct
+from typing import NamedTuple
 
 from kcompat.codec.generator import FIXED_CODES, MAX_INLINE_LOOPS, GeneratorBase, Source
 from kcompat.codec.ints import INT_CODES
@@ -20,6 +21,19 @@ from kcompat.codec.values import (
 from kcompat.spec.resolve import Kind, StructLayout, Wire
 
 
+class Cursor(NamedTuple):
+    """The generated code's names for what is being read: the bytes, the position in them
+    and their length (a tagged field's value is read from a slice of its own)."""
+
+    buf: str
+    pos: str
+    blen: str
+
+
+#: the names a decoding function takes: ``_dec(buf)`` and each out-of-line struct reader
+ARGUMENTS = Cursor("buf", "pos", "blen")
+
+
 class DecoderGenerator(GeneratorBase):
     """The decoding half of a codec generator."""
 
@@ -30,20 +44,14 @@ class DecoderGenerator(GeneratorBase):
     # ``pre`` names the variable that holds such an already-read prefix.
 
     def dec_struct(
-        self,
-        src: Source,
-        layout: StructLayout,
-        buf: str,
-        pos: str,
-        blen: str,
-        target: str,
-        loops: int,
+        self, src: Source, layout: StructLayout, at: Cursor, target: str, loops: int
     ) -> None:
+        buf, pos, blen = at
         if loops > MAX_INLINE_LOOPS:
             name = f"_ds{self.uid()}"
             fn = Source()
             with fn.block(f"def {name}(buf, pos, blen):"):
-                self.dec_struct(fn, layout, "buf", "pos", "blen", "r", 0)
+                self.dec_struct(fn, layout, ARGUMENTS, "r", 0)
                 fn("return r, pos")
             self.functions.append(fn.lines)
             src(f"{target}, {pos} = {name}({buf}, {pos}, {blen})")
@@ -64,14 +72,14 @@ class DecoderGenerator(GeneratorBase):
                 run.append((code, pre, None))
             self.dec_run(src, run, buf, pos)
             run = []
-            self.dec_value(src, lf.wire, var, buf, pos, blen, loops, pre)
+            self.dec_value(src, lf.wire, var, at, loops, pre)
         pre = None
         if run and layout.flexible:
             pre = f"pc{k}"
             run.append(("B", pre, None))
         self.dec_run(src, run, buf, pos)
         if layout.flexible:
-            self.dec_tags(src, layout, buf, pos, blen, loops, k, values, target, pre)
+            self.dec_tags(src, layout, at, loops, k, values, target, pre)
             return
         for lf in layout.tagged:
             values.append((lf.name, self.fresh(default_value(lf))))
@@ -161,16 +169,9 @@ class DecoderGenerator(GeneratorBase):
         self.dec_uv(src, var, buf, pos, 32, pre, java=self.java)
 
     def dec_value(
-        self,
-        src: Source,
-        wire: Wire,
-        var: str,
-        buf: str,
-        pos: str,
-        blen: str,
-        loops: int,
-        pre: str | None = None,
+        self, src: Source, wire: Wire, var: str, at: Cursor, loops: int, pre: str | None = None
     ) -> None:
+        buf, pos, _ = at
         kind = wire.kind
         u = self.uid()
         if wire.fixed_size is not None:
@@ -191,14 +192,14 @@ class DecoderGenerator(GeneratorBase):
                 with src.block(f"if not {low} <= {var} <= {high}:"):
                     src("raise _Bad")
         elif kind in (Kind.STRING, Kind.BYTES, Kind.RECORDS):
-            self.dec_blob(src, wire, var, buf, pos, blen, u, pre)
+            self.dec_blob(src, wire, var, at, u, pre)
         elif kind is Kind.ARRAY:
-            self.dec_array(src, wire, var, buf, pos, blen, loops, u, pre)
+            self.dec_array(src, wire, var, at, loops, u, pre)
         else:
             layout = wire.struct
             assert layout is not None
             if not wire.nullable:
-                self.dec_struct(src, layout, buf, pos, blen, var, loops)
+                self.dec_struct(src, layout, at, var, loops)
                 return
             marker = f"m{u}"
             if wire.null_marker == "uvarint":  # Java: readUnsignedVarint() <= 0 is null
@@ -214,7 +215,7 @@ class DecoderGenerator(GeneratorBase):
             with src.block(f"if {null}:"):
                 src(f"{var} = None")
             with src.block("else:"):
-                self.dec_struct(src, layout, buf, pos, blen, var, loops)
+                self.dec_struct(src, layout, at, var, loops)
 
     def dec_null(self, src: Source, wire: Wire, var: str) -> None:
         if wire.nullable:
@@ -228,16 +229,9 @@ class DecoderGenerator(GeneratorBase):
         return f"{size} == 0 or {size} > {1 << 31}" if self.java else f"{size} == 0"
 
     def dec_blob(
-        self,
-        src: Source,
-        wire: Wire,
-        var: str,
-        buf: str,
-        pos: str,
-        blen: str,
-        u: int,
-        pre: str | None,
+        self, src: Source, wire: Wire, var: str, at: Cursor, u: int, pre: str | None
     ) -> None:
+        buf, pos, blen = at
         is_string = wire.kind is Kind.STRING
         size, end = f"n{u}", f"q{u}"
         if wire.compact:  # uvarint(length + 1), 0 = null
@@ -279,17 +273,9 @@ class DecoderGenerator(GeneratorBase):
             src(f"{pos} = {end}")
 
     def dec_array(
-        self,
-        src: Source,
-        wire: Wire,
-        var: str,
-        buf: str,
-        pos: str,
-        blen: str,
-        loops: int,
-        u: int,
-        pre: str | None,
+        self, src: Source, wire: Wire, var: str, at: Cursor, loops: int, u: int, pre: str | None
     ) -> None:
+        buf, pos, blen = at
         element = wire.element
         assert element is not None
         size = f"n{u}"
@@ -352,18 +338,16 @@ class DecoderGenerator(GeneratorBase):
             with src.block(f"for _ in range({size}):"):
                 if element.kind is Kind.STRUCT:
                     assert element.struct is not None
-                    self.dec_struct(src, element.struct, buf, pos, blen, item, loops + 1)
+                    self.dec_struct(src, element.struct, at, item, loops + 1)
                 else:
-                    self.dec_value(src, element, item, buf, pos, blen, loops + 1)
+                    self.dec_value(src, element, item, at, loops + 1)
                 src(f"{append}({item})")
 
     def dec_tags(
         self,
         src: Source,
         layout: StructLayout,
-        buf: str,
-        pos: str,
-        blen: str,
+        at: Cursor,
         loops: int,
         k: int,
         values: list[tuple[str, str]],
@@ -374,6 +358,7 @@ class DecoderGenerator(GeneratorBase):
         2^31 - 1, and each entry's value fills exactly its declared size. Java: a known tag
         is read by its type from the stream (the size is ignored), a repeated one
         overwrites, unknown ones are kept as they come."""
+        buf, pos, blen = at
         count, tag, size, end, seen = f"c{k}", f"tag{k}", f"sz{k}", f"te{k}", f"seen{k}"
         unknown = f"u{k}"
         if pre is None:
@@ -418,14 +403,16 @@ class DecoderGenerator(GeneratorBase):
                         continue  # a repeated tag reaches the first field declaring it
                     with src.block(f"{keyword} {tag} == {self.k(lf.tag)}:"):
                         if self.java:
-                            self.dec_value(src, lf.wire, f"t{k}_{i}", buf, pos, blen, loops + 1)
+                            self.dec_value(src, lf.wire, f"t{k}_{i}", at, loops + 1)
                         else:
                             sub, subpos, sublen = f"sb{k}_{i}", f"sp{k}_{i}", f"sl{k}_{i}"
                             src(f"{sub} = {buf}[{pos}:{end}]")
                             src(f"{subpos} = 0")
                             src(f"{sublen} = {size}")
                             target_var = f"t{k}_{i}"
-                            self.dec_value(src, lf.wire, target_var, sub, subpos, sublen, loops + 1)
+                            self.dec_value(
+                                src, lf.wire, target_var, Cursor(sub, subpos, sublen), loops + 1
+                            )
                             with src.block(f"if {subpos} != {sublen}:"):
                                 src("raise _Bad")
                             src(f"{pos} = {end}")
@@ -436,9 +423,9 @@ class DecoderGenerator(GeneratorBase):
                     keyword = "elif"
                 if keyword == "elif":
                     with src.block("else:"):
-                        self.dec_unknown_tag(src, unknown, tag, size, buf, pos, blen, end)
+                        self.dec_unknown_tag(src, unknown, tag, size, at, end)
                 else:  # no known tags at all: every tag is unknown
-                    self.dec_unknown_tag(src, unknown, tag, size, buf, pos, blen, end)
+                    self.dec_unknown_tag(src, unknown, tag, size, at, end)
             src(f"{target} = {self.dict_display([*values, *tagged_vars])}")
             with src.block(f"if {unknown} is not None:"):
                 src(f"{target}[{UNKNOWN_TAGS!r}] = {unknown}")
@@ -447,9 +434,9 @@ class DecoderGenerator(GeneratorBase):
             src(f"{target} = {self.dict_display([*values, *defaults])}")
 
     def dec_unknown_tag(
-        self, src: Source, unknown: str, tag: str, size: str, buf: str, pos: str, blen: str,
-        end: str,
-    ) -> None:  # fmt: skip
+        self, src: Source, unknown: str, tag: str, size: str, at: Cursor, end: str
+    ) -> None:
+        buf, pos, blen = at
         if self.java:  # readArray(size): a negative Java int, or past the end, fails
             src(f"{end} = {pos} + {size}")
             with src.block(f"if {size} > {INT32_MAX} or {end} > {blen}:"):

@@ -1,7 +1,15 @@
-"""Integer wire forms the reference encoder and decoder share: fixed-width struct codes,
-zig-zag and unsigned varints (the compiled codec uses the same struct codes)."""
+"""Number wire forms the reference encoder and decoder share: fixed-width structs and
+struct codes, zig-zag and unsigned varints (the compiled codec uses the same codes)."""
 
 from __future__ import annotations
+
+import struct
+
+#: a classic string's or array's int16/int32 length, and a float64, as both reference
+#: codecs read and write them.
+INT16 = struct.Struct(">h")
+INT32 = struct.Struct(">i")
+FLOAT64 = struct.Struct(">d")
 
 #: struct codes of fixed-width integers: (bits, signed) -> code.
 INT_CODES = {

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any, NoReturn
 
 from kcompat.codec.errors import DecodeError
-from kcompat.codec.ints import INT_CODES, unzigzag
+from kcompat.codec.ints import FLOAT64, INT16, INT32, INT_CODES, unzigzag
 from kcompat.codec.java import INT32_MAX, JAVA_UTF8, UINT32_MASK, compact_length, int32
 from kcompat.codec.labels import join, wire_label
 from kcompat.codec.spans import NO_VALUE, Span
@@ -27,10 +27,6 @@ from kcompat.codec.values import (
     varint_max_bytes,
 )
 from kcompat.spec.resolve import Kind, Layout, StructLayout, Wire
-
-_INT16 = struct.Struct(">h")
-_INT32 = struct.Struct(">i")
-_FLOAT = struct.Struct(">d")
 
 
 class _Reader:
@@ -214,7 +210,7 @@ class _Reader:
             value = self.read_int(wire, path, label)
         elif kind is Kind.FLOAT64:
             self.take(8, path, label)
-            value = _FLOAT.unpack_from(self.buf, start)[0]
+            value = FLOAT64.unpack_from(self.buf, start)[0]
         elif kind is Kind.UUID:
             self.take(16, path, label)
             value = uuid.UUID(bytes=bytes(self.buf[start : start + 16]))
@@ -260,7 +256,7 @@ class _Reader:
         else:
             size = 2 if short else 4
             self.take(size, path, f"{label} length")
-            length = (_INT16 if short else _INT32).unpack_from(self.buf, start)[0]
+            length = (INT16 if short else INT32).unpack_from(self.buf, start)[0]
             if length < -1 and not self.java:
                 self.fail(path, f"negative length {length}", start)
         if length < 0:  # -1 (strict), or any negative int (Java)

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from kcompat.codec.errors import EncodeError
-from kcompat.codec.ints import INT_CODES, write_uvarint, zigzag
+from kcompat.codec.ints import FLOAT64, INT16, INT32, INT_CODES, write_uvarint, zigzag
 from kcompat.codec.java import INT32_MAX
 from kcompat.codec.labels import int_text, join, type_name, wire_label
 from kcompat.codec.values import (
@@ -23,12 +23,7 @@ from kcompat.codec.values import (
     layout_owner_fields,
     struct_keys,
 )
-from kcompat.spec.model import Field
 from kcompat.spec.resolve import Kind, Layout, StructLayout, Wire
-
-_INT16 = struct.Struct(">h")
-_INT32 = struct.Struct(">i")
-_FLOAT = struct.Struct(">d")
 
 
 class Writer:
@@ -74,14 +69,8 @@ class Writer:
     def check_keys(
         self, layout: StructLayout, keys: StructKeys, value: Mapping[Any, Any], path: str
     ) -> Any:
-        unknown = None
-        for key, item in value.items():
-            if key in keys.names:
-                continue
-            if key == UNKNOWN_TAGS:
-                unknown = item
-                continue
-            other: Field | None = keys.others.get(key) if isinstance(key, str) else None
+        unknown, others = keys.extra(value)
+        for key, item, other in others:
             where = join(path, str(key))
             if other is None:
                 import difflib
@@ -188,7 +177,7 @@ class Writer:
             if not isinstance(value, int | float):
                 raise EncodeError(path, f"expected a float, got {type_name(value)}")
             try:
-                out += _FLOAT.pack(value)
+                out += FLOAT64.pack(value)
             except (OverflowError, struct.error):
                 shown = int_text(value) if isinstance(value, int) else str(value)
                 raise EncodeError(path, f"{shown} does not fit a float64") from None
@@ -232,7 +221,7 @@ class Writer:
         if wire.compact:
             write_uvarint(out, length + 1)
         else:
-            out += (_INT16 if short else _INT32).pack(length)
+            out += (INT16 if short else INT32).pack(length)
 
     def write_blob(self, wire: Wire, value: Any, path: str, out: bytearray) -> None:
         is_string = wire.kind is Kind.STRING

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from kcompat.codec.java import JAVA_UTF8
-from kcompat.codec.values import UNKNOWN_TAGS, StructKeys, is_default
+from kcompat.codec.values import StructKeys, is_default
 from kcompat.spec.model import Message
 
 
@@ -67,29 +67,28 @@ def _wuv(out: bytearray, value: int) -> None:
     out.append(value)
 
 
-_UNPACKERS: dict[tuple[str, int], Callable[[bytes, int], tuple[Any, ...]]] = {}
-_PACKERS: dict[tuple[str, int], Callable[..., bytes]] = {}
+_STRUCTS: dict[tuple[str, int], struct.Struct] = {}
+
+
+def _struct(code: str, count: int) -> struct.Struct:
+    """The struct of ``count`` big-endian items of ``code`` (cached for small counts)."""
+    key = (code, count)
+    found = _STRUCTS.get(key)
+    if found is None:
+        found = struct.Struct(f">{count}{code}")
+        if count <= 1024:
+            _STRUCTS[key] = found
+    return found
 
 
 def _uf(code: str, count: int) -> Callable[[bytes, int], tuple[Any, ...]]:
-    """``unpack_from`` for ``count`` big-endian items of ``code`` (cached for small counts)."""
-    key = (code, count)
-    found = _UNPACKERS.get(key)
-    if found is None:
-        found = struct.Struct(f">{count}{code}").unpack_from
-        if count <= 1024:
-            _UNPACKERS[key] = found
-    return found
+    """``unpack_from`` for ``count`` big-endian items of ``code``."""
+    return _struct(code, count).unpack_from
 
 
 def _pf(code: str, count: int) -> Callable[..., bytes]:
-    key = (code, count)
-    found = _PACKERS.get(key)
-    if found is None:
-        found = struct.Struct(f">{count}{code}").pack
-        if count <= 1024:
-            _PACKERS[key] = found
-    return found
+    """``pack`` for ``count`` big-endian items of ``code``."""
+    return _struct(code, count).pack
 
 
 def _small_unpackers(code: str) -> list[Callable[[bytes, int], tuple[Any, ...]]]:
@@ -132,14 +131,8 @@ def _as_bytes(value: Any) -> bytes:
 def _extra(value: Any, keys: tuple[StructKeys, Message]) -> Any:
     """Keys beyond this version's fields: other versions' fields at default, unknown tags."""
     struct_keys_, message = keys
-    unknown = None
-    for key, item in value.items():
-        if key in struct_keys_.names:
-            continue
-        if key == UNKNOWN_TAGS:
-            unknown = item
-            continue
-        other = struct_keys_.others.get(key) if isinstance(key, str) else None
+    unknown, others = struct_keys_.extra(value)
+    for _, item, other in others:
         if other is None or not (other.ignorable or is_default(other, item, message)):
             raise _Bad
     return unknown

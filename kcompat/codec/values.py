@@ -114,6 +114,21 @@ class StructKeys:
     others: Mapping[str, Field]
     declared_tags: frozenset[int]
 
+    def extra(self, value: Mapping[Any, Any]) -> tuple[Any, list[tuple[Any, Any, Field | None]]]:
+        """A value's keys beyond this version's fields: its unknown tags (``None``: none),
+        and each other key with its item and the field it names at other versions
+        (``None``: no field). Both encoders judge the others, each in its own words."""
+        unknown = None
+        others: list[tuple[Any, Any, Field | None]] = []
+        for key, item in value.items():
+            if key in self.names:
+                continue
+            if key == UNKNOWN_TAGS:
+                unknown = item
+                continue
+            others.append((key, item, self.others.get(key) if isinstance(key, str) else None))
+        return unknown, others
+
 
 def declared_fields(message: Message, field: Field | None) -> tuple[Field, ...]:
     """The fields a struct declares across all versions (``None``: the message body)."""

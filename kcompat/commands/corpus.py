@@ -8,14 +8,17 @@ and reports each sample it rejects or misreads, with the bytes. Exit status: 0 c
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 import typer
 
 import kcompat.pipeline.corpus_rules  # noqa: F401  (registers the corpus rules)
-from kcompat.app import Color, ColorOption, ConfigOption, app, console_for
+from kcompat.app import Color, ColorOption, ConfigOption, app, console_for, option_group
 from kcompat.commands import spark_options as spark
+from kcompat.commands.table_format import TableFormatOption, check_table_format
 
 corpus_app = typer.Typer(
     name="corpus",
@@ -25,25 +28,52 @@ corpus_app = typer.Typer(
 )
 app.add_typer(corpus_app)
 
+Plan = TypeVar("Plan")
+
 SpecsPathOption = Annotated[
     list[str] | None,
     typer.Option("--specs-path", metavar="PATH", help="Only specs under this path (repeatable)."),
 ]
 
 
-def _config(repo_dir: Path, config_file: Path | None) -> Any:
-    from kcompat.config import load_config
-    from kcompat.errors import UsageError
-    from kcompat.sources.git import GitRepo
+@dataclass(frozen=True)
+class CorpusOptions:
+    """The options both corpus commands end with: where Spark runs, which specs, how to
+    show the result, which configuration."""
 
-    try:
-        start = GitRepo.open(repo_dir).root
-    except UsageError:
-        start = repo_dir
-    return load_config(start=start, explicit=config_file)
+    master: spark.MasterOption = None
+    remote: spark.RemoteOption = None
+    specs_path: SpecsPathOption = None
+    partitions: spark.PartitionsOption = None
+    color: ColorOption = Color.auto
+    config_file: ConfigOption = None
+
+    def scope(self, repo_dir: Path) -> tuple[tuple[str, ...], int | None, Any]:
+        """What both corpus requests end with: the spec paths, the partitions, and the
+        configuration (``--config``, else the nearest to the repository)."""
+        from kcompat.config import load_config
+        from kcompat.errors import UsageError
+        from kcompat.sources.git import GitRepo
+
+        try:
+            start = GitRepo.open(repo_dir).root
+        except UsageError:
+            start = repo_dir
+        config = load_config(start=start, explicit=self.config_file)
+        return tuple(self.specs_path or ()), self.partitions, config
+
+    def start(self, plan: Callable[[], Plan]) -> tuple[Plan, Any]:
+        """The plan, then Spark: the Spark options and every usage error are checked
+        before Spark starts."""
+        from kcompat.pipeline.session import preflight, spark_session
+
+        preflight(self.master, self.remote)
+        planned = plan()
+        return planned, spark_session(self.master, remote=self.remote)
 
 
 @corpus_app.command("build", short_help="Store samples of every message version at REV.")
+@option_group
 def build(
     rev: Annotated[
         str, typer.Option("--rev", metavar="REV", help="The revision (or directory) to sample.")
@@ -61,33 +91,18 @@ def build(
         int, typer.Option("--seed", metavar="N", help="Seed of the random samples.")
     ] = 0,
     repo_dir: spark.RepoOption = Path("."),
-    master: spark.MasterOption = None,
-    remote: spark.RemoteOption = None,
-    specs_path: SpecsPathOption = None,
-    partitions: spark.PartitionsOption = None,
-    color: ColorOption = Color.auto,
-    config_file: ConfigOption = None,
+    *,
+    options: CorpusOptions,
 ) -> None:
     """Write seeded samples of every message version at REV, with their bytes (Parquet)."""
     from kcompat.pipeline.corpus_build import BuildRequest, plan_build
     from kcompat.pipeline.corpus_build import build as run_build
-    from kcompat.pipeline.session import preflight, spark_session
 
-    request = BuildRequest(
-        rev,
-        out,
-        samples,
-        seed,
-        repo_dir,
-        tuple(specs_path or ()),
-        partitions,
-        _config(repo_dir, config_file),
-    )
-    preflight(master, remote)
-    plan = plan_build(request)  # usage errors before Spark starts
-    result = run_build(plan, spark_session(master, remote=remote))
+    request = BuildRequest(rev, out, samples, seed, repo_dir, *options.scope(repo_dir))
+    plan, session = options.start(lambda: plan_build(request))
+    result = run_build(plan, session)
     manifest = result.manifest
-    console = console_for(color)
+    console = console_for(options.color)
     skipped = manifest["skipped_samples"]
     console.print(
         f"corpus of {manifest['revision_label']}: {manifest['rows']} samples of "
@@ -102,6 +117,7 @@ def build(
 
 
 @corpus_app.command("verify", short_help="Read stored samples with REV2; report each misread.")
+@option_group
 def verify(
     corpus: Annotated[
         str,
@@ -114,38 +130,21 @@ def verify(
     ],
     repo_dir: spark.RepoOption = Path("."),
     out: spark.OutOption = None,
-    fmt: spark.SummaryFormatOption = "text",
-    master: spark.MasterOption = None,
-    remote: spark.RemoteOption = None,
-    specs_path: SpecsPathOption = None,
-    partitions: spark.PartitionsOption = None,
-    color: ColorOption = Color.auto,
-    config_file: ConfigOption = None,
+    fmt: TableFormatOption = "text",
+    *,
+    options: CorpusOptions,
 ) -> None:
     """Decode every stored sample with REV2's model; report each one it misreads."""
-    from kcompat.errors import UsageError
     from kcompat.pipeline.corpus_verify import VerifyRequest, plan_verify
     from kcompat.pipeline.corpus_verify import verify as run_verify
-    from kcompat.pipeline.session import preflight, spark_session
     from kcompat.pipeline.unreadable import reading_corpus
 
-    if fmt not in ("text", "json", "markdown"):
-        raise UsageError(f"--format must be text, json or markdown, not {fmt!r}")
-    request = VerifyRequest(
-        corpus,
-        rev,
-        repo_dir,
-        out,
-        tuple(specs_path or ()),
-        partitions,
-        _config(repo_dir, config_file),
-    )
-    preflight(master, remote)
-    plan = plan_verify(request)  # usage errors before Spark starts
-    session = spark_session(master, remote=remote)
+    check_table_format(fmt)
+    request = VerifyRequest(corpus, rev, repo_dir, out, *options.scope(repo_dir))
+    plan, session = options.start(lambda: plan_verify(request))
     with reading_corpus(corpus):  # a corrupt part file: one line, exit 2
         result = run_verify(plan, session)
-    console = console_for(color)
+    console = console_for(options.color)
     if fmt == "json":
         from kcompat.report.corpus_summary import corpus_json
 

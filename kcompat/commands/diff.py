@@ -7,19 +7,11 @@ from typing import Annotated
 
 import typer
 
-from kcompat.app import (
-    FindingsOptions,
-    RepoOption,
-    app,
-    emit,
-    exit_status,
-    findings_command,
-    severity_of,
-)
+from kcompat.app import FindingsOptions, RepoOption, app, option_group, report_findings
 
 
 @app.command(short_help="Every breaking change between two revisions, with the bytes.")
-@findings_command
+@option_group
 def diff(
     base: Annotated[
         str | None,
@@ -89,7 +81,6 @@ def diff(
     from kcompat.diff.run import DiffRequest, run_diff
     from kcompat.errors import UsageError
     from kcompat.report.baseline import read_baseline
-    from kcompat.report.document import Report
     from kcompat.report.safe import shown
 
     accepted = read_baseline(baseline) if baseline is not None else frozenset()
@@ -104,9 +95,8 @@ def diff(
             proof=proof,
             samples=samples if samples is not None else (10 if staged else 20),
             released=released,
-            config_file=options.config_file,
+            config_choice=options.config_choice(),
             baseline=frozenset(accepted),
-            report_unused_ignores=options.unused_ignores,
         )
     )
     outcome = result.outcome
@@ -131,14 +121,14 @@ def diff(
             f"{write_baseline}; accept them with --baseline {write_baseline}."
         )
         raise typer.Exit(0)
-    report = Report.of(
+    report_findings(
         "diff",
+        options,
         outcome,
-        files=result.files,
-        level=severity_of(options.level),
+        result.files,
+        result.fail_on,
         base=None if result.first_commit else result.base_label,  # the note says why
         head=result.head_label,
         released=result.released,
+        base_label=base_label,
     )
-    emit(report, fmt=options.fmt, color=options.color, base_label=base_label)
-    raise typer.Exit(exit_status(outcome.findings, options.fail_on, result.fail_on))

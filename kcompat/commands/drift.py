@@ -6,19 +6,11 @@ from typing import Annotated
 
 import typer
 
-from kcompat.app import (
-    FindingsOptions,
-    RepoOption,
-    app,
-    emit,
-    exit_status,
-    findings_command,
-    severity_of,
-)
+from kcompat.app import FindingsOptions, RepoOption, app, option_group, report_findings
 
 
 @app.command(short_help="A vendored copy of the specs against its upstream.")
-@findings_command
+@option_group
 def drift(
     upstream: Annotated[
         str,
@@ -36,17 +28,16 @@ def drift(
 ) -> None:
     """Where a vendored copy of a protocol no longer matches upstream, version by version."""
     from kcompat.drift.run import DriftRequest, drift_request
-    from kcompat.report.document import Report
 
-    request = DriftRequest(upstream, local, repo_dir, options.config_file, options.unused_ignores)
+    request = DriftRequest(upstream, local, repo_dir, options.config_choice())
     result = drift_request(request)
-    report = Report.of(
+    report_findings(
         "drift",
+        options,
         result.outcome,
-        files=result.files,
-        level=severity_of(options.level),
+        result.files,
+        result.config.fail_on,
         base=upstream,
         head=local,
+        base_label="upstream",
     )
-    emit(report, fmt=options.fmt, color=options.color, base_label="upstream")
-    raise typer.Exit(exit_status(result.outcome.findings, options.fail_on, result.config.fail_on))

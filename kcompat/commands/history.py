@@ -9,6 +9,7 @@ import typer
 
 from kcompat.app import Color, ColorOption, ConfigOption, app, console_for
 from kcompat.commands import spark_options as spark
+from kcompat.commands.table_format import TableFormatOption, check_table_format
 
 
 @app.command(short_help="Diff every commit or release of a history, on Spark.")
@@ -43,7 +44,7 @@ def history(
         ),
     ] = None,
     out: spark.OutOption = None,
-    fmt: spark.SummaryFormatOption = "text",
+    fmt: TableFormatOption = "text",
     master: spark.MasterOption = None,
     remote: spark.RemoteOption = None,
     proof: Annotated[bool, typer.Option("--proof/--no-proof", help="Round-trip proofs.")] = True,
@@ -67,8 +68,7 @@ def history(
 
     if mode not in MODES:
         raise UsageError(f"--mode must be one of {', '.join(MODES)}, not {mode!r}")
-    if fmt not in ("text", "json", "markdown"):
-        raise UsageError(f"--format must be text, json or markdown, not {fmt!r}")
+    check_table_format(fmt)
     remote = preflight(master, remote)
     if report is not None:
         from kcompat.auditreport.render import check_output, require_libraries

@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from kcompat.app import Color, ColorOption, FailOn, app, console_for
+from kcompat.commands.table_format import TableFormatOption, check_table_format
 from kcompat.rules.registry import RuleKind
 
 
@@ -26,18 +27,13 @@ def rules(
         FailOn | None,
         typer.Option("--severity", metavar="SEVERITY", help="Only this default severity."),
     ] = None,
-    fmt: Annotated[
-        str, typer.Option("--format", "-f", metavar="FORMAT", help="text, json or markdown.")
-    ] = "text",
+    fmt: TableFormatOption = "text",
     color: ColorOption = Color.auto,
 ) -> None:
     """List the rules, or explain one (why it matters, how to fix, examples)."""
     from kcompat.rules.catalog import explain_rule, list_rules
 
-    if fmt not in ("text", "json", "markdown"):
-        from kcompat.errors import UsageError
-
-        raise UsageError(f"--format must be text, json or markdown, not {fmt!r}")
+    check_table_format(fmt)
     console = console_for(color)
     if rule_id is not None:
         explain_rule(rule_id, console, fmt=fmt)

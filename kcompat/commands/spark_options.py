@@ -28,6 +28,3 @@ OutOption = Annotated[
     str | None,
     typer.Option("--out", help="Directory (or hdfs://, s3a:// URI) for findings and summary.json."),
 ]
-SummaryFormatOption = Annotated[
-    str, typer.Option("--format", "-f", metavar="FORMAT", help="text, json or markdown.")
-]

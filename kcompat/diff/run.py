@@ -7,10 +7,10 @@ check is pure), exactly as ``kcompat history`` does on Spark.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from kcompat.config import Config, ConfigError, load_config
+from kcompat.config import Config, ConfigChoice, ConfigError
 from kcompat.diff.prepared import check_pair, prepare_pair
 from kcompat.errors import UsageError
 from kcompat.rules.engine import Severity
@@ -30,9 +30,8 @@ class DiffRequest:
     proof: bool = True
     samples: int = 20
     released: str | None = None  # auto | base | tags (default: configuration, else auto)
-    config_file: Path | None = None
+    config_choice: ConfigChoice = field(default_factory=ConfigChoice)
     baseline: frozenset[str] = frozenset()
-    report_unused_ignores: bool = False
 
 
 @dataclass(frozen=True)
@@ -102,12 +101,7 @@ def run_diff(request: DiffRequest) -> DiffResult:
             "the repository has no commits yet: nothing to compare (lint checks new specs)",
             first_commit=True,
         )
-    start = repo.root if repo is not None else Path(".")
-    config = load_config(
-        start=start,
-        explicit=request.config_file,
-        report_unused_ignores=request.report_unused_ignores,
-    )
+    config = request.config_choice.load(repo.root if repo is not None else Path("."))
     base, head = resolve_sides(request, repo)
     prepared = prepare_pair(
         base,

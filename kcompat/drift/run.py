@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from kcompat.config import Config, load_config
+from kcompat.config import Config, ConfigChoice
 from kcompat.drift.check import drift_specs
 from kcompat.errors import UsageError
 from kcompat.rules.runner import Outcome
@@ -18,8 +18,7 @@ class DriftRequest:
     upstream: str  # a directory, a revision or REV:path
     local: str
     repo: Path | None = None  # --repo (default: the repository around the directory)
-    config_file: Path | None = None
-    report_unused_ignores: bool = False
+    config_choice: ConfigChoice = field(default_factory=ConfigChoice)
 
 
 @dataclass(frozen=True)
@@ -37,10 +36,6 @@ def drift_request(request: DriftRequest) -> DriftResult:
     if not up_specs or not local_specs:
         empty = request.upstream if not up_specs else request.local
         raise UsageError(f"no spec files found in {empty}")
-    config = load_config(
-        start=repo.root if repo is not None else None,
-        explicit=request.config_file,
-        report_unused_ignores=request.report_unused_ignores,
-    )
+    config = request.config_choice.load(repo.root if repo is not None else None)
     outcome = drift_specs(up_specs, local_specs, config)
     return DriftResult(config, outcome, len(up_specs) + len(local_specs))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -34,6 +35,29 @@ class Explanation:
     timelines: tuple[str, ...]  # one per matrix row
     grammar: Grammar | None = None
     against: Against | None = None
+
+    def kind_facts(self) -> list[str]:
+        """What the header's title adds to the name: the message type and its apiKey."""
+        facts = [self.message.kind or "no type"]
+        if self.message.api_key is not None:
+            facts.append(f"apiKey {self.message.api_key}")
+        return facts
+
+    def version_facts(self, shown: Callable[[str], str] = str) -> list[str]:
+        """The header's line of versions: valid, flexible, deprecated, the unstable one and
+        the listeners, each value as ``shown`` writes it (inline code in Markdown)."""
+        message = self.message
+        facts = [
+            f"valid {shown(str(message.valid_versions))}",
+            f"flexible {shown(str(message.flexible_versions))}",
+            f"deprecated {shown(str(message.deprecated_versions))}",
+        ]
+        unstable = self.matrix.unstable_version
+        if unstable is not None:
+            facts.append(f"v{unstable} unstable")
+        if message.listeners:
+            facts.append("listeners " + ", ".join(shown(x) for x in message.listeners))
+        return facts
 
 
 def explain(

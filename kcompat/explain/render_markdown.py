@@ -52,22 +52,8 @@ def code(text: str) -> str:
 
 
 def _header(item: Explanation) -> list[str]:
-    message = item.message
-    facts = [message.kind or "no type"]
-    if message.api_key is not None:
-        facts.append(f"apiKey {message.api_key}")
-    title = f"### {code(message.name or '(unnamed)')} · " + " · ".join(facts)
-    parts = [
-        code(item.path),
-        f"valid {code(str(message.valid_versions))}",
-        f"flexible {code(str(message.flexible_versions))}",
-        f"deprecated {code(str(message.deprecated_versions))}",
-    ]
-    unstable = item.matrix.unstable_version
-    if unstable is not None:
-        parts.append(f"v{unstable} unstable")
-    if message.listeners:
-        parts.append("listeners " + ", ".join(code(x) for x in message.listeners))
+    title = f"### {code(item.message.name or '(unnamed)')} · " + " · ".join(item.kind_facts())
+    parts = [code(item.path), *item.version_facts(code)]
     lines = [title, "", " · ".join(parts)]
     against = item.against
     if against is not None:

@@ -107,21 +107,8 @@ def _header(item: Explanation, ascii_only: bool) -> list[Text]:
     dot = " | " if ascii_only else " · "
     first = Text()
     first.append(message.name or "(unnamed)", style="bold")
-    facts = [message.kind or "no type"]
-    if message.api_key is not None:
-        facts.append(f"apiKey {message.api_key}")
-    first.append(dot + dot.join(facts), style="cyan")
-    parts = [
-        f"valid {message.valid_versions}",
-        f"flexible {message.flexible_versions}",
-        f"deprecated {message.deprecated_versions}",
-    ]
-    unstable = item.matrix.unstable_version
-    if unstable is not None:
-        parts.append(f"v{unstable} unstable")
-    if message.listeners:
-        parts.append("listeners " + ", ".join(message.listeners))
-    lines = [first, Text(item.path, style="dim"), Text(dot.join(parts))]
+    first.append(dot + dot.join(item.kind_facts()), style="cyan")
+    lines = [first, Text(item.path, style="dim"), Text(dot.join(item.version_facts()))]
     against = item.against
     if against is not None:
         where = f" ({against.base_path})" if against.base_path else " (not there: a new message)"

@@ -6,10 +6,10 @@ The command only parses options into a :class:`LintRequest` and renders the resu
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from kcompat.config import Config, configured_roots, load_config
+from kcompat.config import Config, ConfigChoice, configured_roots
 from kcompat.errors import UsageError
 from kcompat.lint.check import run_lint
 from kcompat.rules.runner import Outcome
@@ -19,8 +19,7 @@ from kcompat.sources.files import read_paths
 @dataclass(frozen=True)
 class LintRequest:
     paths: tuple[str, ...] = ()  # files or directories (default: configured paths, or .)
-    config_file: Path | None = None
-    report_unused_ignores: bool = False
+    config_choice: ConfigChoice = field(default_factory=ConfigChoice)
 
 
 @dataclass(frozen=True)
@@ -33,9 +32,7 @@ class LintResult:
 
 def lint_request(request: LintRequest) -> LintResult:
     """Lint what the request names; a :class:`UsageError` when it names no spec at all."""
-    config = load_config(
-        explicit=request.config_file, report_unused_ignores=request.report_unused_ignores
-    )
+    config = request.config_choice.load()
     chosen = list(request.paths)
     if not chosen:
         chosen = configured_roots(config) or ["."]

@@ -150,9 +150,9 @@ def resolve(message: Message, version: int) -> Layout:
             raise ValueError(
                 f"{message.name} has no version {version} (valid: {message.valid_versions})"
             )
-        flexible = version in message.flexible_versions
-        root = _struct_layout(message, message.name, "", message.fields, version, flexible)
-        layout = Layout(message, version, flexible, root)
+        at = _At(message, version, version in message.flexible_versions, _shared_of(message))
+        root = _struct_layout(at, message.name, "", message.fields)
+        layout = Layout(message, version, at.flexible, root)
         cache[version] = layout
     return layout
 
@@ -184,73 +184,74 @@ def _shared_of(message: Message) -> dict[tuple[object, ...], LayoutField]:
     return shared
 
 
+@dataclass(frozen=True, slots=True)
+class _At:
+    """What stays the same while one message version is laid out: the message, the
+    version, whether it is flexible, and the message's shared resolved fields."""
+
+    message: Message
+    version: int
+    flexible: bool
+    shared: dict[tuple[object, ...], LayoutField]
+
+
 def _scalar_key(
-    field: Field, path: str, version: int, flexible: bool, tagged: bool, nullable: bool
+    at: _At, field: Field, path: str, tagged: bool, nullable: bool
 ) -> tuple[object, ...] | None:
     """Everything a field without a struct inside resolves from at one version (``None``
     for struct-typed fields, resolved each time)."""
     if field.type.has_struct:
         return None
+    version = at.version
     own_flexible = None if field.flexible_versions is None else version in field.flexible_versions
     rule = field.encoding_at(version) if field.encoding else None
-    return (id(field), path, flexible, tagged, nullable, own_flexible, id(rule))
+    return (id(field), path, at.flexible, tagged, nullable, own_flexible, id(rule))
 
 
 def _struct_layout(
-    message: Message,
+    at: _At,
     name: str,
     path: str,
     fields: tuple[Field, ...],
-    version: int,
-    flexible: bool,
     defined: bool = True,
     chain: tuple[str, ...] = (),
 ) -> StructLayout:
     regular: list[LayoutField] = []
     tagged: list[LayoutField] = []
-    shared = _shared_of(message)
+    version, shared = at.version, at.shared
     for field in fields:
         if version not in field.versions:
             continue
         field_path = f"{path}.{field.name}" if path else field.name
         is_tagged = field.tagged_at(version)
         nullable = field.nullable_at(version)
-        key = _scalar_key(field, field_path, version, flexible, is_tagged, nullable)
+        key = _scalar_key(at, field, field_path, is_tagged, nullable)
         entry = shared.get(key) if key is not None else None
         if entry is None:
-            wire = _wire(
-                message, field, field_path, version, flexible, is_tagged, nullable, (*chain, name)
-            )
+            wire = _wire(at, field, field_path, is_tagged, nullable, (*chain, name))
             entry = LayoutField(field, field_path, wire, field.tag if is_tagged else None, nullable)
             if key is not None:
                 shared[key] = entry
         (tagged if is_tagged else regular).append(entry)
     tagged.sort(key=lambda entry: entry.tag if entry.tag is not None else -1)
-    return StructLayout(name, path, tuple(regular), tuple(tagged), flexible, defined)
+    return StructLayout(name, path, tuple(regular), tuple(tagged), at.flexible, defined)
 
 
 def _wire(
-    message: Message,
-    field: Field,
-    path: str,
-    version: int,
-    flexible: bool,
-    tagged: bool,
-    nullable: bool,
-    chain: tuple[str, ...],
+    at: _At, field: Field, path: str, tagged: bool, nullable: bool, chain: tuple[str, ...]
 ) -> Wire:
     field_type = field.type
-    compact = flexible or tagged
+    compact = at.flexible or tagged
     if field.flexible_versions is not None and not tagged:
-        compact = version in field.flexible_versions
+        compact = at.version in field.flexible_versions
     if field_type.is_array:
-        element = _element_wire(message, field, path, version, flexible, chain)
+        element = _element_wire(at, field, path, chain)
         return Wire(Kind.ARRAY, compact=compact, nullable=nullable, element=element)
     name = field_type.text
     if name in INT_TYPES:
-        return _int_wire(field, version)
+        return _int_wire(field, at.version)
     if field_type.is_struct:
-        struct = _struct_of(message, field, path, version, flexible, chain)
+        struct = _struct_of(at, field, path, chain)
         marker = ("uvarint" if tagged else "int8") if nullable else ""
         return Wire(Kind.STRUCT, nullable=nullable, null_marker=marker, struct=struct)
     kind = _SIMPLE_KINDS.get(name)
@@ -281,17 +282,10 @@ def _int_wire(field: Field, version: int) -> Wire:
     return Wire(Kind.INT, form="fixed", bits=type_bits, signed=signed, type_bits=type_bits)
 
 
-def _element_wire(
-    message: Message,
-    field: Field,
-    path: str,
-    version: int,
-    flexible: bool,
-    chain: tuple[str, ...],
-) -> Wire:
+def _element_wire(at: _At, field: Field, path: str, chain: tuple[str, ...]) -> Wire:
     element = field.type.element
     if element.is_struct:
-        struct = _struct_of(message, field, path, version, flexible, chain)
+        struct = _struct_of(at, field, path, chain)
         return Wire(Kind.STRUCT, struct=struct)
     name = element.text
     if name in INT_TYPES:
@@ -300,17 +294,10 @@ def _element_wire(
     kind = _SIMPLE_KINDS.get(name, Kind.BYTES)
     if kind in (Kind.BOOL, Kind.FLOAT64, Kind.UUID):
         return Wire(kind)
-    return Wire(kind, compact=flexible)
+    return Wire(kind, compact=at.flexible)
 
 
-def _struct_of(
-    message: Message,
-    field: Field,
-    path: str,
-    version: int,
-    flexible: bool,
-    chain: tuple[str, ...],
-) -> StructLayout:
+def _struct_of(at: _At, field: Field, path: str, chain: tuple[str, ...]) -> StructLayout:
     """The layout of a struct-typed field: its inline fields, or the named struct's.
 
     A struct that contains itself (directly or not) has no finite layout; it resolves as
@@ -318,10 +305,10 @@ def _struct_of(
     """
     name = field.type.base
     if name in chain:
-        return _struct_layout(message, name, path, (), version, flexible, defined=False)
+        return _struct_layout(at, name, path, (), defined=False)
     if field.fields or (field.node is not None and "fields" in field.node):
-        return _struct_layout(message, name, path, field.fields, version, flexible, True, chain)
-    struct = message.structs.get(name)
+        return _struct_layout(at, name, path, field.fields, True, chain)
+    struct = at.message.structs.get(name)
     if struct is None:
-        return _struct_layout(message, name, path, (), version, flexible, defined=False)
-    return _struct_layout(message, name, path, struct.fields, version, flexible, True, chain)
+        return _struct_layout(at, name, path, (), defined=False)
+    return _struct_layout(at, name, path, struct.fields, True, chain)
