@@ -298,19 +298,15 @@ def drift_fields_one_side(pair: DriftPair, report: Reporter) -> None:
 @_set_rule("drift-message-missing", Category.DRIFT, Severity.INFO)
 def drift_message_missing(drift_set: DriftSet, report: Reporter) -> None:
     """A message only one side defines."""
-    for spec in drift_set.upstream_only:
-        assert spec.message is not None
-        report(
-            spec.message.node,
-            f"{spec.message.kind} {spec.message.name} exists upstream; the local copy lacks it",
-            path=spec.path,
-            message_name=spec.message.name,
-        )
-    for spec in drift_set.local_only:
-        assert spec.message is not None
-        report(
-            spec.message.node,
-            f"{spec.message.kind} {spec.message.name} exists in the local copy; upstream lacks it",
-            path=spec.path,
-            message_name=spec.message.name,
-        )
+    for specs, where in (
+        (drift_set.upstream_only, "exists upstream; the local copy lacks it"),
+        (drift_set.local_only, "exists in the local copy; upstream lacks it"),
+    ):
+        for spec in specs:
+            assert spec.message is not None
+            report(
+                spec.message.node,
+                f"{spec.message.kind} {spec.message.name} {where}",
+                path=spec.path,
+                message_name=spec.message.name,
+            )
