@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Collection
+from typing import NamedTuple
 
 from kcompat.rules.engine import Reporter, Severity
 from kcompat.rules.lint.adapters import field_rule, message_rule
@@ -37,6 +38,37 @@ ENTITY_BASE_TYPES = {
     "topicName": "string",
     "brokerId": "int32",
 }
+
+
+class TypedKey(NamedTuple):
+    """A key only some types may carry: those types, what a finding says, the hint."""
+
+    types: tuple[str, ...]
+    says: str
+    hint: str
+
+
+#: The keys Kafka's generator accepts only on some types, each checked by its own rule.
+TYPED_KEYS = {
+    "zeroCopy": TypedKey(("bytes",), "zeroCopy applies only to bytes", "remove zeroCopy"),
+    "flexibleVersions": TypedKey(
+        ("string", "bytes"),
+        "only string and bytes fields may override flexibleVersions",
+        "remove the field's flexibleVersions",
+    ),
+    "encoding": TypedKey(
+        ("int16", "int32", "int64"),
+        "encoding applies only to int16, int32 and int64",
+        "remove encoding",
+    ),
+}
+
+
+def key_off_type(report: Reporter, path: str, field: Field, node: JObject, key: str) -> None:
+    """``key`` (of ``TYPED_KEYS``), set on field ``path`` whose type does not take it."""
+    typed = TYPED_KEYS[key]
+    if field.type.text not in typed.types:
+        report(node, f"{path} is {field.type}; {typed.says}", key=key, hint=typed.hint)
 
 
 def _type_hint(text: str) -> str:
@@ -209,28 +241,16 @@ def entity_type_mismatch(scope: Scope, field: Field, node: JObject, report: Repo
 @field_rule("zero-copy-not-bytes", Category.TYPES, Severity.ERROR)
 def zero_copy_not_bytes(scope: Scope, field: Field, node: JObject, report: Reporter) -> None:
     """zeroCopy is only meaningful on bytes fields."""
-    if field.zero_copy and field.type.text != "bytes":
-        report(
-            node,
-            f"{scope.field_path(field)} is {field.type}; zeroCopy applies only to bytes",
-            key="zeroCopy",
-            hint="remove zeroCopy",
-        )
+    if field.zero_copy:
+        key_off_type(report, scope.field_path(field), field, node, "zeroCopy")
 
 
 @field_rule("flexible-override-type", Category.TYPES, Severity.ERROR)
 def flexible_override_type(scope: Scope, field: Field, node: JObject, report: Reporter) -> None:
     """A field-level flexibleVersions on a type other than string or bytes."""
-    if not scalar_text(node.get("flexibleVersions")):
-        return  # Kafka reads a missing, null or empty override as no override
-    if field.type.text not in ("string", "bytes"):
-        report(
-            node,
-            f"{scope.field_path(field)} is {field.type}; only string and bytes fields "
-            "may override flexibleVersions",
-            key="flexibleVersions",
-            hint="remove the field's flexibleVersions",
-        )
+    # Kafka reads a missing, null or empty override as no override.
+    if scalar_text(node.get("flexibleVersions")):
+        key_off_type(report, scope.field_path(field), field, node, "flexibleVersions")
 
 
 @message_rule("flexible-override-wider", Category.TYPES, Severity.ERROR)
