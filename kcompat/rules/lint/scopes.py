@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from kcompat.rules.engine import Reporter
 from kcompat.spec.load import JArray, JObject
 from kcompat.spec.model import Field, Message
 from kcompat.spec.specfile import SpecFile
@@ -82,6 +83,24 @@ def fields_of(message: Message) -> tuple[tuple[Scope, Field], ...]:
         cached = tuple((scope, field) for scope in scopes(message) for field in scope.fields)
         object.__setattr__(message, "_fields_of", cached)
     return cached
+
+
+def written_fields(scope: Scope, report: Reporter) -> Iterator[tuple[Field, JObject, Reporter]]:
+    """The scope's fields written in the spec (with a JSON node), each with ``report`` naming
+    its path: for rules that check a field against its siblings."""
+    for field in scope.fields:
+        if field.node is not None:
+            yield field, field.node, report.about(scope.field_path(field))
+
+
+def each_field(
+    message: Message, report: Reporter
+) -> Iterator[tuple[Scope, Field, JObject, Reporter]]:
+    """Every field written in the spec, with its scope, its JSON node, and ``report`` naming
+    its path: what a field rule is handed, for rules that also need the whole message."""
+    for scope in scopes(message):
+        for field, node, about in written_fields(scope, report):
+            yield scope, field, node, about
 
 
 def written_objects(spec: SpecFile) -> Iterator[tuple[str, JObject]]:

@@ -6,7 +6,7 @@ import re
 
 from kcompat.rules.engine import Reporter, Severity
 from kcompat.rules.lint.adapters import document_rule, field_rule, message_rule
-from kcompat.rules.lint.scopes import Scope, fields_of, scopes
+from kcompat.rules.lint.scopes import Scope, each_field, fields_of, scopes, written_fields
 from kcompat.rules.registry import Category
 from kcompat.spec.load import JObject
 from kcompat.spec.model import Field, Message
@@ -97,15 +97,14 @@ def tag_duplicate(message: Message, report: Reporter) -> None:
     for scope in scopes(message):
         seen: dict[int, str] = {}
         tags = [f.tag for f in scope.fields if f.tag is not None and f.node is not None]
-        for field in scope.fields:
-            if field.tag is None or field.node is None:
+        for field, node, about in written_fields(scope, report):
+            if field.tag is None:
                 continue
             if field.tag in seen:
-                report(
-                    field.node.where_value("tag"),
+                about(
+                    node.where_value("tag"),
                     f"tag {field.tag} of {scope.field_path(field)} is already used by "
                     f"{seen[field.tag]}",
-                    field_path=scope.field_path(field),
                     hint=f"use tag {max(tags) + 1}, the next free one",
                 )
             else:
@@ -171,18 +170,17 @@ def tagged_versions_outside_versions(
 def tagged_versions_not_flexible(message: Message, report: Reporter) -> None:
     """A field tagged in versions that are not flexible (no tagged-field section)."""
     flexible = message.flexible_versions
-    for scope, field in fields_of(message):
+    for scope, field, node, about in each_field(message, report):
         tagged = field.tagged_versions
-        if field.node is None or tagged.empty:
+        if tagged.empty:
             continue
         effective = field.flexible_versions if field.flexible_versions is not None else flexible
         extra = tagged - effective
         if not extra.empty:
-            report(
-                field.node.where_value("taggedVersions"),
+            about(
+                node.where_value("taggedVersions"),
                 f"{scope.field_path(field)} is tagged in versions {extra}, which are not "
                 f"flexible (flexibleVersions {effective})",
-                field_path=scope.field_path(field),
                 hint=(
                     "remove the field's flexibleVersions override, or do not tag the field"
                     if field.flexible_versions is not None

@@ -8,7 +8,7 @@ from typing import NamedTuple
 
 from kcompat.rules.engine import Reporter, Severity
 from kcompat.rules.lint.adapters import field_rule, message_rule
-from kcompat.rules.lint.scopes import Scope, fields_of
+from kcompat.rules.lint.scopes import Scope, each_field
 from kcompat.rules.registry import Category
 from kcompat.spec.jackson import scalar_text
 from kcompat.spec.load import JObject
@@ -136,16 +136,14 @@ def undefined_struct(message: Message, report: Reporter) -> None:
     """A struct type with no definition (Kafka silently makes it empty, e.g. Int32)."""
     common = {s.name: s for s in message.common_structs}  # in definition order
     inline = {s.name for s in message.structs if not s.common}
-    for scope, field in fields_of(message):
-        node = field.node
-        if node is None or not _names_undefined_struct(field, node, common):
+    for scope, field, node, about in each_field(message, report):
+        if not _names_undefined_struct(field, node, common):
             continue
         name = field.type.base
-        report(
+        about(
             node.where_value("type"),
             f"struct type {name!r} of {scope.field_path(field)} is not defined (Kafka would "
             "silently make it an empty struct)",
-            field_path=scope.field_path(field),
             hint=_undefined_struct_hint(field, common, inline),
         )
 
@@ -256,16 +254,15 @@ def flexible_override_type(scope: Scope, field: Field, node: JObject, report: Re
 @message_rule("flexible-override-wider", Category.TYPES, Severity.ERROR)
 def flexible_override_wider(message: Message, report: Reporter) -> None:
     """A field's flexibleVersions override includes versions the message does not."""
-    for scope, field in fields_of(message):
+    for scope, field, node, about in each_field(message, report):
         override = field.flexible_versions
-        if field.node is None or override is None:
+        if override is None:
             continue
         extra = override - message.flexible_versions
         if not extra.empty:
-            report(
-                field.node.where_value("flexibleVersions"),
+            about(
+                node.where_value("flexibleVersions"),
                 f"{scope.field_path(field)} overrides flexibleVersions with {override}, wider "
                 f"than the message's {message.flexible_versions}",
-                field_path=scope.field_path(field),
                 hint="an override may only narrow flexibility (RequestHeader.ClientId uses none)",
             )

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from kcompat.rules.engine import Reporter, Severity
 from kcompat.rules.lint.adapters import document_rule, field_rule, message_rule
-from kcompat.rules.lint.scopes import Scope, fields_of, written_objects
+from kcompat.rules.lint.scopes import Scope, each_field, fields_of, written_objects
 from kcompat.rules.registry import Category
 from kcompat.spec.jackson import scalar_text
 from kcompat.spec.load import JObject
@@ -144,12 +144,12 @@ def flexible_versions_not_open(message: Message, report: Reporter) -> None:
 def versions_outside_parent(message: Message, report: Reporter) -> None:
     """A field whose versions never overlap its message's or parent's: it is never sent."""
     common = _common_names(message)
-    for scope, field in fields_of(message):
-        if field.node is None or field.versions.empty or scope.versions.empty:
+    for scope, field, node, about in each_field(message, report):
+        if field.versions.empty or scope.versions.empty:
             continue
         if _inline_struct(field, common):
             continue  # struct-versions-outside-parent: an error, as in Kafka
-        if "versions" not in field.node and "taggedVersions" not in field.node:
+        if "versions" not in node and "taggedVersions" not in node:
             continue
         if field.versions.overlaps(scope.versions):
             continue
@@ -162,11 +162,10 @@ def versions_outside_parent(message: Message, report: Reporter) -> None:
                 else f"its parent {scope.path}'s versions"
             )
         )
-        report(
-            field.node.where_value("versions"),
+        about(
+            node.where_value("versions"),
             f"field {scope.field_path(field)} has versions {field.versions}, outside "
             f"{owner} ({scope.versions}): it is never on the wire",
-            field_path=scope.field_path(field),
             hint="fix the range, or delete the field if its versions are gone",
         )
 
