@@ -12,6 +12,21 @@ from kcompat.spec.load import JObject
 from kcompat.spec.model import Field, Message
 from kcompat.spec.specfile import SpecFile
 
+#: A tagged field needs both keys: what to add when one of them is missing.
+_PARTNER_HINTS = {
+    "taggedVersions": 'add "taggedVersions": "N+" from its first flexible version',
+    "tag": 'add "tag": the next unused tag number in this struct',
+}
+
+
+def _unpaired(report: Reporter, node: JObject, path: str, key: str, value: object) -> None:
+    """A field with ``key`` (``tag`` or ``taggedVersions``) set to ``value``, but not the
+    other key a tagged field needs: reported at ``key``."""
+    partner = "taggedVersions" if key == "tag" else "tag"
+    report(
+        node, f"{path} has {key} {value} but no {partner}", key=key, hint=_PARTNER_HINTS[partner]
+    )
+
 
 @field_rule("tag-without-tagged-versions", Category.TAGS, Severity.ERROR)
 def tag_without_tagged_versions(
@@ -19,12 +34,7 @@ def tag_without_tagged_versions(
 ) -> None:
     """A field with a tag but no taggedVersions."""
     if field.tag is not None and field.tagged_versions.empty:
-        report(
-            node,
-            f"{scope.field_path(field)} has tag {field.tag} but no taggedVersions",
-            key="tag",
-            hint='add "taggedVersions": "N+" from its first flexible version',
-        )
+        _unpaired(report, node, scope.field_path(field), "tag", field.tag)
 
 
 @field_rule("tagged-versions-without-tag", Category.TAGS, Severity.ERROR)
@@ -32,14 +42,8 @@ def tagged_versions_without_tag(
     scope: Scope, field: Field, node: JObject, report: Reporter
 ) -> None:
     """A field with taggedVersions but no tag."""
-    if "tag" in node or field.tagged_versions.empty:
-        return
-    report(
-        node,
-        f"{scope.field_path(field)} has taggedVersions {field.tagged_versions} but no tag",
-        key="taggedVersions",
-        hint='add "tag": the next unused tag number in this struct',
-    )
+    if "tag" not in node and not field.tagged_versions.empty:
+        _unpaired(report, node, scope.field_path(field), "taggedVersions", field.tagged_versions)
 
 
 @document_rule("tag-as-string", Category.TAGS, Severity.WARNING)
