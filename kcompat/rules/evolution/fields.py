@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from kcompat.rules.engine import Reporter, Severity
 from kcompat.rules.evolution.adapters import definition_rule, field_pair_rule, pair_rule
 from kcompat.rules.evolution.common import (
@@ -32,50 +34,50 @@ def _owner(pair: MessagePair, struct_pair: StructPair, side: str) -> JObject | N
     return message.node
 
 
-@pair_rule("field-added", Category.FIELDS, Severity.ERROR)
-def field_added(pair: MessagePair, report: Reporter) -> None:
-    """A non-tagged field added to a released version: old readers misparse."""
+def _untagged_only(
+    pair: MessagePair, report: Reporter, side: str
+) -> Iterator[tuple[StructPair, LayoutField, Reporter]]:
+    """Each non-tagged field only ``side`` ("head" or "base") has, with its struct pair and
+    ``report`` naming it at that pair's versions: what field-added and field-removed report
+    (a tagged one is compatible; a restructured struct pair is fields-restructured's)."""
     for struct_pair in pair.struct_pairs:
         if struct_pair.restructured:
             continue  # same bytes: fields-restructured reports it
-        for entry in struct_pair.head_only:
-            if entry.tagged:
-                continue
-            report(
-                node(entry),
-                f"non-tagged field {entry.path} ({entry.field.type}) was added to {{versions}}",
-                key="versions",
-                field_path=entry.path,
-                versions=str(struct_pair.versions),
-                base=_owner(pair, struct_pair, "base"),
-                base_key="fields",
-                hint=f'add it only to a new version ("versions": "'
-                f'{pair.base.valid_versions.highest + 1}+") or make it a tagged field',
-            )
+        for entry in struct_pair.head_only if side == "head" else struct_pair.base_only:
+            if not entry.tagged:
+                yield struct_pair, entry, report.about(entry.path, str(struct_pair.versions))
+
+
+@pair_rule("field-added", Category.FIELDS, Severity.ERROR)
+def field_added(pair: MessagePair, report: Reporter) -> None:
+    """A non-tagged field added to a released version: old readers misparse."""
+    for struct_pair, entry, about in _untagged_only(pair, report, "head"):
+        about(
+            node(entry),
+            f"non-tagged field {entry.path} ({entry.field.type}) was added to {{versions}}",
+            key="versions",
+            base=_owner(pair, struct_pair, "base"),
+            base_key="fields",
+            hint=f'add it only to a new version ("versions": "'
+            f'{pair.base.valid_versions.highest + 1}+") or make it a tagged field',
+        )
 
 
 @pair_rule("field-removed", Category.FIELDS, Severity.ERROR)
 def field_removed(pair: MessagePair, report: Reporter) -> None:
     """A non-tagged field removed from a released version."""
-    for struct_pair in pair.struct_pairs:
-        if struct_pair.restructured:
-            continue  # same bytes: fields-restructured reports it
-        for entry in struct_pair.base_only:
-            if entry.tagged:
-                continue  # removing a tagged field is compatible
-            report(
-                _owner(pair, struct_pair, "head"),
-                f"field {entry.path} ({entry.field.type}) was removed from {{versions}}",
-                key="fields",
-                field_path=entry.path,
-                versions=str(struct_pair.versions),
-                base=node(entry),
-                base_key="name",
-                hint='keep it in released versions: end its range instead ("versions": '
-                f'"{entry.field.versions.lowest}-{pair.base.valid_versions.highest}")'
-                if not entry.field.versions.empty
-                else "keep it in released versions",
-            )
+    for struct_pair, entry, about in _untagged_only(pair, report, "base"):
+        about(
+            _owner(pair, struct_pair, "head"),
+            f"field {entry.path} ({entry.field.type}) was removed from {{versions}}",
+            key="fields",
+            base=node(entry),
+            base_key="name",
+            hint='keep it in released versions: end its range instead ("versions": '
+            f'"{entry.field.versions.lowest}-{pair.base.valid_versions.highest}")'
+            if not entry.field.versions.empty
+            else "keep it in released versions",
+        )
 
 
 @pair_rule("fields-restructured", Category.NAMES, Severity.WARNING)
