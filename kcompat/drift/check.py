@@ -250,22 +250,20 @@ def drift_versions_missing(pair: DriftPair, report: Reporter) -> None:
     """Versions one side supports and the other lacks."""
     up, lo = pair.upstream.valid_versions, pair.local.valid_versions
     if lo - up:
-        report(
+        report.changed(
             pair.local.node,
+            pair.upstream.node,
+            "validVersions",
             f"{pair.local.name}: the local copy has versions {lo - up} that upstream lacks",
-            key="validVersions",
             versions=str(lo - up),
-            base=pair.upstream.node,
-            base_key="validVersions",
         )
     if up - lo:
-        report(
+        report.changed(
             pair.local.node,
+            pair.upstream.node,
+            "validVersions",
             f"{pair.local.name}: upstream has versions {up - lo} that the local copy lacks",
-            key="validVersions",
             versions=str(up - lo),
-            base=pair.upstream.node,
-            base_key="validVersions",
             hint="re-vendor to pick up the new versions",
         )
 
@@ -287,33 +285,28 @@ def drift_fields_one_side(pair: DriftPair, report: Reporter) -> None:
         )
     for path in sorted(lo.keys() - up.keys()):
         node = lo[path].node
-        report(
+        report.changed(
             node if node is not None else pair.local.node,
+            pair.upstream.node,
+            "name",
             f"{pair.local.name}: field {path} "
             f"exists locally (versions {lo[path].versions}) but not upstream",
-            key="name",
             field_path=path,
-            base=pair.upstream.node,
-            base_key="name",
         )
 
 
 @_set_rule("drift-message-missing", Category.DRIFT, Severity.INFO)
 def drift_message_missing(drift_set: DriftSet, report: Reporter) -> None:
     """A message only one side defines."""
-    for spec in drift_set.upstream_only:
-        assert spec.message is not None
-        report(
-            spec.message.node,
-            f"{spec.message.kind} {spec.message.name} exists upstream; the local copy lacks it",
-            path=spec.path,
-            message_name=spec.message.name,
-        )
-    for spec in drift_set.local_only:
-        assert spec.message is not None
-        report(
-            spec.message.node,
-            f"{spec.message.kind} {spec.message.name} exists in the local copy; upstream lacks it",
-            path=spec.path,
-            message_name=spec.message.name,
-        )
+    for specs, where in (
+        (drift_set.upstream_only, "exists upstream; the local copy lacks it"),
+        (drift_set.local_only, "exists in the local copy; upstream lacks it"),
+    ):
+        for spec in specs:
+            assert spec.message is not None
+            report(
+                spec.message.node,
+                f"{spec.message.kind} {spec.message.name} {where}",
+                path=spec.path,
+                message_name=spec.message.name,
+            )

@@ -8,31 +8,23 @@ pyarrow or codec import. Their findings come from the corpus verifier.
 from __future__ import annotations
 
 from kcompat.rules.engine import Severity
-from kcompat.rules.registry import Category, RuleKind, elsewhere
+from kcompat.rules.registry import Category, Elsewhere, RuleKind, elsewhere
 
-MISMATCH = elsewhere(
-    "corpus-mismatch",
-    kind=RuleKind.CORPUS,
-    category=Category.PROOF,
-    severity=Severity.ERROR,
-    summary="Bytes stored by one revision are misread (or rejected) by another.",
-    origin="kcompat.pipeline.corpus_tasks:Verifier",
-)
-MESSAGE_MISSING = elsewhere(
-    "corpus-message-missing",
-    kind=RuleKind.CORPUS,
-    category=Category.MESSAGES,
-    severity=Severity.WARNING,
-    summary="The corpus holds bytes of a message the verifying revision does not have.",
-    origin="kcompat.pipeline.corpus_verify:missing_findings",
-)
-VERSION_MISSING = elsewhere(
-    "corpus-version-missing",
-    kind=RuleKind.CORPUS,
-    category=Category.VERSIONS,
-    severity=Severity.WARNING,
-    summary="The corpus holds bytes of a message version the verifying revision does not have.",
-    origin="kcompat.pipeline.corpus_verify:missing_findings",
-)
+_VERIFIER = "kcompat.pipeline.corpus_tasks:Verifier"
+_MISSING = "kcompat.pipeline.corpus_verify:missing_findings"
 
-CORPUS_RULES = (MISMATCH, MESSAGE_MISSING, VERSION_MISSING)
+CORPUS_RULES = MISMATCH, MESSAGE_MISSING, VERSION_MISSING = elsewhere(
+    RuleKind.CORPUS,
+    (
+        Elsewhere("corpus-mismatch", Category.PROOF, Severity.ERROR, _VERIFIER),
+        "Bytes stored by one revision are misread (or rejected) by another.",
+    ),
+    (
+        Elsewhere("corpus-message-missing", Category.MESSAGES, Severity.WARNING, _MISSING),
+        "The corpus holds bytes of a message the verifying revision does not have.",
+    ),
+    (
+        Elsewhere("corpus-version-missing", Category.VERSIONS, Severity.WARNING, _MISSING),
+        "The corpus holds bytes of a message version the verifying revision does not have.",
+    ),
+)

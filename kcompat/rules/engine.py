@@ -164,6 +164,32 @@ class Reporter:
             )
         )
 
+    def changed(
+        self,
+        head: Where,
+        base: Where,
+        key: str,
+        message: str,
+        *,
+        hint: str = "",
+        field_path: str = "",
+        versions: str = "",
+        explains: tuple[str, ...] = (),
+    ) -> None:
+        """A changed attribute: the finding at ``key`` of the head node, and the base node's
+        same key as where it was before (what most BASE/HEAD pair rules report)."""
+        self(
+            head,
+            message,
+            key=key,
+            base=base,
+            base_key=key,
+            hint=hint,
+            field_path=field_path,
+            versions=versions,
+            explains=explains,
+        )
+
 
 def position_of(where: Where, key: str | None = None) -> Position:
     """The (line, column) of a node, or of one of its keys."""

@@ -5,7 +5,8 @@ Rules register through the typed decorators of their family (``rules.lint.adapte
 ``rules.evolution.adapters``, ``kcompat.drift.check``), which fix the check's signature per
 subject and wrap it into one uniform :data:`Runner`. A rule whose findings come from
 another stage (the byte proof, ignore comments, the corpus verifier) is declared with
-:func:`elsewhere`, naming that stage, instead of as a function that does nothing.
+:func:`elsewhere` (one table per module), naming that stage, instead of as a function
+that does nothing.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 from kcompat.rules.engine import Reporter, Severity
 
@@ -174,27 +175,31 @@ def _nothing(_subject: object, _report: Reporter, _context: object) -> None:
     """ELSEWHERE rules are never called: their stage reports under their ID."""
 
 
-def elsewhere(
-    rule_id: str,
-    *,
-    kind: RuleKind,
-    category: Category,
-    severity: Severity,
-    summary: str,
-    origin: str,
-) -> str:
-    """Declare a rule whose findings ``origin`` ("module:function") reports; the ID back."""
-    register(
-        rule_id,
-        kind=kind,
-        category=category,
-        severity=severity,
-        summary=summary,
-        subject=Subject.ELSEWHERE,
-        run=_nothing,
-        origin=origin,
-    )
-    return rule_id
+class Elsewhere(NamedTuple):
+    """A rule whose findings another stage reports: its ID, category, default severity, and
+    that stage ("module:function", what ``kcompat rules ID`` points to)."""
+
+    rule_id: str
+    category: Category
+    severity: Severity
+    origin: str
+
+
+def elsewhere(kind: RuleKind, *rules: tuple[Elsewhere, str]) -> tuple[str, ...]:
+    """Declare a module's rules of ``kind`` whose findings come from elsewhere, each with its
+    one-line summary; their IDs back, in order."""
+    for declared, summary in rules:
+        register(
+            declared.rule_id,
+            kind=kind,
+            category=declared.category,
+            severity=declared.severity,
+            summary=summary,
+            subject=Subject.ELSEWHERE,
+            run=_nothing,
+            origin=declared.origin,
+        )
+    return tuple(declared.rule_id for declared, _summary in rules)
 
 
 #: Where each kind of rule is defined (importing a module registers its rules).

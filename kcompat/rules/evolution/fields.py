@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from kcompat.rules.engine import Reporter, Severity
 from kcompat.rules.evolution.adapters import definition_rule, field_pair_rule, pair_rule
 from kcompat.rules.evolution.common import (
@@ -32,50 +34,50 @@ def _owner(pair: MessagePair, struct_pair: StructPair, side: str) -> JObject | N
     return message.node
 
 
-@pair_rule("field-added", Category.FIELDS, Severity.ERROR)
-def field_added(pair: MessagePair, report: Reporter) -> None:
-    """A non-tagged field added to a released version: old readers misparse."""
+def _untagged_only(
+    pair: MessagePair, report: Reporter, side: str
+) -> Iterator[tuple[StructPair, LayoutField, Reporter]]:
+    """Each non-tagged field only ``side`` ("head" or "base") has, with its struct pair and
+    ``report`` naming it at that pair's versions: what field-added and field-removed report
+    (a tagged one is compatible; a restructured struct pair is fields-restructured's)."""
     for struct_pair in pair.struct_pairs:
         if struct_pair.restructured:
             continue  # same bytes: fields-restructured reports it
-        for entry in struct_pair.head_only:
-            if entry.tagged:
-                continue
-            report(
-                node(entry),
-                f"non-tagged field {entry.path} ({entry.field.type}) was added to {{versions}}",
-                key="versions",
-                field_path=entry.path,
-                versions=str(struct_pair.versions),
-                base=_owner(pair, struct_pair, "base"),
-                base_key="fields",
-                hint=f'add it only to a new version ("versions": "'
-                f'{pair.base.valid_versions.highest + 1}+") or make it a tagged field',
-            )
+        for entry in struct_pair.head_only if side == "head" else struct_pair.base_only:
+            if not entry.tagged:
+                yield struct_pair, entry, report.about(entry.path, str(struct_pair.versions))
+
+
+@pair_rule("field-added", Category.FIELDS, Severity.ERROR)
+def field_added(pair: MessagePair, report: Reporter) -> None:
+    """A non-tagged field added to a released version: old readers misparse."""
+    for struct_pair, entry, about in _untagged_only(pair, report, "head"):
+        about(
+            node(entry),
+            f"non-tagged field {entry.path} ({entry.field.type}) was added to {{versions}}",
+            key="versions",
+            base=_owner(pair, struct_pair, "base"),
+            base_key="fields",
+            hint=f'add it only to a new version ("versions": "'
+            f'{pair.base.valid_versions.highest + 1}+") or make it a tagged field',
+        )
 
 
 @pair_rule("field-removed", Category.FIELDS, Severity.ERROR)
 def field_removed(pair: MessagePair, report: Reporter) -> None:
     """A non-tagged field removed from a released version."""
-    for struct_pair in pair.struct_pairs:
-        if struct_pair.restructured:
-            continue  # same bytes: fields-restructured reports it
-        for entry in struct_pair.base_only:
-            if entry.tagged:
-                continue  # removing a tagged field is compatible
-            report(
-                _owner(pair, struct_pair, "head"),
-                f"field {entry.path} ({entry.field.type}) was removed from {{versions}}",
-                key="fields",
-                field_path=entry.path,
-                versions=str(struct_pair.versions),
-                base=node(entry),
-                base_key="name",
-                hint='keep it in released versions: end its range instead ("versions": '
-                f'"{entry.field.versions.lowest}-{pair.base.valid_versions.highest}")'
-                if not entry.field.versions.empty
-                else "keep it in released versions",
-            )
+    for struct_pair, entry, about in _untagged_only(pair, report, "base"):
+        about(
+            _owner(pair, struct_pair, "head"),
+            f"field {entry.path} ({entry.field.type}) was removed from {{versions}}",
+            key="fields",
+            base=node(entry),
+            base_key="name",
+            hint='keep it in released versions: end its range instead ("versions": '
+            f'"{entry.field.versions.lowest}-{pair.base.valid_versions.highest}")'
+            if not entry.field.versions.empty
+            else "keep it in released versions",
+        )
 
 
 @pair_rule("fields-restructured", Category.NAMES, Severity.WARNING)
@@ -94,15 +96,14 @@ def fields_restructured(pair: MessagePair, report: Reporter) -> None:
             if len(gone) <= len(new)
             else f"fields grouped into {', '.join(new)}"
         )
-        report(
+        report.changed(
             _owner(pair, struct_pair, "head"),
+            _owner(pair, struct_pair, "base"),
+            "fields",
             f"fields of {where} were restructured in {{versions}} ({change}): the bytes are "
             "the same, the generated classes are not",
-            key="fields",
             field_path=struct_pair.path,
             versions=str(struct_pair.versions),
-            base=_owner(pair, struct_pair, "base"),
-            base_key="fields",
             hint="a nested struct without a null marker or tagged fields is written inline; "
             "keep the old grouping unless you mean to break generated code",
         )
@@ -132,13 +133,12 @@ def field_type_changed(match: FieldPair, report: Reporter) -> None:
     # No per-version wire names here: string -> bytes is STRING -> BYTES in one version
     # and COMPACT_STRING -> COMPACT_BYTES in the next, and it is one change.
     detail = f": {why}" if why else ""
-    report(
+    report.changed(
         node(head),
+        node(base),
+        "type",
         f"field {head.path} changed type from {base.field.type} to "
         f"{head.field.type} in {{versions}}{detail}",
-        key="type",
-        base=node(base),
-        base_key="type",
         hint="add a new field in a new version instead of changing this one",
     )
 
@@ -151,13 +151,12 @@ def encoding_changed(match: FieldPair, report: Reporter) -> None:
         return
     if int_encoding_changed(base.wire, head.wire):
         narrower = " (narrower)" if head.wire.bits < base.wire.bits else ""
-        report(
+        report.changed(
             node(head),
+            node(base),
+            "encoding",
             f"encoding of {head.path} changed from {describe(base)} to "
             f"{describe(head)}{narrower} in {{versions}}",
-            key="encoding",
-            base=node(base),
-            base_key="encoding",
             hint="change an encoding only from a new version on (an encoding range)",
         )
 
@@ -195,12 +194,11 @@ def _nullability(match: FieldPair, report: Reporter, *, now_nullable: bool, mess
             if now_nullable
             else f'keep "nullableVersions": "{base.field.nullable_versions}"'
         )
-        report(
+        report.changed(
             node(head),
+            node(base),
+            "nullableVersions",
             f"{head.path} {message}",
-            key="nullableVersions",
-            base=node(base),
-            base_key="nullableVersions",
             hint=hint,
         )
 
@@ -214,13 +212,12 @@ def struct_nullability_changed(match: FieldPair, report: Reporter) -> None:
     if base.nullable != head.nullable:
         now = "nullable" if head.nullable else "non-nullable"
         marker = "adds" if head.nullable else "drops"
-        report(
+        report.changed(
             node(head),
+            node(base),
+            "nullableVersions",
             f"struct {head.path} became {now} in {{versions}}, which "
             f"{marker} the presence byte before it (KIP-893)",
-            key="nullableVersions",
-            base=node(base),
-            base_key="nullableVersions",
             hint="change nullability only in a new version",
         )
 
@@ -288,13 +285,12 @@ def field_renamed(pair: MessagePair, report: Reporter) -> None:
             if (base.path, head.path) in seen:
                 continue
             seen.add((base.path, head.path))
-            report(
+            report.changed(
                 node(head),
+                node(base),
+                "name",
                 f"field {base.path} was renamed to {head.name}",
-                key="name",
                 field_path=head.path,
-                base=node(base),
-                base_key="name",
                 hint="keep the old name; renames break generated accessors and JSON",
             )
 
@@ -307,14 +303,13 @@ def struct_renamed_rule(pair: MessagePair, report: Reporter) -> None:
         base, head = match.base, match.head
         if struct_renamed(base, head) and head.path not in seen:
             seen.add(head.path)
-            report(
+            report.changed(
                 node(head),
+                node(base),
+                "type",
                 f"struct type of {head.path} was renamed from "
                 f"{base.field.type.base} to {head.field.type.base}",
-                key="type",
                 field_path=head.path,
-                base=node(base),
-                base_key="type",
                 hint="keep the struct's name; generated classes are named after it",
             )
 
@@ -380,10 +375,9 @@ def entity_type_changed(path: str, base: Field, head: Field, report: Reporter) -
 def docs_changed(path: str, base: Field, head: Field, report: Reporter) -> None:
     """A field's about text changed (compatible)."""
     if base.about != head.about:
-        report(
+        report.changed(
             head.node,
+            base.node,
+            "about",
             f"documentation of {path} changed",
-            key="about",
-            base=base.node,
-            base_key="about",
         )

@@ -49,12 +49,11 @@ def message_added(context: DiffContext, report: Reporter) -> None:
 def message_renamed(pair: MessagePair, report: Reporter) -> None:
     """A message renamed: the wire is unchanged, generated class names are not."""
     if pair.base.name != pair.head.name and pair.head.node is not None:
-        report(
+        report.changed(
             pair.head.node,
+            pair.base.node,
+            "name",
             f"message {pair.base.name} was renamed to {pair.head.name}",
-            key="name",
-            base=pair.base.node,
-            base_key="name",
             hint="renames break generated code and JSON tooling; keep the old name",
         )
 
@@ -63,12 +62,11 @@ def message_renamed(pair: MessagePair, report: Reporter) -> None:
 def api_key_changed(pair: MessagePair, report: Reporter) -> None:
     """The apiKey changed: every client sends the old key."""
     if pair.base.api_key != pair.head.api_key and pair.head.node is not None:
-        report(
+        report.changed(
             pair.head.node,
+            pair.base.node,
+            "apiKey",
             f"apiKey of {pair.head.name} changed from {pair.base.api_key} to {pair.head.api_key}",
-            key="apiKey",
-            base=pair.base.node,
-            base_key="apiKey",
             hint="an apiKey is permanent; define a new message for a new key",
         )
 
@@ -77,12 +75,11 @@ def api_key_changed(pair: MessagePair, report: Reporter) -> None:
 def message_type_changed(pair: MessagePair, report: Reporter) -> None:
     """The message type changed (request, response, header, ...)."""
     if pair.base.kind != pair.head.kind and pair.head.node is not None:
-        report(
+        report.changed(
             pair.head.node,
+            pair.base.node,
+            "type",
             f"{pair.head.name} changed type from {pair.base.kind} to {pair.head.kind}",
-            key="type",
-            base=pair.base.node,
-            base_key="type",
         )
 
 
@@ -91,11 +88,10 @@ def listener_removed(pair: MessagePair, report: Reporter) -> None:
     """A request is no longer accepted by a listener it used to be sent to."""
     gone = [x for x in pair.base.listeners if x not in pair.head.listeners]
     if gone and pair.head.listeners and pair.head.node is not None:
-        report(
+        report.changed(
             pair.head.node,
+            pair.base.node,
+            "listeners",
             f"{pair.head.name} is no longer accepted by listener(s) {', '.join(gone)}",
-            key="listeners",
-            base=pair.base.node,
-            base_key="listeners",
             hint="clients that send it there will get an unsupported-version error",
         )

@@ -13,17 +13,18 @@ from collections.abc import Mapping, Sequence
 
 from kcompat.rules.engine import Finding, Reporter, Severity
 from kcompat.rules.evolution.pairing import MessagePair
-from kcompat.rules.registry import Category, RuleKind, elsewhere, get_rule
+from kcompat.rules.registry import Category, Elsewhere, RuleKind, elsewhere, get_rule
 from kcompat.spec.load import JObject
 from kcompat.spec.model import Field, Message
 
-ROUNDTRIP_MISMATCH = elsewhere(
-    "roundtrip-mismatch",
-    kind=RuleKind.DIFF,
-    category=Category.PROOF,
-    severity=Severity.ERROR,
-    summary="Bytes one revision writes are misread (or rejected) by the other: the proof.",
-    origin="kcompat.rules.evolution.proof:proof_findings",
+_PROOF = "kcompat.rules.evolution.proof:proof_findings"
+
+(ROUNDTRIP_MISMATCH,) = elsewhere(
+    RuleKind.DIFF,
+    (
+        Elsewhere("roundtrip-mismatch", Category.PROOF, Severity.ERROR, _PROOF),
+        "Bytes one revision writes are misread (or rejected) by the other: the proof.",
+    ),
 )
 
 

@@ -46,15 +46,14 @@ def fields_reordered(pair: MessagePair, report: Reporter) -> None:
         versions = Versions.from_ranges(r for part in group.versions for r in part.ranges)
         owners = sorted(set(group.owners))
         used = f" (used by {', '.join(owners)})" if len(owners) > 1 else ""
-        report(
+        report.changed(
             node(group.head),
+            node(group.base),
+            "name",
             f"fields of {struct_name} were reordered in {released_phrase(versions)}: "
             f"{', '.join(old)} became {', '.join(new)}{used}",
-            key="name",
             field_path=group.head.path,
             versions=str(versions),
-            base=node(group.base),
-            base_key="name",
             hint="fields go on the wire in spec order, so every reader of these versions "
             "misreads them; put them back in their old order",
         )

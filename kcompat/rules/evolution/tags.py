@@ -19,13 +19,12 @@ def tag_changed(match: FieldPair, report: Reporter) -> None:
     """A tagged field's tag number changed in a released version."""
     base, head = match.base, match.head
     if base.tagged and head.tagged and base.tag != head.tag:
-        report(
+        report.changed(
             node(head),
+            node(base),
+            "tag",
             f"tag of {head.path} changed from {base.tag} to {head.tag} in "
             "{versions}; old writers' tag means nothing (or something else) to new readers",
-            key="tag",
-            base=node(base),
-            base_key="tag",
             hint=f"keep tag {base.tag}",
         )
 
@@ -117,14 +116,13 @@ def _report_reuse(
     base_field = base_tagged if old.seen_in == "BASE" else None
     where = "in BASE" if old.seen_in == "BASE" else f"in {old.seen_in}"
     old_path = f"{path}.{old.name}" if path else old.name
-    report(
+    report.changed(
         head_field.node if head_field is not None else pair.head.node,
+        base_field.node if base_field is not None else None,
+        "tag",
         f"tag {tag} of {path or pair.head.name} is reused: it meant {old.name} "
         f"({old.type}) {where}, now {binding.name} ({binding.type})",
-        key="tag",
         field_path=field_path,
-        base=base_field.node if base_field is not None else None,
-        base_key="tag",
         hint="never reuse a tag; take the next unused one",
         explains=(old_path,),
     )
@@ -215,16 +213,15 @@ def tagged_versions_changed(pair: MessagePair, report: Reporter) -> None:
                 known = reader_bindings.get((struct_pair.path, entry.tag))
                 if known is None or known.name != entry.name:
                     continue  # unknown to the reader (skipped), or tag-reused's finding
-                report(
+                report.changed(
                     node(entry) if change == "added to" else _head_node(pair, entry),
+                    node(entry) if change == "dropped from" else None,
+                    "taggedVersions",
                     f"tagged field {entry.path} (tag {entry.tag}) was {change} {{versions}}, "
                     f"but {reader} knows tag {entry.tag} from other versions: its readers "
                     "reject a known tag in a version where it is not valid",
-                    key="taggedVersions",
                     field_path=entry.path,
                     versions=str(struct_pair.versions),
-                    base=node(entry) if change == "dropped from" else None,
-                    base_key="taggedVersions",
                     hint="change taggedVersions only from a new version on; a tag unknown to "
                     "the reader would be skipped, a known one is an error",
                 )

@@ -20,14 +20,13 @@ def lowest_version_raised(pair: MessagePair, report: Reporter, context: DiffCont
         return
     dropped = _undeprecated(pair, context, pair.released & Versions.of(0, head_valid.lowest - 1))
     if not dropped.empty:
-        report(
+        report.changed(
             pair.head.node,
+            pair.base.node,
+            "validVersions",
             f"{pair.head.name} no longer supports {_released(dropped)} "
             f"(lowest version raised from {pair.base.valid_versions.lowest} to "
             f"{head_valid.lowest})",
-            key="validVersions",
-            base=pair.base.node,
-            base_key="validVersions",
             versions=str(dropped),
             hint="deprecate them first (deprecatedVersions) and remove them in a later "
             "release, as a KIP says; or set "
@@ -45,13 +44,12 @@ def released_version_removed(pair: MessagePair, report: Reporter, context: DiffC
     gone = _undeprecated(pair, context, gone)
     if not gone.empty:
         verb = "was" if _single(gone) else "were"
-        report(
+        report.changed(
             pair.head.node,
+            pair.base.node,
+            "validVersions",
             f"{_released(gone)} of {pair.head.name} {verb} removed "
             f"(validVersions {pair.base.valid_versions} -> {head_valid})",
-            key="validVersions",
-            base=pair.base.node,
-            base_key="validVersions",
             versions=str(gone),
             hint="released versions are permanent; fix mistakes in a new version",
         )
@@ -114,12 +112,11 @@ def version_added(pair: MessagePair, report: Reporter) -> None:
     """New versions (compatible)."""
     added = pair.head.valid_versions - pair.base.valid_versions
     if not added.empty:
-        report(
+        report.changed(
             pair.head.node,
+            pair.base.node,
+            "validVersions",
             f"{pair.head.name} adds version{'' if _single(added) else 's'} {added}",
-            key="validVersions",
-            base=pair.base.node,
-            base_key="validVersions",
             versions=str(added),
         )
 
@@ -131,14 +128,13 @@ def flexible_versions_changed(pair: MessagePair, report: Reporter) -> None:
     if changed.empty:
         return
     now = "flexible" if changed.lowest in pair.head.flexible_versions else "not flexible"
-    report(
+    report.changed(
         pair.head.node,
+        pair.base.node,
+        "flexibleVersions",
         f"flexibleVersions {pair.base.flexible_versions} -> "
         f"{pair.head.flexible_versions} makes released versions {changed} {now}: every "
         "string, array and tagged section of those versions changes on the wire",
-        key="flexibleVersions",
-        base=pair.base.node,
-        base_key="flexibleVersions",
         versions=str(changed),
         hint="flexibility can only start at a new version",
     )
@@ -163,13 +159,12 @@ def release_restored(pair: MessagePair, report: Reporter) -> None:
             by_release.setdefault(release, []).append(version)
     for release, numbers in by_release.items():
         versions = Versions.from_ranges((v, v) for v in numbers)
-        report(
+        report.changed(
             pair.head.node,
+            pair.base.node,
+            "validVersions",
             f"restores {pair.head.name} {_named(versions)} as released in {release}; "
             "BASE had changed it, so this repairs a break",
-            key="validVersions",
-            base=pair.base.node,
-            base_key="validVersions",
             versions=str(versions),
         )
 
@@ -206,13 +201,12 @@ def unreleased_change(pair: MessagePair, report: Reporter, context: DiffContext)
     if not gone.empty:
         parts.append(f"removes {_named(gone)}")
     everything = Versions.from_ranges((v, v) for v in changed) | gone
-    report(
+    report.changed(
         pair.head.node,
+        pair.base.node,
+        "validVersions",
         f"{pair.head.name} {' and '.join(parts)}, which {'is' if _single(everything) else 'are'} "
         f"{why}: no client depends on {'it' if _single(everything) else 'them'} yet",
-        key="validVersions",
-        base=pair.base.node,
-        base_key="validVersions",
         versions=str(everything),
     )
 

@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import cast
 
 from kcompat.rules.engine import Reporter
-from kcompat.rules.lint.scopes import Scope, fields_of
+from kcompat.rules.lint.scopes import Scope, each_field
 from kcompat.rules.registry import RuleKind, Runner, Subject, decorator
 from kcompat.spec.load import JObject
 from kcompat.spec.model import Field, Message
@@ -37,9 +37,8 @@ def _on_set(check: SetCheck) -> Runner:
 
 def _on_each_field(check: FieldCheck) -> Runner:
     def run(subject: object, report: Reporter, _context: object) -> None:
-        for scope, field in fields_of(cast(Message, subject)):
-            if field.node is not None:
-                check(scope, field, field.node, report.about(scope.field_path(field)))
+        for scope, field, node, about in each_field(cast(Message, subject), report):
+            check(scope, field, node, about)
 
     return run
 

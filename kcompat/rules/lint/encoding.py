@@ -9,13 +9,14 @@ import re
 from kcompat.rules.engine import Reporter, Severity
 from kcompat.rules.lint.adapters import field_rule
 from kcompat.rules.lint.scopes import Scope
+from kcompat.rules.lint.types import TYPED_KEYS, key_off_type
 from kcompat.rules.registry import Category
 from kcompat.spec.load import JObject
 from kcompat.spec.model import INT_TYPES, Field
 from kcompat.spec.versions import Versions
 
 ENCODING_NAME = re.compile(r"(fixed|packed|upacked)(16|32|64)\Z")
-_ENCODABLE = ("int16", "int32", "int64")
+_ENCODABLE = TYPED_KEYS["encoding"].types
 _ALL_NAMES = [f"{form}{bits}" for form in ("fixed", "packed", "upacked") for bits in (16, 32, 64)]
 _ALIASES = {
     "unsigned": "upacked",
@@ -52,14 +53,8 @@ def _entries(node: JObject) -> list[tuple[tuple[int, int], str, object]]:
 @field_rule("encoding-type", Category.ENCODING, Severity.ERROR)
 def encoding_type(scope: Scope, field: Field, node: JObject, report: Reporter) -> None:
     """encoding on a type other than int16, int32 or int64."""
-    if "encoding" in node and field.type.text not in _ENCODABLE:
-        report(
-            node,
-            f"{scope.field_path(field)} is {field.type}; encoding applies only "
-            "to int16, int32 and int64",
-            key="encoding",
-            hint="remove encoding",
-        )
+    if "encoding" in node:
+        key_off_type(report, scope.field_path(field), field, node, "encoding")
 
 
 @field_rule("encoding-unknown-name", Category.ENCODING, Severity.ERROR)

@@ -11,15 +11,17 @@ from kcompat.spec.load import JObject
 from kcompat.spec.model import Field, show_value
 
 
+def _map_key_misplaced(report: Reporter, node: JObject, path: str, what: str, hint: str) -> None:
+    """A mapKey on field ``path``, which is ``what`` and so cannot be one: at the mapKey."""
+    report(node, f"{path} is {what} and cannot be a mapKey", key="mapKey", hint=hint)
+
+
 @field_rule("map-key-tagged", Category.FIELDS, Severity.ERROR)
 def map_key_tagged(scope: Scope, field: Field, node: JObject, report: Reporter) -> None:
     """A tagged field cannot be a mapKey."""
     if field.map_key and field.tag is not None:
-        report(
-            node,
-            f"{scope.field_path(field)} is tagged and cannot be a mapKey",
-            key="mapKey",
-            hint="remove mapKey or the tag",
+        _map_key_misplaced(
+            report, node, scope.field_path(field), "tagged", "remove mapKey or the tag"
         )
 
 
@@ -27,13 +29,8 @@ def map_key_tagged(scope: Scope, field: Field, node: JObject, report: Reporter) 
 def map_key_top_level(scope: Scope, field: Field, node: JObject, report: Reporter) -> None:
     """mapKey on a top-level field: only struct-array elements have keys."""
     if field.map_key and scope.top_level:
-        report(
-            node,
-            f"{field.name} is a top-level field and cannot be a mapKey",
-            key="mapKey",
-            field_path=field.name,
-            hint="mapKey marks fields of the structs in an array",
-        )
+        hint = "mapKey marks fields of the structs in an array"
+        _map_key_misplaced(report, node, scope.field_path(field), "a top-level field", hint)
 
 
 @field_rule("invalid-default", Category.FIELDS, Severity.ERROR)

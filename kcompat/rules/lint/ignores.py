@@ -7,22 +7,18 @@ files a command looks at (lint, diff or drift) and reports these.
 from __future__ import annotations
 
 from kcompat.rules.engine import Severity
-from kcompat.rules.registry import Category, RuleKind, elsewhere
+from kcompat.rules.registry import Category, Elsewhere, RuleKind, elsewhere
 
-IGNORE_UNKNOWN_RULE = elsewhere(
-    "ignore-unknown-rule",
-    kind=RuleKind.LINT,
-    category=Category.SUPPRESSION,
-    severity=Severity.WARNING,
-    summary="An ignore comment names a rule that does not exist, so it silences nothing.",
-    origin="kcompat.rules.runner:finish",
-)
+_FINISH = "kcompat.rules.runner:finish"
 
-UNUSED_IGNORE = elsewhere(
-    "unused-ignore",
-    kind=RuleKind.LINT,
-    category=Category.SUPPRESSION,
-    severity=Severity.WARNING,
-    summary="An ignore comment silences nothing (with --report-unused-ignores).",
-    origin="kcompat.rules.runner:finish",
+IGNORE_UNKNOWN_RULE, UNUSED_IGNORE = elsewhere(
+    RuleKind.LINT,
+    (
+        Elsewhere("ignore-unknown-rule", Category.SUPPRESSION, Severity.WARNING, _FINISH),
+        "An ignore comment names a rule that does not exist, so it silences nothing.",
+    ),
+    (
+        Elsewhere("unused-ignore", Category.SUPPRESSION, Severity.WARNING, _FINISH),
+        "An ignore comment silences nothing (with --report-unused-ignores).",
+    ),
 )

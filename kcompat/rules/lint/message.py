@@ -13,30 +13,36 @@ from kcompat.spec.versions import Versions
 _KEYED_KINDS = ("request", "response", "metadata", "coordinator-key", "coordinator-value")
 
 
+#: Keys only requests carry: what a finding says of another message that sets one, the hint.
+_REQUEST_ONLY = {
+    "listeners": ("declares listeners", "move listeners to the request spec"),
+    "latestVersionUnstable": ("sets latestVersionUnstable", "set it on the request"),
+}
+
+
+def _off_request(message: Message, report: Reporter, key: str, value: object) -> None:
+    """A key only requests carry, set (``value`` true) on a message of another kind."""
+    says, hint = _REQUEST_ONLY[key]
+    if value and message.node is not None and message.kind != "request":
+        report(
+            message.node,
+            f"{message.kind} {message.name} {says}; only requests do",
+            key=key,
+            hint=hint,
+        )
+
+
 @message_rule("listeners-off-request", Category.MESSAGES, Severity.ERROR)
 def listeners_off_request(message: Message, report: Reporter) -> None:
     """listeners on a message that is not a request."""
-    node = message.node
-    if node is not None and node.get("listeners") and message.kind != "request":
-        report(
-            node,
-            f"{message.kind} {message.name} declares listeners; only requests do",
-            key="listeners",
-            hint="move listeners to the request spec",
-        )
+    listeners = message.node.get("listeners") if message.node is not None else None
+    _off_request(message, report, "listeners", listeners)
 
 
 @message_rule("unstable-off-request", Category.MESSAGES, Severity.ERROR)
 def unstable_off_request(message: Message, report: Reporter) -> None:
     """latestVersionUnstable on a message that is not a request."""
-    node = message.node
-    if node is not None and message.latest_version_unstable and message.kind != "request":
-        report(
-            node,
-            f"{message.kind} {message.name} sets latestVersionUnstable; only requests do",
-            key="latestVersionUnstable",
-            hint="set it on the request",
-        )
+    _off_request(message, report, "latestVersionUnstable", message.latest_version_unstable)
 
 
 @message_rule("missing-api-key", Category.MESSAGES, Severity.ERROR)

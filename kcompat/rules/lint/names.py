@@ -7,7 +7,7 @@ from pathlib import PurePosixPath
 
 from kcompat.rules.engine import Reporter, Severity
 from kcompat.rules.lint.adapters import field_rule, message_rule
-from kcompat.rules.lint.scopes import Scope, scopes
+from kcompat.rules.lint.scopes import Scope, scopes, written_fields
 from kcompat.rules.registry import Category
 from kcompat.spec.jackson import scalar_text
 from kcompat.spec.load import JObject
@@ -39,19 +39,18 @@ def duplicate_field_name(message: Message, report: Reporter) -> None:
     """Two fields with the same name in one struct."""
     for scope in scopes(message):
         seen: dict[str, int] = {}
-        for field in scope.fields:
-            if not field.name or field.node is None:
+        for field, node, about in written_fields(scope, report):
+            if not field.name:
                 continue
             if field.name in seen:
-                report(
-                    field.node.where_value("name"),
+                about(
+                    node.where_value("name"),
                     f"field {field.name!r} is defined twice in {scope.name} (first at line "
                     f"{seen[field.name]})",
-                    field_path=scope.field_path(field),
                     hint="rename or remove one of them",
                 )
             else:
-                seen[field.name] = field.node.pos[0]
+                seen[field.name] = node.pos[0]
 
 
 def _camel(name: str) -> str:
@@ -81,18 +80,17 @@ def field_name_case_clash(message: Message, report: Reporter) -> None:
     for scope in scopes(message):
         camel: dict[str, str] = {}
         snake: dict[str, str] = {}
-        for field in scope.fields:
-            if not field.name or field.node is None:
+        for field, node, about in written_fields(scope, report):
+            if not field.name:
                 continue
             other, what = camel.get(_camel(field.name)), f"accessor {_camel(field.name)}()"
             if other is None or other == field.name:
                 other, what = snake.get(_snake(field.name)), f"schema name {_snake(field.name)}"
             if other is not None and other != field.name:
-                report(
-                    field.node.where_value("name"),
+                about(
+                    node.where_value("name"),
                     f"field {field.name!r} differs from {other!r} only in case; both get the "
                     f"generated {what}",
-                    field_path=scope.field_path(field),
                     hint="give one of them a name that differs in more than case",
                 )
             camel.setdefault(_camel(field.name), field.name)

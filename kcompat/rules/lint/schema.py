@@ -20,6 +20,7 @@ from typing import Any
 
 from kcompat.rules.engine import Reporter, Severity
 from kcompat.rules.lint.adapters import document_rule
+from kcompat.rules.lint.scopes import written_objects
 from kcompat.rules.registry import Category
 from kcompat.spec.jackson import scalar_text
 from kcompat.spec.load import JArray, JObject, Position
@@ -131,29 +132,6 @@ def _flat_schemas() -> dict[str, _FlatSchema]:
     }
 
 
-def _objects(spec: SpecFile) -> Iterator[tuple[str, JObject]]:
-    """Every object to validate, with the flat schema that applies to it."""
-    root = spec.document.root if spec.document is not None else None
-    if not isinstance(root, JObject):
-        return
-    yield "message", root
-
-    def fields(value: Any) -> Iterator[tuple[str, JObject]]:
-        if isinstance(value, JArray):
-            for item in value:
-                if isinstance(item, JObject):
-                    yield "field", item
-                    yield from fields(item.get("fields"))
-
-    yield from fields(root.get("fields"))
-    structs = root.get("commonStructs")
-    if isinstance(structs, JArray):
-        for struct in structs:
-            if isinstance(struct, JObject):
-                yield "commonStruct", struct
-                yield from fields(struct.get("fields"))
-
-
 #: Keys without which a spec's wire layout is a guess (what ``diff`` checks before it
 #: compares a spec, cheaply: the full schema check is ``missing-key`` itself).
 LAYOUT_KEYS = {
@@ -166,7 +144,7 @@ LAYOUT_KEYS = {
 def missing_layout_keys(spec: SpecFile) -> Iterator[tuple[JObject, str]]:
     """(object, key) for each key of :data:`LAYOUT_KEYS` an object lacks, and a field
     with neither ``versions`` nor ``taggedVersions``, without validating the schema."""
-    for kind, obj in _objects(spec):
+    for kind, obj in written_objects(spec):
         for key in LAYOUT_KEYS[kind]:
             if obj.get(key) is None:
                 yield obj, key
@@ -182,7 +160,9 @@ def _schema_errors(spec: SpecFile) -> tuple[tuple[str, JObject, Any], ...]:
     if _last_validated[0] is not spec:
         flat = _flat_schemas()
         found = tuple(
-            (kind, obj, error) for kind, obj in _objects(spec) for error in flat[kind].errors(obj)
+            (kind, obj, error)
+            for kind, obj in written_objects(spec)
+            for error in flat[kind].errors(obj)
         )
         _last_validated[:] = [spec, found]
     result: tuple[tuple[str, JObject, Any], ...] = _last_validated[1]
@@ -250,7 +230,7 @@ def missing_key(spec: SpecFile, report: Reporter) -> None:
             report(obj, f"{_owner(kind, obj)} has no 'versions'", hint=_MISSING_HINTS["versions"])
     # Kafka reads JSON null as a missing key, and takes a field's versions from a non-blank
     # taggedVersions only: either way it fails with "You must specify the version of ...".
-    for kind, obj in _objects(spec):
+    for kind, obj in written_objects(spec):
         if kind == "commonStruct" and "versions" in obj and obj["versions"] is None:
             why = "null is read as a missing key"
         elif kind == "field" and obj.get("versions") is None:
@@ -366,7 +346,7 @@ _INT_RANGES = {"apiKey": (0, 0x7FFF, "API key"), "tag": (None, 0x7FFFFFFF, "tag"
 
 def _out_of_range(spec: SpecFile) -> Iterator[tuple[str, JObject, str, int]]:
     """(kind, object, key, value) for apiKey and tag values Kafka's parser cannot hold."""
-    for kind, obj in _objects(spec):
+    for kind, obj in written_objects(spec):
         for key, (low, high, _what) in _INT_RANGES.items():
             value = obj.get(key)
             if isinstance(value, bool) or not isinstance(value, int):

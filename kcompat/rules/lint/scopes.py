@@ -1,6 +1,7 @@
 """Walk a message's field lists (the top level, inline structs, common structs) once.
 
-Tags, names and mapKeys are scoped per struct, so most lint rules iterate scopes.
+Tags, names and mapKeys are scoped per struct, so most lint rules iterate scopes. Rules
+that read the document as written (schema, version syntax) walk its objects instead.
 """
 
 from __future__ import annotations
@@ -8,8 +9,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from kcompat.spec.load import JObject
+from kcompat.rules.engine import Reporter
+from kcompat.spec.load import JArray, JObject
 from kcompat.spec.model import Field, Message
+from kcompat.spec.specfile import SpecFile
 from kcompat.spec.versions import Versions
 
 
@@ -80,3 +83,46 @@ def fields_of(message: Message) -> tuple[tuple[Scope, Field], ...]:
         cached = tuple((scope, field) for scope in scopes(message) for field in scope.fields)
         object.__setattr__(message, "_fields_of", cached)
     return cached
+
+
+def written_fields(scope: Scope, report: Reporter) -> Iterator[tuple[Field, JObject, Reporter]]:
+    """The scope's fields written in the spec (with a JSON node), each with ``report`` naming
+    its path: for rules that check a field against its siblings."""
+    for field in scope.fields:
+        if field.node is not None:
+            yield field, field.node, report.about(scope.field_path(field))
+
+
+def each_field(
+    message: Message, report: Reporter
+) -> Iterator[tuple[Scope, Field, JObject, Reporter]]:
+    """Every field written in the spec, with its scope, its JSON node, and ``report`` naming
+    its path: what a field rule is handed, for rules that also need the whole message."""
+    for scope in scopes(message):
+        for field, node, about in written_fields(scope, report):
+            yield scope, field, node, about
+
+
+def written_objects(spec: SpecFile) -> Iterator[tuple[str, JObject]]:
+    """Every object of the document as written, in order, with the schema it follows: the
+    message (``"message"``), each field at any depth (``"field"``), each common struct
+    (``"commonStruct"``); nothing if the document is not an object."""
+    root = spec.document.root if spec.document is not None else None
+    if not isinstance(root, JObject):
+        return
+    yield "message", root
+
+    def fields(value: object) -> Iterator[tuple[str, JObject]]:
+        if isinstance(value, JArray):
+            for item in value:
+                if isinstance(item, JObject):
+                    yield "field", item
+                    yield from fields(item.get("fields"))
+
+    yield from fields(root.get("fields"))
+    structs = root.get("commonStructs")
+    if isinstance(structs, JArray):
+        for struct in structs:
+            if isinstance(struct, JObject):
+                yield "commonStruct", struct
+                yield from fields(struct.get("fields"))

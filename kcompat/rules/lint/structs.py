@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from kcompat.rules.engine import Reporter, Severity
 from kcompat.rules.lint.adapters import field_rule, message_rule
-from kcompat.rules.lint.scopes import Scope, fields_of
+from kcompat.rules.lint.scopes import Scope, each_field, fields_of
 from kcompat.rules.registry import Category
 from kcompat.spec.jackson import scalar_text
 from kcompat.spec.load import JObject
@@ -44,14 +44,12 @@ def common_struct_lowercase(message: Message, report: Reporter) -> None:
 def common_struct_inline(message: Message, report: Reporter) -> None:
     """A field re-specifies a common struct inline with its own fields."""
     common = {s.name for s in message.common_structs}
-    for scope, field in fields_of(message):
-        node = field.node
-        if node is not None and field.type.base in common and "fields" in node and field.fields:
-            report(
+    for scope, field, node, about in each_field(message, report):
+        if field.type.base in common and "fields" in node and field.fields:
+            about(
                 node,
                 f"{scope.field_path(field)} re-specifies common struct {field.type.base} inline",
                 key="fields",
-                field_path=scope.field_path(field),
                 hint="remove the inline fields (the common struct defines them)",
             )
 

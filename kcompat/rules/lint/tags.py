@@ -6,11 +6,26 @@ import re
 
 from kcompat.rules.engine import Reporter, Severity
 from kcompat.rules.lint.adapters import document_rule, field_rule, message_rule
-from kcompat.rules.lint.scopes import Scope, fields_of, scopes
+from kcompat.rules.lint.scopes import Scope, each_field, fields_of, scopes, written_fields
 from kcompat.rules.registry import Category
 from kcompat.spec.load import JObject
 from kcompat.spec.model import Field, Message
 from kcompat.spec.specfile import SpecFile
+
+#: A tagged field needs both keys: what to add when one of them is missing.
+_PARTNER_HINTS = {
+    "taggedVersions": 'add "taggedVersions": "N+" from its first flexible version',
+    "tag": 'add "tag": the next unused tag number in this struct',
+}
+
+
+def _unpaired(report: Reporter, node: JObject, path: str, key: str, value: object) -> None:
+    """A field with ``key`` (``tag`` or ``taggedVersions``) set to ``value``, but not the
+    other key a tagged field needs: reported at ``key``."""
+    partner = "taggedVersions" if key == "tag" else "tag"
+    report(
+        node, f"{path} has {key} {value} but no {partner}", key=key, hint=_PARTNER_HINTS[partner]
+    )
 
 
 @field_rule("tag-without-tagged-versions", Category.TAGS, Severity.ERROR)
@@ -19,12 +34,7 @@ def tag_without_tagged_versions(
 ) -> None:
     """A field with a tag but no taggedVersions."""
     if field.tag is not None and field.tagged_versions.empty:
-        report(
-            node,
-            f"{scope.field_path(field)} has tag {field.tag} but no taggedVersions",
-            key="tag",
-            hint='add "taggedVersions": "N+" from its first flexible version',
-        )
+        _unpaired(report, node, scope.field_path(field), "tag", field.tag)
 
 
 @field_rule("tagged-versions-without-tag", Category.TAGS, Severity.ERROR)
@@ -32,14 +42,8 @@ def tagged_versions_without_tag(
     scope: Scope, field: Field, node: JObject, report: Reporter
 ) -> None:
     """A field with taggedVersions but no tag."""
-    if "tag" in node or field.tagged_versions.empty:
-        return
-    report(
-        node,
-        f"{scope.field_path(field)} has taggedVersions {field.tagged_versions} but no tag",
-        key="taggedVersions",
-        hint='add "tag": the next unused tag number in this struct',
-    )
+    if "tag" not in node and not field.tagged_versions.empty:
+        _unpaired(report, node, scope.field_path(field), "taggedVersions", field.tagged_versions)
 
 
 @document_rule("tag-as-string", Category.TAGS, Severity.WARNING)
@@ -97,15 +101,14 @@ def tag_duplicate(message: Message, report: Reporter) -> None:
     for scope in scopes(message):
         seen: dict[int, str] = {}
         tags = [f.tag for f in scope.fields if f.tag is not None and f.node is not None]
-        for field in scope.fields:
-            if field.tag is None or field.node is None:
+        for field, node, about in written_fields(scope, report):
+            if field.tag is None:
                 continue
             if field.tag in seen:
-                report(
-                    field.node.where_value("tag"),
+                about(
+                    node.where_value("tag"),
                     f"tag {field.tag} of {scope.field_path(field)} is already used by "
                     f"{seen[field.tag]}",
-                    field_path=scope.field_path(field),
                     hint=f"use tag {max(tags) + 1}, the next free one",
                 )
             else:
@@ -171,18 +174,17 @@ def tagged_versions_outside_versions(
 def tagged_versions_not_flexible(message: Message, report: Reporter) -> None:
     """A field tagged in versions that are not flexible (no tagged-field section)."""
     flexible = message.flexible_versions
-    for scope, field in fields_of(message):
+    for scope, field, node, about in each_field(message, report):
         tagged = field.tagged_versions
-        if field.node is None or tagged.empty:
+        if tagged.empty:
             continue
         effective = field.flexible_versions if field.flexible_versions is not None else flexible
         extra = tagged - effective
         if not extra.empty:
-            report(
-                field.node.where_value("taggedVersions"),
+            about(
+                node.where_value("taggedVersions"),
                 f"{scope.field_path(field)} is tagged in versions {extra}, which are not "
                 f"flexible (flexibleVersions {effective})",
-                field_path=scope.field_path(field),
                 hint=(
                     "remove the field's flexibleVersions override, or do not tag the field"
                     if field.flexible_versions is not None

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Collection
+from typing import NamedTuple
 
 from kcompat.rules.engine import Reporter, Severity
 from kcompat.rules.lint.adapters import field_rule, message_rule
-from kcompat.rules.lint.scopes import Scope, fields_of
+from kcompat.rules.lint.scopes import Scope, each_field
 from kcompat.rules.registry import Category
 from kcompat.spec.jackson import scalar_text
 from kcompat.spec.load import JObject
@@ -37,6 +38,37 @@ ENTITY_BASE_TYPES = {
     "topicName": "string",
     "brokerId": "int32",
 }
+
+
+class TypedKey(NamedTuple):
+    """A key only some types may carry: those types, what a finding says, the hint."""
+
+    types: tuple[str, ...]
+    says: str
+    hint: str
+
+
+#: The keys Kafka's generator accepts only on some types, each checked by its own rule.
+TYPED_KEYS = {
+    "zeroCopy": TypedKey(("bytes",), "zeroCopy applies only to bytes", "remove zeroCopy"),
+    "flexibleVersions": TypedKey(
+        ("string", "bytes"),
+        "only string and bytes fields may override flexibleVersions",
+        "remove the field's flexibleVersions",
+    ),
+    "encoding": TypedKey(
+        ("int16", "int32", "int64"),
+        "encoding applies only to int16, int32 and int64",
+        "remove encoding",
+    ),
+}
+
+
+def key_off_type(report: Reporter, path: str, field: Field, node: JObject, key: str) -> None:
+    """``key`` (of ``TYPED_KEYS``), set on field ``path`` whose type does not take it."""
+    typed = TYPED_KEYS[key]
+    if field.type.text not in typed.types:
+        report(node, f"{path} is {field.type}; {typed.says}", key=key, hint=typed.hint)
 
 
 def _type_hint(text: str) -> str:
@@ -104,16 +136,14 @@ def undefined_struct(message: Message, report: Reporter) -> None:
     """A struct type with no definition (Kafka silently makes it empty, e.g. Int32)."""
     common = {s.name: s for s in message.common_structs}  # in definition order
     inline = {s.name for s in message.structs if not s.common}
-    for scope, field in fields_of(message):
-        node = field.node
-        if node is None or not _names_undefined_struct(field, node, common):
+    for scope, field, node, about in each_field(message, report):
+        if not _names_undefined_struct(field, node, common):
             continue
         name = field.type.base
-        report(
+        about(
             node.where_value("type"),
             f"struct type {name!r} of {scope.field_path(field)} is not defined (Kafka would "
             "silently make it an empty struct)",
-            field_path=scope.field_path(field),
             hint=_undefined_struct_hint(field, common, inline),
         )
 
@@ -209,43 +239,30 @@ def entity_type_mismatch(scope: Scope, field: Field, node: JObject, report: Repo
 @field_rule("zero-copy-not-bytes", Category.TYPES, Severity.ERROR)
 def zero_copy_not_bytes(scope: Scope, field: Field, node: JObject, report: Reporter) -> None:
     """zeroCopy is only meaningful on bytes fields."""
-    if field.zero_copy and field.type.text != "bytes":
-        report(
-            node,
-            f"{scope.field_path(field)} is {field.type}; zeroCopy applies only to bytes",
-            key="zeroCopy",
-            hint="remove zeroCopy",
-        )
+    if field.zero_copy:
+        key_off_type(report, scope.field_path(field), field, node, "zeroCopy")
 
 
 @field_rule("flexible-override-type", Category.TYPES, Severity.ERROR)
 def flexible_override_type(scope: Scope, field: Field, node: JObject, report: Reporter) -> None:
     """A field-level flexibleVersions on a type other than string or bytes."""
-    if not scalar_text(node.get("flexibleVersions")):
-        return  # Kafka reads a missing, null or empty override as no override
-    if field.type.text not in ("string", "bytes"):
-        report(
-            node,
-            f"{scope.field_path(field)} is {field.type}; only string and bytes fields "
-            "may override flexibleVersions",
-            key="flexibleVersions",
-            hint="remove the field's flexibleVersions",
-        )
+    # Kafka reads a missing, null or empty override as no override.
+    if scalar_text(node.get("flexibleVersions")):
+        key_off_type(report, scope.field_path(field), field, node, "flexibleVersions")
 
 
 @message_rule("flexible-override-wider", Category.TYPES, Severity.ERROR)
 def flexible_override_wider(message: Message, report: Reporter) -> None:
     """A field's flexibleVersions override includes versions the message does not."""
-    for scope, field in fields_of(message):
+    for scope, field, node, about in each_field(message, report):
         override = field.flexible_versions
-        if field.node is None or override is None:
+        if override is None:
             continue
         extra = override - message.flexible_versions
         if not extra.empty:
-            report(
-                field.node.where_value("flexibleVersions"),
+            about(
+                node.where_value("flexibleVersions"),
                 f"{scope.field_path(field)} overrides flexibleVersions with {override}, wider "
                 f"than the message's {message.flexible_versions}",
-                field_path=scope.field_path(field),
                 hint="an override may only narrow flexibility (RequestHeader.ClientId uses none)",
             )

@@ -7,16 +7,13 @@ from collections.abc import Iterator
 
 from kcompat.rules.engine import Reporter, Severity
 from kcompat.rules.lint.adapters import document_rule, field_rule, message_rule
-from kcompat.rules.lint.scopes import Scope, fields_of
+from kcompat.rules.lint.scopes import Scope, each_field, fields_of, written_objects
 from kcompat.rules.registry import Category
 from kcompat.spec.jackson import scalar_text
-from kcompat.spec.load import JArray, JObject
+from kcompat.spec.load import JObject
 from kcompat.spec.model import Field, Message
 from kcompat.spec.specfile import SpecFile
 from kcompat.spec.versions import Versions, VersionSyntaxError
-
-_MESSAGE_KEYS = ("validVersions", "flexibleVersions", "deprecatedVersions")
-_FIELD_KEYS = ("versions", "nullableVersions", "taggedVersions", "flexibleVersions")
 
 
 def _text(value: object) -> str | None:
@@ -24,47 +21,34 @@ def _text(value: object) -> str | None:
     return scalar_text(value)
 
 
-def _version_values(root: JObject) -> Iterator[tuple[JObject, str, str, bool]]:
-    """(object, key, text, is_encoding_key) for every version string in a document."""
-    for key in _MESSAGE_KEYS:
-        if (text := _text(root.get(key))) is not None:
-            yield root, key, text, False
+#: The version keys of each kind of object (``written_objects``).
+_KEYS = {
+    "message": ("validVersions", "flexibleVersions", "deprecatedVersions"),
+    "field": ("versions", "nullableVersions", "taggedVersions", "flexibleVersions"),
+    "commonStruct": ("versions", "deprecatedVersions"),
+}
 
-    def fields(value: object) -> Iterator[tuple[JObject, str, str, bool]]:
-        if not isinstance(value, JArray):
-            return
-        for item in value:
-            if not isinstance(item, JObject):
-                continue
-            for key in _FIELD_KEYS:
-                if (text := _text(item.get(key))) is not None:
-                    yield item, key, text, False
-            encoding = item.get("encoding")
-            if isinstance(encoding, JObject):
-                for range_text in encoding:
-                    yield encoding, range_text, range_text, True
-            yield from fields(item.get("fields"))
 
-    yield from fields(root.get("fields"))
-    structs = root.get("commonStructs")
-    if isinstance(structs, JArray):
-        for struct in structs:
-            if isinstance(struct, JObject):
-                for key in ("versions", "deprecatedVersions"):
-                    if (text := _text(struct.get(key))) is not None:
-                        yield struct, key, text, False
-                yield from fields(struct.get("fields"))
+def _version_values(spec: SpecFile, *, blank: bool) -> Iterator[tuple[str, JObject, str, str]]:
+    """(kind, object, key, text) for every version string of a document, the kind
+    ``"encoding"`` for a range of an encoding object: only the blank ones Kafka reads as
+    none (``blank``, blank-versions' findings), or all the others (invalid-versions')."""
+    for kind, obj in written_objects(spec):
+        for key in _KEYS[kind]:
+            text = _text(obj.get(key))
+            if text is not None and _blank_means_none(obj, key, text) == blank:
+                yield kind, obj, key, text
+        encoding = obj.get("encoding") if kind == "field" and not blank else None
+        if isinstance(encoding, JObject):
+            for range_text in encoding:
+                yield "encoding", encoding, range_text, range_text
 
 
 @document_rule("invalid-versions", Category.VERSIONS, Severity.ERROR)
 def invalid_versions(spec: SpecFile, report: Reporter) -> None:
     """A version range that is not none, N, N-M or N+ (or is reversed, like 2-1)."""
-    root = spec.document.root if spec.document is not None else None
-    if not isinstance(root, JObject):
-        return
-    for obj, key, text, is_encoding in _version_values(root):
-        if not is_encoding and _blank_means_none(obj, key, text):
-            continue  # blank-versions reports it
+    for kind, obj, key, text in _version_values(spec, blank=False):
+        is_encoding = kind == "encoding"
         try:
             Versions.parse(text)
         except VersionSyntaxError as err:
@@ -100,16 +84,11 @@ def _blank_means_none(obj: JObject, key: str, text: str) -> bool:
 @document_rule("blank-versions", Category.VERSIONS, Severity.WARNING)
 def blank_versions(spec: SpecFile, report: Reporter) -> None:
     """An empty version range, which Kafka silently reads as none."""
-    root = spec.document.root if spec.document is not None else None
-    if not isinstance(root, JObject):
-        return
-    for obj, key, text, is_encoding in _version_values(root):
-        if is_encoding or not _blank_means_none(obj, key, text):
-            continue
+    for kind, obj, key, _blank in _version_values(spec, blank=True):
         hint = f'write "{key}": "none" if that is what you mean, or remove the key'
         if key == "versions":
             meaning = "the field takes its taggedVersions"
-        elif key == "flexibleVersions" and obj is not root:
+        elif key == "flexibleVersions" and kind == "field":
             meaning = "the field follows the message's flexibleVersions (no override)"
             hint = 'remove the key; "none" would make the field never flexible'
         else:
@@ -165,12 +144,12 @@ def flexible_versions_not_open(message: Message, report: Reporter) -> None:
 def versions_outside_parent(message: Message, report: Reporter) -> None:
     """A field whose versions never overlap its message's or parent's: it is never sent."""
     common = _common_names(message)
-    for scope, field in fields_of(message):
-        if field.node is None or field.versions.empty or scope.versions.empty:
+    for scope, field, node, about in each_field(message, report):
+        if field.versions.empty or scope.versions.empty:
             continue
         if _inline_struct(field, common):
             continue  # struct-versions-outside-parent: an error, as in Kafka
-        if "versions" not in field.node and "taggedVersions" not in field.node:
+        if "versions" not in node and "taggedVersions" not in node:
             continue
         if field.versions.overlaps(scope.versions):
             continue
@@ -183,11 +162,10 @@ def versions_outside_parent(message: Message, report: Reporter) -> None:
                 else f"its parent {scope.path}'s versions"
             )
         )
-        report(
-            field.node.where_value("versions"),
+        about(
+            node.where_value("versions"),
             f"field {scope.field_path(field)} has versions {field.versions}, outside "
             f"{owner} ({scope.versions}): it is never on the wire",
-            field_path=scope.field_path(field),
             hint="fix the range, or delete the field if its versions are gone",
         )
 
