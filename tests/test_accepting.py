@@ -143,6 +143,8 @@ def test_an_ignore_comment_with_an_unknown_rule_is_a_warning(tmp_path: Path) -> 
     rules = {f["rule"]: f for f in report["findings"]}
     assert set(rules) == {"field-type-changed", "ignore-unknown-rule"}
     assert rules["ignore-unknown-rule"]["hint"] == "did you mean 'field-type-changed'?"
+    line = text.splitlines()[rules["ignore-unknown-rule"]["line"] - 1]
+    assert rules["ignore-unknown-rule"]["column"] == line.index("// kcompat") + 1
 
 
 def test_unused_ignores_are_listed_when_asked(tmp_path: Path) -> None:
@@ -157,6 +159,7 @@ def test_unused_ignores_are_listed_when_asked(tmp_path: Path) -> None:
     _, report = diff(repo, "--report-unused-ignores")
     (unused,) = report["findings"]
     assert unused["rule"] == "unused-ignore" and unused["line"] == 8
+    assert unused["column"] == text.splitlines()[7].index("// kcompat") + 1  # the comment
     (repo / "kcompat.toml").write_text("report-unused-ignores = true\n")
     _, report = diff(repo)
     assert [f["rule"] for f in report["findings"]] == ["unused-ignore"]

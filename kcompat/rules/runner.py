@@ -172,7 +172,7 @@ def _directive_findings(
     unknown_rule, unused_rule = get_rule("ignore-unknown-rule"), get_rule("unused-ignore")
     assert unknown_rule is not None and unused_rule is not None
     for directive in directives:
-        where = Location(directive.path, directive.line, 1)
+        where = Location(directive.path, directive.line, directive.column)
         for rule_id in directive.rules:
             meta = get_rule(rule_id)
             if meta is None:

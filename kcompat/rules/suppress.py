@@ -28,6 +28,7 @@ class Directive:
     whole_file: bool
     lines: frozenset[int]  # the lines it covers (its own, and the one below it)
     reason: str = ""
+    column: int = 1  # where the comment starts on its line
 
     def covers(self, finding: Finding) -> bool:
         if finding.rule not in self.rules or finding.location.path != self.path:
@@ -51,6 +52,7 @@ def parse_directives(path: str, comments: Sequence[Comment]) -> list[Directive]:
                     match.group(1) == "ignore-file",
                     frozenset({comment.line, last_line, last_line + 1}),
                     reason,
+                    comment.column,
                 )
             )
     return directives

@@ -73,6 +73,7 @@ class Comment:
     line: int
     text: str
     own_line: bool  # nothing but whitespace before it on its line
+    column: int = 1  # where the comment starts on its line (1-based)
 
 
 @dataclass(frozen=True)
@@ -241,7 +242,9 @@ class _Parser:
                     self._advance_lines(start, comment.start())
                     start = comment.start()
                     before = text[self.line_start : start]
-                    self.comments.append(Comment(self.line, comment.group(), not before.strip()))
+                    self.comments.append(
+                        Comment(self.line, comment.group(), not before.strip(), len(before) + 1)
+                    )
         self._advance_lines(start, end)
 
     def _bad_token(self, offset: int) -> LoadError:
