@@ -53,9 +53,33 @@ SCENARIOS: dict[str, tuple[list[str], float]] = {
 }
 
 
+#: kcompat as its console script starts it, from the tree this benchmark lives in (the
+#: virtualenv's own ``kcompat`` script may be an editable install of another checkout).
+ENTRY = "import sys; from kcompat.cli import run; sys.exit(run())"
+
+
 def kcompat_command() -> list[str]:
-    script = Path(sys.executable).with_name("kcompat")
-    return [str(script)] if script.is_file() else [sys.executable, "-m", "kcompat"]
+    return [sys.executable, "-c", ENTRY]
+
+
+def tree_env() -> dict[str, str]:
+    """The environment that makes ``kcompat_command`` import this tree's kcompat."""
+    paths = [str(ROOT), *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(paths), "NO_COLOR": "1"}
+
+
+def measured_package() -> str:
+    """Where the measured kcompat comes from (checked: it must be this tree's)."""
+    out = subprocess.run(
+        [sys.executable, "-c", "import kcompat; print(kcompat.__file__)"],
+        env=tree_env(),
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    if not Path(out).resolve().is_relative_to(ROOT):
+        raise SystemExit(f"measuring {out}, not this tree ({ROOT})")
+    return str(Path(out).parent)
 
 
 def prepare(checkout: Path) -> None:
@@ -84,7 +108,7 @@ def cold_runs(
     """Wall and CPU seconds of each run, and the last output line (no figures, and
     "did not finish", when a run takes longer than ``timeout``)."""
     command = [*kcompat_command(), "diff", *args, "--fail-on", "never", "--color", "never"]
-    env = {**os.environ, "NO_COLOR": "1"}
+    env = tree_env()
     if pycache is not None:
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         env["PYTHONPYCACHEPREFIX"] = str(pycache)
@@ -139,6 +163,7 @@ def synthetic_rows(
                     "median": statistics.median(walls) if walls else None,
                     "min": min(walls) if walls else None,
                     "cpu": statistics.median(cpus) if cpus else None,
+                    "cpu_min": min(cpus) if cpus else None,
                     "goal": SYNTHETIC_GOAL,
                     "summary": last,
                 }
@@ -168,6 +193,9 @@ def main() -> int:
         "--timeout", type=float, default=600.0, help="stop a run after this many seconds"
     )
     parser.add_argument(
+        "--staged-only", action="store_true", help="only the `diff --staged` scenario"
+    )
+    parser.add_argument(
         "--as-set",
         action="store_true",
         help="keep PYTHONDONTWRITEBYTECODE as the environment sets it",
@@ -184,7 +212,10 @@ def main() -> int:
             rows = synthetic_rows(Path(temp), args.runs, pycache, args.timeout)
         else:
             prepare(checkout)
-        for scenario, (scenario_args, goal) in ({} if args.synthetic else SCENARIOS).items():
+        scenarios = {} if args.synthetic else SCENARIOS
+        if args.staged_only:
+            scenarios = {k: v for k, v in scenarios.items() if "--staged" in v[0]}
+        for scenario, (scenario_args, goal) in scenarios.items():
             for variant, variant_args in VARIANTS.items():
                 pycache = None if args.as_set else Path(temp) / "pycache"
                 walls, cpus, last = cold_runs(
@@ -197,6 +228,7 @@ def main() -> int:
                         "median": statistics.median(walls),
                         "min": min(walls),
                         "cpu": statistics.median(cpus),
+                        "cpu_min": min(cpus),
                         "goal": goal,
                         "summary": last,
                     }
@@ -204,15 +236,17 @@ def main() -> int:
                 print(f"  {scenario} {variant}: {last}", file=sys.stderr)
     width = max(len(r["scenario"]) for r in rows)
     vwidth = max(len(r["variant"]) for r in rows)
-    print(f"{'scenario':<{width}}  {'variant':<{vwidth}}  median    min       cpu       goal")
+    head = "median    min       cpu       cpu min   goal"
+    print(f"{'scenario':<{width}}  {'variant':<{vwidth}}  {head}")
     for r in rows:
         verdict = "ok" if _fast(r) else "SLOW"
         print(
             f"{r['scenario']:<{width}}  {r['variant']:<{vwidth}}  {_seconds(r['median'])}  "
-            f"{_seconds(r['min'])}  {_seconds(r['cpu'])}  < {r['goal']:.1f} s  {verdict}"
+            f"{_seconds(r['min'])}  {_seconds(r['cpu'])}  {_seconds(r['cpu_min'])}  "
+            f"< {r['goal']:.1f} s  {verdict}"
         )
     bytecode = "as the environment sets it" if args.as_set else "bytecode cached"
-    print(f"({args.runs} cold runs per row, {bytecode}, {' '.join(kcompat_command())})")
+    print(f"({args.runs} cold runs per row, {bytecode}, kcompat from {measured_package()})")
     if args.json is not None:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps({"runs": args.runs, "rows": rows}, indent=2) + "\n")
