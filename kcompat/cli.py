@@ -86,7 +86,11 @@ def _is_usage_error(err: Exception) -> bool:
 
 def run() -> None:
     """The console script: the process is kcompat's, so on Ctrl-C everything it started
-    is stopped before it exits 130."""
+    is stopped before it exits 130. Compiled codecs are kept for the next process
+    (:mod:`kcompat.codecache`)."""
+    from kcompat import codecache
+
+    codecache.enable()
     with interrupt.handling(owns_process=True):
         try:
             code = main()
