@@ -109,6 +109,9 @@ def cold_runs(
     "did not finish", when a run takes longer than ``timeout``)."""
     command = [*kcompat_command(), "diff", *args, "--fail-on", "never", "--color", "never"]
     env = tree_env()
+    # Compiled codecs are kept between runs (kcompat.codecache), as for a user's second
+    # commit: here in the temp dir (the warm-up run fills it), never in the user's home.
+    env["KCOMPAT_CODE_CACHE"] = str(checkout.parent / "codecache")
     if pycache is not None:
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         env["PYTHONPYCACHEPREFIX"] = str(pycache)

@@ -149,25 +149,32 @@ def test_a_failed_command_keeps_gits_last_line(repo: Path) -> None:
         opened.run_git("merge-tree", "--no-such-option")
 
 
-def test_one_commit_lookup_serves_has_commits_and_head_sha(
+def test_one_git_call_opens_the_repository_and_answers_for_head(
     repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The pre-commit path asks whether HEAD exists, then what it is: one git call."""
+    """The pre-commit path opens the repository, asks whether HEAD exists, then what it
+    is: one git process (before: four, and GitPython's two ``git version``)."""
     calls: list[list[str]] = []
-    opened = GitRepo.open(repo)
 
     def counting(cwd: Path, args: list[str], stdin: object = None) -> str:
         calls.append(list(args))
         return run_git_in(cwd, args)
 
     monkeypatch.setattr("kcompat.sources.git.run_git_in", counting)
+    monkeypatch.setattr("kcompat.sources.gitrun.run_git_in", counting)
+    opened = GitRepo.open(repo / "sub")
     assert opened.has_commits()
     assert opened.head_sha() == git(repo, "rev-parse", "HEAD").strip()
-    assert len(calls) == 1
+    assert opened.is_revision("HEAD")
+    assert len(calls) == 1, calls
 
 
 def test_an_unborn_head_has_no_commits(tmp_path: Path) -> None:
-    opened = GitRepo.open(init_repo(tmp_path / "new"))
+    new = init_repo(tmp_path / "new")
+    (new / "sub").mkdir()
+    assert locate(new / "sub").root == new
+    opened = GitRepo.open(new / "sub")
+    assert opened.root == new and not opened.bare
     assert not opened.has_commits()
     with pytest.raises(UsageError, match="unknown revision 'HEAD'"):
         opened.head_sha()

@@ -94,7 +94,9 @@ class GitRepo:
             raise UsageError(access_problem(root, err.stderr or str(err))) from None
         # Reading never takes git's optional locks (nor refreshes an index: the user's
         # own or a submodule's): nothing under .git changes because kcompat ran.
-        return GitRepo(where.root, where, BatchReader(where.root, git_env()))
+        opened = GitRepo(where.root, where, BatchReader(where.root, git_env()))
+        opened._commits["HEAD"] = where.head
+        return opened
 
     @staticmethod
     def around(repo_dir: Path | None, *, required: bool = False) -> GitRepo | None:

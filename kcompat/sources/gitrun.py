@@ -37,10 +37,11 @@ _HEADER = re.compile(rb"([0-9a-f]{40,64}) ([a-z]+) ([0-9]+)\n\Z")
 class GitFailed(Exception):
     """A git command that exited non-zero: its status and what it said on stderr."""
 
-    def __init__(self, command: Sequence[str], status: int, stderr: str) -> None:
+    def __init__(self, command: Sequence[str], status: int, stderr: str, out: str = "") -> None:
         super().__init__(f"git {' '.join(command)}: exit status {status}")
         self.status = status
         self.stderr = stderr
+        self.out = out  # what it wrote before failing
 
     def last_line(self) -> str:
         """git's last word (its ``fatal:`` line), or the exit status when it said nothing."""
@@ -66,10 +67,12 @@ def run_git_in(cwd: Path, args: Sequence[str], stdin: IO[bytes] | None = None) -
         )
     except FileNotFoundError as err:
         raise not_started(cwd, err) from None
-    if done.returncode != 0:
-        raise GitFailed(args, done.returncode, done.stderr.decode("utf-8", "surrogateescape"))
     out = done.stdout.decode("utf-8", "surrogateescape")
-    return out[:-1] if out.endswith("\n") else out
+    out = out[:-1] if out.endswith("\n") else out
+    if done.returncode != 0:
+        stderr = done.stderr.decode("utf-8", "surrogateescape")
+        raise GitFailed(args, done.returncode, stderr, out)
+    return out
 
 
 def not_started(cwd: Path, err: FileNotFoundError) -> UsageError:
@@ -82,11 +85,27 @@ def not_started(cwd: Path, err: FileNotFoundError) -> UsageError:
 @dataclass(frozen=True)
 class Location:
     """Where a repository is: its git directory, whether it is bare, and its root (the
-    working tree's top, or the git directory of a bare repository)."""
+    working tree's top, or the git directory of a bare repository); and the commit HEAD
+    is (None before the first commit)."""
 
     root: Path
     git_dir: Path
     bare: bool
+    head: str | None = None
+
+
+#: Where the repository is, and HEAD's commit (asked here too: every command wants it).
+_LOCATE = (
+    "rev-parse",
+    "--is-bare-repository",
+    "--is-inside-work-tree",
+    "--git-dir",
+    "--show-cdup",  # no line at all outside a working tree
+    "--verify",
+    "--quiet",
+    "--end-of-options",
+    "HEAD^{commit}",
+)
 
 
 def locate(start: Path) -> Location:
@@ -94,16 +113,23 @@ def locate(start: Path) -> Location:
     :class:`GitFailed` when there is none or git refuses it."""
     cwd = start if start.is_dir() else start.parent
     here = Path(os.path.abspath(cwd))
-    args = ["rev-parse", "--is-bare-repository", "--is-inside-work-tree", "--git-dir"]
-    out = run_git_in(here, [*args, "--show-cdup"])  # no cdup line outside a working tree
-    bare, inside, git_dir, cdup = [*out.splitlines(), "", "", "", ""][:4]
+    try:
+        out = run_git_in(here, _LOCATE)
+    except GitFailed as err:
+        if err.status != 1 or err.stderr.strip() or len(err.out.splitlines()) < 3:
+            raise
+        out = err.out + "\n"  # HEAD is unborn: the rest was answered
+    lines = [*out.splitlines(), "", ""]
+    bare, inside, git_dir = lines[:3]
+    rest = lines[4:] if inside == "true" else lines[3:]
+    head = rest[0] if rest and re.fullmatch(r"[0-9a-f]{40,64}", rest[0]) else None
     full_git_dir = Path(os.path.normpath(here / git_dir))
     if bare == "true":
-        return Location(full_git_dir, full_git_dir, True)
+        return Location(full_git_dir, full_git_dir, True, head)
     if inside == "true":
-        return Location(Path(os.path.normpath(here / cdup)), full_git_dir, False)
+        return Location(Path(os.path.normpath(here / lines[3])), full_git_dir, False, head)
     # Inside the .git directory of a repository with a working tree: that tree is next to it.
-    return Location(full_git_dir.parent, full_git_dir, False)
+    return Location(full_git_dir.parent, full_git_dir, False, head)
 
 
 def refused_at(stderr: str) -> Path | None:
