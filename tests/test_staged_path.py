@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from kcompat.sources import gitrun
-from kcompat.spec import specfile
+from kcompat.spec import load, specfile
 from tests.conftest import EXAMPLES
 from tests.diff_runner import commit_tree, git, init_repo, run_cli
 
@@ -56,7 +56,7 @@ def test_the_git_commands_of_a_staged_diff(
 
 def test_each_side_is_parsed_once(staged_break: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     parsed: Counter[tuple[str, bytes]] = Counter()
-    real = specfile.load_bytes
+    real = load.load_bytes
 
     def counting(data: bytes, path: str, size: int | None = None) -> Any:
         parsed[(path, bytes(data))] += 1
