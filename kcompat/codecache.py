@@ -12,8 +12,8 @@ Python, or for another source, is never read.
 ``KCOMPAT_CODE_CACHE=off`` turns it off, ``KCOMPAT_CODE_CACHE=DIR`` chooses the
 directory. Nothing is written inside a git working tree (a home directory that is one),
 a file that is missing or unreadable is compiled again, a directory that cannot be
-written is left alone, and the directory holds at most :data:`MAX_FILES` files (the
-oldest go first). Files are written under a name of their own and renamed, so two
+written is left alone, and the directory stays near :data:`MAX_FILES` files (the oldest
+go first). Files are written under a name of their own and renamed, so two
 processes never write one file together.
 """
 
@@ -26,8 +26,10 @@ import sys
 from pathlib import Path
 from types import CodeType
 
-#: Code files kept at most; past it, the oldest quarter goes.
+#: Code files kept at most; past it, the oldest go, down to three quarters of it (checked
+#: at a process's first store and every PRUNE_EVERY stores after).
 MAX_FILES = 1024
+PRUNE_EVERY = 64
 _OFF = ("off", "0", "no", "false")
 
 
@@ -36,6 +38,7 @@ class CodeCache:
 
     def __init__(self, directory: Path | None) -> None:
         self.directory = directory
+        self.stored = 0
 
     def load(self, source: str) -> CodeType | None:
         """The stored code of ``source``, or None (not stored, unreadable, or no cache)."""
@@ -58,7 +61,9 @@ class CodeCache:
             self.directory.mkdir(parents=True, exist_ok=True)
             partial.write_bytes(marshal.dumps(code))
             os.replace(partial, target)
-            self._prune()
+            self.stored += 1
+            if (self.stored - 1) % PRUNE_EVERY == 0:
+                self._prune()
         except OSError:
             with contextlib.suppress(OSError):
                 partial.unlink()

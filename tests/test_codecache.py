@@ -126,6 +126,7 @@ def test_an_unwritable_directory_is_left_alone(tmp_path: Path) -> None:
 
 def test_the_directory_stays_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(codecache, "MAX_FILES", 8)
+    monkeypatch.setattr(codecache, "PRUNE_EVERY", 1)
     cache = CodeCache(tmp_path)
     sources = [f"x = {i}\n" for i in range(9)]
     for age, source in enumerate(sources):
