@@ -85,11 +85,13 @@ def parsed_once() -> Iterator[None]:
     if _parse_cache is not None:
         yield
         return
-    _parse_cache = OrderedDict()
+    memo: OrderedDict[tuple[str, int, bytes], SpecFile] = OrderedDict()
+    _parse_cache = memo
     try:
         yield
     finally:
-        _parse_cache = None
+        if _parse_cache is memo:  # not if the block turned on a lasting one meanwhile
+            _parse_cache = None
 
 
 #: Top-level keys only message specs have: a named file with none of them is some other
