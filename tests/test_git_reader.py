@@ -7,6 +7,8 @@ with the same root, git directory and bareness from anywhere inside it.
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -178,3 +180,21 @@ def test_an_unborn_head_has_no_commits(tmp_path: Path) -> None:
     assert not opened.has_commits()
     with pytest.raises(UsageError, match="unknown revision 'HEAD'"):
         opened.head_sha()
+
+
+def test_the_batch_process_ends_with_kcompat(repo: Path) -> None:
+    """Not left behind: when kcompat exits, the ``git cat-file --batch`` it started has
+    ended and been waited for (its CPU counted with kcompat's, no orphan)."""
+    script = f"""
+import atexit, sys
+seen = []
+atexit.register(lambda: print("exit status", seen[0].poll()))  # runs after kcompat's own
+from kcompat.sources.git import GitRepo
+opened = GitRepo.open({str(repo)!r})
+assert opened.read_at(opened.head_sha(), "empty.json") == b""
+seen.append(opened.objects.process)
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert done.stdout.strip() == "exit status 0", done.stdout + done.stderr

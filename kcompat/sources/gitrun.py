@@ -12,10 +12,12 @@ command refreshes and rewrites an index.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import os
 import re
 import subprocess
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -191,6 +193,7 @@ class BatchReader:
                 )
             except FileNotFoundError as err:
                 raise not_started(self.cwd, err) from None
+            _RUNNING.add(self.process)
         return self.process
 
     def _stopped(self) -> UsageError:
@@ -200,14 +203,29 @@ class BatchReader:
     def close(self) -> None:
         """End the git process (it stops when its input closes)."""
         process, self.process = self.process, None
-        if process is None:
-            return
-        for stream in (process.stdin, process.stdout):
-            if stream is not None:
-                with contextlib.suppress(OSError):  # a git that already stopped
-                    stream.close()
-        try:
-            process.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        if process is not None:
+            _RUNNING.discard(process)
+            _end(process)
+
+
+#: Batch processes still running: ended when kcompat exits, not left behind it.
+_RUNNING: weakref.WeakSet[subprocess.Popen[bytes]] = weakref.WeakSet()
+
+
+def _end(process: subprocess.Popen[bytes]) -> None:
+    """Close a batch process's input (git then exits) and wait for it."""
+    for stream in (process.stdin, process.stdout):
+        if stream is not None:
+            with contextlib.suppress(OSError):  # a git that already stopped
+                stream.close()
+    try:
+        process.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+@atexit.register
+def _end_running() -> None:
+    for process in list(_RUNNING):
+        _end(process)
