@@ -8,7 +8,10 @@
 2. Release to release: `kcompat diff 3.7.0 3.8.0` over every spec the two releases hold
    (33 files differ). Goal: median under 2 s.
 3. Pre-commit: one spec file changed and staged, `kcompat diff --staged`. Goal: median
-   under 0.3 s.
+   CPU time (the process and its git children) at most 0.2 s, judged on CPU (issue 17:
+   steadier than wall time on a shared machine). Compiled codecs are kept between runs
+   (kcompat.codecache) in the temp dir, as for a user's second commit: the warm-up run
+   fills it.
 4. Each with the defaults, `--no-history` (no tag ledger from git history), `--no-proof`
    (no round trips) and both. Every run is a new interpreter, as a user or a hook sees it
    (imports included); one warm-up run first, then the median and minimum of N runs, and
@@ -47,15 +50,40 @@ VARIANTS: dict[str, list[str]] = {
     "--no-proof": ["--no-proof"],
     "--no-history --no-proof": ["--no-history", "--no-proof"],
 }
-SCENARIOS: dict[str, tuple[list[str], float]] = {
-    "diff 3.7.0 3.8.0": (["3.7.0", "3.8.0"], 2.0),
-    "diff --staged (1 file)": (["--staged"], 0.3),
+#: Each scenario's arguments, goal in seconds, and what the goal is judged on.
+SCENARIOS: dict[str, tuple[list[str], float, str]] = {
+    "diff 3.7.0 3.8.0": (["3.7.0", "3.8.0"], 2.0, "median"),
+    "diff --staged (1 file)": (["--staged"], 0.2, "cpu"),
 }
 
 
+#: kcompat as its console script starts it, from the tree this benchmark lives in (the
+#: virtualenv's own ``kcompat`` script may be an editable install of another checkout).
+ENTRY = "import sys; from kcompat.cli import run; sys.exit(run())"
+
+
 def kcompat_command() -> list[str]:
-    script = Path(sys.executable).with_name("kcompat")
-    return [str(script)] if script.is_file() else [sys.executable, "-m", "kcompat"]
+    return [sys.executable, "-c", ENTRY]
+
+
+def tree_env() -> dict[str, str]:
+    """The environment that makes ``kcompat_command`` import this tree's kcompat."""
+    paths = [str(ROOT), *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(paths), "NO_COLOR": "1"}
+
+
+def measured_package() -> str:
+    """Where the measured kcompat comes from (checked: it must be this tree's)."""
+    out = subprocess.run(
+        [sys.executable, "-c", "import kcompat; print(kcompat.__file__)"],
+        env=tree_env(),
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    if not Path(out).resolve().is_relative_to(ROOT):
+        raise SystemExit(f"measuring {out}, not this tree ({ROOT})")
+    return str(Path(out).parent)
 
 
 def prepare(checkout: Path) -> None:
@@ -84,7 +112,10 @@ def cold_runs(
     """Wall and CPU seconds of each run, and the last output line (no figures, and
     "did not finish", when a run takes longer than ``timeout``)."""
     command = [*kcompat_command(), "diff", *args, "--fail-on", "never", "--color", "never"]
-    env = {**os.environ, "NO_COLOR": "1"}
+    env = tree_env()
+    # Compiled codecs are kept between runs (kcompat.codecache), as for a user's second
+    # commit: here in the temp dir (the warm-up run fills it), never in the user's home.
+    env["KCOMPAT_CODE_CACHE"] = str(checkout.parent / "codecache")
     if pycache is not None:
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         env["PYTHONPYCACHEPREFIX"] = str(pycache)
@@ -139,6 +170,7 @@ def synthetic_rows(
                     "median": statistics.median(walls) if walls else None,
                     "min": min(walls) if walls else None,
                     "cpu": statistics.median(cpus) if cpus else None,
+                    "cpu_min": min(cpus) if cpus else None,
                     "goal": SYNTHETIC_GOAL,
                     "summary": last,
                 }
@@ -152,7 +184,10 @@ def _seconds(value: float | None) -> str:
 
 
 def _fast(row: dict[str, Any]) -> bool:
-    return row["median"] is not None and row["median"] < row["goal"]
+    value = row[row.get("judged_by", "median")]
+    return value is not None and bool(
+        value <= row["goal"] if row.get("judged_by") == "cpu" else value < row["goal"]
+    )
 
 
 def main() -> int:
@@ -166,6 +201,9 @@ def main() -> int:
     )
     parser.add_argument(
         "--timeout", type=float, default=600.0, help="stop a run after this many seconds"
+    )
+    parser.add_argument(
+        "--staged-only", action="store_true", help="only the `diff --staged` scenario"
     )
     parser.add_argument(
         "--as-set",
@@ -184,7 +222,10 @@ def main() -> int:
             rows = synthetic_rows(Path(temp), args.runs, pycache, args.timeout)
         else:
             prepare(checkout)
-        for scenario, (scenario_args, goal) in ({} if args.synthetic else SCENARIOS).items():
+        scenarios = {} if args.synthetic else SCENARIOS
+        if args.staged_only:
+            scenarios = {k: v for k, v in scenarios.items() if "--staged" in v[0]}
+        for scenario, (scenario_args, goal, judged_by) in scenarios.items():
             for variant, variant_args in VARIANTS.items():
                 pycache = None if args.as_set else Path(temp) / "pycache"
                 walls, cpus, last = cold_runs(
@@ -197,22 +238,27 @@ def main() -> int:
                         "median": statistics.median(walls),
                         "min": min(walls),
                         "cpu": statistics.median(cpus),
+                        "cpu_min": min(cpus),
                         "goal": goal,
+                        "judged_by": judged_by,
                         "summary": last,
                     }
                 )
                 print(f"  {scenario} {variant}: {last}", file=sys.stderr)
     width = max(len(r["scenario"]) for r in rows)
     vwidth = max(len(r["variant"]) for r in rows)
-    print(f"{'scenario':<{width}}  {'variant':<{vwidth}}  median    min       cpu       goal")
+    head = "median    min       cpu       cpu min   goal"
+    print(f"{'scenario':<{width}}  {'variant':<{vwidth}}  {head}")
     for r in rows:
         verdict = "ok" if _fast(r) else "SLOW"
         print(
             f"{r['scenario']:<{width}}  {r['variant']:<{vwidth}}  {_seconds(r['median'])}  "
-            f"{_seconds(r['min'])}  {_seconds(r['cpu'])}  < {r['goal']:.1f} s  {verdict}"
+            f"{_seconds(r['min'])}  {_seconds(r['cpu'])}  {_seconds(r['cpu_min'])}  "
+            f"{'<=' if r.get('judged_by') == 'cpu' else '< '} {r['goal']:.1f} s "
+            f"{'cpu ' if r.get('judged_by') == 'cpu' else 'wall'}  {verdict}"
         )
     bytecode = "as the environment sets it" if args.as_set else "bytecode cached"
-    print(f"({args.runs} cold runs per row, {bytecode}, {' '.join(kcompat_command())})")
+    print(f"({args.runs} cold runs per row, {bytecode}, kcompat from {measured_package()})")
     if args.json is not None:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps({"runs": args.runs, "rows": rows}, indent=2) + "\n")

@@ -19,7 +19,6 @@ from __future__ import annotations
 import difflib
 import fnmatch
 import re
-import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
@@ -141,6 +140,8 @@ def find_config(start: Path) -> Path | None:
 def _has_kcompat_table(pyproject: Path) -> bool:
     """Whether a pyproject.toml configures kcompat. One that does not parse is another
     tool's problem, unless it mentions kcompat (then its error is ours to report)."""
+    import tomllib  # only when there is a file to read: a cold start pays nothing otherwise
+
     text = _read_toml_text(pyproject)
     try:
         data = tomllib.loads(text)
@@ -201,6 +202,8 @@ def _load_config(start: Path | None, explicit: Path | None) -> Config:
     path = explicit if explicit is not None else find_config(start or Path.cwd())
     if path is None:
         return Config()
+    import tomllib  # only when there is a file to read: a cold start pays nothing otherwise
+
     try:
         data = tomllib.loads(_read_toml_text(path))
     except tomllib.TOMLDecodeError as err:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,6 +14,10 @@ import pytest
 # Spark's class-data archive goes to the user's cache by default: tests never write there
 # (the tests that are about it choose their own directory).
 os.environ.setdefault("KCOMPAT_SPARK_CDS", "off")
+# So does the code of compiled codecs that command-line runs keep (kcompat.codecache): the
+# suite's runs share a directory of their own, removed when the session ends.
+CODE_CACHE = tempfile.mkdtemp(prefix="kcompat-tests-codecache-")
+os.environ.setdefault("KCOMPAT_CODE_CACHE", CODE_CACHE)
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
@@ -22,6 +27,7 @@ EXAMPLES = ROOT / "specs" / "examples"
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     """A run in which no test passed is a failure (CI must not go green on nothing)."""
+    shutil.rmtree(CODE_CACHE, ignore_errors=True)
     reporter = session.config.pluginmanager.get_plugin("terminalreporter")
     if reporter is None or exitstatus != 0:
         return

@@ -353,3 +353,17 @@ def test_a_change_alike_in_many_versions_is_sampled_once() -> None:
     assert by_version[0] == by_version[1] == by_version[2]
     assert by_version[3] == by_version[4] == by_version[5]
     assert by_version[0] != by_version[3]
+
+
+def test_a_long_arrays_default_structs_are_equal_copies() -> None:
+    """Built once and copied (a long sample of a big message is 129 of them): equal to the
+    one built, never the same object, so nothing done to one sample item reaches another."""
+    layout = resolve(read(example("WidgetRequest")), 3)
+    long = generate_samples(layout, 5, seed=0)[3]
+    items = long["Widgets"][1:]
+    assert len(items) == LONG_ARRAY - 1
+    assert all(item == items[0] for item in items)
+    assert all(item is not items[0] for item in items[1:])
+    nested = [key for key, value in items[0].items() if isinstance(value, list | dict)]
+    assert nested and all(items[1][key] is not items[0][key] for key in nested)
+    assert generate_samples(layout, 5, seed=0) == generate_samples(layout, 5, seed=0)

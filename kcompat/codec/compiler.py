@@ -33,6 +33,7 @@ from kcompat.codec.decoders import ARGUMENTS, DecoderGenerator
 from kcompat.codec.encoders import EncoderGenerator
 from kcompat.codec.generator import Source
 from kcompat.codec.runtime import namespace
+from kcompat.codecache import ACTIVE
 from kcompat.spec.resolve import Layout
 
 
@@ -67,7 +68,8 @@ class Generator(EncoderGenerator, DecoderGenerator):
 
 
 # ------------------------------------------------------------------------------------
-# Compilation with a cache of code objects keyed by source
+# Compilation with a cache of code objects keyed by source (and one on disk for the
+# command line's short processes: kcompat.codecache)
 # ------------------------------------------------------------------------------------
 
 _CODE_CACHE: OrderedDict[str, CodeType] = OrderedDict()
@@ -99,7 +101,10 @@ def _run(source: str, generator: Generator) -> dict[str, Any]:
     """Execute a generated module (its code object cached by source) with its constants."""
     code = _CODE_CACHE.get(source)
     if code is None:
-        code = compile(source, "<kcompat codec>", "exec")
+        code = ACTIVE.load(source)  # a command-line process: compiled by an earlier one
+        if code is None:
+            code = compile(source, "<kcompat codec>", "exec")
+            ACTIVE.store(source, code)
         _CODE_CACHE[source] = code
         if len(_CODE_CACHE) > _CODE_CACHE_SIZE:
             _CODE_CACHE.popitem(last=False)

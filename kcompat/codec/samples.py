@@ -181,6 +181,7 @@ class _Builder:
         else:
             count = self.rng.choice((0, 1, 1, 2, 3))
         items = []
+        at_default: tuple[Any, int] | None = None  # a struct at its defaults, and its cost
         for index in range(count):
             if self.budget <= 0:
                 break
@@ -192,8 +193,27 @@ class _Builder:
                 item_plan = _DEFAULTS if element.kind is Kind.STRUCT else _RANDOM
             elif plan == _LONG and element.kind is not Kind.STRUCT:
                 item_plan = _RANDOM
-            items.append(self.value(_not_null(element), depth + 1, item_plan))
+            if item_plan != _DEFAULTS:
+                items.append(self.value(_not_null(element), depth + 1, item_plan))
+            elif at_default is not None:
+                # The same struct again, as a copy (129 of them in a long array)
+                self.budget -= at_default[1]
+                items.append(_copy(at_default[0]))
+            else:
+                state, budget = self.rng.getstate(), self.budget
+                items.append(self.value(_not_null(element), depth + 1, item_plan))
+                if self.rng.getstate() == state:  # drew nothing: the next one is the same
+                    at_default = (items[-1], budget - self.budget)
         return items
+
+
+def _copy(value: Any) -> Any:
+    """A fresh copy of a sample value (its lists and dicts; the rest is immutable)."""
+    if isinstance(value, dict):
+        return {key: _copy(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_copy(item) for item in value]
+    return value
 
 
 def _not_null(wire: Wire) -> Wire:

@@ -17,6 +17,7 @@ from kcompat.rules.engine import Severity
 from kcompat.rules.runner import Outcome
 from kcompat.sources.git import GitRepo
 from kcompat.sources.sides import Side, live_side, revision_side, side_for
+from kcompat.spec.specfile import parsed_once
 
 
 @dataclass(frozen=True)
@@ -103,21 +104,22 @@ def run_diff(request: DiffRequest) -> DiffResult:
         )
     config = request.config_choice.load(repo.root if repo is not None else Path("."))
     base, head = resolve_sides(request, repo)
-    prepared = prepare_pair(
-        base,
-        head,
-        pathspecs=pathspecs(config, repo),
-        released_mode=request.released or config.released or "auto",
-        config=config,
-        history=request.history,
-    )
-    outcome = check_pair(
-        prepared,
-        config=config,
-        proof=request.proof,
-        samples=request.samples,
-        baseline=request.baseline,
-    )
+    with parsed_once():  # each side parsed once, when read (checking reads it again)
+        prepared = prepare_pair(
+            base,
+            head,
+            pathspecs=pathspecs(config, repo),
+            released_mode=request.released or config.released or "auto",
+            config=config,
+            history=request.history,
+        )
+        outcome = check_pair(
+            prepared,
+            config=config,
+            proof=request.proof,
+            samples=request.samples,
+            baseline=request.baseline,
+        )
     return DiffResult(
         outcome,
         prepared.compared,

@@ -2,7 +2,7 @@
 
 Everything that touches the file system, git or configuration is here; the rest of the
 package is pure. Git is opened only for ``--rev`` and ``--against``, so explaining a
-message in the working tree never pays for gitpython.
+message in the working tree never starts a git process.
 """
 
 from __future__ import annotations

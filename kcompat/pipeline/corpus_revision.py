@@ -1,7 +1,7 @@
 """One side of a corpus, read from git or a directory before Spark starts.
 
 Specs are named by their side-relative paths: a corpus outlives the working directory
-it was built from. The driver reads git (gitpython, through
+it was built from. The driver reads git (through
 :class:`~kcompat.sources.sides.Side`); rows carry spec texts, and executors parse them
 (:mod:`kcompat.pipeline.corpus_tasks`).
 """

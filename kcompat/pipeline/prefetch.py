@@ -43,7 +43,7 @@ class PrefetchedRepo(GitRepo):
 
     @staticmethod
     def wrap(repo: GitRepo, tables: GitTables | None = None) -> PrefetchedRepo:
-        return PrefetchedRepo(repo.root, repo.handle, tables=tables or GitTables())
+        return PrefetchedRepo(repo.root, repo.where, repo.objects, tables=tables or GitTables())
 
     def changed_paths(
         self, base: str, head_kind: str, head: str | None = None, pathspecs: Sequence[str] = ()
@@ -127,9 +127,9 @@ class PrefetchedRepo(GitRepo):
             self.tables.changed[(base, head, specs)] = tuple(sorted(set(paths)))
 
     def _diff_tree(self, stdin: BinaryIO, pathspecs: Sequence[str]) -> str:
-        command = ["git", "diff-tree", "--stdin", "--always", "-r", "--name-only"]
+        command = ["diff-tree", "--stdin", "--always", "-r", "--name-only"]
         command += ["--no-renames", "-z", "--", *(pathspecs or ["."])]
-        return str(self.git.execute(command, istream=stdin, stdout_as_string=True))
+        return self.run_git(*command, stdin=stdin)
 
     def prefetch_graph(self, shas: Iterable[str], refs: Mapping[str, str]) -> None:
         """The commit graph under ``shas`` and the ``refs`` (full name -> commit), for

@@ -1,7 +1,7 @@
 """Spec texts from git, read-only: revisions, the index and the working tree.
 
-Everything goes through gitpython, which runs git without a shell; revisions are resolved
-to commit SHAs first (with ``--end-of-options``), so a ref name can never be read as an
+git runs without a shell (:mod:`kcompat.sources.gitrun`); revisions are resolved to
+commit SHAs first (with ``--end-of-options``), so a ref name can never be read as an
 option or reach a shell. Nothing is checked out and neither the index nor the working
 tree is written: blobs come from git's object store through one persistent
 ``git cat-file --batch`` process.
@@ -15,21 +15,24 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import IO
 
 from kcompat.errors import UsageError
 from kcompat.naming import release_order
 from kcompat.sources.bounded import read_if_present
+from kcompat.sources.gitrun import (
+    BatchReader,
+    GitFailed,
+    Location,
+    git_env,
+    locate,
+    refused_at,
+    run_git_in,
+)
 from kcompat.spec.load import MAX_BYTES
-
-if TYPE_CHECKING:
-    import git
 
 #: What a comparison's HEAD side can be.
 HEAD_KINDS = ("rev", "index", "worktree")
-#: The environment of every git command kcompat runs: no optional locks, so no command
-#: (``git diff-index``, a submodule's status) refreshes and rewrites an index.
-READ_ONLY_ENV = {"GIT_OPTIONAL_LOCKS": "0"}
 
 
 def access_problem(root: Path, stderr: str) -> str:
@@ -68,32 +71,31 @@ class GitRepo:
     """A repository opened read-only."""
 
     root: Path
-    handle: Any = field(repr=False)  # the GitPython Repo
+    where: Location = field(repr=False)
+    objects: BatchReader = field(repr=False)  # the persistent ``git cat-file --batch``
     _blob_cache: dict[str, bytes | None] = field(default_factory=dict, repr=False)
+    _commits: dict[str, str | None] = field(default_factory=dict, repr=False)
 
     @staticmethod
     def open(path: str | Path = ".") -> GitRepo:
-        """Open the repository containing ``path``; exit 2 with a clear line if there is none."""
-        import git
-
+        """Open the repository containing ``path``; exit 2 with a clear line if there is none,
+        or if git refuses it (one owned by another user: git's safe.directory)."""
         start = Path(path)
         if not start.exists():
             raise UsageError(f"{path}: no such directory")
         try:
-            repo = git.Repo(start, search_parent_directories=True)
-        except (git.InvalidGitRepositoryError, git.NoSuchPathError):
-            raise NotARepository(
-                f"{path}: not inside a git repository (use --repo DIR, or compare directories)"
-            ) from None
+            where = locate(start)
+        except GitFailed as err:
+            if "not a git repository" in err.stderr:
+                raise NotARepository(
+                    f"{path}: not inside a git repository (use --repo DIR, or compare directories)"
+                ) from None
+            root = refused_at(err.stderr) or Path(os.path.abspath(start))
+            raise UsageError(access_problem(root, err.stderr or str(err))) from None
         # Reading never takes git's optional locks (nor refreshes an index: the user's
         # own or a submodule's): nothing under .git changes because kcompat ran.
-        repo.git.update_environment(**READ_ONLY_ENV)
-        if repo.bare or repo.working_tree_dir is None:
-            root = Path(repo.git_dir)
-        else:
-            root = Path(repo.working_tree_dir)
-        opened = GitRepo(root, repo)
-        opened.check_access()
+        opened = GitRepo(where.root, where, BatchReader(where.root, git_env()))
+        opened._commits["HEAD"] = where.head
         return opened
 
     @staticmethod
@@ -110,21 +112,10 @@ class GitRepo:
                 raise
             return None
 
-    def check_access(self) -> None:
-        """One line saying what to do when git refuses the repository (one owned by
-        another user: git's safe.directory), rather than errors later that blame a
-        missing revision or an empty history."""
-        import git
-
-        try:
-            self.git.execute(["git", "rev-parse", "--git-dir"], stdout_as_string=True)
-        except git.GitCommandError as err:
-            raise UsageError(access_problem(self.root, str(err.stderr or err))) from None
-
     @property
     def bare(self) -> bool:
         """A repository without a working tree (and without an index to speak of)."""
-        return bool(self.handle.bare)
+        return self.where.bare
 
     def worktrees(self) -> list[str]:
         """The working trees linked to this repository (``git worktree add``)."""
@@ -137,25 +128,27 @@ class GitRepo:
         """Whether ``path`` is inside the repository's own git directory (in a bare
         repository the working directory: its ``HEAD`` file is git's, no user's)."""
         try:
-            path.resolve().relative_to(Path(self.handle.git_dir).resolve())
+            path.resolve().relative_to(self.where.git_dir.resolve())
         except ValueError:
             return False
         return True
 
-    @property
-    def git(self) -> git.Git:
-        return self.handle.git  # type: ignore[no-any-return]
-
-    def run_git(self, *args: str) -> str:
+    def run_git(self, *args: str, stdin: IO[bytes] | None = None) -> str:
         """``git ARGS`` in this repository, its output as text; a failure is one line."""
-        import git
-
         try:
-            return str(self.git.execute(["git", *args], stdout_as_string=True))
-        except git.GitCommandError as err:
-            detail = (err.stderr or "").strip().splitlines()
-            message = detail[-1].removeprefix("stderr: ").strip(" '") if detail else str(err)
-            raise UsageError(f"git {args[0]} failed: {message}") from None
+            return run_git_in(self.root, args, stdin)
+        except GitFailed as err:
+            raise UsageError(f"git {args[0]} failed: {err.last_line()}") from None
+
+    def _commit(self, rev: str) -> str | None:
+        """The commit SHA ``rev`` names, or None (asked once per revision)."""
+        if rev not in self._commits:
+            verify = ["rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}"]
+            try:
+                self._commits[rev] = run_git_in(self.root, verify).strip()
+            except GitFailed:
+                self._commits[rev] = None
+        return self._commits[rev]
 
     # -- revisions ------------------------------------------------------------------
     @cached_property
@@ -164,25 +157,9 @@ class GitRepo:
 
     def resolve(self, rev: str) -> str:
         """The commit SHA a revision names; exit 2 with the ``git fetch`` to run if missing."""
-        import git
-
         if not rev or rev.startswith("-") or "\n" in rev or "\x00" in rev:
             raise UsageError(f"invalid revision {rev!r}")
-        try:
-            out = self.git.execute(
-                [
-                    "git",
-                    "rev-parse",
-                    "--verify",
-                    "--quiet",
-                    "--end-of-options",
-                    f"{rev}^{{commit}}",
-                ],
-                stdout_as_string=True,
-            )
-        except git.GitCommandError:
-            out = ""
-        sha = str(out).strip()
+        sha = self._commit(rev) or ""
         if not re.fullmatch(r"[0-9a-f]{40,64}", sha):
             near, sure = self.near_misses(rev)
             if near and sure:
@@ -197,25 +174,9 @@ class GitRepo:
 
     def is_revision(self, text: str) -> bool:
         """Whether ``text`` names a commit here (no error when it does not)."""
-        import git
-
         if not text or text.startswith("-") or "\n" in text or "\x00" in text:
             return False
-        try:
-            self.git.execute(
-                [
-                    "git",
-                    "rev-parse",
-                    "--verify",
-                    "--quiet",
-                    "--end-of-options",
-                    f"{text}^{{commit}}",
-                ],
-                stdout_as_string=True,
-            )
-        except git.GitCommandError:
-            return False
-        return True
+        return self._commit(text) is not None
 
     def near_misses(self, rev: str) -> tuple[str, bool]:
         """Refs the user probably meant, and whether they surely did: ``origin/3.7`` and tag
@@ -251,7 +212,7 @@ class GitRepo:
 
     def fetch_hint(self, rev: str) -> str:
         """The exact command that would make ``rev`` available."""
-        remotes = [r.name for r in self.handle.remotes]
+        remotes = self._remote_names
         if "/" in rev:
             remote, _, branch = rev.partition("/")
             if remote in remotes:
@@ -266,17 +227,19 @@ class GitRepo:
 
     def remotes(self) -> list[str]:
         """The names of the repository's remotes (``origin`` first if there is one)."""
-        names = [r.name for r in self.handle.remotes]
-        return sorted(names, key=lambda n: (n != "origin", n))
+        return sorted(self._remote_names, key=lambda n: (n != "origin", n))
+
+    @cached_property
+    def _remote_names(self) -> list[str]:
+        """The remotes as configured (``git remote``: the order of the configuration)."""
+        return [line for line in self.run_git("remote").splitlines() if line]
 
     def merge_base(self, a: str, b: str) -> str:
-        import git
-
         try:
-            out = self.git.merge_base(a, b)
-        except git.GitCommandError:
+            out = run_git_in(self.root, ["merge-base", a, b])
+        except GitFailed:
             out = ""
-        sha = str(out).strip().splitlines()[0] if str(out).strip() else ""
+        sha = out.strip().splitlines()[0] if out.strip() else ""
         if not sha:
             hint = (
                 "this is a shallow clone: git fetch --unshallow (or fetch-depth: 0 in CI)"
@@ -288,16 +251,7 @@ class GitRepo:
 
     def has_commits(self) -> bool:
         """False in a repository whose HEAD is unborn (before its first commit)."""
-        import git
-
-        try:
-            self.git.execute(
-                ["git", "rev-parse", "--verify", "--quiet", "HEAD^{commit}"],
-                stdout_as_string=True,
-            )
-        except git.GitCommandError:
-            return False
-        return True
+        return self._commit("HEAD") is not None
 
     def head_sha(self) -> str:
         return self.resolve("HEAD")
@@ -421,17 +375,9 @@ class GitRepo:
     def _object(self, name: str) -> bytes | None:
         if name in self._blob_cache:
             return self._blob_cache[name]
-        try:
-            _sha, kind, _size, stream = self.git.stream_object_data(name)
-        except ValueError:  # gitpython's answer for a missing object
-            self._blob_cache[name] = None
-            return None
         # The first bytes only, the rest skipped in chunks: a huge blob costs no memory.
-        data = stream.read(MAX_BYTES + 1)
-        while stream.read(1 << 20):
-            pass
-        # gitpython's stubs say str; at run time the object type is bytes (b"blob")
-        result: bytes | None = bytes(data) if kind in (b"blob", "blob") else None
+        found = self.objects.read(name, MAX_BYTES)
+        result = found[1] if found is not None and found[0] == "blob" else None
         self._blob_cache[name] = result
         return result
 
@@ -464,7 +410,7 @@ class GitRepo:
             raise UsageError(f"{path} is outside the repository {self.root}") from None
 
     def close(self) -> None:
-        self.handle.close()
+        self.objects.close()
 
 
 def display(path: str, repo: GitRepo) -> str:

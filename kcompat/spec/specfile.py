@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import hashlib
 from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from kcompat.spec.build import build_message
@@ -71,6 +73,25 @@ def enable_parse_cache(limit: int = 4096) -> None:
     _parse_cache_limit[0] = limit
     if _parse_cache is None:
         _parse_cache = OrderedDict()
+
+
+@contextmanager
+def parsed_once() -> Iterator[None]:
+    """Memoise :func:`read_spec` while the block runs (one ``kcompat diff``: its two sides
+    are parsed when read from git and again when checked, and what is worked out on their
+    messages, layouts and signatures, serves both); the memo goes at the end, unless this
+    process keeps one anyway (:func:`enable_parse_cache`)."""
+    global _parse_cache
+    if _parse_cache is not None:
+        yield
+        return
+    memo: OrderedDict[tuple[str, int, bytes], SpecFile] = OrderedDict()
+    _parse_cache = memo
+    try:
+        yield
+    finally:
+        if _parse_cache is memo:  # not if the block turned on a lasting one meanwhile
+            _parse_cache = None
 
 
 #: Top-level keys only message specs have: a named file with none of them is some other

@@ -15,7 +15,6 @@ import json
 import re
 from collections.abc import Iterator
 from functools import cache
-from importlib import resources
 from typing import Any
 
 from kcompat.rules.engine import Reporter, Severity
@@ -43,6 +42,8 @@ _JSON_TYPES = {
 
 def schema_text() -> str:
     """The spec-file JSON Schema shipped with the package (same file as ``specs/``)."""
+    from importlib import resources  # only for the schema rule: `kcompat diff` never asks
+
     return resources.files("kcompat").joinpath("data/message-spec.schema.json").read_text()
 
 

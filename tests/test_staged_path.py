@@ -1,0 +1,74 @@
+"""The pre-commit path (``kcompat diff --staged``) does each piece of work once: the git
+commands it runs (no repeated ``rev-parse``), and the parse of each side's spec files
+(read from git, then checked: parsed once), with the same findings either way.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kcompat.sources import gitrun
+from kcompat.spec import load, specfile
+from tests.conftest import EXAMPLES
+from tests.diff_runner import commit_tree, git, init_repo, run_cli
+
+BREAK = ('"name": "TimeoutMs", "type": "int32"', '"name": "TimeoutMs", "type": "int64"')
+
+
+@pytest.fixture()
+def staged_break(tmp_path: Path) -> Path:
+    repo = init_repo(tmp_path / "repo")
+    files = {p.name: p.read_text(encoding="utf-8") for p in EXAMPLES.glob("*.json")}
+    commit_tree(repo, files, "base")
+    git(repo, "tag", "1.0.0")
+    spec = repo / "WidgetRequest.json"
+    spec.write_text(spec.read_text(encoding="utf-8").replace(*BREAK), encoding="utf-8")
+    git(repo, "add", "WidgetRequest.json")
+    return repo
+
+
+def test_the_git_commands_of_a_staged_diff(
+    staged_break: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ran: list[str] = []
+    real = gitrun.run_git_in
+
+    def counting(cwd: Path, args: Any, stdin: Any = None) -> str:
+        ran.append(" ".join(args[:2]))
+        return real(cwd, args, stdin)
+
+    monkeypatch.setattr("kcompat.sources.gitrun.run_git_in", counting)
+    monkeypatch.setattr("kcompat.sources.git.run_git_in", counting)
+    run = run_cli(["diff", "--staged", "--no-history"], staged_break)
+    assert run.code == 1, run.stderr
+    # where the repository is and HEAD's commit, what is staged, the release tags (blobs
+    # come from one git cat-file --batch): before, rev-parse three times more
+    assert ran == [
+        "rev-parse --is-bare-repository",
+        "diff --cached",
+        "for-each-ref --format=%(refname:strip=2)%00%(*objectname)%00%(objectname)",
+    ]
+
+
+def test_each_side_is_parsed_once(staged_break: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    parsed: Counter[tuple[str, bytes]] = Counter()
+    real = load.load_bytes
+
+    def counting(data: bytes, path: str, size: int | None = None) -> Any:
+        parsed[(path, bytes(data))] += 1
+        return real(data, path, size)
+
+    monkeypatch.setattr("kcompat.spec.specfile.load_bytes", counting)
+    run = run_cli(["diff", "--staged", "--format", "json"], staged_break)
+    assert run.code == 1, run.stderr
+    assert '"field-type-changed"' in run.stdout
+    widget = [n for (path, _), n in parsed.items() if path == "WidgetRequest.json"]
+    assert widget == [1, 1]  # BASE's and HEAD's text, each parsed once (before: twice)
+    # the memo lasts one command: a later read parses again
+    again = dict(parsed)
+    specfile.read_spec("WidgetRequest.json", (staged_break / "WidgetRequest.json").read_bytes())
+    assert sum(parsed.values()) == sum(again.values()) + 1
