@@ -12,7 +12,8 @@ Python, or for another source, is never read.
 ``KCOMPAT_CODE_CACHE=off`` turns it off, ``KCOMPAT_CODE_CACHE=DIR`` chooses the
 directory. Nothing is written inside a git working tree (a home directory that is one),
 a file that is missing or unreadable is compiled again, a directory that cannot be
-written is left alone, and the directory stays near :data:`MAX_FILES` files (the oldest
+written is left alone, a directory another user owns or others may write to is not used
+(its files are code this process would run), and the directory stays near :data:`MAX_FILES` files (the oldest
 go first). Files are written under a name of their own and renamed, so two
 processes never write one file together.
 """
@@ -58,7 +59,7 @@ class CodeCache:
         target = self.directory / self.name(source)
         partial = target.with_name(f"{target.name}.{os.getpid()}.partial")
         try:
-            self.directory.mkdir(parents=True, exist_ok=True)
+            self.directory.mkdir(mode=0o700, parents=True, exist_ok=True)
             partial.write_bytes(marshal.dumps(code))
             os.replace(partial, target)
             self.stored += 1
@@ -111,7 +112,21 @@ def cache_directory() -> Path | None:
         if not os.path.isabs(base):
             return None  # no home to speak of ("~" unexpanded, or a relative setting)
         directory = Path(base) / "kcompat" / "codec"
-    return None if _in_working_tree(directory) else directory
+    if _in_working_tree(directory) or not _trusted(directory):
+        return None
+    return directory
+
+
+def _trusted(directory: Path) -> bool:
+    """Whether code read from ``directory`` can only be the user's own: it does not exist
+    yet (it is made private), or it is owned by this user and nobody else may write it."""
+    try:
+        found = directory.stat()
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    return found.st_uid == os.geteuid() and not found.st_mode & 0o022
 
 
 def _in_working_tree(directory: Path) -> bool:

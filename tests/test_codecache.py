@@ -105,6 +105,23 @@ def test_where_the_cache_goes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
     assert cache_directory() is None
 
 
+def test_a_directory_others_can_write_is_not_used(staged_break: Path, tmp_path: Path) -> None:
+    """Its files would be code the hook runs: a shared or group-writable folder is passed
+    over (the run is as right, only colder)."""
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o777)
+    first = _staged(staged_break, KCOMPAT_CODE_CACHE=str(shared))
+    assert _files(shared) == {}
+    shared.chmod(0o700)
+    second = _staged(staged_break, KCOMPAT_CODE_CACHE=str(shared))
+    assert _files(shared) != {}
+    assert second.stdout == first.stdout
+    made = tmp_path / "new" / "cache"
+    _staged(staged_break, KCOMPAT_CODE_CACHE=str(made))
+    assert made.stat().st_mode & 0o777 == 0o700
+
+
 def test_stored_code_is_found_by_its_source_only(tmp_path: Path) -> None:
     cache = CodeCache(tmp_path)
     code = compile("x = 1\n", "<kcompat codec>", "exec")
