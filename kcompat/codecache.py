@@ -13,9 +13,9 @@ Python, or for another source, is never read.
 directory. Nothing is written inside a git working tree (a home directory that is one),
 a file that is missing or unreadable is compiled again, a directory that cannot be
 written is left alone, a directory another user owns or others may write to is not used
-(its files are code this process would run), and the directory stays near :data:`MAX_FILES` files (the oldest
-go first). Files are written under a name of their own and renamed, so two
-processes never write one file together.
+(its files are code this process would run), and the directory stays near
+:data:`MAX_FILES` files (the oldest go first). Files are written under a name of their
+own and renamed, so two processes never write one file together.
 """
 
 from __future__ import annotations
