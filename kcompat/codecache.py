@@ -7,7 +7,8 @@ every commit. A long process keeps its code objects in memory; a command-line pr
 (:func:`kcompat.cli.run` turns this on) also stores them, marshalled, under
 ``$XDG_CACHE_HOME/kcompat/codec`` (``~/.cache``), one file per generated source, named by
 the SHA-256 of that source and of the interpreter's version: a file written by another
-Python, or for another source, is never read.
+Python, or for another source, is never read. The release ledger keeps what release texts
+say in the same directory (:mod:`kcompat.sources.release_texts`).
 
 ``KCOMPAT_CODE_CACHE=off`` turns it off, ``KCOMPAT_CODE_CACHE=DIR`` chooses the
 directory. Nothing is written inside a git working tree (a home directory that is one),
@@ -29,9 +30,12 @@ from types import CodeType
 
 #: Code files kept at most; past it, the oldest go, down to three quarters of it (checked
 #: at a process's first store and every PRUNE_EVERY stores after).
-MAX_FILES = 1024
+MAX_FILES = 4096
 PRUNE_EVERY = 64
 _OFF = ("off", "0", "no", "false")
+#: The files the cache keeps: compiled code, and release texts' facts
+#: (:mod:`kcompat.sources.release_texts`)
+KEPT = (".code", ".release.json")
 
 
 class CodeCache:
@@ -54,13 +58,18 @@ class CodeCache:
 
     def store(self, source: str, code: CodeType) -> None:
         """Keep ``code`` for the next process (silently not, when it cannot be written)."""
+        self.store_file(self.name(source), marshal.dumps(code))
+
+    def store_file(self, name: str, data: bytes) -> None:
+        """Write one file of the cache whole, or not at all (another process may be
+        reading it; nothing is said when the directory cannot be written)."""
         if self.directory is None:
             return
-        target = self.directory / self.name(source)
+        target = self.directory / name
         partial = target.with_name(f"{target.name}.{os.getpid()}.partial")
         try:
             self.directory.mkdir(mode=0o700, parents=True, exist_ok=True)
-            partial.write_bytes(marshal.dumps(code))
+            partial.write_bytes(data)
             os.replace(partial, target)
             self.stored += 1
             if (self.stored - 1) % PRUNE_EVERY == 0:
@@ -79,7 +88,7 @@ class CodeCache:
     def _prune(self) -> None:
         assert self.directory is not None
         with os.scandir(self.directory) as entries:
-            files = [e for e in entries if e.name.endswith(".code")]
+            files = [e for e in entries if e.name.endswith(KEPT)]
         if len(files) <= MAX_FILES:
             return
         by_age = sorted(files, key=lambda e: e.stat().st_mtime)

@@ -12,19 +12,29 @@ plain data the rules apply without git.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import PurePosixPath
 from types import MappingProxyType
+from typing import Protocol, TypeVar
 
 from kcompat.naming import release_order, request_name_for
 from kcompat.rules.evolution.released import TAGS, Releases, Shipped
 from kcompat.sources.git import GitRepo, Tag
+from kcompat.sources.release_texts import ReleaseText, ReleaseTexts
 from kcompat.sources.sides import Side
 from kcompat.spec.model import Message
 from kcompat.spec.shape import signature_digest, version_signature
 from kcompat.spec.specfile import read_spec
 from kcompat.spec.versions import Versions
+
+
+class _Named(Protocol):
+    @property
+    def name(self) -> str: ...
+
+
+_Found = TypeVar("_Found", bound=_Named)
 
 
 def release_tags(repo: GitRepo, pattern: str) -> list[Tag]:
@@ -47,12 +57,12 @@ def release_branches(repo: GitRepo, pattern: str) -> list[Tag]:
 
 
 #: What releases shipped of one message: versions, first releases, first deprecations,
-#: and the (release, message) pairs behind each version.
+#: and the (release, text) pairs behind each version.
 _Releases = tuple[
     Versions,
     tuple[tuple[int, str], ...],
     tuple[tuple[int, str], ...],
-    dict[int, tuple[tuple[str, Message], ...]],
+    dict[int, tuple[tuple[str, ReleaseText], ...]],
 ]
 
 
@@ -66,9 +76,10 @@ class TagReleases:
     _trees: dict[str, dict[str, str]] = field(default_factory=dict)
     _by_basename: dict[str, dict[str, list[str]]] = field(default_factory=dict)
     _messages: dict[bytes, Message | None] = field(default_factory=dict)
-    _digests: dict[tuple[int, int], str] = field(default_factory=dict)
-    _at: dict[tuple[str, str, str], tuple[Message, Versions] | None] = field(default_factory=dict)
-    _texts: dict[int, tuple[str, bytes]] = field(default_factory=dict)  # message -> its file
+    _texts: ReleaseTexts = field(default_factory=ReleaseTexts)
+    _at: dict[tuple[str, str, str], tuple[ReleaseText, Versions] | None] = field(
+        default_factory=dict
+    )
     _by_message: dict[tuple[str, str, tuple[Tag, ...]], _Releases] = field(default_factory=dict)
 
     def counted(self, base: Side, head: Side) -> tuple[Tag, ...]:
@@ -84,9 +95,18 @@ class TagReleases:
     def message_at(self, tag: Tag, path: str, name: str) -> Message | None:
         """The message called ``name`` at a release: in the file at ``path`` (whatever it
         was called then: a file keeps its message), or in a same-named file elsewhere."""
+        return self._found_at(tag, path, name, self._message)
+
+    def text_at(self, tag: Tag, path: str, name: str) -> ReleaseText | None:
+        """What the ledger needs of :meth:`message_at` (kept between runs)."""
+        return self._found_at(tag, path, name, self._texts.text)
+
+    def _found_at(
+        self, tag: Tag, path: str, name: str, read: Callable[[bytes, str], _Found | None]
+    ) -> _Found | None:
         data = self.repo.read_at(tag.sha, path)
         if data is not None:
-            found = self._message(data, path)
+            found = read(data, path)
             if found is not None:
                 return found
         self._tree(tag)
@@ -94,27 +114,27 @@ class TagReleases:
             if candidate == path:
                 continue
             data = self.repo.read_at(tag.sha, candidate)
-            found = self._message(data, candidate) if data is not None else None
+            found = read(data, candidate) if data is not None else None
             if found is not None and found.name == name:
                 return found
         return None
 
-    def released_at(self, tag: Tag, path: str, name: str) -> tuple[Message, Versions] | None:
-        """The message a release shipped and the versions it shipped of it."""
+    def released_at(self, tag: Tag, path: str, name: str) -> tuple[ReleaseText, Versions] | None:
+        """The message a release shipped (its text) and the versions it shipped of it."""
         key = (tag.sha, path, name)
         if key not in self._at:
             self._at[key] = self._released_at(tag, path, name)
         return self._at[key]
 
-    def _released_at(self, tag: Tag, path: str, name: str) -> tuple[Message, Versions] | None:
-        shipped = self.message_at(tag, path, name)
+    def _released_at(self, tag: Tag, path: str, name: str) -> tuple[ReleaseText, Versions] | None:
+        shipped = self.text_at(tag, path, name)
         if shipped is None:
             return None
         versions = shipped.released_versions
         request_name = request_name_for(shipped.name)
         if shipped.kind == "response" and request_name is not None:
             request_path = str(PurePosixPath(path).with_name(request_name + ".json"))
-            request = self.message_at(tag, request_path, request_name)
+            request = self.text_at(tag, request_path, request_name)
             if request is not None and request.latest_version_unstable and request.valid_versions:
                 top = request.valid_versions.highest
                 versions = versions - Versions.of(top, top)
@@ -130,8 +150,8 @@ class TagReleases:
         layouts: dict[tuple[int, str], str] = {}
         wanted = versions if changed is None else versions & changed
         for version in wanted.clip(4096):
-            for release, message in carriers.get(version, ()):
-                layouts.setdefault((version, self._digest(message, version)), release)
+            for release, text in carriers.get(version, ()):
+                layouts.setdefault((version, self._texts.digest(text, version)), release)
         return Shipped(
             versions,
             first,
@@ -150,16 +170,16 @@ class TagReleases:
         versions = Versions.none()
         first: dict[int, str] = {}
         deprecated: dict[int, str] = {}
-        carriers: dict[int, list[tuple[str, Message]]] = {}
+        carriers: dict[int, list[tuple[str, ReleaseText]]] = {}
         for tag in tags:
             at_tag = self.released_at(tag, path, name)
             if at_tag is None:
                 continue
-            message, shipped = at_tag
+            text, shipped = at_tag
             for version in shipped.clip(4096):
                 first.setdefault(version, tag.name)
-                carriers.setdefault(version, []).append((tag.name, message))
-            for version in (message.deprecated_versions & message.valid_versions).clip(4096):
+                carriers.setdefault(version, []).append((tag.name, text))
+            for version in (text.deprecated_versions & text.valid_versions).clip(4096):
                 deprecated.setdefault(version, tag.name)
             versions = versions | shipped
         found = (
@@ -191,18 +211,9 @@ class TagReleases:
         for release in sorted({r for _, r in references}, key=release_order):
             found = self.released_at(by_name[release], path, base.name)
             if found is not None:
-                file, data = self._texts[id(found[0])]
-                texts.append((release, file, data.decode("utf-8", "replace")))
+                text = found[0]
+                texts.append((release, text.path, text.data.decode("utf-8", "replace")))
         return replace(shipped, references=tuple(references), texts=tuple(texts))
-
-    def _digest(self, message: Message, version: int) -> str:
-        """The layout digest of a release's message (cached: those messages live here)."""
-        key = (id(message), version)
-        found = self._digests.get(key)
-        if found is None:
-            found = signature_digest(version_signature(message, version))
-            self._digests[key] = found
-        return found
 
     def _tree(self, tag: Tag) -> dict[str, str]:
         tree = self._trees.get(tag.sha)
@@ -222,10 +233,7 @@ class TagReleases:
     def _message(self, data: bytes, path: str) -> Message | None:
         # Parsed once per distinct text: most releases ship a file unchanged.
         if data not in self._messages:
-            message = read_spec(path, data).message
-            self._messages[data] = message
-            if message is not None:
-                self._texts[id(message)] = (path, data)
+            self._messages[data] = read_spec(path, data).message
         return self._messages[data]
 
     def policy(
@@ -240,6 +248,7 @@ class TagReleases:
             changed = changed_versions(base, head)
             found = self.shipped(path, base.name, tags, changed)
             shipped[base.name] = self._with_references(found, path, base, tags, changed)
+        self._texts.save()
         later = len(self.tags) - len(tags)
         return Releases(
             TAGS, MappingProxyType(shipped), tags=tuple(t.name for t in tags), later=later
