@@ -24,7 +24,7 @@ from functools import cache
 from pathlib import Path
 
 from kcompat import codecache
-from kcompat.spec.model import Message
+from kcompat.spec.model import Message, releasable
 from kcompat.spec.shape import signature_digest, version_signature
 from kcompat.spec.specfile import read_spec
 from kcompat.spec.versions import Versions
@@ -51,11 +51,8 @@ class ReleaseText:
 
     @property
     def released_versions(self) -> Versions:
-        """Valid versions less an unstable latest one (as :class:`Message` says it)."""
-        versions = self.valid_versions
-        if self.latest_version_unstable and not versions.empty:
-            return versions.subtract(Versions.of(versions.highest, versions.highest))
-        return versions
+        """Valid versions less an unstable latest one (as for :class:`Message`)."""
+        return releasable(self.valid_versions, self.latest_version_unstable)
 
 
 class ReleaseTexts:

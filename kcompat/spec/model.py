@@ -273,6 +273,14 @@ class StructRegistry:
         return iter(self.by_name.values())
 
 
+def releasable(valid: Versions, latest_unstable: bool) -> Versions:
+    """The versions a release of a message ships: valid ones, less the highest when
+    ``latestVersionUnstable`` says it is still being worked on."""
+    if latest_unstable and not valid.empty:
+        return valid.subtract(Versions.of(valid.highest, valid.highest))
+    return valid
+
+
 @dataclass(frozen=True)
 class Message:
     """One spec file's message: a request, response, header, record or data type."""
@@ -294,10 +302,7 @@ class Message:
     @property
     def released_versions(self) -> Versions:
         """Valid versions minus the highest one when it is marked unstable."""
-        versions = self.valid_versions
-        if self.latest_version_unstable and not versions.empty:
-            return versions.subtract(Versions.of(versions.highest, versions.highest))
-        return versions
+        return releasable(self.valid_versions, self.latest_version_unstable)
 
     def struct_for(self, field_: Field) -> Struct | None:
         """The struct a struct-typed field refers to (inline or common), if defined."""
