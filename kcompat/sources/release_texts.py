@@ -3,9 +3,10 @@
 The ledger of a cold ``kcompat diff --staged`` reads the changed message as every release
 tag shipped it: for one of Kafka's messages, 16 distinct texts parsed and their layouts
 digested, 18 ms of the hook's 0.2 s, the same every time (releases do not change). A
-:class:`ReleaseText` holds a text's header facts and the layout digests computed so far;
-a command-line process also keeps them in the code cache's directory
-(:mod:`kcompat.codecache`: same switch, same trust rules), one small JSON file per text.
+:class:`ReleaseText` holds a text's header facts, :class:`ReleaseTexts` the layout
+digests worked out so far; a command-line process also keeps both in the code cache's
+directory (:mod:`kcompat.codecache`: same switch, same trust rules), one small JSON file
+per text.
 
 A stored entry is found by the text's bytes *and* by kcompat's own code (the size and
 modification time of every module of the package, and the interpreter's version): a
@@ -36,8 +37,8 @@ SUFFIX = ".release.json"
 
 @dataclass(frozen=True)
 class ReleaseText:
-    """One text of a message that a release shipped: its header facts, its bytes (to
-    parse when a layout is asked for the first time), and the layout digests known."""
+    """One text of a message that a release shipped: its header facts, and its bytes (to
+    parse when a layout digest is asked for the first time)."""
 
     key: str  # the bytes and kcompat's code, hashed
     path: str
@@ -47,7 +48,6 @@ class ReleaseText:
     valid_versions: Versions
     deprecated_versions: Versions
     latest_version_unstable: bool
-    digests: dict[int, str] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def released_versions(self) -> Versions:
@@ -56,12 +56,14 @@ class ReleaseText:
 
 
 class ReleaseTexts:
-    """Release texts by their bytes, read from the disk cache or parsed, for one ledger."""
+    """Release texts by their bytes and their layout digests by version, read from the
+    disk cache or worked out, for one ledger."""
 
     def __init__(self) -> None:
         self._texts: dict[bytes, ReleaseText | None] = {}
+        self._digests: dict[str, dict[int, str]] = {}  # by text key, then version
         self._messages: dict[str, Message] = {}  # parsed in this process, by key
-        self._changed: set[str] = set()
+        self._changed: set[str] = set()  # keys whose facts or digests are not stored
 
     def text(self, data: bytes, path: str) -> ReleaseText | None:
         """The facts of ``data`` (None when it holds no message)."""
@@ -71,7 +73,8 @@ class ReleaseTexts:
 
     def digest(self, text: ReleaseText, version: int) -> str:
         """The layout digest of ``version`` of ``text`` (parsed only when not known)."""
-        found = text.digests.get(version)
+        known = self._digests.setdefault(text.key, {})
+        found = known.get(version)
         if found is None:
             message = self._messages.get(text.key)
             if message is None:
@@ -79,7 +82,7 @@ class ReleaseTexts:
                 assert message is not None  # it had one when its facts were read
                 self._messages[text.key] = message
             found = signature_digest(version_signature(message, version))
-            text.digests[version] = found
+            known[version] = found
             self._changed.add(text.key)
         return found
 
@@ -90,7 +93,7 @@ class ReleaseTexts:
             return
         for text in self._texts.values():
             if text is not None and text.key in self._changed:
-                _store(text)
+                _store(text, self._digests.get(text.key, {}))
         self._changed.clear()
 
     def _read(self, data: bytes, path: str) -> ReleaseText | None:
@@ -98,7 +101,8 @@ class ReleaseTexts:
         directory = codecache.ACTIVE.directory
         stored = _load(directory, key, path, data) if directory is not None else None
         if stored is not None:
-            return stored
+            text, self._digests[key] = stored
+            return text
         message = read_spec(path, data).message
         if message is None:
             return None
@@ -138,10 +142,13 @@ def _code_version() -> str:
     return "\n".join(sorted(parts))
 
 
-def _load(directory: Path, key: str, path: str, data: bytes) -> ReleaseText | None:
+def _load(
+    directory: Path, key: str, path: str, data: bytes
+) -> tuple[ReleaseText, dict[int, str]] | None:
+    """A stored entry: the text's facts and its digests (None: none, or damaged)."""
     try:
         entry = json.loads((directory / f"{key}{SUFFIX}").read_text(encoding="utf-8"))
-        return ReleaseText(
+        text = ReleaseText(
             key,
             path,
             data,
@@ -150,19 +157,19 @@ def _load(directory: Path, key: str, path: str, data: bytes) -> ReleaseText | No
             Versions.parse(entry["valid"]),
             Versions.parse(entry["deprecated"]),
             bool(entry["unstable"]),
-            {int(v): str(d) for v, d in entry["digests"].items()},
         )
+        return text, {int(v): str(d) for v, d in entry["digests"].items()}
     except (OSError, ValueError, KeyError, TypeError, AttributeError):  # damaged: again
         return None
 
 
-def _store(text: ReleaseText) -> None:
+def _store(text: ReleaseText, digests: dict[int, str]) -> None:
     entry = {
         "name": text.name,
         "kind": text.kind,
         "valid": str(text.valid_versions),
         "deprecated": str(text.deprecated_versions),
         "unstable": text.latest_version_unstable,
-        "digests": {str(v): d for v, d in sorted(text.digests.items())},
+        "digests": {str(v): d for v, d in sorted(digests.items())},
     }
     codecache.ACTIVE.store_file(f"{text.key}{SUFFIX}", json.dumps(entry).encode("utf-8"))
