@@ -146,14 +146,20 @@ HUGE_INT = "9" * 5000
 DEEP = "[" * 100_000 + "]" * 100_000
 
 
-@pytest.mark.parametrize(
-    ("text", "expected"),
-    [
-        ('{"TimeoutMs": ' + HUGE_INT + "}", "a number with more than 4300 digits"),
-        (DEEP, "JSON nested too deeply to read"),
-    ],
-    ids=["5000-digits", "100k-deep"],
-)
+def hostile_json(huge_in: str) -> pytest.MarkDecorator:
+    """(text, the error it gets) for a file with a 5,000-digit number (written into
+    ``huge_in`` at ``%s``) and for one nested 100,000 deep."""
+    return pytest.mark.parametrize(
+        ("text", "expected"),
+        [
+            (huge_in % HUGE_INT, "a number with more than 4300 digits"),
+            (DEEP, "JSON nested too deeply to read"),
+        ],
+        ids=["5000-digits", "100k-deep"],
+    )
+
+
+@hostile_json('{"TimeoutMs": %s}')
 def test_encode_of_hostile_json_is_one_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, expected: str
 ) -> None:
@@ -176,14 +182,7 @@ def test_encode_names_the_size_of_a_huge_integer_not_its_digits(
     assert "13288-bit integer" in line and "9999" not in line  # before (float64): exit 3
 
 
-@pytest.mark.parametrize(
-    ("text", "expected"),
-    [
-        ('{"findings": [' + HUGE_INT + "]}", "a number with more than 4300 digits"),
-        (DEEP, "JSON nested too deeply to read"),
-    ],
-    ids=["5000-digits", "100k-deep"],
-)
+@hostile_json('{"findings": [%s]}')
 def test_baseline_of_hostile_json_is_one_line(
     project: Path, capsys: pytest.CaptureFixture[str], text: str, expected: str
 ) -> None:
