@@ -4,11 +4,10 @@ stays up to hand out blobs.
 Plain :mod:`subprocess`, not GitPython: kcompat runs a handful of git commands, and a cold
 ``kcompat diff --staged`` (the pre-commit hook) paid about 45 ms importing GitPython and
 running the two ``git version`` it runs on its own before reading anything, about a
-sixth of its CPU time
-(benchmarks/README.md). Commands run as GitPython ran them: no shell, from the
-repository's root, in the C locale (git's messages are read: a refusal for another
-user's repository), and without git's optional locks (:data:`READ_ONLY_ENV`), so no
-command refreshes and rewrites an index.
+sixth of its CPU time (benchmarks/README.md). Commands run as GitPython ran them: no
+shell, from the repository's root, in the C locale (git's messages are read: a refusal
+for another user's repository), and without git's optional locks
+(:data:`READ_ONLY_ENV`), so no command refreshes and rewrites an index.
 """
 
 from __future__ import annotations
