@@ -222,7 +222,7 @@ def _field_changes(message: str, old: LayoutField, new: LayoutField) -> Iterator
             tag=new.tag,
         )
     before, after = _encoding(old.wire), _encoding(new.wire)
-    if before != after:
+    if before != after and old_type.text == new_type.text:  # a new type says it already
         yield Change(message, ChangeKind.ENCODING_CHANGED, field=path, before=before, after=after)
     if old.field.default.key() != new.field.default.key() and (
         old.field.default.explicit or new.field.default.explicit

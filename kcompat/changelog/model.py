@@ -166,10 +166,7 @@ class Changelog:
             renamed=sum(1 for g in groups if g.has(ChangeKind.MESSAGE_RENAMED)),
             reversioned=sum(1 for g in groups if not g.has(*structural) and g.has(*versioned)),
             changed=sum(
-                1
-                for g in groups
-                if not g.has(*structural, *versioned, ChangeKind.MESSAGE_RENAMED)
-                and any(c.kind is not ChangeKind.BREAK for c in g.changes)
+                1 for g in groups if not g.has(*structural, *versioned, ChangeKind.MESSAGE_RENAMED)
             ),
             breaks=sum(1 for c in breaks if c.counts_as_break),
             accepted=sum(1 for c in breaks if c.accepted),

@@ -101,9 +101,8 @@ def _message_added(change: Change) -> list[Piece]:
 
 
 def _message_removed(change: Change) -> list[Piece]:
-    out: list[Piece] = [("removed ", ""), (change.type, NAME)]
-    out.append((f" ({'released ' if change.released else ''}{_at(change)})", ""))
-    return out
+    shipped = "" if change.released else ", none released"
+    return [(change.type, NAME), (f" removed (it had {_at(change)}{shipped})", "")]
 
 
 def _renamed(change: Change) -> list[Piece]:

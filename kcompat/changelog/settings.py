@@ -91,7 +91,9 @@ def _versions_changes(
         whole = all(v in deprecated for v in range(run[0], run[1] + 1))
         note = ""
         if by:
-            note = f"deprecated {'' if whole else 'in part '}first ({', '.join(by)})"
+            since = [b for b in by if b != "BASE"]  # tags: the releases that deprecated them
+            when = f" (since {', '.join(since)})" if since else ""
+            note = f"deprecated {'' if whole else 'in part '}first{when}"
         out.append(
             Change(
                 head.name,
