@@ -53,13 +53,14 @@ class CorpusOptions:
         configuration (``--config``, else the nearest to the repository)."""
         from kcompat.config import load_config
         from kcompat.errors import UsageError
+        from kcompat.rules.registry import rule_categories
         from kcompat.sources.git import GitRepo
 
         try:
             start = GitRepo.open(repo_dir).root
         except UsageError:
             start = repo_dir
-        config = load_config(start=start, explicit=self.config_file)
+        config = load_config(start=start, explicit=self.config_file, rules=rule_categories)
         return tuple(self.specs_path or ()), self.partitions, config
 
     def start(self, plan: Callable[[], Plan]) -> tuple[Plan, Any]:

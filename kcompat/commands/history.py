@@ -64,6 +64,7 @@ def history(
     from kcompat.errors import UsageError
     from kcompat.pipeline.history_driver import MODES, HistoryRequest, run_history
     from kcompat.pipeline.session import preflight, spark_session
+    from kcompat.rules.registry import rule_categories
     from kcompat.sources.git import GitRepo
 
     if mode not in MODES:
@@ -78,7 +79,7 @@ def history(
     if tags is not None:
         check_pattern("--tags", tags)
     repo = GitRepo.open(repo_dir)
-    config = load_config(start=repo.root, explicit=config_file)
+    config = load_config(start=repo.root, explicit=config_file, rules=rule_categories)
     console = console_for(color)
     err_console = console_for(color, stderr=True)
     request = HistoryRequest(
