@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from kcompat.changelog.model import Change, ChangeKind
-from kcompat.rules.engine import Finding, Severity
+from kcompat.findings import Finding, Severity
 from kcompat.spec.versions import Versions
 
 

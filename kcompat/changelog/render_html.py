@@ -2,7 +2,7 @@
 
 Nothing is fetched when it is viewed (a Content-Security-Policy forbids it: no script,
 inline style only); everything from a spec, and the revisions the user named, is escaped
-(:func:`html.escape` of the :func:`~kcompat.report.safe.shown` text). KIP and JIRA
+(:func:`html.escape` of the :func:`~kcompat.escaping.shown` text). KIP and JIRA
 numbers link to their pages (digits only, read by a regular expression).
 """
 
@@ -23,7 +23,7 @@ from kcompat.changelog.phrases import (
     phrase,
 )
 from kcompat.changelog.references import url_of
-from kcompat.report.safe import shown
+from kcompat.escaping import shown
 
 _CLASS = {ADDED: "added", REMOVED: "removed", BROKEN: "break", WARNED: "warning",
           ACCEPTED: "accepted"}  # fmt: skip

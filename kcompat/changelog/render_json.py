@@ -3,7 +3,7 @@
 One object: what was compared, the counts, and a ``changes`` list in the order the text
 shows them, each with its message, kind, versions and the field or setting it concerns,
 and the details its kind has (empty ones left out). Real values are kept, the characters
-a terminal acts on written as ``\\u`` escapes (:func:`~kcompat.report.safe.json_safe`).
+a terminal acts on written as ``\\u`` escapes (:func:`~kcompat.escaping.json_safe`).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 from kcompat import __version__
 from kcompat.changelog.model import Change, Changelog, MessageChanges, summary_line
 from kcompat.changelog.phrases import phrase, plain
-from kcompat.report.safe import json_safe
+from kcompat.escaping import json_safe
 
 SCHEMA_VERSION = 1
 

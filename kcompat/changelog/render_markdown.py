@@ -26,7 +26,7 @@ from kcompat.changelog.phrases import (
     phrase,
 )
 from kcompat.changelog.references import url_of
-from kcompat.report.safe import shown
+from kcompat.escaping import shown
 
 SECTION_TITLE = "What this change does to the protocol"
 _SIGN = {ADDED: "➕", REMOVED: "➖", BROKEN: "🔴", WARNED: "🟡", ACCEPTED: "✅"}

@@ -72,7 +72,7 @@ def changelog(
     versions added or removed, what each new version adds, and diff's breaks."""
     from kcompat.changelog.run import ChangelogRequest, run_changelog
     from kcompat.config import ConfigChoice
-    from kcompat.report.safe import shown
+    from kcompat.escaping import shown
 
     result = run_changelog(
         ChangelogRequest(
