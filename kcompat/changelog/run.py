@@ -18,6 +18,7 @@ from kcompat.changelog.model import Changelog
 from kcompat.config import ConfigChoice
 from kcompat.diff.prepared import check_pair, paired_specs, prepare_pair
 from kcompat.diff.run import DiffRequest, pathspecs, resolve_sides
+from kcompat.rules.registry import rule_categories
 from kcompat.sources.git import GitRepo
 from kcompat.spec.specfile import parsed_once
 
@@ -55,7 +56,9 @@ def run_changelog(request: ChangelogRequest) -> ChangelogResult:
     if request.base is None and repo is not None and not repo.has_commits():
         empty = Changelog("HEAD", _head_label(request), ())
         return ChangelogResult(empty, 0, "the repository has no commits yet: nothing to compare")
-    config = request.config_choice.load(repo.root if repo is not None else Path("."))
+    config = request.config_choice.load(
+        repo.root if repo is not None else Path("."), rules=rule_categories
+    )
     base, head = resolve_sides(diff, repo)
     with parsed_once():  # each side parsed once: reading, checking and the changelog share it
         prepared = prepare_pair(
