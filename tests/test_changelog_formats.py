@@ -164,3 +164,18 @@ def test_the_whole_section_when_it_fits() -> None:
     section = protocol_section(log, 65_000)
     assert section.count("<details>") == 4  # the section and one per message
     assert "more message" not in section
+
+
+def test_a_message_too_long_for_the_section_shows_what_fits() -> None:
+    name = "HugeRequest"
+    changes = tuple(
+        Change(name, ChangeKind.FIELD_ADDED, Versions.of(1, 1), field=f"F{i}", type="int32")
+        for i in range(3000)
+    )
+    log = Changelog("a", "b", (MessageChanges(name, "request", 1, changes),))
+    section = protocol_section(log, 5_000)
+    assert len(section) <= 5_000
+    shown = section.count("- ➕ version 1 adds `F")
+    assert 50 < shown < 3000
+    assert f"- _… and {3000 - shown} more changes_" in section
+    assert "more message" not in section

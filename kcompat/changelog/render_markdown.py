@@ -77,19 +77,25 @@ def _summary_of(group: MessageChanges) -> str:
     return f"<code>{html_text(group.name)}</code>{html_text(rest)}: {', '.join(parts) or 'notes'}"
 
 
-def message_block(changelog: Changelog, group: MessageChanges) -> str:
-    """A message's collapsed section: its name, what it counts, then one item a change."""
-    items = [change_item(changelog, group, i) for i in range(len(group.changes))]
+def message_block(changelog: Changelog, group: MessageChanges, budget: int | None = None) -> str:
+    """A message's collapsed section: its name, what it counts, then one item a change
+    (with ``budget``, the items that fit it and a line counting the rest; "" if none fit)."""
     icon = "🔴 " if any(c.counts_as_break for c in group.changes) else ""
-    return "\n".join(
-        [
-            f"<details><summary>{icon}{_summary_of(group)}</summary>",
-            "",
-            *items,
-            "",
-            "</details>",
-        ]
-    )
+    opening = [f"<details><summary>{icon}{_summary_of(group)}</summary>", ""]
+    closing = ["", "</details>"]
+    items = [change_item(changelog, group, i) for i in range(len(group.changes))]
+    if budget is not None:
+        room = budget - sum(len(line) + 1 for line in (*opening, *closing)) - 80
+        kept = 0
+        while kept < len(items) and len(items[kept]) + 1 <= room:
+            room -= len(items[kept]) + 1
+            kept += 1
+        if kept == 0:
+            return ""
+        if kept < len(items):
+            left = len(items) - kept
+            items = [*items[:kept], f"- _… and {left} more change{'s' if left != 1 else ''}_"]
+    return "\n".join([*opening, *items, *closing])
 
 
 def _sides(changelog: Changelog) -> str:
@@ -127,7 +133,10 @@ def protocol_section(changelog: Changelog, budget: int, rest: str = "") -> str:
     kept: set[int] = set()
     for group in (*breaking, *others):
         cost = len(blocks[id(group)]) + 2
-        if size + cost <= budget:
+        if size + cost > budget:  # the first that does not fit: as much of it as does
+            blocks[id(group)] = message_block(changelog, group, budget - size - 2)
+            cost = len(blocks[id(group)]) + 2
+        if blocks[id(group)] and size + cost <= budget:
             kept.add(id(group))
             size += cost
     body = [blocks[id(g)] for g in changelog.groups if id(g) in kept]
@@ -153,4 +162,5 @@ def _shortest(opening: str, closing: str, changelog: Changelog, rest: str) -> st
     """The section when not even one message fits: the counts and where to see them."""
     how = rest or "run `kcompat changelog` to see them"
     count = len(changelog.groups)
-    return "\n".join([opening, "", f"_{count} messages changed: {how}._", "", closing])
+    plural = "s" if count != 1 else ""
+    return "\n".join([opening, "", f"_{count} message{plural} changed: {how}._", "", closing])
