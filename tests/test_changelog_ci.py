@@ -25,7 +25,7 @@ def test_the_summary_and_the_comment_say_what_the_change_does(
     tmp_path: Path, github: str
 ) -> None:
     checkout = pull_request(tmp_path, tally(3), _grown(3, 2).replace('"Count0"', '"Count0x"'))
-    done, summary, outputs = step(checkout, tmp_path, EVENT, comment="true", api=github)
+    done, summary, _ = step(checkout, tmp_path, EVENT, comment="true", api=github)
     assert done.returncode == 0, done.stdout + done.stderr  # a rename warns, nothing breaks
     title = "<details><summary><strong>What this change does to the protocol</strong>: "
     assert f"{title}1 message re-versioned, 0 breaks</summary>" in summary
