@@ -21,9 +21,7 @@ def _grown(fields: int, extra: int) -> str:
     return text.replace("\n  ]\n}", f",\n{added}\n  ]\n}}")
 
 
-def test_the_summary_and_the_comment_say_what_the_change_does(
-    tmp_path: Path, github: str
-) -> None:
+def test_the_summary_and_the_comment_say_what_the_change_does(tmp_path: Path, github: str) -> None:
     checkout = pull_request(tmp_path, tally(3), _grown(3, 2).replace('"Count0"', '"Count0x"'))
     done, summary, _ = step(checkout, tmp_path, EVENT, comment="true", api=github)
     assert done.returncode == 0, done.stdout + done.stderr  # a rename warns, nothing breaks
@@ -36,9 +34,7 @@ def test_the_summary_and_the_comment_say_what_the_change_does(
     assert f"{title}1 message re-versioned, 0 breaks</summary>" in body
 
 
-def test_a_large_change_keeps_the_comment_under_githubs_limit(
-    tmp_path: Path, github: str
-) -> None:
+def test_a_large_change_keeps_the_comment_under_githubs_limit(tmp_path: Path, github: str) -> None:
     checkout = pull_request(tmp_path, tally(400), _grown(400, 1500).replace("int32", "int64"))
     done, summary, _ = step(checkout, tmp_path, EVENT, comment="true", api=github)
     assert done.returncode == 1  # 400 retyped fields

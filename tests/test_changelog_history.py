@@ -29,9 +29,7 @@ def test_each_release_s_changelog_is_the_changelog_command_s(
     out = tmp_path / "out"
     assert json.loads((out / "summary.json").read_text())["changelogs"] == entries
     for entry in entries:
-        by_cli = run_cli(
-            ["changelog", entry["base"], entry["head"], "--format", "markdown"], repo
-        )
+        by_cli = run_cli(["changelog", entry["base"], entry["head"], "--format", "markdown"], repo)
         assert (out / entry["markdown"]).read_text() == by_cli.stdout
         by_cli = run_cli(["changelog", entry["base"], entry["head"], "--format", "html"], repo)
         assert (out / entry["html"]).read_text() == by_cli.stdout
@@ -45,8 +43,7 @@ def test_changelog_needs_the_releases_mode(tmp_path: Path) -> None:
     done = run_process(["history", "--mode", "consecutive", "--changelog"], tmp_path)
     assert done.code == 2
     assert done.stderr.strip() == (
-        "kcompat: error: --changelog writes each release's changelog: use it with "
-        "--mode releases"
+        "kcompat: error: --changelog writes each release's changelog: use it with --mode releases"
     )
 
 
