@@ -9,7 +9,7 @@ it concerns and the field (dotted path) or spec setting (``validVersions``,
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from enum import StrEnum
 
 from kcompat.spec.model import NO_VERSIONS
@@ -83,6 +83,10 @@ class Change:
     severity: str = ""  # a break: error or warning
     accepted: str = ""  # a break the configuration accepts: the reason it gives
 
+    def identity(self) -> tuple[object, ...]:
+        """Everything but the versions: what one change in several runs shares."""
+        return tuple(getattr(self, name) for name in _IDENTITY)
+
     def sort_key(self) -> tuple[object, ...]:
         lowest = self.versions.lowest if not self.versions.empty else -1
         return (self.existing, lowest, self.kind.rank, self.field, self.before, self.note)
@@ -91,6 +95,8 @@ class Change:
     def counts_as_break(self) -> bool:
         return self.kind is ChangeKind.BREAK and self.severity == "error" and not self.accepted
 
+
+_IDENTITY = tuple(f.name for f in fields(Change) if f.name != "versions")
 
 #: Message types in the order a changelog lists them after requests and responses.
 _TYPE_ORDER = {"request": 0, "response": 0, "header": 1}

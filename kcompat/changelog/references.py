@@ -66,6 +66,8 @@ def references(text: str) -> References:
     by_version: dict[int, dict[str, None]] = {}
     general: dict[str, None] = {}
     for paragraph in _paragraphs(text):
+        if "KIP-" not in paragraph and "KAFKA-" not in paragraph:
+            continue  # nothing to attribute (the licence, most field notes)
         current: list[int] = []
         for sentence in _SENTENCE_END.split(paragraph):
             subject = _VERSION.search(sentence)  # "Version 14 is the same as version 13"

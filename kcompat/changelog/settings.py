@@ -67,7 +67,9 @@ def _setting(name: str, key: str, before: object, after: object) -> Change:
 def _versions_changes(
     base: Message, head: Message, versioning: Versioning, refs: References
 ) -> list[Change]:
-    out = []
+    out: list[Change] = []
+    if base.valid_versions == head.valid_versions:
+        return out
     added = head.valid_versions - base.valid_versions
     for run in added.ranges:
         versions = Versions((run,))
@@ -110,6 +112,10 @@ def _versions_changes(
 
 
 def _deprecation_changes(base: Message, head: Message) -> list[Change]:
+    if base.deprecated_versions == head.deprecated_versions and (
+        base.valid_versions == head.valid_versions or base.deprecated_versions.empty
+    ):
+        return []
     before = base.deprecated_versions & base.valid_versions
     after = head.deprecated_versions & head.valid_versions
     out = []
@@ -145,6 +151,8 @@ def _stability_changes(
 ) -> list[Change]:
     """Versions both sides have that became stable (``latestVersionUnstable`` dropped, or
     a later version is now the unstable one) or unstable."""
+    if versioning.base_unstable == versioning.head_unstable:
+        return []
     common = base.valid_versions & head.valid_versions
     out = []
     stable = (versioning.base_unstable - versioning.head_unstable) & common
@@ -176,6 +184,8 @@ def _flexible_change(base: Message, head: Message, released: Versions) -> Change
     """``flexibleVersions`` changed for a version HEAD has (a new version simply being
     flexible, as the range already said, is no change); on released versions that is
     diff's break, not repeated here."""
+    if base.flexible_versions == head.flexible_versions:
+        return None
     differ = (base.flexible_versions ^ head.flexible_versions) & head.valid_versions
     differ = differ - (released & base.valid_versions)
     if differ.empty:

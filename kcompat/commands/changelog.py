@@ -117,7 +117,8 @@ def print_lines(lines: list[Line], color: Color) -> None:
     """Styled lines through rich on a terminal (or ``--color always``), plain otherwise;
     a reader that stops early (``| head``) is no failure."""
     from kcompat.app import console_for, silence_stdout, uses_color
-    from kcompat.report.text import plain, styled
+    from kcompat.escaping import shown
+    from kcompat.report.text import styled
 
     try:
         if uses_color(color):
@@ -125,7 +126,8 @@ def print_lines(lines: list[Line], color: Color) -> None:
             for line in lines:
                 console.print(styled(line))
             return
-        sys.stdout.write("".join(plain(line) + "\n" for line in lines))
+        # escaping works character by character: a line is escaped once, not per segment
+        sys.stdout.write("".join(shown("".join(t for t, _s in line)) + "\n" for line in lines))
         sys.stdout.flush()
     except BrokenPipeError:
         silence_stdout()
