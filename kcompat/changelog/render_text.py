@@ -2,8 +2,8 @@
 changes, one line each, signed ``+`` added, ``-`` removed, ``~`` changed, ``!`` a break.
 
 Lines are styled segments, as :mod:`kcompat.report.text` prints them: through rich on a
-terminal (KIP numbers as links), plain otherwise, every segment escaped on the way out
-(:func:`~kcompat.report.text.plain`, :func:`~kcompat.report.text.styled`).
+terminal (KIP numbers as links), plain otherwise, every character a terminal acts on
+escaped on the way out (:func:`kcompat.commands.changelog.print_lines`).
 """
 
 from __future__ import annotations
@@ -11,7 +11,9 @@ from __future__ import annotations
 from kcompat.changelog.model import Changelog, MessageChanges, summary_line
 from kcompat.changelog.phrases import ACCEPTED, ADDED, BROKEN, REF, REMOVED, WARNED, mark, phrase
 from kcompat.changelog.references import url_of
-from kcompat.report.text import Line
+
+#: A line of output: (text, rich style) segments, as kcompat.report.text prints them.
+Line = tuple[tuple[str, str], ...]
 
 _MARK_STYLE = {
     ADDED: "green",

@@ -12,7 +12,7 @@ from kcompat.app import Color, ColorOption, ConfigOption, RepoOption, app
 
 if TYPE_CHECKING:
     from kcompat.changelog.model import Changelog
-    from kcompat.report.text import Line
+    from kcompat.changelog.render_text import Line
 
 
 class ChangelogFormat(StrEnum):
@@ -118,10 +118,11 @@ def print_lines(lines: list[Line], color: Color) -> None:
     a reader that stops early (``| head``) is no failure."""
     from kcompat.app import console_for, silence_stdout, uses_color
     from kcompat.escaping import shown
-    from kcompat.report.text import styled
 
     try:
         if uses_color(color):
+            from kcompat.report.text import styled
+
             console = console_for(color)
             for line in lines:
                 console.print(styled(line))
