@@ -101,9 +101,15 @@ def existing_version_changes(pair: MessagePair, released: Versions) -> list[Chan
     base, head = pair.base, pair.head
     same_structs = _structs(base) == _structs(head)
 
+    verdicts: dict[int, bool] = {}  # by a run's lowest version: a run has many structs
+
     def unchanged(run: Versions) -> bool:
         version = run.lowest
-        return same_structs and version_signature(base, version) == version_signature(head, version)
+        found = verdicts.get(version)
+        if found is None:
+            before, after = version_signature(base, version), version_signature(head, version)
+            found = verdicts[version] = same_structs and before == after
+        return found
 
     out: list[Change] = []
     for struct_pair in pair.struct_pairs:  # released versions as the rules saw them
