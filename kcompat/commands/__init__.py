@@ -22,6 +22,7 @@ COMMAND_MODULES: dict[str, str] = {
     "history": "history",
     "corpus": "corpus",
     "report": "report",
+    "lsp": "lsp",
 }
 
 
