@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -111,6 +111,16 @@ class Editor:
         got = found()
         assert got is not None
         return list(got.diagnostics)
+
+    async def until(self, settled: Callable[[], bool]) -> None:
+        """Wait until ``settled()`` holds after some publication (bounded)."""
+        async with self._arrived:
+            await asyncio.wait_for(self._arrived.wait_for(settled), WAIT_SECONDS)
+
+    def latest(self, uri: str) -> list[types.Diagnostic] | None:
+        """The diagnostics last published for ``uri``."""
+        known = self.published.get(uri)
+        return list(known[-1].diagnostics) if known else None
 
     def count(self, uri: str) -> int:
         return len(self.published.get(uri, []))

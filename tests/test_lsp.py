@@ -9,8 +9,9 @@ code actions and the outline.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -18,6 +19,7 @@ pytest.importorskip("pygls", reason="pygls is not installed (the lsp extra)")
 
 from lsprotocol import types
 
+from tests.conftest import git
 from tests.lsp_client import editing
 
 FOO_REQUEST = """\
@@ -59,7 +61,7 @@ FOO_RESPONSE = """\
 """
 
 
-def run(test: Callable[[], Awaitable[None]]) -> None:
+def run(test: Callable[[], Coroutine[Any, Any, None]]) -> None:
     asyncio.run(test())
 
 
@@ -507,3 +509,80 @@ def test_not_a_spec_and_unsaved_buffers(folder: Path) -> None:
             assert "unknown-key" in [d.code for d in found]
 
     run(session)
+
+
+@pytest.fixture()
+def committed(repo: Path) -> Path:
+    """A git repository whose last commit has the Foo request and response."""
+    where = repo / "message"
+    where.mkdir()
+    (where / "FooRequest.json").write_text(FOO_REQUEST, encoding="utf-8")
+    (where / "FooResponse.json").write_text(FOO_RESPONSE, encoding="utf-8")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "the Foo API")
+    return repo
+
+
+def test_saving_diffs_against_the_base_revision(committed: Path) -> None:
+    """With diffBase, saving a spec adds the evolution findings against that revision (a
+    reordered released field here) to its lint findings, at the field that moved; until
+    the save, only lint speaks."""
+    path = committed / "message" / "FooRequest.json"
+    topics_end = FOO_REQUEST.index('    { "name": "Owner"')
+    topics_start = FOO_REQUEST.index('    { "name": "Topics"')
+    owner_end = FOO_REQUEST.index('  ],\n  "commonStructs"')
+    owner = FOO_REQUEST[topics_end:owner_end].replace('"Who." }', '"Who." },')
+    topics = FOO_REQUEST[topics_start:topics_end].rstrip().rstrip(",") + "\n"
+    reordered = FOO_REQUEST[:topics_start] + owner + topics + FOO_REQUEST[owner_end:]
+
+    async def session() -> None:
+        async with editing(committed, options={"diffBase": "HEAD"}) as editor:
+            uri = editor.open(path)
+            assert await editor.diagnostics(uri, 1) == []
+            version = editor.change(uri, reordered)
+            assert await editor.diagnostics(uri, version) == []
+            seen = editor.count(uri)
+            path.write_text(reordered, encoding="utf-8")
+            editor.save(uri)
+            found = await editor.diagnostics(uri, version, after=seen)
+            assert "fields-reordered" in [d.code for d in found]
+            moved = next(d for d in found if d.code == "fields-reordered")
+            assert moved.severity == types.DiagnosticSeverity.Error
+            # the finding names the field that moved first: its "name" key, as lint would
+            assert moved.range == within(reordered, '{ "name": "Owner"', '"name"')
+            assert moved.message.splitlines()[0] == (
+                "fields of FooRequest were reordered in released versions 1-3: "
+                "Topics, Owner became Owner, Topics"
+            )
+            assert "why: in BASE's validVersions" in moved.message.splitlines()
+
+    run(session)
+
+
+def test_diff_base_from_the_configuration_and_problems_shown_once(
+    committed: Path, folder: Path
+) -> None:
+    """kcompat.toml's diff-base is used when the editor sets none; a base that does not
+    exist, or a folder without git, is one message in the editor, not an error."""
+    (committed / "kcompat.toml").write_text('diff-base = "no-such-branch"\n', encoding="utf-8")
+    path = committed / "message" / "FooRequest.json"
+
+    async def in_git() -> None:
+        async with editing(committed) as editor:
+            uri = editor.open(path)
+            await editor.diagnostics(uri, 1)
+            editor.save(uri)
+            said = await editor.message("no-such-branch")
+            assert said.startswith("diffBase 'no-such-branch': ")
+            assert "\n" not in said
+
+    async def no_git() -> None:
+        async with editing(folder, options={"diffBase": "origin/trunk"}) as editor:
+            uri = editor.open(folder / "FooRequest.json")
+            await editor.diagnostics(uri, 1)
+            editor.save(uri)
+            said = await editor.message("not in a git repository")
+            assert said.startswith("diffBase 'origin/trunk': ")
+
+    run(in_git)
+    run(no_git)

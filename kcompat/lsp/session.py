@@ -59,7 +59,7 @@ class Session:
         self._readable: dict[str, Parsed] = {}  # uri -> latest parse with a message
         self._lint: dict[str, list[types.Diagnostic]] = {}
         self._diff: dict[str, list[types.Diagnostic]] = {}
-        self._sent: dict[str, list[types.Diagnostic]] = {}
+        self._sent: dict[str, tuple[int | None, list[types.Diagnostic]]] = {}
         self._cross: dict[str, set[str]] = {}  # folder -> closed uris given findings
         self._pending: dict[str, asyncio.Task[None]] = {}
         self._told: set[str] = set()  # problems already shown to the user
@@ -264,12 +264,11 @@ class Session:
     def _publish(self, uri: str) -> None:
         """Send the document's diagnostics (lint and diff) when they changed."""
         merged = [*self._lint.get(uri, []), *self._diff.get(uri, [])]
-        if self._sent.get(uri) == merged and uri in self._sent:
+        version = self._open.get(uri)
+        if self._sent.get(uri) == (version, merged):
             return
-        self._sent[uri] = merged
-        params = types.PublishDiagnosticsParams(
-            uri=uri, diagnostics=merged, version=self._open.get(uri)
-        )
+        self._sent[uri] = (version, merged)
+        params = types.PublishDiagnosticsParams(uri=uri, diagnostics=merged, version=version)
         self.server.text_document_publish_diagnostics(params)
 
     def stop(self) -> None:
