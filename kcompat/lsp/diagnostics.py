@@ -12,10 +12,10 @@ from collections.abc import Iterable
 
 from lsprotocol import types
 
+from kcompat.escaping import shown
+from kcompat.findings import Finding, Severity
 from kcompat.lsp.documents import Parsed
-from kcompat.report.safe import shown
 from kcompat.report.sarif import HELP_URI
-from kcompat.rules.engine import Finding, Severity
 
 SOURCE = "kcompat"
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from kcompat.config import Config
 from kcompat.diff.prepared import check_pair, prepare_pair
 from kcompat.errors import UsageError
-from kcompat.rules.engine import Finding
+from kcompat.findings import Finding
 from kcompat.sources.git import GitRepo
 from kcompat.sources.sides import rev_path_side, side_for
 from kcompat.spec.specfile import parsed_once

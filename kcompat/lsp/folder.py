@@ -17,8 +17,8 @@ from pathlib import Path
 
 from kcompat.config import Config
 from kcompat.errors import UsageError
+from kcompat.findings import Finding
 from kcompat.lint.check import run_lint
-from kcompat.rules.engine import Finding
 from kcompat.rules.registry import Subject, all_rules
 from kcompat.rules.runner import Call, Finishing, finish, run_rules
 from kcompat.sources.files import read_file

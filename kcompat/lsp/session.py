@@ -26,13 +26,14 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
 from kcompat.config import Config, ConfigError, load_config
+from kcompat.escaping import shown
 from kcompat.lsp.diagnostics import diagnostics
 from kcompat.lsp.documents import Parsed, parse
 from kcompat.lsp.evolution import Evolution, Repos, against_base
 from kcompat.lsp.folder import DiskSpecs, is_spec, lint_folder
 from kcompat.lsp.shipped import ReleaseIndex, Shipping
 from kcompat.lsp.text import UTF16
-from kcompat.report.safe import shown
+from kcompat.rules.registry import rule_categories
 
 #: Quiet time after an edit before its folder is linted again.
 DEBOUNCE_SECONDS = 0.06
@@ -118,7 +119,7 @@ class Session:
         """The configuration for a folder (kcompat.toml or pyproject.toml, found upwards);
         a broken one is shown once and the defaults apply."""
         try:
-            return load_config(Path(folder) if folder else Path.cwd())
+            return load_config(Path(folder) if folder else Path.cwd(), rules=rule_categories)
         except ConfigError as err:
             self._problems.append(f"{err} (kcompat lsp uses the defaults until it is fixed)")
             return Config()

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from lsprotocol import types
 
+from kcompat.escaping import shown
 from kcompat.lsp.diagnostics import text_range
 from kcompat.lsp.documents import Parsed
-from kcompat.report.safe import shown
 from kcompat.spec.load import JArray, JObject
 
 
