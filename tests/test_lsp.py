@@ -493,6 +493,8 @@ def test_not_a_spec_and_unsaved_buffers(folder: Path) -> None:
         async with editing(folder) as editor:
             other = editor.open(folder / "package.json")
             assert await editor.diagnostics(other, 1) == []
+            assert await editor.completion(other, 0, 1) == []
+            assert await editor.symbols(other) == []
             buffer = "untitled:Untitled-1"
             editor.versions[buffer] = 1
             editor.client.text_document_did_open(

@@ -131,7 +131,8 @@ def _reading(server: LanguageServer, session: Session) -> None:
     @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
     @guarded
     async def symbols(ls: LanguageServer, params: types.DocumentSymbolParams) -> Any:
-        return document_symbols(session.parsed(params.text_document.uri))
+        uri = params.text_document.uri
+        return document_symbols(session.parsed(uri)) if session.is_spec(uri) else None
 
 
 def _locations(
@@ -165,6 +166,8 @@ def _editing(server: LanguageServer, session: Session) -> None:
     @guarded
     async def completion(ls: LanguageServer, params: types.CompletionParams) -> Any:
         uri = params.text_document.uri
+        if not session.is_spec(uri):
+            return None
         text = session.text(uri)
         index = TextIndex(text, session.encoding)
         offset = index.offset_at(params.position.line, params.position.character)
@@ -188,6 +191,8 @@ def _editing(server: LanguageServer, session: Session) -> None:
     @guarded
     async def code_action(ls: LanguageServer, params: types.CodeActionParams) -> Any:
         uri = params.text_document.uri
+        if not session.is_spec(uri):
+            return None
         parsed = session.parsed(uri)
         start = parsed.index.offset_at(params.range.start.line, params.range.start.character)
         return code_actions(parsed, uri, params.context.diagnostics, start)

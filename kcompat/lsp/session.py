@@ -34,11 +34,16 @@ from kcompat.lsp.folder import DiskSpecs, is_spec, lint_folder
 from kcompat.lsp.shipped import ReleaseIndex, Shipping
 from kcompat.lsp.text import UTF16
 from kcompat.rules.registry import rule_categories
+from kcompat.spec.specfile import named_spec
 
 #: Quiet time after an edit before its folder is linted again.
 DEBOUNCE_SECONDS = 0.06
 #: How long a hover waits for release data before answering without it.
 RELEASES_WAIT_SECONDS = 3.0
+
+#: What marks a file that does not parse yet as a spec: its name, or a key only specs have.
+SPEC_NAMES = ("Request.json", "Response.json")
+SPEC_TEXT = ('"validVersions"', '"apiKey"', '"flexibleVersions"')
 
 log = logging.getLogger(__name__)
 Result = TypeVar("Result")
@@ -102,6 +107,16 @@ class Session:
         text does not parse)."""
         self.parsed(uri)
         return self._readable.get(uri)
+
+    def is_spec(self, uri: str) -> bool:
+        """Whether the document is (or is becoming) a spec, not some other JSON an
+        editor sends (its settings, ``package.json``): completion and fixes are for specs."""
+        parsed = self.parsed(uri)
+        known = parsed if parsed.spec.document is not None else self._readable.get(uri)
+        if known is not None:
+            return named_spec(known.spec)
+        name = os.path.basename(self.path_of(uri))
+        return name.endswith(SPEC_NAMES) or any(key in parsed.text for key in SPEC_TEXT)
 
     def folder_specs(self, uri: str) -> list[Parsed]:
         """Every spec of the document's folder: open ones as edited, the rest on disk."""
