@@ -588,3 +588,61 @@ def test_diff_base_from_the_configuration_and_problems_shown_once(
 
     run(in_git)
     run(no_git)
+
+
+def test_hover_names_the_releases_that_shipped_a_field(committed: Path) -> None:
+    """With release tags, a field's hover says which releases shipped it; a field added
+    since the last release was shipped by none yet."""
+    git(committed, "tag", "1.0.0")
+    path = committed / "message" / "FooRequest.json"
+    added = FOO_REQUEST.replace(
+        '"about": "Who." }',
+        '"about": "Who." },\n    { "name": "Later", "type": "int8", "versions": "3+", "about": "New." }',
+    )
+    path.write_text(added, encoding="utf-8")
+    git(committed, "commit", "-q", "-am", "a field after 1.0.0")
+    git(committed, "tag", "1.1.0")
+    path.write_text(
+        added.replace(
+            '"about": "New." }',
+            '"about": "New." },\n'
+            '    { "name": "Newest", "type": "int8", "versions": "3+", "about": "N." }',
+        ),
+        encoding="utf-8",
+    )
+    text = path.read_text(encoding="utf-8")
+
+    async def session() -> None:
+        async with editing(committed) as editor:
+            uri = editor.open(path)
+            await editor.diagnostics(uri, 1)
+
+            async def last_line(name: str) -> str:
+                where = within(text, f'"name": "{name}"', f'"{name}"')
+                got = await editor.hover(uri, where.start.line, where.start.character + 1)
+                assert got is not None and isinstance(got.contents, types.MarkupContent)
+                return got.contents.value.splitlines()[-1]
+
+            assert await last_line("Owner") == "shipped by `1.0.0`, `1.1.0`"
+            assert await last_line("Later") == "shipped by `1.1.0`"
+            assert await last_line("Newest") == "shipped by no release yet"
+
+    run(session)
+
+
+def test_a_file_over_the_size_limit_is_one_diagnostic(folder: Path) -> None:
+    """A huge file is refused with one diagnostic; the features answer nothing, fast."""
+    huge = FOO_REQUEST.replace('"The name."', '"' + "x" * (5 * 1024 * 1024) + '"')
+
+    async def session() -> None:
+        async with editing(folder) as editor:
+            uri = editor.open(folder / "FooRequest.json", huge)
+            found = await editor.diagnostics(uri, 1)
+            assert [d.code for d in found] == ["invalid-json"]
+            assert "over the 4 MiB limit" in found[0].message
+            assert await editor.completion(uri, 10, 20) == []
+            assert await editor.hover(uri, 10, 20) is None
+            version = editor.change(uri, FOO_REQUEST)
+            assert await editor.diagnostics(uri, version) == []
+
+    run(session)

@@ -30,6 +30,7 @@ from kcompat.lsp.session import Session
 from kcompat.lsp.shipped import Shipping
 from kcompat.lsp.symbols import document_symbols
 from kcompat.lsp.text import TextIndex
+from kcompat.spec.load import MAX_BYTES
 
 log = logging.getLogger(__name__)
 Handler = TypeVar("Handler", bound=Callable[..., Awaitable[Any]])
@@ -169,6 +170,8 @@ def _editing(server: LanguageServer, session: Session) -> None:
         if not session.is_spec(uri):
             return None
         text = session.text(uri)
+        if len(text) > MAX_BYTES:  # refused by the parser: one diagnostic says so
+            return None
         index = TextIndex(text, session.encoding)
         offset = index.offset_at(params.position.line, params.position.character)
         cursor = cursor_at(text, offset)
