@@ -64,20 +64,15 @@ class Editor:
         )
         return uri
 
-    def change(self, uri: str, text: str, where: types.Range | None = None) -> int:
-        """Replace the whole text, or ``where`` with ``text``; the new version back."""
+    def change(self, uri: str, text: str) -> int:
+        """Replace the whole text (the server asks for whole texts); the new version back."""
         self.versions[uri] += 1
-        change: Any = (
-            types.TextDocumentContentChangeWholeDocument(text=text)
-            if where is None
-            else types.TextDocumentContentChangePartial(range=where, text=text)
-        )
         self.client.text_document_did_change(
             types.DidChangeTextDocumentParams(
                 text_document=types.VersionedTextDocumentIdentifier(
                     uri=uri, version=self.versions[uri]
                 ),
-                content_changes=[change],
+                content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)],
             )
         )
         return self.versions[uri]

@@ -9,6 +9,7 @@ code actions and the outline.
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
@@ -179,7 +180,7 @@ def test_hover_field_message_and_version_string(folder: Path) -> None:
             assert got.contents.value.splitlines() == [
                 "**`Extra`** · `int32` · field of `FooRequest`",
                 "",
-                "Something extra.",
+                "Something extra\\.",
                 "",
                 "| versions | on the wire |",
                 "|---|---|",
@@ -189,7 +190,7 @@ def test_hover_field_message_and_version_string(folder: Path) -> None:
                 "- versions `2+`",
                 "- tag 0 in `2+`",
                 "",
-                "added in v2, tagged (tag 0)",
+                "added in v2\\, tagged \\(tag 0\\)",
             ]
             owner = within(text, '"type": "Principal"', '"Principal"')
             got = await editor.hover(uri, owner.start.line, owner.start.character + 1)
@@ -597,7 +598,8 @@ def test_hover_names_the_releases_that_shipped_a_field(committed: Path) -> None:
     path = committed / "message" / "FooRequest.json"
     added = FOO_REQUEST.replace(
         '"about": "Who." }',
-        '"about": "Who." },\n    { "name": "Later", "type": "int8", "versions": "3+", "about": "New." }',
+        '"about": "Who." },\n'
+        '    { "name": "Later", "type": "int8", "versions": "3+", "about": "New." }',
     )
     path.write_text(added, encoding="utf-8")
     git(committed, "commit", "-q", "-am", "a field after 1.0.0")
@@ -643,6 +645,47 @@ def test_a_file_over_the_size_limit_is_one_diagnostic(folder: Path) -> None:
             assert await editor.completion(uri, 10, 20) == []
             assert await editor.hover(uri, 10, 20) is None
             version = editor.change(uri, FOO_REQUEST)
+            assert await editor.diagnostics(uri, version) == []
+
+    run(session)
+
+
+def test_hover_shows_spec_text_as_literal_markdown(folder: Path) -> None:
+    """An about with an image, a link and HTML renders as the text it is: no image is
+    fetched, no link or tag comes of it, no control character reaches the editor."""
+    about = "![x](http://example.invalid/x.png) <img src=x> [y](http://example.invalid) \x1b[2J"
+    text = FOO_REQUEST.replace('"Something extra."', json.dumps(about))
+
+    async def session() -> None:
+        async with editing(folder) as editor:
+            uri = editor.open(folder / "FooRequest.json", text)
+            await editor.diagnostics(uri, 1)
+            extra = within(text, '"name": "Extra"', '"Extra"')
+            got = await editor.hover(uri, extra.start.line, extra.start.character + 1)
+            assert got is not None and isinstance(got.contents, types.MarkupContent)
+            assert got.contents.value.splitlines()[2] == (
+                "\\!\\[x\\]\\(http\\:\\/\\/example\\.invalid\\/x\\.png\\) "
+                "\\<img src\\=x\\> \\[y\\]\\(http\\:\\/\\/example\\.invalid\\) "
+                "\\\\x1b\\[2J"
+            )
+
+    run(session)
+
+
+def test_lines_are_counted_as_editors_count_them(folder: Path) -> None:
+    """A line separator or U+0085 inside a string ends no line (editors and kcompat
+    agree: lines end at newlines), so a finding after one is on the line an editor shows."""
+    text = FOO_REQUEST.replace('"Who."', '"Who\u2028is\x85it"').replace(
+        '"versions": "0+", "about": "The user."', '"verions": "0+", "about": "The user."'
+    )
+
+    async def session() -> None:
+        async with editing(folder) as editor:
+            uri = editor.open(folder / "FooRequest.json", text)
+            found = await editor.diagnostics(uri, 1)
+            unknown = next(d for d in found if d.code == "unknown-key")
+            assert unknown.range == within(text, '"verions"', '"verions"')
+            version = editor.change(uri, text.replace('"verions"', '"versions"'))
             assert await editor.diagnostics(uri, version) == []
 
     run(session)

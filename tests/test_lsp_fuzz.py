@@ -35,6 +35,7 @@ SNIPPETS = (
     "{", "}", "[", "]", '"', ",", ":", "\n", "", "  ",
     '"name": ', '"type": "[]', '"tag": 7', '"versions": "3+"', '"nullableVersions": ',
     "// kcompat: ignore[tag-duplicate] ", "/*", "*/", "\U0001f600", "true", "-1", "Topic",
+    "\u2028", "\x0c", "\r\n",
 )  # fmt: skip
 EDITS = 240
 
@@ -45,13 +46,12 @@ def position(text: str, offset: int) -> types.Position:
 
 
 def edit(editor: Editor, uri: str, text: str, rng: random.Random) -> str:
-    """One random incremental edit; the new text back."""
+    """One random edit (the server asks for whole texts); the new text back."""
     start = rng.randrange(len(text) + 1)
     end = min(len(text), start + rng.choice((0, 0, 1, 3, 12, 80)))
-    new = rng.choice(SNIPPETS)
-    where = types.Range(start=position(text, start), end=position(text, end))
-    editor.change(uri, new, where)
-    return text[:start] + new + text[end:]
+    changed = text[:start] + rng.choice(SNIPPETS) + text[end:]
+    editor.change(uri, changed)
+    return changed
 
 
 async def ask_around(editor: Editor, uri: str, text: str, rng: random.Random) -> None:

@@ -16,6 +16,7 @@ from collections.abc import Iterator, Sequence
 
 from lsprotocol import types
 
+from kcompat.escaping import shown
 from kcompat.lsp.diagnostics import SOURCE, text_range
 from kcompat.lsp.documents import Parsed
 
@@ -70,7 +71,7 @@ def _hinted_fix(parsed: Parsed, found: types.Diagnostic) -> tuple[str, types.Tex
         except (ValueError, SyntaxError):
             return None
         new = json.dumps(value, ensure_ascii=False)
-        return f"Change to {new}", types.TextEdit(range=found.range, new_text=new)
+        return f"Change to {shown(new)}", types.TextEdit(range=found.range, new_text=new)
     tag = _NEXT_TAG.search(hint)
     if tag is not None and current.strip().lstrip("-").isdigit():
         return f"Use tag {tag.group(1)}", types.TextEdit(range=found.range, new_text=tag.group(1))
@@ -109,4 +110,4 @@ def _missing_about(parsed: Parsed, uri: str, offset: int) -> Iterator[types.Code
     place = text_range(parsed, end, end)
     name = json.dumps(inner["name"], ensure_ascii=False)
     edit = types.TextEdit(range=place, new_text=', "about": ""')
-    yield _action(f'Add an "about" to field {name}', uri, [edit])
+    yield _action(f'Add an "about" to field {shown(name)}', uri, [edit])

@@ -15,6 +15,7 @@ from typing import Any
 
 from lsprotocol import types
 
+from kcompat.escaping import shown
 from kcompat.lsp.cursor import Cursor, tags_in_array
 from kcompat.lsp.hover import VERSION_KEYS
 from kcompat.rules.lint.schema import published_schema
@@ -141,7 +142,8 @@ def _versions(text: str, key: str, message: Message | None) -> list[Value]:
         suggested.setdefault("none", "no version")
     out: list[Value] = []
     for value in existing:
-        out.append((value, f'"{value}"', types.CompletionItemKind.Value, "used in this spec"))
+        label = shown(value)  # the spec's text, shown escaped in the list
+        out.append((label, f'"{value}"', types.CompletionItemKind.Value, "used in this spec"))
     for value, detail in suggested.items():
         if value not in existing:
             out.append((value, f'"{value}"', types.CompletionItemKind.Value, detail))

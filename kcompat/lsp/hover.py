@@ -10,13 +10,15 @@ Markdown.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
+from kcompat.escaping import shown
 from kcompat.explain.matrix import Cell, Column, Row, build_matrix
 from kcompat.explain.timeline import default_text, timeline
 from kcompat.lsp.documents import Parsed, Spot
 from kcompat.lsp.shipped import Shipping
-from kcompat.report.markdown import code, escape
+from kcompat.report.markdown import code
 from kcompat.spec.model import Field, Message
 from kcompat.spec.versions import Versions, VersionSyntaxError
 
@@ -31,8 +33,16 @@ VERSION_KEYS = frozenset(
         "taggedVersions",
     }
 )
+#: ASCII punctuation: CommonMark lets a backslash make any of it literal.
+_PUNCTUATION = re.compile(r"([!-/:-@\[-`{-~])")
 #: Releases listed by name in a hover before the rest are counted.
 _SHOWN_RELEASES = 3
+
+
+def text(words: str) -> str:
+    """Text from a spec as literal Markdown: no link, image, HTML or emphasis can come
+    of it (every ASCII punctuation mark escaped), nor a raw control character."""
+    return _PUNCTUATION.sub(r"\\\1", shown(words))
 
 
 def hover_text(parsed: Parsed, spot: Spot, shipping: Shipping) -> str | None:
@@ -63,7 +73,7 @@ def message_text(message: Message, shipping: Shipping) -> str:
     """The message: kind, API key, valid, flexible, deprecated and unstable versions."""
     head = [
         f"**{code(message.name or '(unnamed)', cell=False)}**",
-        escape(message.kind or "no type"),
+        text(message.kind or "no type"),
     ]
     if message.api_key is not None:
         head.append(f"apiKey {message.api_key}")
@@ -94,12 +104,12 @@ def field_text(message: Message, item: Field, shipping: Shipping) -> str:
         f"field of {code(message.name, cell=False)}"
     ]
     if item.about:
-        lines += ["", escape(item.about)]
+        lines += ["", text(item.about)]
     if row is not None:
         lines += ["", *wire_table(row, matrix.columns)]
     lines += ["", *_attributes(item), *_struct_line(message, item)]
     if row is not None:
-        lines += ["", escape(timeline(row, matrix.columns))]
+        lines += ["", text(timeline(row, matrix.columns))]
     if shipping.known:
         path = next((p for p, f in message.walk() if f.node is item.node), item.name)
         lines += ["", _releases_line(shipping.of_field(path))]
@@ -193,7 +203,7 @@ def version_text(parsed: Parsed, spot: Spot, message: Message) -> str:
     try:
         versions = Versions.parse(raw)
     except VersionSyntaxError as err:
-        return escape(str(err))
+        return text(str(err))
     lines = [f"{code(raw, cell=False)}: {_covers(versions)}"]
     valid = message.valid_versions
     if spot.key != "validVersions" and not valid.empty:

@@ -52,8 +52,11 @@ def guarded(handler: Handler) -> Handler:
 
 def build_server() -> LanguageServer:
     """A server with every feature registered (started by :func:`serve`, or by tests)."""
+    # Whole texts on every change: a spec is a few KB, and pygls applies incremental edits
+    # with str.splitlines, which also breaks lines at U+2028, U+000C... where an editor
+    # does not: a spec with one of those in a string would be edited at the wrong place.
     server = LanguageServer(
-        "kcompat", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental
+        "kcompat", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Full
     )
     session = Session(server)
     _documents(server, session)

@@ -181,7 +181,7 @@ class Session:
         await asyncio.sleep(delay)
         members = [u for u in self._open if u == key or self.folder_of(u) == key]
         snapshot = [(u, self.text(u)) for u in members]
-        folder = key if not key.startswith(("untitled:",)) and os.path.isdir(key) else ""
+        folder = key if os.path.isabs(key) else ""  # else an unsaved buffer's URI
         try:
             results = await self.run(self._lint_job, folder, snapshot)
         except asyncio.CancelledError:
