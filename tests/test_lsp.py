@@ -689,3 +689,22 @@ def test_lines_are_counted_as_editors_count_them(folder: Path) -> None:
             assert await editor.diagnostics(uri, version) == []
 
     run(session)
+
+
+def test_a_misspelt_type_is_fixed_as_lint_suggests(folder: Path) -> None:
+    """``Int32`` reads as an undefined struct; lint's did-you-mean becomes the fix."""
+    text = FOO_REQUEST.replace('"type": "int32"', '"type": "Int32"')
+
+    async def session() -> None:
+        async with editing(folder) as editor:
+            uri = editor.open(folder / "FooRequest.json", text)
+            found = await editor.diagnostics(uri, 1)
+            (wrong,) = [d for d in found if d.code == "undefined-struct"]
+            assert wrong.range == within(text, '"type": "Int32"', '"Int32"')
+            actions = await editor.code_actions(uri, wrong.range, [wrong])
+            assert actions[0].title == 'Change to "int32"'
+            assert actions[0].is_preferred
+            version = editor.change(uri, apply(text, edits_of(actions[0], uri)))
+            assert await editor.diagnostics(uri, version) == []
+
+    run(session)
