@@ -109,7 +109,9 @@ def _reading(server: LanguageServer, session: Session) -> None:
         spot = spot_at(parsed, offset)
         if spot is None or parsed.message is None:
             return None
-        wants_releases = spot.key in ("name", "type", "tag") and spot.kind != "commonStruct"
+        wants_releases = (spot.kind, spot.key) == ("message", "name") or (
+            spot.kind == "field" and spot.key in ("name", "type", "tag")
+        )
         shipping = (
             await session.shipping(uri, parsed.message.name) if wants_releases else Shipping()
         )
