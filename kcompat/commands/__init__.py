@@ -23,6 +23,7 @@ COMMAND_MODULES: dict[str, str] = {
     "history": "history",
     "corpus": "corpus",
     "report": "report",
+    "lsp": "lsp",
 }
 
 
