@@ -66,11 +66,12 @@ def _version_step(
     """One spec's version against the version before it, struct by struct, by name: in
     one spec a name that ends and one that starts are two fields, as written (no renames
     to recognise). A field resolved alike in both is the same object, and is skipped."""
-    old = {f.name: f for f in before.all_fields()}
+    old = {f.field.name: f for f in before.all_fields()}
     names = set()
     for entry in after.all_fields():
-        names.add(entry.name)
-        was = old.get(entry.name)
+        name = entry.field.name
+        names.add(name)
+        was = old.get(name)
         if was is None:
             yield _added(message, entry, at)
         elif was is not entry:
@@ -79,7 +80,7 @@ def _version_step(
             if inner[0] is not None and inner[1] is not None:
                 yield from _version_step(message, inner[0], inner[1], at)
     for entry in before.all_fields():
-        if entry.name not in names:
+        if entry.field.name not in names:
             yield _gone(message, entry, False, at)
 
 

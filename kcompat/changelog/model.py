@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, fields
 from enum import StrEnum
+from operator import attrgetter
 
 from kcompat.spec.model import NO_VERSIONS
 from kcompat.spec.versions import Versions
@@ -85,7 +86,7 @@ class Change:
 
     def identity(self) -> tuple[object, ...]:
         """Everything but the versions: what one change in several runs shares."""
-        return tuple(getattr(self, name) for name in _IDENTITY)
+        return _IDENTITY(self)
 
     def sort_key(self) -> tuple[object, ...]:
         lowest = self.versions.lowest if not self.versions.empty else -1
@@ -96,7 +97,7 @@ class Change:
         return self.kind is ChangeKind.BREAK and self.severity == "error" and not self.accepted
 
 
-_IDENTITY = tuple(f.name for f in fields(Change) if f.name != "versions")
+_IDENTITY = attrgetter(*(f.name for f in fields(Change) if f.name != "versions"))
 
 #: Message types in the order a changelog lists them after requests and responses.
 _TYPE_ORDER = {"request": 0, "response": 0, "header": 1}
