@@ -112,15 +112,20 @@ def existing_version_changes(pair: MessagePair, released: Versions) -> list[Chan
             found = verdicts[version] = same_structs and before == after
         return found
 
-    out: list[Change] = []
+    # one change per identity and release state, its versions gathered over the runs
+    gathered: dict[tuple[object, ...], tuple[Change, bool, list[tuple[int, int]]]] = {}
+
+    def keep(change: Change, versions: Versions, shipped: bool) -> None:
+        entry = gathered.setdefault((change.identity(), shipped), (change, shipped, []))
+        entry[2].extend(versions.ranges)
+
     for struct_pair in pair.struct_pairs:  # released versions as the rules saw them
         if unchanged(struct_pair.versions):
             continue
         found = _struct_changes(head.name, (struct_pair,), base, head, renames=True, forms=False)
         for change in found:
             if _keeps_bytes(change):
-                versions = struct_pair.versions
-                out.append(replace(change, versions=versions, existing=True, released=True))
+                keep(change, struct_pair.versions, True)
     rest = (base.valid_versions & head.valid_versions) - pair.common
     for run in runs(base, head, rest):
         if unchanged(run):
@@ -129,11 +134,14 @@ def existing_version_changes(pair: MessagePair, released: Versions) -> list[Chan
         pairs = pair_layouts(run, before.root, after.root, before.flexible != after.flexible)
         shipped = run & released  # released, but judged apart (restored or diverged)
         for change in _struct_changes(head.name, pairs, base, head, renames=True):
-            if not (run - shipped).empty:
-                out.append(replace(change, versions=run - shipped, existing=True))
-            if not shipped.empty and _keeps_bytes(change):
-                out.append(replace(change, versions=shipped, existing=True, released=True))
-    return merged(out)
+            keep(change, run - shipped, False)
+            if _keeps_bytes(change):
+                keep(change, shipped, True)
+    return [
+        replace(change, versions=Versions.from_ranges(ranges), existing=True, released=shipped)
+        for change, shipped, ranges in gathered.values()
+        if ranges
+    ]
 
 
 def _structs(message: Message) -> frozenset[tuple[str, bool]]:
@@ -146,21 +154,6 @@ def _keeps_bytes(change: Change) -> bool:
     if change.kind is ChangeKind.FIELD_REMOVED:
         return change.tag is not None  # a tagged field dropped: old readers skip it
     return change.kind in KEEPS_BYTES
-
-
-def merged(changes: Iterable[Change]) -> list[Change]:
-    """One change per everything-but-versions, with the union of its versions."""
-    groups: dict[tuple[object, ...], list[Change]] = {}
-    for change in changes:
-        groups.setdefault(change.identity(), []).append(change)
-    out = []
-    for same in groups.values():
-        if len(same) == 1:
-            out.append(same[0])
-        else:
-            versions = Versions.from_ranges(r for c in same for r in c.versions.ranges)
-            out.append(replace(same[0], versions=versions))
-    return out
 
 
 def _struct_changes(
