@@ -99,6 +99,8 @@ class Change:
 
 _IDENTITY = attrgetter(*(f.name for f in fields(Change) if f.name != "versions"))
 
+_VERSIONED = frozenset({ChangeKind.VERSIONS_ADDED, ChangeKind.VERSIONS_REMOVED})
+
 #: Message types in the order a changelog lists them after requests and responses.
 _TYPE_ORDER = {"request": 0, "response": 0, "header": 1}
 
@@ -118,9 +120,6 @@ class MessageChanges:
         group = _TYPE_ORDER.get(self.message_type, 2)
         key = self.api_key if self.api_key is not None and group == 0 else -1
         return (group, key, self.message_type != "request", self.name)
-
-    def has(self, *kinds: ChangeKind) -> bool:
-        return any(change.kind in kinds for change in self.changes)
 
     @property
     def title(self) -> str:
@@ -163,22 +162,33 @@ class Changelog:
             yield from group.changes
 
     def counts(self) -> Counts:
-        groups = self.groups
-        structural = (ChangeKind.MESSAGE_ADDED, ChangeKind.MESSAGE_REMOVED)
-        versioned = (ChangeKind.VERSIONS_ADDED, ChangeKind.VERSIONS_REMOVED)
+        """What the first line says (one pass over the changes; kept, the model is
+        immutable)."""
+        found: Counts | None = self.__dict__.get("_counts")
+        if found is not None:
+            return found
+        tally = dict.fromkeys(("added", "removed", "renamed", "reversioned", "changed"), 0)
+        for group in self.groups:
+            kinds = {change.kind for change in group.changes}
+            if ChangeKind.MESSAGE_ADDED in kinds:
+                tally["added"] += 1
+            elif ChangeKind.MESSAGE_REMOVED in kinds:
+                tally["removed"] += 1
+            elif ChangeKind.MESSAGE_RENAMED in kinds:
+                tally["renamed"] += 1
+            elif not kinds.isdisjoint(_VERSIONED):
+                tally["reversioned"] += 1
+            else:
+                tally["changed"] += 1
         breaks = [c for c in self.changes if c.kind is ChangeKind.BREAK]
-        return Counts(
-            added=sum(1 for g in groups if g.has(ChangeKind.MESSAGE_ADDED)),
-            removed=sum(1 for g in groups if g.has(ChangeKind.MESSAGE_REMOVED)),
-            renamed=sum(1 for g in groups if g.has(ChangeKind.MESSAGE_RENAMED)),
-            reversioned=sum(1 for g in groups if not g.has(*structural) and g.has(*versioned)),
-            changed=sum(
-                1 for g in groups if not g.has(*structural, *versioned, ChangeKind.MESSAGE_RENAMED)
-            ),
+        found = Counts(
+            **tally,
             breaks=sum(1 for c in breaks if c.counts_as_break),
             accepted=sum(1 for c in breaks if c.accepted),
             warnings=sum(1 for c in breaks if c.severity == "warning" and not c.accepted),
         )
+        object.__setattr__(self, "_counts", found)
+        return found
 
     def only(self, names: frozenset[str]) -> Changelog:
         """The changelog of some messages (``kcompat explain NAME --since A``)."""
