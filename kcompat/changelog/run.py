@@ -11,6 +11,7 @@ from __future__ import annotations
 import shlex
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import NamedTuple
 
 from kcompat.changelog.breaks import from_findings
 from kcompat.changelog.compute import Sides, compute
@@ -35,8 +36,7 @@ class ChangelogRequest:
     config_choice: ConfigChoice = field(default_factory=ConfigChoice)
 
 
-@dataclass(frozen=True)
-class ChangelogResult:
+class ChangelogResult(NamedTuple):
     changelog: Changelog
     files: int
     note: str = ""  # one line for stderr (how to fetch the release tags)

@@ -8,7 +8,7 @@ changes nothing here.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from kcompat.changelog.model import Change, ChangeKind
 from kcompat.changelog.references import References
@@ -16,8 +16,7 @@ from kcompat.spec.model import NO_VERSIONS, Message
 from kcompat.spec.versions import Versions
 
 
-@dataclass(frozen=True)
-class Versioning:
+class Versioning(NamedTuple):
     """What is known about versions beyond the two models: which BASE versions count as
     released, which were deprecated before they went (and by what), and the versions
     marked unstable on each side (a response follows its request)."""
