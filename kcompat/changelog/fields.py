@@ -1,15 +1,11 @@
-"""What changes in a message's fields, version by version, on the version-resolved model.
+"""What HEAD changes in the fields of versions BASE already had, on the resolved layouts.
 
-Two questions, both answered by pairing resolved layouts as the evolution rules pair
-them (:func:`kcompat.rules.evolution.pairing.pair_layouts`: by name, renames by shape):
-
-* a **new version** (HEAD has it, BASE does not) against the version before it in HEAD:
-  the fields it adds (tagged or not), the fields it no longer has, nullability, tagging,
-  encoding;
-* a version **both sides have**, BASE's layout against HEAD's: on versions a release
-  shipped only what keeps the bytes (tagged fields added or dropped, renames, structs
-  renamed, moved or regrouped), since what breaks them is diff's finding; on the others,
-  every change.
+A version **both sides have** is compared as the evolution rules compare it: BASE's
+layout against HEAD's, paired by name and renames by shape
+(:mod:`kcompat.rules.evolution.pairing`). On versions a release shipped only what keeps
+the bytes is listed (tagged fields added or dropped, renames, structs renamed, moved or
+regrouped), since what breaks them is diff's finding; on the others, every change. (What
+a *new* version does is :mod:`kcompat.changelog.steps`.)
 
 Layouts are resolved once per run of versions in which neither side can change
 (:mod:`kcompat.spec.runs`), so a message valid for 0-32766 costs a handful of layouts.
@@ -24,8 +20,8 @@ from dataclasses import replace
 from kcompat.changelog.model import Change, ChangeKind
 from kcompat.rules.evolution.pairing import MessagePair, StructPair, pair_layouts
 from kcompat.spec.model import NO_VERSIONS, Field, Message, show_value
-from kcompat.spec.resolve import Kind, LayoutField, StructLayout, Wire, resolve
-from kcompat.spec.runs import boundaries, runs
+from kcompat.spec.resolve import Kind, LayoutField, Wire, resolve
+from kcompat.spec.runs import runs
 from kcompat.spec.shape import version_signature
 from kcompat.spec.versions import Versions
 
@@ -39,55 +35,6 @@ KEEPS_BYTES = frozenset(
         ChangeKind.FIELDS_REGROUPED,
     }
 )
-
-
-def new_version_changes(base: Message, head: Message) -> list[Change]:
-    """What each version HEAD adds does, compared with HEAD's version before it (only
-    where some range of the spec starts or ends: elsewhere the layouts are the same)."""
-    new = head.valid_versions - base.valid_versions
-    if new.empty:
-        return []
-    cuts = boundaries(head)
-    out: list[Change] = []
-    for run in runs(head, head, new):
-        version = run.lowest
-        if version not in cuts or version == head.valid_versions.lowest:
-            continue
-        previous = (head.valid_versions & Versions.of(0, version - 1)).highest
-        before, after = resolve(head, previous), resolve(head, version)
-        at = Versions.of(version, version)
-        out += _version_step(head.name, before.root, after.root, at)
-    return out
-
-
-def _version_step(
-    message: str, before: StructLayout, after: StructLayout, at: Versions
-) -> Iterator[Change]:
-    """One spec's version against the version before it, struct by struct, by name: in
-    one spec a name that ends and one that starts are two fields, as written (no renames
-    to recognise). A field resolved alike in both is the same object, and is skipped."""
-    old = {f.field.name: f for f in before.all_fields()}
-    names = set()
-    for entry in after.all_fields():
-        name = entry.field.name
-        names.add(name)
-        was = old.get(name)
-        if was is None:
-            yield _added(message, entry, at)
-        elif was is not entry:
-            yield from _field_changes(message, was, entry, at)
-            inner = _child_struct(was.wire), _child_struct(entry.wire)
-            if inner[0] is not None and inner[1] is not None:
-                yield from _version_step(message, inner[0], inner[1], at)
-    for entry in before.all_fields():
-        if entry.field.name not in names:
-            yield _gone(message, entry, False, at)
-
-
-def _child_struct(wire: Wire) -> StructLayout | None:
-    if wire.struct is not None:
-        return wire.struct
-    return wire.element.struct if wire.element is not None else None
 
 
 def existing_version_changes(pair: MessagePair, released: Versions) -> list[Change]:
