@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, fields
 from enum import StrEnum
 from operator import attrgetter
+from typing import NamedTuple
 
 from kcompat.spec.model import NO_VERSIONS
 from kcompat.spec.versions import Versions
@@ -129,8 +130,7 @@ class MessageChanges:
         return f"{self.name} ({self.message_type})" if self.message_type else self.name
 
 
-@dataclass(frozen=True)
-class Counts:
+class Counts(NamedTuple):
     """What the first line says."""
 
     added: int

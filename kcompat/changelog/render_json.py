@@ -50,7 +50,7 @@ def changelog_dict(changelog: Changelog) -> dict[str, Any]:
         "head": changelog.head,
         "released": changelog.released,
         "diff_command": changelog.diff_command,
-        "summary": {**asdict(counts), "text": summary_line(changelog)},
+        "summary": {**counts._asdict(), "text": summary_line(changelog)},
         "changes": [change_dict(g, c) for g in changelog.groups for c in g.changes],
     }
 

@@ -64,9 +64,11 @@ class _Step:
     def _children(self, field: Field, chain: tuple[str, ...]) -> Sequence[Field]:
         """The fields of the struct a field holds, as resolve finds them: its own
         definition, else the message's struct of that name (none inside itself)."""
+        if field.fields:
+            return field.fields if field.type.base not in chain else ()
         if not field.type.has_struct or field.type.base in chain:
             return ()
-        if field.fields or (field.node is not None and "fields" in field.node):
+        if field.node is not None and "fields" in field.node:
             return field.fields
         struct = self.message.struct_for(field)
         return struct.fields if struct is not None else ()
@@ -98,6 +100,8 @@ class _Step:
 
     def _form(self, field: Field, path: str) -> Iterator[Change]:
         """Nullability, tagging and integer encoding: what may differ between versions."""
+        if not (field.nullable_versions or field.tagged_versions or field.encoding):
+            return  # the same at every version
         before, after, name = self.before, self.after, self.message.name
         if field.nullable_at(before) != field.nullable_at(after):
             starts = field.nullable_at(after)
