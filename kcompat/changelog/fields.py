@@ -47,8 +47,6 @@ def existing_version_changes(pair: MessagePair, released: Versions) -> list[Chan
     compared already) can only differ in what its structs are called or where they are
     defined, so with the same structs on both sides it is skipped."""
     base, head = pair.base, pair.head
-    same_structs = _structs(base) == _structs(head)
-
     verdicts: dict[int, bool] = {}  # by a run's lowest version: a run has many structs
 
     def unchanged(run: Versions) -> bool:
@@ -56,7 +54,8 @@ def existing_version_changes(pair: MessagePair, released: Versions) -> list[Chan
         found = verdicts.get(version)
         if found is None:
             before, after = version_signature(base, version), version_signature(head, version)
-            found = verdicts[version] = same_structs and before == after
+            found = before == after and _same_structs(base, head)
+            verdicts[version] = found
         return found
 
     # one change per identity and release state, its versions gathered over the runs
@@ -91,10 +90,14 @@ def existing_version_changes(pair: MessagePair, released: Versions) -> list[Chan
     ]
 
 
-def _structs(message: Message) -> frozenset[tuple[str, bool]]:
-    """Every struct a message defines, and whether it is a common one."""
-    common = {struct.name for struct in message.common_structs}
-    return frozenset((struct.name, struct.name in common) for struct in message.structs)
+def _same_structs(base: Message, head: Message) -> bool:
+    """Both messages define the same structs, common ones as common ones."""
+
+    def structs(message: Message) -> frozenset[tuple[str, bool]]:
+        common = {struct.name for struct in message.common_structs}
+        return frozenset((struct.name, struct.name in common) for struct in message.structs)
+
+    return structs(base) == structs(head)
 
 
 def _keeps_bytes(change: Change) -> bool:
