@@ -203,8 +203,11 @@ def check_pair(
 ) -> Outcome:
     """All findings for a prepared comparison (pure: no git, no file system); ``paired``
     is its specs as :func:`paired_specs` paired them, when the caller needs the pairing."""
-    base_specs = [read_spec(path, data) for path, data in pair.base_files]
-    head_specs = [read_spec(path, data) for path, data in pair.head_files]
+    if paired is not None:  # read already
+        base_specs, head_specs = list(paired.base), list(paired.head)
+    else:
+        base_specs = [read_spec(path, data) for path, data in pair.base_files]
+        head_specs = [read_spec(path, data) for path, data in pair.head_files]
     ledger = TagLedger.empty()
     for name, path, tag, bindings in pair.ledger:
         ledger.entries.setdefault(name, {})[(path, tag)] = [Binding(*b) for b in bindings]

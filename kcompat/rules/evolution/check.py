@@ -106,6 +106,8 @@ class Paired:
     pairing: Pairing
     unreadable: tuple[SpecFile, ...]
     invalid: tuple[tuple[SpecFile, str, Finding], ...]
+    base: tuple[SpecFile, ...] = ()  # the spec files paired, as given
+    head: tuple[SpecFile, ...] = ()
 
 
 def pair_specs(
@@ -120,7 +122,7 @@ def pair_specs(
         _without(list(head_specs), left_out),
         releases,
     )
-    return Paired(pairing, unreadable, invalid)
+    return Paired(pairing, unreadable, invalid, tuple(base_specs), tuple(head_specs))
 
 
 def _pair_call(pair: MessagePair, context: DiffContext) -> Call:
