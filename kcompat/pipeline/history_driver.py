@@ -29,6 +29,7 @@ from kcompat.pipeline.prepare import Preparation, PrepareJob, prefetched, worker
 from kcompat.pipeline.revisions import Comparison, consecutive, releases
 from kcompat.pipeline.sparkapi import is_connect, label_jobs
 from kcompat.sources.git import GitRepo
+from kcompat.sources.gitwalk import subjects
 from kcompat.sources.releases import release_tags
 
 MODES = ("consecutive", "releases", "transitive")
@@ -418,13 +419,9 @@ def name_commits(repo: GitRepo, entries: Sequence[dict[str, Any]]) -> None:
     labels = sorted({e["introduced_in"] for e in entries})
     if not labels:
         return
-    out = repo.run_git("log", "--no-walk", "--format=%h%x00%H%x00%s", *labels, "--")
-    subjects: dict[str, str] = {}
-    for line in out.splitlines():
-        _short, full, subject = [*line.split("\x00"), "", ""][:3]
-        subjects[full[:12]] = subject
+    by_short = {full[:12]: line for full, line in subjects(repo, labels).items()}
     for entry in entries:
-        entry["subject"] = subjects.get(entry["introduced_in"], "")
+        entry["subject"] = by_short.get(entry["introduced_in"], "")
 
 
 def _release_order(labels: Sequence[str]) -> list[str]:
