@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import difflib
 import fnmatch
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
@@ -26,6 +25,7 @@ from types import MappingProxyType
 from typing import Any
 
 from kcompat.findings import Severity
+from kcompat.patterns import PatternError, compiled
 
 DEFAULT_RELEASE_TAGS = r"^v?\d+\.\d+(\.\d+)?$"
 #: A configuration file larger than this is refused (it is read whole).
@@ -297,9 +297,11 @@ def parse_config(
     patterns = {}
     for key, default in (("release-tags", DEFAULT_RELEASE_TAGS), ("release-branches", "")):
         patterns[key] = text(key, default)
+        if patterns[key] == default:
+            continue  # kcompat's own: valid (and the regex engine stays unimported)
         try:
-            re.compile(patterns[key])
-        except re.error as err:
+            compiled(patterns[key])
+        except PatternError as err:
             raise ConfigError(f"{source}: {key} is not a valid regex: {err}") from None
     unused = _typed(table, "report-unused-ignores", bool, False, source, "true or false")
     return Config(

@@ -125,11 +125,10 @@ def write_report(result: Any, path: Path) -> None:
 
 def check_pattern(option: str, pattern: str) -> None:
     """A regular expression given on the command line, or one line saying what is wrong."""
-    import re
-
     from kcompat.errors import UsageError
+    from kcompat.patterns import PatternError, compiled
 
     try:
-        re.compile(pattern)
-    except re.error as err:
+        compiled(pattern)
+    except PatternError as err:
         raise UsageError(f"{option} {pattern!r} is not a valid regular expression: {err}") from None

@@ -25,8 +25,10 @@ from kcompat.bounded import read_if_present
 from kcompat.errors import UsageError
 from kcompat.sources import gitenv
 from kcompat.sources.gitcmd import (
+    FILTER_KEYS,
     NO_DRIVERS,
     GitFailed,
+    GitStopped,
     Location,
     ObjectReader,
     locate,
@@ -77,6 +79,7 @@ class GitRepo:
     objects: ObjectReader = field(repr=False)  # its persistent ``git cat-file --batch``
     tables: GitTables = field(default_factory=GitTables, repr=False)
     _blobs: dict[str, bytes | None] = field(default_factory=dict, repr=False)
+    _missing: dict[str, bool] = field(default_factory=dict, repr=False)
     _ids: dict[tuple[str, str], str | None] = field(default_factory=dict, repr=False)
     _commits: dict[str, str | None] = field(default_factory=dict, repr=False)
     _histories: dict[tuple[str, str, int], list[tuple[str, str]]] = field(
@@ -330,12 +333,27 @@ class GitRepo:
     def changed_in_worktree(self, base: str, pathspecs: Sequence[str] = ()) -> list[str]:
         """Files of the working tree that differ from commit ``base``'s, untracked ones
         included. diff-index, not diff: ``git diff`` refreshes and rewrites .git/index as a
-        side effect; a stat-dirty but unchanged file only costs a read here."""
+        side effect; a stat-dirty but unchanged file only costs a read here. That read
+        would run the file's clean filter: every filter driver configured is emptied."""
         specs = pathspecs or ["."]
-        out = self.run_git("diff-index", *CHANGES, "--end-of-options", base, "--", *specs)
+        args = ("diff-index", *CHANGES, "--end-of-options", base, "--", *specs)
+        try:
+            out = run(self.handle.git, args, settings=self._no_filters())
+        except GitFailed as err:
+            raise UsageError(f"git diff-index failed: {err.last_line()}") from None
         changed = self._noted(raw_changes(out.split("\x00")), base, None)
         untracked = self.run_git("ls-files", "--others", "--exclude-standard", "-z", "--", *specs)
         return sorted({*changed, *(p for p in untracked.split("\x00") if p)})
+
+    def _no_filters(self) -> list[str]:
+        """``-c`` settings that empty every filter driver git's configuration names."""
+        try:
+            names = run(
+                self.handle.git, ["config", "-z", "--name-only", "--get-regexp", FILTER_KEYS]
+            )
+        except GitFailed:  # none (status 1)
+            return []
+        return [f"{name}=" for name in names.split("\x00") if name]
 
     def _noted(self, changes: Iterable[Change], base: str, head: str | None) -> list[str]:
         """The paths of ``changes``, each side's blob noted for reading by id."""
@@ -356,8 +374,16 @@ class GitRepo:
             self._ids.setdefault(key, None)
         if key in self._ids:
             blob = self._ids[key]
-            return self._object(blob) if blob is not None else None
-        return self._object(f"{sha}:{path}")
+            return self._listed(blob, path) if blob is not None else None
+        try:
+            data = self._object(f"{sha}:{path}")
+        except GitStopped:
+            if not self.partial:
+                raise
+            data = None
+        if data is None and self.partial and path in self.list_files(sha, [f":(literal){path}"]):
+            return self._listed(self._ids[key] or "", path)
+        return data
 
     def read_index(self, path: str) -> bytes | None:
         """A file's staged bytes, or None if it is not in the index; a file with an
@@ -365,16 +391,20 @@ class GitRepo:
         so, not a file removed."""
         blob = self._ids.get((INDEX, path))
         if blob is not None:
-            return self._object(blob)
-        stages = self._index_entries(path)
-        if "0" in stages:
-            return self._object(stages["0"])
-        if "2" in stages or "3" in stages:
+            return self._listed(blob, path)
+        if "\n" in path:
+            stages = self._index_entries(path)
+            found = self._listed(stages["0"], path) if "0" in stages else None
+            conflict = "2" in stages or "3" in stages
+        else:  # stage 0 named: a path like "1:x" is no stage number
+            found = self._object(f":0:{path}")
+            conflict = found is None and any(self._object(f":{n}:{path}") for n in "23")
+        if conflict:
             shown = display(path, self)
             raise UsageError(
                 f"{shown}: unresolved merge conflict in the index; resolve it, then git add {shown}"
             )
-        return None
+        return found
 
     def _index_entries(self, path: str) -> dict[str, str]:
         """Stage -> blob of ``path`` in the index (``ls-files -s``: any byte in a name)."""
@@ -392,12 +422,37 @@ class GitRepo:
         None if it is not there; a FIFO or a device (a committed symlink) is refused."""
         return read_if_present(self.root / path, MAX_BYTES, path)
 
+    def _listed(self, blob: str, path: str) -> bytes | None:
+        """A blob a listing named: missing from the object store only in a partial clone,
+        whose lazy fetch would run what the remote's configuration names (refused: git
+        says it is missing, or an older git's cat-file stops)."""
+        try:
+            data = self._object(blob)
+        except GitStopped:
+            if not self.partial:
+                raise
+            data, self._missing[blob] = None, True
+        if data is None and self._missing.get(blob, False):
+            raise UsageError(
+                f"{display(path, self)}: the text (blob {blob[:12]}) is not in this partial "
+                f"clone, and kcompat never fetches; fetch it first: git -C {self.root} "
+                f"cat-file -p {blob} > /dev/null (or clone without --filter)"
+            )
+        return data
+
+    @cached_property
+    def partial(self) -> bool:
+        """A partial clone (objects may be missing until fetched)."""
+        reader = self.handle.config_reader("repository")
+        return bool(reader.get_value("extensions", "partialclone", ""))
+
     def _object(self, name: str) -> bytes | None:
         if name in self._blobs:
             return self._blobs[name]
         found = self.objects.read(name, MAX_BYTES)
         result = found[1] if found is not None and found[0] == "blob" else None
         self._blobs[name] = result
+        self._missing[name] = found is None
         return result
 
     # -- history --------------------------------------------------------------------

@@ -21,6 +21,7 @@ import contextlib
 import os
 import re
 import subprocess
+import threading
 import weakref
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -51,11 +52,19 @@ READ_ONLY_ENV = {
     "GIT_NO_LAZY_FETCH": "1",
     "GIT_TERMINAL_PROMPT": "0",
 }
+#: The filter drivers' keys: a working-tree file git hashes to compare goes through its
+#: clean filter (the repository's ``.gitattributes`` picks one).
+FILTER_KEYS = r"^filter\..*\.(clean|smudge|process)$"
 #: Options of every command that compares trees: no external diff, no textconv filter.
 NO_DRIVERS = ("--no-ext-diff", "--no-textconv")
 _SHA = re.compile(r"[0-9a-f]{40,64}\Z")
 #: Bytes skipped at a time past a blob's cap (a huge blob costs no memory).
 SKIP_CHUNK = 1 << 20
+
+
+class GitStopped(UsageError):
+    """The persistent ``cat-file`` ended while answering (a broken repository, or a
+    partial clone's object it could not fetch)."""
 
 
 class GitFailed(Exception):
@@ -100,12 +109,20 @@ def runner_in(cwd: Path) -> git.Git:
     return hardened(git.Git(cwd))
 
 
-def run(runner: git.Git, args: Sequence[str], stdin: IO[bytes] | None = None) -> str:
-    """``git ARGS``: its output as text (one trailing newline dropped, bytes that are not
-    UTF-8 kept as surrogate escapes); :class:`GitFailed` when it fails."""
+def run(
+    runner: git.Git,
+    args: Sequence[str],
+    stdin: IO[bytes] | None = None,
+    settings: Sequence[str] = (),
+) -> str:
+    """``git ARGS`` (with more ``-c`` ``settings`` for this one command): its output as
+    text (one trailing newline dropped, bytes that are not UTF-8 kept as surrogate
+    escapes); :class:`GitFailed` when it fails."""
     import git
 
     verb, *rest = args
+    if settings:
+        runner = runner(c=list(settings))  # GitPython: options of the next command only
     command = getattr(runner, verb.replace("-", "_"))
     try:
         status, out, err = command(
@@ -199,6 +216,7 @@ class ObjectReader:
 
     def __init__(self, handle: git.Repo) -> None:
         self.handle = handle
+        self._drained: object = None  # the process whose stderr is being drained
 
     def read(self, name: str, cap: int) -> tuple[str, bytes] | None:
         """(object type, its first ``cap + 1`` bytes at most), or None if git has no
@@ -214,6 +232,8 @@ class ObjectReader:
             return None
         except OSError:  # the pipe to a git that has gone
             raise self._stopped() from None
+        finally:
+            self._drain()
         data = stream.read(min(size, cap + 1))
         left = size - len(data)
         while left > 0:  # the rest, in chunks: the stream stays in step, memory flat
@@ -226,14 +246,23 @@ class ObjectReader:
             raise self._stopped()
         return str(kind if isinstance(kind, str) else kind.decode("ascii")), data
 
+    def _drain(self) -> None:
+        """Read the persistent process's stderr away (GitPython pipes it and never reads
+        it: a git that said more than a pipe holds would block, and kcompat with it)."""
+        process = self.process
+        if process is None or process is self._drained or process.stderr is None:
+            return
+        self._drained = process
+        threading.Thread(target=_discard, args=(process.stderr,), daemon=True).start()
+
     def _alive(self) -> bool:
         process = self.handle.git.cat_file_all
         return process is not None and process.proc is not None and process.poll() is None
 
-    def _stopped(self) -> UsageError:
+    def _stopped(self) -> GitStopped:
         self.close()
         root = self.handle.working_dir
-        return UsageError(f"{root}: git cat-file stopped answering; is the repository intact?")
+        return GitStopped(f"{root}: git cat-file stopped answering; is the repository intact?")
 
     @property
     def process(self) -> subprocess.Popen[bytes] | None:
@@ -262,6 +291,12 @@ def end(handle: git.Repo) -> None:
             process.wait(timeout=5)
     handle.close()
     _OPEN.pop(id(handle), None)
+
+
+def _discard(stream: IO[bytes]) -> None:
+    with contextlib.suppress(OSError, ValueError):  # closed when the process ends
+        while stream.read(SKIP_CHUNK):
+            pass
 
 
 def _persistent(handle: git.Repo) -> Iterator[subprocess.Popen[bytes]]:
