@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kcompat.config import Config
+from kcompat.modes import ReleasedMode
 from kcompat.pipeline.history_tasks import Texts, pair_row, split_texts
 from kcompat.pipeline.revisions import Comparison
 from kcompat.sources.git import GitRepo, Tag
@@ -45,7 +46,7 @@ class PrepareJob:
     """What every chunk needs besides its comparisons (pickled to worker processes)."""
 
     root: str
-    released_mode: str
+    released_mode: ReleasedMode
     pattern: str  # release tags
     config: Config
     history: bool
@@ -90,7 +91,7 @@ def _state(job: PrepareJob, repo: GitRepo | None = None) -> tuple[GitRepo, Any]:
         fetched = repo if repo is not None else GitRepo.open(job.root, tables=job.tables)
         shared = (
             releases_for(fetched, job.pattern, job.config.release_branches or None, job.pathspecs)
-            if job.released_mode != "base"
+            if job.released_mode != ReleasedMode.BASE
             else None
         )
         found = (fetched, shared)
