@@ -57,6 +57,14 @@ def history(
         Path | None,
         typer.Option("--report", help="Also write the audit as one HTML file (kcompat report)."),
     ] = None,
+    changelog: Annotated[
+        bool,
+        typer.Option(
+            "--changelog",
+            help="With --mode releases: write each release's changelog (Markdown and HTML) "
+            "beside the audit; the report links them.",
+        ),
+    ] = False,
     color: ColorOption = Color.auto,
     config_file: ConfigOption = None,
 ) -> None:
@@ -71,6 +79,10 @@ def history(
     audit = HistoryMode.parse(mode, "--mode")
     released_mode = ReleasedMode.parse(released, "--released") if released else None
     check_table_format(fmt)
+    if changelog and audit != HistoryMode.RELEASES:
+        from kcompat.errors import UsageError
+
+        raise UsageError("--changelog writes each release's changelog: use it with --mode releases")
     remote = preflight(master, remote)
     if report is not None:
         from kcompat.auditreport.render import check_output, require_libraries
@@ -96,6 +108,7 @@ def history(
         partitions=partitions,
         config=config,
         remote=remote,
+        changelog=changelog,
     )
     # Spark starts while the driver prepares the comparisons (see run_history).
     result = run_history(request, lambda: spark_session(master, remote=remote), err_console)
