@@ -234,3 +234,28 @@ print("git" in sys.modules, "kcompat.sources.git" in sys.modules)
         [sys.executable, "-c", script], cwd=repo, capture_output=True, text=True, timeout=60
     )
     assert done.stdout.strip().splitlines()[-1] == "False False", done.stdout + done.stderr
+
+
+def test_all_git_goes_through_the_sources_package() -> None:
+    """Only ``kcompat/sources/`` starts git: nothing else imports GitPython or
+    ``subprocess``, or runs a git command through a repository."""
+    import ast
+
+    package = Path(__file__).resolve().parent.parent / "kcompat"
+    offenders = []
+    for path in sorted(package.rglob("*.py")):
+        if path.relative_to(package).parts[0] == "sources":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = (
+                [alias.name for alias in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+                if isinstance(node, ast.ImportFrom)
+                else []
+            )
+            if any(n.split(".")[0] in ("git", "subprocess") for n in names):
+                offenders.append(f"{path.name}:{node.lineno} imports {names}")
+            if isinstance(node, ast.Attribute) and node.attr == "run_git":
+                offenders.append(f"{path.name}:{node.lineno} runs git")
+    assert offenders == []
