@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from kcompat.errors import UsageError
+from kcompat.modes import HistoryMode
 
 HISTORY = "history"
 CORPUS = "corpus"
@@ -31,7 +32,7 @@ def kind_of(summary: dict[str, Any]) -> str | None:
     """``history`` or ``corpus`` (verify), from the summary's own keys; None if neither."""
     if "corpus" in summary and "reader" in summary:
         return CORPUS
-    if summary.get("mode") in ("consecutive", "releases", "transitive"):
+    if summary.get("mode") in set(HistoryMode):
         return HISTORY
     return None
 
