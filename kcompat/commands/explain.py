@@ -104,6 +104,7 @@ def explain(
     A version matrix and per-field timelines; one version's wire layout (--version); or
     what changed since BASE (--against).
     """
+    from kcompat.cache import user_cache
     from kcompat.explain.run import ExplainRequest, run_explain
 
     explanations = run_explain(
@@ -117,6 +118,7 @@ def explain(
             repo=repo_dir,
             config_file=config_file,
             proof=proof,
+            cache=user_cache(),
         )
     )
     if fmt is ExplainFormat.json:

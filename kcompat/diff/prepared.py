@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kcompat.config import Config
 from kcompat.errors import UsageError
@@ -24,6 +24,10 @@ from kcompat.sources.sides import Side, companion_requests, load_sides, source_p
 from kcompat.sources.tag_history import ledger_from_history
 from kcompat.spec.model import Message
 from kcompat.spec.specfile import SpecFile, read_spec
+
+if TYPE_CHECKING:
+    from kcompat.cache import Cache
+    from kcompat.codec.compiler import CodeStore
 
 #: ``--released`` values: ``auto`` is ``tags`` where the repository has releases.
 MODES = ("auto", BASE, TAGS)
@@ -78,18 +82,20 @@ def prepare_pair(
     config: Config | None = None,
     history: bool = True,
     releases: TagReleases | None = None,
+    cache: Cache | None = None,
 ) -> PreparedPair:
     """Read what differs between two sides and decide the git-dependent policies.
 
     ``releases`` may be shared by many comparisons of one repository (its caches then
-    serve them all); without it, releases are read from BASE's repository as needed.
+    serve them all); without it, releases are read from BASE's repository as needed
+    (what release texts say is kept between runs in ``cache``, when a command gives one).
     """
     config = config if config is not None else Config()
     loaded = load_sides(base, head, pathspecs)
     mode = _chosen_mode(released_mode, config)
     if releases is None and mode != BASE and base.kind == "rev" and base.repo is not None:
         releases = releases_for(
-            base.repo, config.release_tags, config.release_branches or None, pathspecs
+            base.repo, config.release_tags, config.release_branches or None, pathspecs, cache
         )
     by_tags = releases if mode != BASE else None
     counted = by_tags.counted(base, head) if by_tags is not None else ()
@@ -199,8 +205,10 @@ def check_pair(
     proof: bool = False,
     samples: int = 20,
     baseline: frozenset[str] = frozenset(),
+    code_cache: CodeStore | None = None,
 ) -> Outcome:
-    """All findings for a prepared comparison (pure: no git, no file system)."""
+    """All findings for a prepared comparison (pure: no git, no file system but the
+    compiled codecs a command keeps in ``code_cache``)."""
     base_specs = [read_spec(path, data) for path, data in pair.base_files]
     head_specs = [read_spec(path, data) for path, data in pair.head_files]
     ledger = TagLedger.empty()
@@ -215,4 +223,5 @@ def check_pair(
         proof=proof,
         samples=samples,
         baseline=baseline,
+        code_cache=code_cache,
     )

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from kcompat.cache import Cache
 from kcompat.config import Config, ConfigChoice, ConfigError
 from kcompat.diff.prepared import check_pair, prepare_pair
 from kcompat.errors import UsageError
@@ -34,6 +35,7 @@ class DiffRequest:
     released: str | None = None  # auto | base | tags (default: configuration, else auto)
     config_choice: ConfigChoice = field(default_factory=ConfigChoice)
     baseline: frozenset[str] = frozenset()
+    cache: Cache | None = None  # the user's disk cache, when the command keeps one
 
 
 @dataclass(frozen=True)
@@ -115,6 +117,7 @@ def run_diff(request: DiffRequest) -> DiffResult:
             released_mode=request.released or config.released or "auto",
             config=config,
             history=request.history,
+            cache=request.cache,
         )
         outcome = check_pair(
             prepared,
@@ -122,6 +125,7 @@ def run_diff(request: DiffRequest) -> DiffResult:
             proof=request.proof,
             samples=request.samples,
             baseline=request.baseline,
+            code_cache=request.cache.code if request.cache is not None else None,
         )
     return DiffResult(
         outcome,

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from pathlib import PurePosixPath
+from typing import TYPE_CHECKING
 
 from kcompat.config import Config
 from kcompat.findings import Finding
@@ -24,6 +25,9 @@ from kcompat.spec.model import Message
 from kcompat.spec.specfile import SpecFile
 from kcompat.spec.versions import Versions
 
+if TYPE_CHECKING:
+    from kcompat.codec.compiler import CodeStore
+
 
 def diff_specs(
     base_specs: Sequence[SpecFile],
@@ -35,8 +39,10 @@ def diff_specs(
     proof: bool = False,
     samples: int = 20,
     baseline: frozenset[str] = frozenset(),
+    code_cache: CodeStore | None = None,
 ) -> Outcome:
-    """Every evolution finding between two sets of spec files, proof included if asked."""
+    """Every evolution finding between two sets of spec files, proof included if asked
+    (``code_cache``: where the command keeps the proof's compiled codecs between runs)."""
     config = config if config is not None else Config()
     policy = releases if releases is not None else Releases.from_base(_messages(base_specs))
     unreadable = tuple(s for s in head_specs if s.message is None)
@@ -78,7 +84,7 @@ def diff_specs(
     if proof and "roundtrip-mismatch" not in config.disabled:
         from kcompat.rules.evolution.proof import proof_findings
 
-        evidence = proof_findings(proven, samples=samples)
+        evidence = proof_findings(proven, samples=samples, code_cache=code_cache)
 
     base_names = {p.head.name: p.base.name for p in pairing.pairs}
 
