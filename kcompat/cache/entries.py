@@ -19,20 +19,19 @@ from __future__ import annotations
 import hashlib
 import os
 import sys
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import NamedTuple
 
 #: The first bytes of every entry (the layout of what follows is this module's).
 MAGIC = b"kcompat cache entry 1\n"
 _DIGEST = hashlib.sha256().digest_size
 
 
-@dataclass(frozen=True)
-class Kind:
+class Kind(NamedTuple):
     """One kind of entry: its name, format version (bump it when an entry's meaning
     changes), file suffix, whether entries depend on kcompat's own code, and the largest
-    entry read."""
+    entry read (a named tuple: made at every start, cheaper than a dataclass)."""
 
     name: str
     version: int

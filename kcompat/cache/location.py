@@ -14,9 +14,8 @@ there is no default cache (see :class:`Location`).
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from platformdirs.api import PlatformDirsABC
@@ -31,8 +30,7 @@ APP = "kcompat"
 ENTRIES = "codec"
 
 
-@dataclass(frozen=True)
-class Location:
+class Location(NamedTuple):
     """A cache directory, its symbolic links resolved, and the home directory (resolved too)
     that may never be created on the way to it (None: no home directory is involved)."""
 

@@ -14,7 +14,6 @@ import contextlib
 import os
 import stat
 import time
-import weakref
 from functools import cached_property
 from pathlib import Path
 from types import TracebackType
@@ -43,7 +42,6 @@ class Cache:
         self.location = location
         self._fd: int | None = None
         self._opened = False
-        self._closer: weakref.finalize[[int], Cache] | None = None
         self._written = 0
 
     @property
@@ -84,9 +82,13 @@ class Cache:
 
     def close(self) -> None:
         """Close the directory (a later use opens it again)."""
-        if self._closer is not None:
-            self._closer()
-        self._fd, self._opened, self._closer = None, False, None
+        if self._fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._fd)
+        self._fd, self._opened = None, False
+
+    def __del__(self) -> None:
+        self.close()
 
     def __enter__(self) -> Cache:
         return self
@@ -103,8 +105,6 @@ class Cache:
         if not self._opened:
             self._opened = True
             self._fd = open_directory(self.location)
-            if self._fd is not None:
-                self._closer = weakref.finalize(self, os.close, self._fd)
         return self._fd
 
 
