@@ -46,6 +46,7 @@ from typing import Any
 from kcompat.codec.blame import blame, divergence, layout_delta
 from kcompat.codec.codec import codec_for
 from kcompat.codec.compare import Comparer
+from kcompat.codec.compiler import CodeStore
 from kcompat.codec.errors import DecodeError, EncodeError
 from kcompat.codec.evidence import (
     BASE_TO_HEAD,
@@ -86,14 +87,23 @@ class Judge:
 
 
 def prove(
-    base: Message, head: Message, versions: Versions, *, samples: int = 20, seed: int = 0
+    base: Message,
+    head: Message,
+    versions: Versions,
+    *,
+    samples: int = 20,
+    seed: int = 0,
+    code_cache: CodeStore | None = None,
 ) -> list[Evidence]:
     """Evidence of every (version, direction) whose bytes do not survive the change.
 
     A version whose two layouts compile to the same codec (the same wire and the same
     field names) cannot differ and is skipped, so unchanged versions cost next to nothing.
+    ``code_cache``: where the command keeps compiled codecs between its processes.
     """
-    return _Prover(samples, seed, skip_identical=True).run(base, head, versions)
+    return _Prover(samples, seed, skip_identical=True, code_cache=code_cache).run(
+        base, head, versions
+    )
 
 
 @dataclass(frozen=True)
@@ -148,10 +158,13 @@ _PROVEN_LIMIT = 20_000
 
 
 class _Prover:
-    def __init__(self, samples: int, seed: int, skip_identical: bool) -> None:
+    def __init__(
+        self, samples: int, seed: int, skip_identical: bool, code_cache: CodeStore | None = None
+    ) -> None:
         self.samples = samples
         self.seed = seed
         self.skip_identical = skip_identical
+        self.code_cache = code_cache
         self.count = 0
         self.comparer = Comparer()
 
@@ -221,7 +234,8 @@ class _Prover:
         return list(found)
 
     def _sample(self, writer: Layout, reader: Layout, direction: str) -> list[Evidence]:
-        writer_codec, reader_codec = codec_for(writer), codec_for(reader)
+        writer_codec = codec_for(writer, self.code_cache)
+        reader_codec = codec_for(reader, self.code_cache)
         if self.skip_identical and writer_codec.source == reader_codec.source:
             return []
         encoded: list[tuple[int, int, dict[str, Any], bytes]] = []
@@ -248,7 +262,7 @@ class _Prover:
     ) -> Evidence | None:
         """Whether the reader makes of ``data`` what the writer meant by ``written``."""
         try:
-            value = codec_for(reader).decode(data, java=True)
+            value = codec_for(reader, self.code_cache).decode(data, java=True)
         except DecodeError as err:
             # Where the two readings part, not where reading failed (see divergence).
             path, read = divergence(writer, reader, data, err)

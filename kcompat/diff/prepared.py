@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kcompat.config import Config
 from kcompat.errors import UsageError
@@ -25,6 +25,10 @@ from kcompat.sources.sides import Side, companion_requests, load_sides, source_p
 from kcompat.sources.tag_history import ledger_from_history
 from kcompat.spec.model import Message
 from kcompat.spec.specfile import SpecFile, read_spec
+
+if TYPE_CHECKING:
+    from kcompat.cache import Cache
+    from kcompat.codec.compiler import CodeStore
 
 
 @dataclass(frozen=True)
@@ -76,11 +80,13 @@ def prepare_pair(
     config: Config | None = None,
     history: bool = True,
     releases: TagReleases | None = None,
+    cache: Cache | None = None,
 ) -> PreparedPair:
     """Read what differs between two sides and decide the git-dependent policies.
 
     ``releases`` may be shared by many comparisons of one repository (its caches then
-    serve them all); without it, releases are read from BASE's repository as needed.
+    serve them all); without it, releases are read from BASE's repository as needed
+    (what release texts say is kept between runs in ``cache``, when a command gives one).
     """
     config = config if config is not None else Config()
     loaded = load_sides(base, head, pathspecs)
@@ -92,7 +98,7 @@ def prepare_pair(
         and base.repo is not None
     ):
         releases = releases_for(
-            base.repo, config.release_tags, config.release_branches or None, pathspecs
+            base.repo, config.release_tags, config.release_branches or None, pathspecs, cache
         )
     by_tags = releases if mode != ReleasedMode.BASE else None
     counted = by_tags.counted(base, head) if by_tags is not None else ()
@@ -202,9 +208,11 @@ def check_pair(
     samples: int = 20,
     baseline: frozenset[str] = frozenset(),
     paired: Paired | None = None,
+    code_cache: CodeStore | None = None,
 ) -> Outcome:
-    """All findings for a prepared comparison (pure: no git, no file system); ``paired``
-    is its specs as :func:`paired_specs` paired them, when the caller needs the pairing."""
+    """All findings for a prepared comparison (pure: no git, no file system but the
+    compiled codecs a command keeps in ``code_cache``); ``paired`` is its specs as
+    :func:`paired_specs` paired them, when the caller needs the pairing."""
     if paired is not None:  # read already
         base_specs, head_specs = list(paired.base), list(paired.head)
     else:
@@ -223,6 +231,7 @@ def check_pair(
         samples=samples,
         baseline=baseline,
         paired=paired,
+        code_cache=code_cache,
     )
 
 

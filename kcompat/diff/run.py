@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from kcompat.cache import Cache
 from kcompat.config import Config, ConfigChoice, ConfigError
 from kcompat.diff.prepared import check_pair, prepare_pair
 from kcompat.errors import UsageError
@@ -35,6 +36,7 @@ class DiffRequest:
     released: str | None = None  # auto | base | tags (default: configuration, else auto)
     config_choice: ConfigChoice = field(default_factory=ConfigChoice)
     baseline: frozenset[str] = frozenset()
+    cache: Cache | None = None  # the user's disk cache, when the command keeps one
 
 
 @dataclass(frozen=True)
@@ -120,6 +122,7 @@ def run_diff(request: DiffRequest) -> DiffResult:
             ),
             config=config,
             history=request.history,
+            cache=request.cache,
         )
         outcome = check_pair(
             prepared,
@@ -127,6 +130,7 @@ def run_diff(request: DiffRequest) -> DiffResult:
             proof=request.proof,
             samples=request.samples,
             baseline=request.baseline,
+            code_cache=request.cache.code if request.cache is not None else None,
         )
     return DiffResult(
         outcome,

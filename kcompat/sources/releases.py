@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import PurePosixPath
 from types import MappingProxyType
-from typing import Protocol, TypeVar
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from kcompat.naming import release_order, request_name_for
 from kcompat.patterns import matching
@@ -27,6 +27,9 @@ from kcompat.spec.model import Message
 from kcompat.spec.shape import signature_digest, version_signature
 from kcompat.spec.specfile import read_spec
 from kcompat.spec.versions import Versions
+
+if TYPE_CHECKING:
+    from kcompat.cache import Cache
 
 
 class _Named(Protocol):
@@ -269,12 +272,16 @@ def releases_for(
     pattern: str,
     branch_pattern: str | None = None,
     pathspecs: Sequence[str] = (),
+    cache: Cache | None = None,
 ) -> TagReleases | None:
-    """The releases of a repository, or None when it has none matching the patterns."""
+    """The releases of a repository, or None when it has none matching the patterns
+    (what their texts say is kept between runs in ``cache``, when a command gives one)."""
     tags = release_tags(repo, pattern)
     if branch_pattern:
         tags = sorted([*tags, *release_branches(repo, branch_pattern)], key=_tag_order)
-    return TagReleases(repo, tags, tuple(pathspecs)) if tags else None
+    if not tags:
+        return None
+    return TagReleases(repo, tags, tuple(pathspecs), _texts=ReleaseTexts(cache))
 
 
 def _name(tag: Tag) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import PurePosixPath
+from typing import TYPE_CHECKING
 
 from kcompat.config import Config
 from kcompat.findings import Finding
@@ -24,6 +25,9 @@ from kcompat.spec.model import Message
 from kcompat.spec.specfile import SpecFile
 from kcompat.spec.versions import Versions
 
+if TYPE_CHECKING:
+    from kcompat.codec.compiler import CodeStore
+
 
 def diff_specs(
     base_specs: Sequence[SpecFile],
@@ -36,10 +40,12 @@ def diff_specs(
     samples: int = 20,
     baseline: frozenset[str] = frozenset(),
     paired: Paired | None = None,
+    code_cache: CodeStore | None = None,
 ) -> Outcome:
     """Every evolution finding between two sets of spec files, proof included if asked
     (``paired``: the same specs as :func:`pair_specs` paired them, when the caller needs
-    the pairing too: the changelog reads what the rules judged)."""
+    the pairing too: the changelog reads what the rules judged; ``code_cache``: where the
+    command keeps the proof's compiled codecs between runs)."""
     config = config if config is not None else Config()
     policy = releases if releases is not None else Releases.from_base(_messages(base_specs))
     if paired is None:
@@ -76,7 +82,7 @@ def diff_specs(
     if proof and "roundtrip-mismatch" not in config.disabled:
         from kcompat.rules.evolution.proof import proof_findings
 
-        evidence = proof_findings(proven, samples=samples)
+        evidence = proof_findings(proven, samples=samples, code_cache=code_cache)
 
     base_names = {p.head.name: p.base.name for p in pairing.pairs}
 
