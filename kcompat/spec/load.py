@@ -274,20 +274,18 @@ class _Parser:
         root = self._value(kind, token, offset)
         try:
             kind, token, offset = self._next()
-        except LoadError as err:  # garbage after the value: Kafka never reads that far
+        except LoadError:  # garbage after the value: Kafka never reads that far
             match = _TOKEN.match(self.text, self.pos)
             junk_at = match.end("skip") if match is not None else self.pos
             kind, token, offset = "junk", self.text[junk_at : junk_at + 1], junk_at
-            err_pos = err.pos
-        else:
-            err_pos = self._where(offset)
+        where = self._where(offset)  # where the junk starts, not where reading it failed
         if kind != "eof":
             self.notes.append(
                 SyntaxNote(
                     "trailing-content",
                     f"unexpected {token!r} after the end of the top-level object; Kafka's "
                     "parser ignores everything after it: delete it",
-                    err_pos,
+                    where,
                 )
             )
         return root
