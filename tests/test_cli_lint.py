@@ -693,7 +693,7 @@ def _huge() -> bytes:
         (b"[" * 10_000 + b"]" * 10_000, "invalid-json", 1, 65, "nesting deeper than 64"),
         (b'{"a":' * 10_000 + b"1" + b"}" * 10_000, "invalid-json", 1, 321, "nesting deeper"),
         (_huge(), "invalid-json", 1, 1, "over the 4 MiB limit"),
-        (b"{\x00}", "invalid-json", 1, 2, "unexpected character"),
+        (b"{\x00}", "invalid-json", 1, 2, "control character '\\x00' between tokens"),
     ],
     ids=[
         "empty",

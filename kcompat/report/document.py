@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from kcompat.escaping import shown
 from kcompat.findings import Finding, Severity
 from kcompat.rules.runner import Outcome
 
@@ -105,14 +108,39 @@ def counts_phrase(findings: Sequence[Finding]) -> str:
 def details(finding: Finding, *, hint: str = " Hint: {}") -> str:
     """A finding's message with its acceptance, hint (placed by the ``hint`` format),
     notes and counterexample, as plain text (an annotation, a SARIF result, a JUnit
-    failure)."""
-    text = finding.message
+    failure). Each part is one line with what came from a spec escaped: a newline in a
+    name never starts a line of its own."""
+    text = shown(finding.message)
     if finding.accepted:
-        text += f"\naccepted: {finding.accepted}"
+        text += f"\naccepted: {shown(finding.accepted)}"
     elif finding.hint:
-        text += hint.format(finding.hint)
+        text += hint.format(shown(finding.hint))
     for note in finding.notes:
-        text += f"\nnote: {note}"
+        text += f"\nnote: {shown(note)}"
     if finding.evidence is not None:
-        text += "\n" + str(finding.evidence)
+        text += "\n" + str(finding.evidence)  # a line per row, each escaped
     return text
+
+
+def distinct_fingerprints(findings: Sequence[Finding]) -> list[str]:
+    """One fingerprint per finding, none repeated (SARIF's ``partialFingerprints`` and
+    GitLab's ``fingerprint`` each name one alert). A finding's own fingerprint ignores
+    lines and files, so it survives moved lines and renames; findings of a report that
+    share one (the same message in two files, the same duplicate key twice in a file) are
+    told apart by their file, then their line and column, then their order, all of them
+    alike, so which one came first does not decide whose fingerprint stays."""
+    keys: list[tuple[str, ...]] = [(f.fingerprint,) for f in findings]
+    for part in (lambda f: f.location.path, lambda f: f"{f.location.line}:{f.location.column}"):
+        counts = Counter(keys)
+        keys = [(*k, part(f)) if counts[k] > 1 else k for k, f in zip(keys, findings, strict=True)]
+    seen: Counter[tuple[str, ...]] = Counter()
+    ordered = []
+    for key in keys:
+        seen[key] += 1
+        ordered.append((*key, str(seen[key])) if seen[key] > 1 else key)
+    return [k[0] if len(k) == 1 else _digest(k) for k in ordered]
+
+
+def _digest(parts: tuple[str, ...]) -> str:
+    raw = "\x1f".join(parts).encode("utf-8", "surrogatepass")
+    return hashlib.sha256(raw).hexdigest()[:16]

@@ -8,13 +8,12 @@ Accepted findings are ``info`` and say why.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from typing import Any
 
 from kcompat.escaping import json_safe
 from kcompat.findings import Finding, Severity
-from kcompat.report.document import Report
+from kcompat.report.document import Report, distinct_fingerprints
 
 SEVERITY = {Severity.ERROR: "major", Severity.WARNING: "minor", Severity.INFO: "info"}
 
@@ -38,15 +37,11 @@ def issue(finding: Finding, fingerprint: str) -> dict[str, Any]:
 
 
 def render_gitlab(report: Report) -> str:
-    issues = []
-    seen: set[str] = set()
-    for finding in report.findings:
-        # GitLab needs unique fingerprints; kcompat's are stable across line moves, so two
-        # findings may share one (the same change in two files): the file tells them apart
-        fingerprint = finding.fingerprint
-        if fingerprint in seen:
-            raw = f"{fingerprint}\x1f{finding.location}".encode()
-            fingerprint = hashlib.sha256(raw).hexdigest()[:32]
-        seen.add(fingerprint)
-        issues.append(issue(finding, fingerprint))
+    # GitLab needs unique fingerprints; kcompat's are stable across line moves, so two
+    # findings may share one (the same change in two files): the file tells them apart
+    findings = report.findings
+    issues = [
+        issue(finding, fingerprint)
+        for finding, fingerprint in zip(findings, distinct_fingerprints(findings), strict=True)
+    ]
     return json_safe(json.dumps(issues, indent=2, ensure_ascii=False))

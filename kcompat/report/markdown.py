@@ -131,16 +131,16 @@ def _row(finding: Finding) -> str:
 
 def _block(finding: Finding) -> str:
     """The folded details of a finding ("" when it has none)."""
-    body = []
+    body = []  # one line each: a newline in a name never starts a line of its own
     if finding.accepted:
-        body.append(f"accepted: {finding.accepted}")
+        body.append(shown(f"accepted: {finding.accepted}"))
     elif finding.hint:
-        body.append(f"hint: {finding.hint}")
+        body.append(shown(f"hint: {finding.hint}"))
     if finding.released_by and finding.severity >= Severity.WARNING:
-        body.append(f"why: {finding.released_by}")
-    body += [f"note: {note}" for note in finding.notes]
+        body.append(shown(f"why: {finding.released_by}"))
+    body += [shown(f"note: {note}") for note in finding.notes]
     if finding.evidence is not None:
-        body.append(str(finding.evidence))
+        body += shown_lines(str(finding.evidence))
     if not body:
         return ""
     return "\n".join(
@@ -149,7 +149,7 @@ def _block(finding: Finding) -> str:
             f"<code>{escape(finding.message_name or finding.location.path)}</code> "
             f"{escape(finding.field_path)}</summary>",
             "",
-            *fenced([line for text in body for line in shown_lines(text)]),
+            *fenced(body),
             "",
             "</details>",
         ]

@@ -8,7 +8,7 @@ from typing import Any
 from kcompat import __version__
 from kcompat.escaping import json_safe
 from kcompat.findings import Severity
-from kcompat.report.document import Report, details
+from kcompat.report.document import Report, details, distinct_fingerprints
 from kcompat.rules.registry import get_rule
 
 _LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
@@ -33,7 +33,7 @@ def render_sarif(report: Report) -> str:
             entry["properties"] = {"category": meta.category, "kind": meta.kind}
         rules.append(entry)
     results = []
-    for finding in findings:
+    for finding, fingerprint in zip(findings, distinct_fingerprints(findings), strict=True):
         result: dict[str, Any] = {
             "ruleId": finding.rule,
             "ruleIndex": index[finding.rule],
@@ -42,7 +42,7 @@ def render_sarif(report: Report) -> str:
             "locations": [
                 _location(finding.location.path, finding.location.line, finding.location.column)
             ],
-            "partialFingerprints": {"kcompat/v1": finding.fingerprint},
+            "partialFingerprints": {"kcompat/v1": fingerprint},
             "properties": {
                 "message_name": finding.message_name,
                 "field_path": finding.field_path,
