@@ -71,3 +71,56 @@ def test_gitlab_code_quality_field_by_field(tmp_path: Path) -> None:
     assert {i["severity"] for i in accepted} == {"info"}
     assert all(i["description"].endswith("(accepted: KIP-1)") for i in accepted)
     assert run.code == 0  # the accepted errors never fail
+
+
+# -- the comment's sections within a budget ------------------------------------------------------
+
+
+def test_sections_are_rendered_by_priority_and_shown_by_place() -> None:
+    from kcompat.ci.comment import Section, assemble, fixed
+
+    asked: list[int] = []
+
+    def greedy(budget: int) -> str:
+        asked.append(budget)
+        return "r" * (budget - 10)
+
+    sections = [fixed(90, "last words"), Section(10, greedy), fixed(50, "x" * 40)]
+    text = assemble(sections, 200)
+    assert len(text) <= 200
+    # the fixed ending first (priority), then the report takes what is left but 10; the
+    # 40-character section no longer fits and is left out
+    assert asked == [200 - len("last words") - 2]
+    assert text == "r" * (asked[0] - 10) + "\n\nlast words"
+    assert assemble([fixed(2, "b"), fixed(1, "a")], 100) == "a\n\nb"
+    assert assemble([fixed(1, "too long")], 5) == ""
+
+
+def test_a_comment_with_hundreds_of_findings_keeps_under_githubs_limit_and_its_ending() -> None:
+    from kcompat.ci.comment import COMMENT_BUDGET, HOW_TO_ACCEPT, REPORT, comment_body, fixed
+    from kcompat.ci.github import _report_section
+    from kcompat.findings import Finding, Location, Severity
+    from kcompat.report.document import Report
+
+    findings = tuple(
+        Finding(
+            "field-removed",
+            Severity.ERROR,
+            f"field Field{i} was removed from released versions 0-7 " + "x" * 300,
+            Location(f"protocol/Message{i}.json", i + 1, 3),
+            hint="keep it in released versions",
+            message_name=f"Message{i}",
+            field_path=f"Field{i}",
+        )
+        for i in range(900)
+    )
+    report = Report("diff", findings, 900, base="origin/main", head="HEAD")
+    body = comment_body(
+        [
+            fixed(HOW_TO_ACCEPT, "**Breaking on purpose?** ..."),
+            _report_section(REPORT, report, "", None),
+        ]
+    )
+    assert len(body) <= COMMENT_BUDGET
+    assert body.endswith("**Breaking on purpose?** ...")
+    assert "_Showing " in body and "of 900 findings" in body

@@ -27,8 +27,10 @@ MARKER = "<!-- kcompat -->"
 COMMENT_BUDGET = 65_536
 #: GitHub shows at most 1 MiB of summary per step.
 SUMMARY_BUDGET = 1_000_000
-#: Places of the sections kcompat's own code makes (others go between or after).
-REPORT, LINT, ACCEPTED, HOW_TO_ACCEPT = 10, 20, 30, 90
+#: Places of the comment's sections, top to bottom: the diff's findings, the lint's, what
+#: the change does to the protocol, what it accepts, and how to accept a break (last).
+#: A new section takes a place between (and is added in ``kcompat.ci.github._sections``).
+REPORT, LINT, CHANGES, ACCEPTED, HOW_TO_ACCEPT = 10, 20, 30, 40, 90
 _GAP = "\n\n"
 
 
