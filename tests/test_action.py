@@ -130,6 +130,17 @@ def test_args_fail_on_and_level(tmp_path: Path) -> None:
     assert "1 hidden by --level" in quiet.summary
 
 
+def test_args_config_is_read_from_the_workspace(tmp_path: Path) -> None:
+    strict = 'fail-on = "warning"\n'
+    head = {SPEC: tally(2, renamed=1), "ci/kcompat-strict.toml": strict}
+    workspace = pull_request(tmp_path, {SPEC: tally(2)}, head)
+    assert run(workspace, tmp_path / "a").returncode == 0
+    done = run(workspace, tmp_path / "b", args="--config ci/kcompat-strict.toml")
+    assert done.returncode == 1, done.stdout
+    missing = run(workspace, tmp_path / "c", args="--config nope.toml")
+    assert missing.returncode == 2 and len(missing.lines) == 1, missing.stdout
+
+
 def test_args_released_and_no_proof(tmp_path: Path) -> None:
     workspace = pull_request(tmp_path, {SPEC: tally(3)}, {SPEC: tally(3, typed="int64")})
     done = run(workspace, tmp_path, args="--released base --no-proof --samples 3")
