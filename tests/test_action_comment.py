@@ -127,7 +127,8 @@ def test_the_skip_label_turns_the_earlier_report_into_skipped(
     assert f"the label `{SKIP}`, added by `carol`" in ours["body"]
     assert f"[`{head[:7]}`](https://github.com/kafka/protocol/commit/{head})" in ours["body"]
     assert "Breaking changes found" not in ours["body"]
-    assert "⏭️ **Skipped**" in done.summary
+    assert ours["body"].endswith("The earlier report in this comment no longer applies.")
+    assert "⏭️ **Skipped**" in done.summary and "earlier report" not in done.summary
 
 
 def test_a_skipped_pull_request_without_an_earlier_comment_gets_none(

@@ -119,9 +119,13 @@ def skipped(skip_label: str, who: str, head: str) -> str:
             f"⏭️ **Skipped**: the pull request has the label {code(skip_label, cell=False)}{by}: "
             f"its breaks are expected (head {head}).",
             "",
-            "Any earlier report here no longer applies; remove the label to check again.",
+            "Remove the label to check again.",
         ]
     )
+
+
+#: What a comment rewritten by a later run adds: its earlier words no longer hold.
+NO_LONGER_APPLIES = "The earlier report in this comment no longer applies."
 
 
 def fine_now(base: str, head: str) -> str:
@@ -131,6 +135,6 @@ def fine_now(base: str, head: str) -> str:
             "### kcompat compatibility check",
             "",
             f"✅ **No spec file changed** between {base} and {head} any more: the specs are "
-            "fine now, and the earlier report here no longer applies.",
+            f"fine now. {NO_LONGER_APPLIES}",
         ]
     )

@@ -36,6 +36,7 @@ from kcompat.ci.comment import (
     HOW_TO_ACCEPT,
     LINT,
     MARKER,
+    NO_LONGER_APPLIES,
     REPORT,
     SUMMARY_BUDGET,
     Section,
@@ -294,7 +295,7 @@ def _skip(inputs: Inputs, api: GitHubApi | None) -> int:
     text = skipped(inputs.skip_label, who, commit_link(links, event.head_sha))
     append_summary(inputs.summary, text)
     if inputs.comment:
-        _publish(inputs, api, f"{MARKER}\n{text}", create=False)
+        _publish(inputs, api, f"{MARKER}\n{text}\n\n{NO_LONGER_APPLIES}", create=False)
     set_outputs(
         inputs.output,
         {"skipped": "true", "errors": "0", "warnings": "0", "infos": "0", "exit-code": "0"},
