@@ -8,6 +8,7 @@ Looked up from the working directory upwards to the repository root. Keys::
     released = "auto"                                         # auto | base | tags
     release-tags = '^v?\\d+\\.\\d+(\\.\\d+)?$'              # which tags are releases
     release-branches = '^\\d+\\.\\d+$'                        # branches about to ship (off)
+    diff-base = "origin/trunk"                                # kcompat lsp: diff on save
     [severity]                                                # per-rule severities
     lowest-version-raised = "warning"
 
@@ -99,6 +100,7 @@ class Config:
     ignore: tuple[Acceptance, ...] = ()
     preview: tuple[Preview, ...] = ()
     report_unused_ignores: bool = False
+    diff_base: str = ""  # kcompat lsp: the revision a saved spec is diffed against ("": none)
 
     def __reduce__(self) -> tuple[Any, ...]:
         # mappingproxy does not pickle; Spark ships the configuration to executors
@@ -123,6 +125,7 @@ _KEYS = {
     "ignore",
     "preview",
     "report-unused-ignores",
+    "diff-base",
 }
 
 
@@ -319,6 +322,7 @@ def parse_config(
         source=source,
         root=root,
         release_branches=patterns["release-branches"],
+        diff_base=text("diff-base", "").strip(),
     )
 
 

@@ -33,6 +33,7 @@ from pathlib import Path
 from kcompat.ci.api import ApiError, GitHubApi
 from kcompat.ci.args import DiffSettings, parse_args
 from kcompat.ci.comment import (
+    CHANGES,
     HOW_TO_ACCEPT,
     LINT,
     MARKER,
@@ -71,6 +72,7 @@ class Checked:
     base_sha: str
     head_sha: str
     code: int
+    changes: tuple[str, str] = ("", "")  # what the change does to the protocol: comment, summary
 
     @property
     def findings(self) -> list[Finding]:
@@ -140,9 +142,10 @@ def run_step(inputs: Inputs) -> int:
         return _refuse(inputs, str(err))
     print("\n".join(_annotations(checked)))
     rest = "the full report is in the job summary" if inputs.summary else "the job log"
-    append_summary(inputs.summary, assemble(_sections(checked, inputs, ""), SUMMARY_BUDGET))
+    summary = _sections(checked, inputs, "", checked.changes[1])
+    append_summary(inputs.summary, assemble(summary, SUMMARY_BUDGET))
     if inputs.comment:
-        body = comment_body(_sections(checked, inputs, rest))
+        body = comment_body(_sections(checked, inputs, rest, checked.changes[0]))
         if checked.nothing_changed:
             base = commit_link(checked.links, checked.base_sha)
             body = f"{MARKER}\n" + fine_now(base, commit_link(checked.links, checked.head_sha))
@@ -220,7 +223,17 @@ def check(settings: DiffSettings, inputs: Inputs) -> Checked:
     if inputs.repository and result.head_sha:
         url = github_repository_url(inputs.server_url, inputs.repository)
         links = SourceLinks(url, result.base_sha, result.head_sha)
-    return Checked(diff, lint, links, result.base_sha, result.head_sha, code)
+    changes = _protocol_changes(inputs, settings)
+    return Checked(diff, lint, links, result.base_sha, result.head_sha, code, changes)
+
+
+def _protocol_changes(inputs: Inputs, settings: DiffSettings) -> tuple[str, str]:
+    """ "What this change does to the protocol" (``kcompat changelog`` of the same two
+    sides): the comment's section (within its own budget) and the summary's."""
+    from kcompat.changelog.pull_request import protocol_sections
+
+    where = "the job summary" if inputs.summary is not None else "the job log"
+    return protocol_sections(inputs.base, settings.released, f"see {where}")
 
 
 def _lint(changed: Sequence[str], settings: DiffSettings) -> tuple[Report | None, int]:
@@ -247,12 +260,15 @@ def _annotations(checked: Checked) -> list[str]:
     return lines
 
 
-def _sections(checked: Checked, inputs: Inputs, rest: str) -> list[Section]:
-    """The report's sections, by priority: how to accept (short), the diff, the lint."""
+def _sections(checked: Checked, inputs: Inputs, rest: str, changes: str) -> list[Section]:
+    """The report's sections, by priority: how to accept (short), what the change does to
+    the protocol (within its own budget), the diff's findings, the lint's."""
     sections = []
     breaks = [f for f in checked.diff.counted if f.severity >= Severity.WARNING]
     if breaks:
         sections.append(fixed(HOW_TO_ACCEPT, how_to_accept(breaks, inputs.skip_label)))
+    if changes:
+        sections.append(fixed(CHANGES, changes))
     sections.append(_report_section(REPORT, checked.diff, rest, checked.links))
     if checked.lint is not None:
         sections.append(_report_section(LINT, checked.lint, rest, checked.links))
