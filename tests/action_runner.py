@@ -10,10 +10,11 @@ failure, as a composite action's do. ``uses:`` steps (``actions/setup-python``) 
 runner's part: the ``python`` on ``PATH`` is the interpreter running the tests.
 
 The install step (a venv outside the workspace, then ``pip install`` of the action's own
-checkout) takes about 15 s, so only a runner made with ``install=True`` runs it. Otherwise
-the venv the step would create is made here in a tenth of a second: the same interpreter,
-kcompat and its dependencies from the tree under test (a ``.pth`` file), at the path the
-action's steps name (``KCOMPAT_VENV``). Every other step runs exactly as written.
+checkout) builds and installs kcompat with pip, so only a runner made with
+``install=True`` runs it. Otherwise the venv the step would create is made here without
+pip (``venv --without-pip``): the same interpreter, kcompat and its dependencies from the
+tree under test (a ``.pth`` file), at the path the action's steps name (``KCOMPAT_VENV``).
+Every other step runs exactly as written.
 """
 
 from __future__ import annotations
@@ -92,7 +93,7 @@ class Runner:
     api: str = ""  # GITHUB_API_URL: a fake server's address ("" for none)
     token: str = ""  # github.token
     action_path: Path = ROOT
-    install: bool = False  # run the install step (pip: about 15 s), else provide its venv
+    install: bool = False  # run the install step (pip builds kcompat), else provide its venv
     extra_env: dict[str, str] = field(default_factory=dict)
 
     @property
@@ -262,7 +263,7 @@ def _runner_python(home: Path) -> str:
 
 
 def _provide_venv(venv: Path, home: Path) -> None:
-    """The venv the install step makes, without pip's 15 s: the runner's interpreter,
+    """The venv the install step makes, without pip's build: the runner's interpreter,
     with kcompat and its dependencies from the tree under test."""
     if venv.exists():
         return

@@ -71,7 +71,7 @@ def test_the_check_step_never_imports_the_pull_requests_modules(tmp_path: Path) 
 
 @pytest.mark.slow
 def test_install_and_check_never_run_the_pull_requests_modules(tmp_path: Path) -> None:
-    """The whole action as the runner runs it, pip included (about 15 s)."""
+    """The whole action as the runner runs it, pip's build and install included."""
     workspace = hostile_pull_request(tmp_path)
     action = copy_action(tmp_path / "action")
     runner = Runner(
