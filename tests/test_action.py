@@ -228,6 +228,8 @@ def test_the_lint_input_is_true_or_false(tmp_path: Path) -> None:
     done = run(workspace, tmp_path, lint="yes")
     assert done.returncode == 2
     assert done.lines == ["::error title=kcompat::the lint input must be true or false, not 'yes'"]
+    assert done.outputs["exit-code"] == "2"
+    assert "❌ the lint input must be true or false" in done.summary
 
 
 # -- the manifest ----------------------------------------------------------------------------

@@ -100,6 +100,15 @@ def flag(env: Mapping[str, str], name: str, input_name: str, default: bool) -> b
 
 
 @dataclass(frozen=True)
+class RunnerFiles:
+    """Where the step writes: the job summary and its outputs (known even when the inputs
+    are not valid, so a refusal is written there too)."""
+
+    summary: Path | None
+    output: Path | None
+
+
+@dataclass(frozen=True)
 class Inputs:
     """The action's inputs and what the runner tells the step."""
 
@@ -132,12 +141,19 @@ class Inputs:
             args=env.get("KCOMPAT_ARGS", ""),
             lint=flag(env, "KCOMPAT_LINT", "lint", False),
             event=event,
-            summary=Path(env["GITHUB_STEP_SUMMARY"]) if env.get("GITHUB_STEP_SUMMARY") else None,
-            output=Path(env["GITHUB_OUTPUT"]) if env.get("GITHUB_OUTPUT") else None,
+            summary=Inputs.runner_files(env).summary,
+            output=Inputs.runner_files(env).output,
             repository=env.get("GITHUB_REPOSITORY", ""),
             api_url=env.get("GITHUB_API_URL", "https://api.github.com").rstrip("/"),
             server_url=env.get("GITHUB_SERVER_URL", "https://github.com").rstrip("/"),
             token=env.get("GITHUB_TOKEN", ""),
+        )
+
+    @staticmethod
+    def runner_files(env: Mapping[str, str]) -> RunnerFiles:
+        return RunnerFiles(
+            Path(env["GITHUB_STEP_SUMMARY"]) if env.get("GITHUB_STEP_SUMMARY") else None,
+            Path(env["GITHUB_OUTPUT"]) if env.get("GITHUB_OUTPUT") else None,
         )
 
 

@@ -49,7 +49,7 @@ from kcompat.ci.comment import (
     how_to_accept,
     skipped,
 )
-from kcompat.ci.environment import Inputs, isolate_imports, take_token
+from kcompat.ci.environment import Inputs, RunnerFiles, isolate_imports, take_token
 from kcompat.ci.workflow import append_summary, command, set_outputs
 from kcompat.errors import UsageError, one_line
 from kcompat.findings import Finding, Severity
@@ -95,8 +95,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         repo = _repo_argument(list(sys.argv[1:] if argv is None else argv))
         inputs = Inputs.from_environment(os.environ)
     except UsageError as err:
-        print(command("error", str(err)))
-        return 2
+        return _refuse(Inputs.runner_files(os.environ), str(err))
     take_token(os.environ)  # read once; no git process the step starts inherits it
     isolate_imports(sys.path)
     try:
@@ -341,7 +340,7 @@ def _publish(inputs: Inputs, api: GitHubApi | None, body: str, *, create: bool) 
         print(command("warning", f"the comment was not posted: {err}{why}"))
 
 
-def _refuse(inputs: Inputs, message: str) -> int:
+def _refuse(inputs: Inputs | RunnerFiles, message: str) -> int:
     """Bad input (exit 2): one line in the log, the same in the summary."""
     print(command("error", message))
     append_summary(inputs.summary, f"### kcompat compatibility check\n\n❌ {escape(message)}\n")
