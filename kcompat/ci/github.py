@@ -141,7 +141,8 @@ def run_step(inputs: Inputs) -> int:
         return _refuse(inputs, str(err))
     print("\n".join(_annotations(checked)))
     rest = "the full report is in the job summary" if inputs.summary else "the job log"
-    summary = _sections(checked, inputs, "", checked.changes[1])
+    # the summary is where the annotations send a reader for every finding: those first
+    summary = _sections(checked, inputs, "", checked.changes[1], findings_first=True)
     append_summary(inputs.summary, assemble(summary, SUMMARY_BUDGET))
     if inputs.comment:
         body = comment_body(_sections(checked, inputs, rest, checked.changes[0]))
@@ -259,19 +260,21 @@ def _annotations(checked: Checked) -> list[str]:
     return lines
 
 
-def _sections(checked: Checked, inputs: Inputs, rest: str, changes: str) -> list[Section]:
+def _sections(
+    checked: Checked, inputs: Inputs, rest: str, changes: str, *, findings_first: bool = False
+) -> list[Section]:
     """The report's sections, by priority: how to accept (short), what the change does to
-    the protocol (within its own budget), the diff's findings, the lint's."""
+    the protocol (within its own budget), the diff's findings, the lint's; with
+    ``findings_first`` the findings come before the protocol section."""
     sections = []
     breaks = [f for f in checked.diff.counted if f.severity >= Severity.WARNING]
     if breaks:
         sections.append(fixed(HOW_TO_ACCEPT, how_to_accept(breaks, inputs.skip_label)))
-    if changes:
-        sections.append(fixed(CHANGES, changes))
-    sections.append(_report_section(REPORT, checked.diff, rest, checked.links))
+    findings = [_report_section(REPORT, checked.diff, rest, checked.links)]
     if checked.lint is not None:
-        sections.append(_report_section(LINT, checked.lint, rest, checked.links))
-    return sections
+        findings.append(_report_section(LINT, checked.lint, rest, checked.links))
+    protocol = [fixed(CHANGES, changes)] if changes else []
+    return [*sections, *(findings + protocol if findings_first else protocol + findings)]
 
 
 def _report_section(place: int, report: Report, rest: str, links: SourceLinks | None) -> Section:
