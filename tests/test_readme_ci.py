@@ -87,6 +87,24 @@ def test_the_workflow_uses_the_actions_inputs() -> None:
     assert workflow["permissions"]["pull-requests"] == "write"
 
 
+def test_the_workflow_runs_when_the_skip_label_changes_and_specs_or_settings_do() -> None:
+    """``on: pull_request`` with the default types never fires on ``labeled``: the skip
+    label would never take effect (issue 27, points 2 and 3)."""
+    workflow = yaml_of("workflow")
+    trigger = workflow[True] if True in workflow else workflow["on"]  # YAML 1.1 reads on: as True
+    assert set(trigger) == {"pull_request"}  # never pull_request_target (docs/SECURITY.md)
+    pull = trigger["pull_request"]
+    assert pull["types"] == ["opened", "synchronize", "reopened", "labeled", "unlabeled"]
+    paths = pull["paths"]
+    assert {"kcompat.toml", "pyproject.toml"} <= set(paths)  # where kcompat's settings live
+    folders = [p for p in paths if p.endswith("/**")]
+    assert folders and all((ROOT / p.removesuffix("/**")).is_dir() for p in folders)
+    steps = workflow["jobs"]["kcompat"]["steps"]
+    ours = next(s for s in steps if s["uses"].startswith("kcompat/kcompat@"))
+    assert ours["with"]["skip-label"] == "kcompat: expected break"
+    assert ours["with"]["lint"] is True
+
+
 def test_the_gitlab_job_writes_a_code_quality_report(tmp_path: Path) -> None:
     job = yaml_of("gitlab")["kcompat"]
     assert job["artifacts"]["reports"]["codequality"] == "gl-code-quality-report.json"

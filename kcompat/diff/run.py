@@ -49,6 +49,9 @@ class DiffResult:
     released: str  # which versions counted as released (for the summary)
     note: str = ""  # one line for stderr (e.g. how to fetch the release tags)
     first_commit: bool = False  # no commit yet: nothing was compared (the note says why)
+    base_sha: str = ""  # the commits compared, where the sides are commits (CI links them)
+    head_sha: str = ""
+    changed: tuple[str, ...] = ()  # the spec files HEAD changed, as findings name them
 
 
 def resolve_sides(request: DiffRequest, repo: GitRepo | None) -> tuple[Side, Side]:
@@ -140,4 +143,7 @@ def run_diff(request: DiffRequest) -> DiffResult:
         config.fail_on,
         prepared.releases.describe(),
         prepared.note,
+        base_sha=(base.sha or "") if base.kind == "rev" else "",
+        head_sha=(head.sha or "") if head.kind == "rev" else "",
+        changed=tuple(path for path, _ in prepared.head_files),
     )

@@ -5,8 +5,10 @@ it the details of each: hint, why its versions count as released, notes and byte
 GitHub refuses comments over 65,536 characters, so the report keeps under ``budget``:
 errors in full first, then warnings and infos while they fit, then one line that says
 how many were left out and how to see them all. Names and values from spec files are
-:func:`~kcompat.escaping.shown`, HTML-escaped in text and table cells, and fenced so no
-backtick in them ends a code span or block.
+:func:`~kcompat.escaping.shown`, HTML-escaped in text and table cells, made inert there
+(:func:`inert`: no @mention, issue reference, link, image or autolink) and fenced so no
+backtick in them ends a code span or block. With :class:`SourceLinks` (CI knows the
+repository's address) the commits and every location link to the code.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from collections import Counter
 from kcompat.escaping import shown, shown_lines
 from kcompat.findings import Finding, Severity
 from kcompat.report.document import Report, plural
+from kcompat.report.links import SourceLinks
 
 HELP_URI = "https://github.com/kcompat/kcompat/blob/main/rules/{}.md"
 #: GitHub's limit for a comment body is 65,536 characters; keep a margin for a marker.
@@ -25,9 +28,32 @@ _ICON = {Severity.ERROR: "🔴", Severity.WARNING: "🟡", Severity.INFO: "🔵"
 _TITLE = {"diff": "compatibility check", "lint": "spec lint", "drift": "spec drift"}
 
 
-def escape(text: str) -> str:
-    """Text for HTML inside Markdown (details blocks), one line, nothing raw."""
+#: What GitHub acts on in Markdown text: an @mention (it notifies), a #123 reference (it
+#: links back from that issue), a link or an image (``[..](..)``, ``![..](..)``: fetched
+#: from anywhere; ``[..][..]``, ``[..]:``), an autolink (``scheme://``, ``www.``,
+#: ``a@b.c``). Raw HTML (``<img>``, ``<a>``) is already escaped.
+_ACTIVE = re.compile(r"@|#(?=\d)|\](?=[(\[:])|(?<=\w)(?=://)|(?i:\bwww)(?=\.)")
+_INERT = {"]": "&#93;"}
+_ZWSP = "&#8203;"
+
+
+def inert(text: str) -> str:
+    """Markdown text (already HTML-escaped) that reads the same and does nothing: a
+    zero-width space after ``@``, ``#`` before digits, ``www`` and before ``://``, and the
+    ``]`` that would end a link's text as a character reference, so no renderer's pattern
+    matches any more."""
+    return _ACTIVE.sub(lambda m: _INERT.get(m.group()) or m.group() + _ZWSP, text)
+
+
+def _html(text: str) -> str:
+    """Text for HTML inside Markdown, one line, nothing raw."""
     return shown(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def escape(text: str) -> str:
+    """Text for Markdown or HTML inside it (details blocks), one line, nothing raw, nothing
+    GitHub would act on (:func:`inert`)."""
+    return inert(_html(text))
 
 
 def _cell(text: str) -> str:
@@ -51,10 +77,13 @@ def fenced(lines: list[str]) -> list[str]:
     return [fence, *lines, fence]
 
 
-def render_markdown(report: Report, *, budget: int = BUDGET, rest: str = "") -> str:
+def render_markdown(
+    report: Report, *, budget: int = BUDGET, rest: str = "", links: SourceLinks | None = None
+) -> str:
     """The whole report if it fits ``budget`` characters, else errors first and a line
-    saying what was left out (``rest`` says where to get it all)."""
-    head = _header(report)
+    saying what was left out (``rest`` says where to get it all); ``links`` name the
+    commits and link each location to its line at HEAD."""
+    head = _header(report, links)
     if not report.findings:
         return "\n".join(head)
     ordered = report.by_severity()
@@ -64,7 +93,7 @@ def render_markdown(report: Report, *, budget: int = BUDGET, rest: str = "") -> 
     size = len("\n".join([*head, *rules])) + 200  # the table header and the last line
     shown: list[Finding] = []
     for finding in ordered:
-        row = _row(finding)
+        row = _row(finding, links)
         block = _block(finding)
         cost = len(row) + len(block) + 2
         if size + cost > budget:
@@ -82,7 +111,7 @@ def render_markdown(report: Report, *, budget: int = BUDGET, rest: str = "") -> 
     return "\n".join(lines)
 
 
-def _header(report: Report) -> list[str]:
+def _header(report: Report, links: SourceLinks | None = None) -> list[str]:
     errors = report.count(Severity.ERROR)
     if errors:
         verdict = (
@@ -106,6 +135,9 @@ def _header(report: Report) -> list[str]:
     ]
     if report.base is not None:
         base, head = code(report.base, cell=False), code(report.head or "", cell=False)
+        if links is not None:
+            base = f"{_commit(links, links.base_sha)} ({base})"
+            head = f"{_commit(links, links.head_sha)} ({head})"
         lines += [f"Base {base}, head {head}.", ""]
     if report.released and report.findings:
         lines += [f"Released: {report.released}.", ""]
@@ -123,9 +155,15 @@ def _rule_table(report: Report) -> list[str]:
     return lines
 
 
-def _row(finding: Finding) -> str:
+def _commit(links: SourceLinks, sha: str) -> str:
+    return f"[{code(links.short(sha), cell=False)}]({links.commit(sha)})"
+
+
+def _row(finding: Finding, links: SourceLinks | None = None) -> str:
     icon = "✅" if finding.accepted else _ICON[finding.severity]
     where, rule = code(str(finding.location)), code(finding.rule)
+    if links is not None and links.head_sha:
+        where = f"[{where}]({links.line(finding.location.path, finding.location.line)})"
     return f"| {icon} | {where} | {_cell(finding.message)} | {rule} |"
 
 
@@ -145,8 +183,8 @@ def _block(finding: Finding) -> str:
         return ""
     return "\n".join(
         [
-            f"<details><summary><code>{escape(finding.rule)}</code> on "
-            f"<code>{escape(finding.message_name or finding.location.path)}</code> "
+            f"<details><summary><code>{_html(finding.rule)}</code> on "
+            f"<code>{_html(finding.message_name or finding.location.path)}</code> "
             f"{escape(finding.field_path)}</summary>",
             "",
             *fenced(body),
