@@ -15,7 +15,7 @@ from typing import Any
 
 from kcompat.config import Config
 from kcompat.errors import UsageError
-from kcompat.rules.evolution.check import diff_specs
+from kcompat.rules.evolution.check import Unfinished, unfinished_diff
 from kcompat.rules.evolution.ledger import Binding, TagLedger
 from kcompat.rules.evolution.released import BASE, TAGS, Releases
 from kcompat.rules.runner import Outcome
@@ -201,15 +201,31 @@ def check_pair(
     baseline: frozenset[str] = frozenset(),
 ) -> Outcome:
     """All findings for a prepared comparison (pure: no git, no file system)."""
+    config = config if config is not None else Config()
+    return unfinished_pair(
+        pair, rules_off=config.disabled, proof=proof, samples=samples, baseline=baseline
+    ).finish(config)
+
+
+def unfinished_pair(
+    pair: PreparedPair,
+    *,
+    rules_off: frozenset[str] = frozenset(),
+    proof: bool = False,
+    samples: int = 20,
+    baseline: frozenset[str] = frozenset(),
+) -> Unfinished:
+    """A prepared comparison's findings before finishing, every rule not in ``rules_off``
+    run (pure), to finish under any configuration."""
     base_specs = [read_spec(path, data) for path, data in pair.base_files]
     head_specs = [read_spec(path, data) for path, data in pair.head_files]
     ledger = TagLedger.empty()
     for name, path, tag, bindings in pair.ledger:
         ledger.entries.setdefault(name, {})[(path, tag)] = [Binding(*b) for b in bindings]
-    return diff_specs(
+    return unfinished_diff(
         base_specs,
         head_specs,
-        config=config,
+        rules_off=rules_off,
         releases=pair.releases,
         ledger=ledger,
         proof=proof,

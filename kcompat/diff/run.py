@@ -12,6 +12,7 @@ from pathlib import Path
 
 from kcompat.config import Config, ConfigChoice, ConfigError
 from kcompat.diff.prepared import check_pair, prepare_pair
+from kcompat.diff.weakened import review_configuration
 from kcompat.errors import UsageError
 from kcompat.findings import Severity
 from kcompat.rules.registry import rule_categories
@@ -123,12 +124,14 @@ def run_diff(request: DiffRequest) -> DiffResult:
             samples=request.samples,
             baseline=request.baseline,
         )
+        # the change's own configuration edits, in the open (config-weakened)
+        review = review_configuration(request, base, head, config, prepared, outcome)
     return DiffResult(
-        outcome,
+        review.outcome,
         prepared.compared,
         base.label,
         head.label,
         config.fail_on,
         prepared.releases.describe(),
-        prepared.note,
+        "; ".join(note for note in (prepared.note, review.note) if note),
     )

@@ -16,7 +16,7 @@ from collections import Counter
 
 from kcompat.escaping import shown, shown_lines
 from kcompat.findings import Finding, Severity
-from kcompat.report.document import Report, plural
+from kcompat.report.document import Report, plural, status
 
 HELP_URI = "https://github.com/kcompat/kcompat/blob/main/rules/{}.md"
 #: GitHub's limit for a comment body is 65,536 characters; keep a margin for a marker.
@@ -54,7 +54,9 @@ def fenced(lines: list[str]) -> list[str]:
 def render_markdown(report: Report, *, budget: int = BUDGET, rest: str = "") -> str:
     """The whole report if it fits ``budget`` characters, else errors first and a line
     saying what was left out (``rest`` says where to get it all)."""
-    head = _header(report)
+    from kcompat.report.config_section import config_section
+
+    head = _header(report) + config_section(report)
     if not report.findings:
         return "\n".join(head)
     ordered = report.by_severity()
@@ -90,7 +92,7 @@ def _header(report: Report) -> list[str]:
         )
     else:
         verdict = "✅ **No errors**"
-    aside = report.set_aside()
+    aside = report.set_aside(lambda reason: code(reason, cell=False))
     counts = (
         f"{plural(errors, 'error')}, {plural(report.count(Severity.WARNING), 'warning')}, "
         f"{plural(report.count(Severity.INFO), 'info')}"
@@ -113,18 +115,18 @@ def _header(report: Report) -> list[str]:
 
 
 def _rule_table(report: Report) -> list[str]:
-    per_rule = Counter((f.rule, f.severity, bool(f.accepted)) for f in report.findings)
+    per_rule = Counter((f.rule, f.severity, status(f)) for f in report.findings)
     lines = ["| rule | severity | count |", "|---|---|---|"]
-    for (rule_id, severity, accepted), n in sorted(
+    for (rule_id, severity, why), n in sorted(
         per_rule.items(), key=lambda kv: (-kv[0][1], kv[0][2], kv[0][0])
     ):
-        label = f"{severity.label} (accepted)" if accepted else severity.label
+        label = f"{severity.label} ({why})" if why else severity.label
         lines.append(f"| [{code(rule_id)}]({HELP_URI.format(rule_id)}) | {label} | {n} |")
     return lines
 
 
 def _row(finding: Finding) -> str:
-    icon = "✅" if finding.accepted else _ICON[finding.severity]
+    icon = "✅" if finding.accepted else "🔇" if finding.suppressed else _ICON[finding.severity]
     where, rule = code(str(finding.location)), code(finding.rule)
     return f"| {icon} | {where} | {_cell(finding.message)} | {rule} |"
 
@@ -133,7 +135,9 @@ def _block(finding: Finding) -> str:
     """The folded details of a finding ("" when it has none)."""
     body = []
     if finding.accepted:
-        body.append(f"accepted: {finding.accepted}")
+        body.append(f"{status(finding)}: {finding.accepted}")
+    elif finding.suppressed:
+        body.append(f"suppressed: {finding.suppressed}")
     elif finding.hint:
         body.append(f"hint: {finding.hint}")
     if finding.released_by and finding.severity >= Severity.WARNING:

@@ -15,6 +15,9 @@ from dataclasses import dataclass
 from kcompat.findings import Finding
 from kcompat.spec.load import Comment
 
+#: What a suppressed finding's reason says when its comment gives none.
+NO_REASON = "no reason given"
+
 _DIRECTIVE = re.compile(r"kcompat:\s*(ignore|ignore-file)\[([^\]]*)\]\s*(.*)")
 
 
