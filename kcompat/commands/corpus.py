@@ -16,7 +16,15 @@ from typing import Annotated, Any, TypeVar
 import typer
 
 import kcompat.pipeline.corpus_rules  # noqa: F401  (registers the corpus rules)
-from kcompat.app import Color, ColorOption, ConfigOption, app, console_for, option_group
+from kcompat.app import (
+    Color,
+    ColorOption,
+    ConfigOption,
+    RepoOption,
+    app,
+    console_for,
+    option_group,
+)
 from kcompat.commands import spark_options as spark
 from kcompat.commands.table_format import TableFormatOption, check_table_format
 
@@ -91,7 +99,7 @@ def build(
     seed: Annotated[
         int, typer.Option("--seed", metavar="N", help="Seed of the random samples.")
     ] = 0,
-    repo_dir: spark.RepoOption = Path("."),
+    repo_dir: RepoOption = None,
     *,
     options: CorpusOptions,
 ) -> None:
@@ -99,7 +107,8 @@ def build(
     from kcompat.pipeline.corpus_build import BuildRequest, plan_build
     from kcompat.pipeline.corpus_build import build as run_build
 
-    request = BuildRequest(rev, out, samples, seed, repo_dir, *options.scope(repo_dir))
+    here = repo_dir or Path(".")
+    request = BuildRequest(rev, out, samples, seed, here, *options.scope(here))
     plan, session = options.start(lambda: plan_build(request))
     result = run_build(plan, session)
     manifest = result.manifest
@@ -129,7 +138,7 @@ def verify(
     rev: Annotated[
         str, typer.Option("--rev", metavar="REV", help="The revision (or directory) to read with.")
     ],
-    repo_dir: spark.RepoOption = Path("."),
+    repo_dir: RepoOption = None,
     out: spark.OutOption = None,
     fmt: TableFormatOption = "text",
     *,
@@ -141,7 +150,8 @@ def verify(
     from kcompat.pipeline.unreadable import reading_corpus
 
     check_table_format(fmt)
-    request = VerifyRequest(corpus, rev, repo_dir, out, *options.scope(repo_dir))
+    here = repo_dir or Path(".")
+    request = VerifyRequest(corpus, rev, here, out, *options.scope(here))
     plan, session = options.start(lambda: plan_verify(request))
     with reading_corpus(corpus):  # a corrupt part file: one line, exit 2
         result = run_verify(plan, session)

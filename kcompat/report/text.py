@@ -47,11 +47,6 @@ def finding_segments(finding: Finding, base_label: str = "BASE") -> Line:
     return tuple(line)
 
 
-def finding_line(finding: Finding, base_label: str = "BASE") -> Text:
-    """One finding's line as rich text (for renderers that draw with rich)."""
-    return styled(finding_segments(finding, base_label))
-
-
 def finding_block(finding: Finding, base_label: str = "BASE", hints: bool = True) -> list[Line]:
     """A finding's line and what is indented under it."""
     lines = [finding_segments(finding, base_label)]
