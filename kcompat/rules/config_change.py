@@ -39,6 +39,8 @@ from kcompat.rules.registry import Category, Elsewhere, RuleKind, elsewhere, get
 
 #: Configuration fields that say where a configuration came from, not what it checks.
 METADATA = frozenset({"source", "root", "label", "lines"})
+#: Entry attributes under the key a file writes them with (``preview``'s ``message``).
+_AS_WRITTEN = {"pattern": "message"}
 #: A value longer than this is cut in messages (the file holds the rest).
 _SHOWN = 160
 
@@ -57,10 +59,13 @@ class SettingChange:
     new: str  # the change's value in TOML ("" when the change removes it)
     weakens: bool | None  # can it hide findings (None: depends on the repository's refs)
     apply: Callable[[Config], Config] = field(compare=False, repr=False)
+    what: str = ""  # what the change does, when the values alone bury it ("turns off ...")
 
     @property
     def said(self) -> str:
-        """``disable = ["a"] (was [])``: the setting with its new and old value."""
+        """``fail-on = "error" (was "warning")``: the setting with its new and old value."""
+        if self.what:
+            return f"{self.setting} {self.what} (now {self.new}, was {self.old})"
         if not self.old:
             return f"{self.setting} = {self.new} (new in this change)"
         if not self.new:
@@ -105,7 +110,11 @@ def _toml(value: Any) -> str:
     if isinstance(value, list | tuple):
         return "[" + ", ".join(_toml(v) for v in value) + "]"
     if is_dataclass(value) and not isinstance(value, type):
-        shown = {f.name: getattr(value, f.name) for f in fields(value) if f.compare}
+        shown = {
+            _AS_WRITTEN.get(f.name, f.name): getattr(value, f.name)
+            for f in fields(value)
+            if f.compare
+        }
         return _toml({k: v for k, v in shown.items() if v not in ("", (), None)})
     return json.dumps(str(value), ensure_ascii=False)
 
@@ -125,6 +134,17 @@ def _whole(setting: Setting, base: Config, head: Config) -> list[SettingChange]:
             lambda config: replace(config, **{setting.attribute: new}),
         )
     ]
+
+
+def _disabled(setting: Setting, base: Config, head: Config) -> list[SettingChange]:
+    """``disable``, saying first which rules the change turns off (a category names many)."""
+    found = _whole(setting, base, head)
+    off = sorted(head.disabled - base.disabled)
+    if found and off:
+        shown = ", ".join(json.dumps(rule_id) for rule_id in off[:8])
+        more = f" and {len(off) - 8} more" if len(off) > 8 else ""
+        return [replace(found[0], what=f"turns off {shown}{more}")]
+    return found
 
 
 def _severities(setting: Setting, base: Config, head: Config) -> list[SettingChange]:
@@ -198,16 +218,20 @@ def _unreasoned(entry: Any) -> Any:
 
 
 def _narrower_paths(base: Config, head: Config) -> bool:
-    """A path BASE checks that the change's ``paths`` leave out."""
+    """A folder BASE checks that the change's ``paths`` leave out (no ``paths``: the
+    folder the configuration is in, and everything under it)."""
     if not head.paths:
         return False
-    theirs = [posixpath.normpath(posixpath.join(head.root, p)) for p in head.paths]
-    if not base.paths:
-        return True
-    for path in (posixpath.normpath(posixpath.join(base.root, p)) for p in base.paths):
-        if not any(path == t or path.startswith(t.rstrip("/") + "/") for t in theirs):
-            return True
-    return False
+
+    def folders(config: Config) -> list[str]:
+        root = config.root or head.root or base.root
+        return [posixpath.normpath(posixpath.join(root, p)) for p in config.paths or ["."]]
+
+    theirs = folders(head)
+    return any(
+        not any(path == t or path.startswith(t.rstrip("/") + "/") for t in theirs)
+        for path in folders(base)
+    )
 
 
 SETTINGS: tuple[Setting, ...] = (
@@ -222,7 +246,7 @@ SETTINGS: tuple[Setting, ...] = (
         "disabled",
         "disable",
         'rules turned off (with `category:`, or `[severity] rule = "off"`)',
-        _whole,
+        _disabled,
         lambda base, head: bool(head.disabled - base.disabled),
     ),
     Setting(

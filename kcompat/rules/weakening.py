@@ -128,7 +128,8 @@ def weakening_finding(change: SettingChange, hides: int | None, where: Location)
     if hides is None:
         effect = "what it hides here could not be worked out"
     elif change.key == "fail-on":
-        effect = f"{_count(hides)} of this comparison no longer fail"
+        stop = "stops" if hides in (0, 1) else "stop"
+        effect = f"{_count(hides)} of this comparison {stop} failing"
     else:
         effect = f"it hides or lowers {_count(hides)} of this comparison"
     return Finding(
