@@ -107,3 +107,25 @@ def test_a_misspelt_rule_stays_a_configuration_error(tmp_path: Path) -> None:
     assert run.stderr.strip().endswith(
         "unknown rule 'field-type-chnged' in [[ignore]] #1; did you mean 'field-type-changed'?"
     )
+
+
+def test_an_entry_used_by_the_specs_is_not_unused_beside_a_weakening(tmp_path: Path) -> None:
+    """The review of the configuration is judged by BASE's entries too: they judge spec
+    findings, so an entry is not called unused for accepting no config-weakened one."""
+    config = "report-unused-ignores = true\n" + entry(message="ShelfCount*", reason="KIP-1")
+    repo = two_commits(
+        tmp_path,
+        {SHELF: shelf(), "kcompat.toml": config},
+        {SHELF: shelf("int64"), "kcompat.toml": 'fail-on = "info"\n' + config},
+    )
+    code, findings = diff(repo)
+    assert code == 0
+    assert sorted(f["rule"] for f in findings) == ["field-type-changed"]
+    weaker = 'fail-on = "error"\n'
+    repo = two_commits(
+        tmp_path / "weaker",
+        {SHELF: shelf(), "kcompat.toml": 'fail-on = "warning"\n' + config},
+        {SHELF: shelf("int64"), "kcompat.toml": weaker + config},
+    )
+    code, findings = diff(repo)
+    assert sorted(f["rule"] for f in findings) == ["config-weakened", "field-type-changed"]

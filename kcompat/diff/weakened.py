@@ -90,7 +90,8 @@ def review_configuration(
         note = "; ".join(n for n in (note, f"BASE's configuration: {err}") if n)
     found = _weakening_findings(changes, counts, before.config, after.config)
     shown = listed(outcome.findings, outcome.baselined, blame)
-    review = finish(found, Finishing(config=before.config, baseline=request.baseline))
+    judge = replace(before.config, report_unused_ignores=False)  # its entries judge the specs'
+    review = finish(found, Finishing(config=judge, baseline=request.baseline))
     return Review(
         Outcome(
             tuple(sorted([*shown, *review.findings], key=_order)),
