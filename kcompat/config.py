@@ -8,6 +8,7 @@ Looked up from the working directory upwards to the repository root. Keys::
     released = "auto"                                         # auto | base | tags
     release-tags = '^v?\\d+\\.\\d+(\\.\\d+)?$'              # which tags are releases
     release-branches = '^\\d+\\.\\d+$'                        # branches about to ship (off)
+    diff-base = "origin/trunk"                                # kcompat lsp: diff on save
     [severity]                                                # per-rule severities
     lowest-version-raised = "warning"
 
@@ -105,6 +106,7 @@ class Config:
     ignore: tuple[Acceptance, ...] = ()
     preview: tuple[Preview, ...] = ()
     report_unused_ignores: bool = False
+    diff_base: str = ""  # kcompat lsp: the revision a saved spec is diffed against ("": none)
     label: str = ""  # how findings name the file (relative to the working directory)
     lines: tuple[tuple[str, int], ...] = ()  # where each key is written (tomllines)
 
@@ -144,6 +146,7 @@ _KEYS = {
     "ignore",
     "preview",
     "report-unused-ignores",
+    "diff-base",
 }
 
 
@@ -366,6 +369,7 @@ def parse_config(
         source=source,
         root=root,
         release_branches=patterns["release-branches"],
+        diff_base=text("diff-base", "").strip(),
     )
 
 

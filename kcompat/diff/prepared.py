@@ -15,7 +15,7 @@ from typing import Any
 
 from kcompat.config import Config
 from kcompat.errors import UsageError
-from kcompat.rules.evolution.check import Unfinished, unfinished_diff
+from kcompat.rules.evolution.check import Paired, Unfinished, pair_specs, unfinished_diff
 from kcompat.rules.evolution.ledger import Binding, TagLedger
 from kcompat.rules.evolution.released import BASE, TAGS, Releases
 from kcompat.rules.runner import Outcome
@@ -199,11 +199,18 @@ def check_pair(
     proof: bool = False,
     samples: int = 20,
     baseline: frozenset[str] = frozenset(),
+    paired: Paired | None = None,
 ) -> Outcome:
-    """All findings for a prepared comparison (pure: no git, no file system)."""
+    """All findings for a prepared comparison (pure: no git, no file system); ``paired``
+    is its specs as :func:`paired_specs` paired them, when the caller needs the pairing."""
     config = config if config is not None else Config()
     return unfinished_pair(
-        pair, rules_off=config.disabled, proof=proof, samples=samples, baseline=baseline
+        pair,
+        rules_off=config.disabled,
+        proof=proof,
+        samples=samples,
+        baseline=baseline,
+        paired=paired,
     ).finish(config)
 
 
@@ -214,6 +221,7 @@ def unfinished_pair(
     proof: bool = False,
     samples: int = 20,
     baseline: frozenset[str] = frozenset(),
+    paired: Paired | None = None,
 ) -> Unfinished:
     """A prepared comparison's findings before finishing, every rule not in ``rules_off``
     run (pure), to finish under any configuration."""
@@ -231,4 +239,12 @@ def unfinished_pair(
         proof=proof,
         samples=samples,
         baseline=baseline,
+        paired=paired,
     )
+
+
+def paired_specs(pair: PreparedPair) -> Paired:
+    """A prepared comparison's specs, paired exactly as :func:`check_pair` pairs them."""
+    base_specs = [read_spec(path, data) for path, data in pair.base_files]
+    head_specs = [read_spec(path, data) for path, data in pair.head_files]
+    return pair_specs(base_specs, head_specs, pair.releases)

@@ -297,6 +297,13 @@ SETTINGS: tuple[Setting, ...] = (
         _entries,
     ),
     Setting(
+        "diff_base",
+        "diff-base",
+        "none: what the language server diffs a saved spec against; `diff` never reads it",
+        _whole,
+        lambda _base, _head: False,
+    ),
+    Setting(
         "report_unused_ignores",
         "report-unused-ignores",
         "from true to false: ignore comments and entries that silence nothing go unreported",
