@@ -146,6 +146,12 @@ def test_a_lowered_severity(tmp_path: Path, level: str) -> None:
     assert lowered["notes"][-1].startswith("error under BASE's configuration; [severity]")
     (warning,) = [f for f in report["findings"] if f["rule"] == "config-weakened"]
     assert warning["line"] == 3  # the rule's own line, under [severity]
+    run = run_cli(["diff", "HEAD~1", "HEAD", "--no-proof"], tmp_path / "after")
+    assert (
+        f"ShelfCountResponse.json:8:28: {level} (lowered in this change) [field-type-changed] "
+        "field ItemCount changed type from int32 to int64 in released versions 0-1"
+    ) in run.stdout
+    assert run.stdout.splitlines()[-1].endswith(" in 1 spec file (1 lowered in this change).")
 
 
 def test_a_raised_fail_on(tmp_path: Path) -> None:

@@ -92,6 +92,9 @@ class Report:
         parts = []
         if self.accepted_in_change:
             parts.append(f"{self.accepted_in_change} accepted in this change")
+        lowered = sum(1 for f in self.findings if f.weakened_by and not set_aside(f))
+        if lowered:
+            parts.append(f"{lowered} lowered in this change")
         if self.accepted - self.accepted_in_change:
             parts.append(f"{self.accepted - self.accepted_in_change} accepted by the configuration")
         if self.suppressed:
