@@ -487,3 +487,10 @@ def test_the_security_page_tables_every_setting() -> None:
     section = text.split(heading, 1)[1].split("\n## ", 1)[0]
     rows = [line for line in section.splitlines() if line.startswith("| `")]
     assert rows == [f"| `{s.key}` | {s.how} |" for s in SETTINGS]
+
+
+def test_released_auto_is_named_as_written(tmp_path: Path) -> None:
+    repo = released_repo(tmp_path / "r", 'released = "base"\n', "", branch=False)
+    assert weakenings(diff(repo)[1]) == [
+        'released = "auto" (was "base"): it hides or lowers 1 finding of this comparison'
+    ]

@@ -41,6 +41,9 @@ from kcompat.rules.registry import Category, Elsewhere, RuleKind, elsewhere, get
 METADATA = frozenset({"source", "root", "label", "lines"})
 #: Entry attributes under the key a file writes them with (``preview``'s ``message``).
 _AS_WRITTEN = {"pattern": "message"}
+#: Values a configuration holds in another form than a file writes them (``released =
+#: "auto"`` is held as "").
+_AS_READ: dict[str, dict[Any, Any]] = {"released": {"": "auto"}}
 #: A value longer than this is cut in messages (the file holds the rest).
 _SHOWN = 160
 
@@ -128,8 +131,8 @@ def _whole(setting: Setting, base: Config, head: Config) -> list[SettingChange]:
         SettingChange(
             setting.key,
             setting.key,
-            toml(old),
-            toml(new),
+            toml(_AS_READ.get(setting.key, {}).get(old, old)),
+            toml(_AS_READ.get(setting.key, {}).get(new, new)),
             setting.judge(base, head),
             lambda config: replace(config, **{setting.attribute: new}),
         )
