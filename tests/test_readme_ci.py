@@ -60,19 +60,24 @@ def test_the_acceptance_configuration_accepts_what_it_says(tmp_path: Path) -> No
     assert [(p.pattern, p.reason) for p in config.preview] == [
         ("ConsumerGroup*Value", "early access (KIP-848)")
     ]
-    repo = init_repo(tmp_path / "repo")
-    commit_tree(repo, {"ShelfCountResponse.json": count_spec("ShelfCountResponse", "int32")}, "a")
-    head = {
-        "ShelfCountResponse.json": count_spec("ShelfCountResponse", "int64"),
-        "kcompat.toml": text,
-    }
-    commit_tree(repo, head, "b")
-    run = run_cli(["diff", "HEAD~1", "HEAD", "--no-proof", "--color", "never"], repo)
-    assert run.code == 0
-    assert (
-        run.stdout.splitlines()[-1]
-        == "No problems in 1 spec file (1 accepted by the configuration)."
-    )
+    for config_in_base, last in (
+        (True, "No problems in 1 spec file (1 accepted by the configuration)."),
+        # added by the change itself: accepted, in the open (config-weakened)
+        (False, "Found 2 warnings in 1 spec file (1 accepted in this change)."),
+    ):
+        repo = init_repo(tmp_path / f"repo-{config_in_base}")
+        base = {"ShelfCountResponse.json": count_spec("ShelfCountResponse", "int32")}
+        if config_in_base:
+            base["kcompat.toml"] = text
+        commit_tree(repo, base, "a")
+        head = {
+            "ShelfCountResponse.json": count_spec("ShelfCountResponse", "int64"),
+            "kcompat.toml": text,
+        }
+        commit_tree(repo, head, "b")
+        run = run_cli(["diff", "HEAD~1", "HEAD", "--no-proof", "--color", "never"], repo)
+        assert run.code == 0
+        assert run.stdout.splitlines()[-1] == last
 
 
 def test_the_workflow_uses_the_actions_inputs() -> None:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from kcompat.config import Config
 from kcompat.errors import UsageError
 from kcompat.modes import ReleasedMode
-from kcompat.rules.evolution.check import Paired, diff_specs, pair_specs
+from kcompat.rules.evolution.check import Paired, Unfinished, pair_specs, unfinished_diff
 from kcompat.rules.evolution.ledger import Binding, TagLedger
 from kcompat.rules.evolution.released import Releases
 from kcompat.rules.runner import Outcome
@@ -213,6 +213,30 @@ def check_pair(
     """All findings for a prepared comparison (pure: no git, no file system but the
     compiled codecs a command keeps in ``code_cache``); ``paired`` is its specs as
     :func:`paired_specs` paired them, when the caller needs the pairing."""
+    config = config if config is not None else Config()
+    return unfinished_pair(
+        pair,
+        rules_off=config.disabled,
+        proof=proof,
+        samples=samples,
+        baseline=baseline,
+        paired=paired,
+        code_cache=code_cache,
+    ).finish(config)
+
+
+def unfinished_pair(
+    pair: PreparedPair,
+    *,
+    rules_off: frozenset[str] = frozenset(),
+    proof: bool = False,
+    samples: int = 20,
+    baseline: frozenset[str] = frozenset(),
+    paired: Paired | None = None,
+    code_cache: CodeStore | None = None,
+) -> Unfinished:
+    """A prepared comparison's findings before finishing, every rule not in ``rules_off``
+    run (pure), to finish under any configuration."""
     if paired is not None:  # read already
         base_specs, head_specs = list(paired.base), list(paired.head)
     else:
@@ -221,10 +245,10 @@ def check_pair(
     ledger = TagLedger.empty()
     for name, path, tag, bindings in pair.ledger:
         ledger.entries.setdefault(name, {})[(path, tag)] = [Binding(*b) for b in bindings]
-    return diff_specs(
+    return unfinished_diff(
         base_specs,
         head_specs,
-        config=config,
+        rules_off=rules_off,
         releases=pair.releases,
         ledger=ledger,
         proof=proof,

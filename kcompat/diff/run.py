@@ -13,6 +13,7 @@ from pathlib import Path
 from kcompat.cache import Cache
 from kcompat.config import Config, ConfigChoice, ConfigError
 from kcompat.diff.prepared import check_pair, prepare_pair
+from kcompat.diff.weakened import review_configuration
 from kcompat.errors import UsageError
 from kcompat.findings import Severity
 from kcompat.modes import ReleasedMode
@@ -135,14 +136,16 @@ def run_diff(request: DiffRequest) -> DiffResult:
             baseline=request.baseline,
             code_cache=request.cache.code if request.cache is not None else None,
         )
+        # the change's own configuration edits, in the open (config-weakened)
+        review = review_configuration(request, base, head, config, prepared, outcome)
     return DiffResult(
-        outcome,
+        review.outcome,
         prepared.compared,
         base.label,
         head.label,
         config.fail_on,
         prepared.releases.describe(),
-        prepared.note,
+        "; ".join(note for note in (prepared.note, review.note) if note),
         base_sha=(base.sha or "") if base.kind == "rev" else "",
         head_sha=(head.sha or "") if head.kind == "rev" else "",
         changed=tuple(path for path, _ in prepared.head_files),

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from kcompat import escaping as safe
 from kcompat.findings import Finding, Severity
-from kcompat.report.document import Report, counts_phrase, details, plural
+from kcompat.report.document import Report, counts_phrase, details, plural, set_aside
 
 _LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
 #: Annotations GitHub shows per level and step.
@@ -31,8 +31,8 @@ def escape(text: str, *, prop: bool = False) -> str:
 
 
 def level_of(finding: Finding) -> str:
-    """Accepted findings are notices: shown, never failing."""
-    return "notice" if finding.accepted else _LEVEL[finding.severity]
+    """Accepted and suppressed findings are notices: shown, never failing."""
+    return "notice" if set_aside(finding) else _LEVEL[finding.severity]
 
 
 def annotation(finding: Finding) -> str:

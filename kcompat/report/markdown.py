@@ -18,7 +18,7 @@ from collections import Counter
 
 from kcompat.escaping import shown, shown_lines
 from kcompat.findings import Finding, Severity
-from kcompat.report.document import Report, plural
+from kcompat.report.document import Report, plural, status
 from kcompat.report.links import SourceLinks
 
 HELP_URI = "https://github.com/kcompat/kcompat/blob/main/rules/{}.md"
@@ -83,7 +83,9 @@ def render_markdown(
     """The whole report if it fits ``budget`` characters, else errors first and a line
     saying what was left out (``rest`` says where to get it all); ``links`` name the
     commits and link each location to its line at HEAD."""
-    head = _header(report, links)
+    from kcompat.report.config_section import config_section
+
+    head = _header(report, links) + config_section(report)
     if not report.findings:
         return "\n".join(head)
     ordered = report.by_severity()
@@ -119,7 +121,7 @@ def _header(report: Report, links: SourceLinks | None = None) -> list[str]:
         )
     else:
         verdict = "✅ **No errors**"
-    aside = report.set_aside()
+    aside = report.set_aside(lambda reason: code(reason, cell=False))
     counts = (
         f"{plural(errors, 'error')}, {plural(report.count(Severity.WARNING), 'warning')}, "
         f"{plural(report.count(Severity.INFO), 'info')}"
@@ -145,12 +147,12 @@ def _header(report: Report, links: SourceLinks | None = None) -> list[str]:
 
 
 def _rule_table(report: Report) -> list[str]:
-    per_rule = Counter((f.rule, f.severity, bool(f.accepted)) for f in report.findings)
+    per_rule = Counter((f.rule, f.severity, status(f)) for f in report.findings)
     lines = ["| rule | severity | count |", "|---|---|---|"]
-    for (rule_id, severity, accepted), n in sorted(
+    for (rule_id, severity, why), n in sorted(
         per_rule.items(), key=lambda kv: (-kv[0][1], kv[0][2], kv[0][0])
     ):
-        label = f"{severity.label} (accepted)" if accepted else severity.label
+        label = f"{severity.label} ({why})" if why else severity.label
         lines.append(f"| [{code(rule_id)}]({HELP_URI.format(rule_id)}) | {label} | {n} |")
     return lines
 
@@ -160,7 +162,7 @@ def _commit(links: SourceLinks, sha: str) -> str:
 
 
 def _row(finding: Finding, links: SourceLinks | None = None) -> str:
-    icon = "✅" if finding.accepted else _ICON[finding.severity]
+    icon = "✅" if finding.accepted else "🔇" if finding.suppressed else _ICON[finding.severity]
     where, rule = code(str(finding.location)), code(finding.rule)
     if links is not None and links.head_sha:
         where = f"[{where}]({links.line(finding.location.path, finding.location.line)})"
@@ -171,7 +173,9 @@ def _block(finding: Finding) -> str:
     """The folded details of a finding ("" when it has none)."""
     body = []  # one line each: a newline in a name never starts a line of its own
     if finding.accepted:
-        body.append(shown(f"accepted: {finding.accepted}"))
+        body.append(shown(f"{status(finding)}: {finding.accepted}"))
+    elif finding.suppressed:
+        body.append(shown(f"suppressed: {finding.suppressed}"))
     elif finding.hint:
         body.append(shown(f"hint: {finding.hint}"))
     if finding.released_by and finding.severity >= Severity.WARNING:
