@@ -20,6 +20,7 @@ from kcompat.config import Config, ConfigChoice
 from kcompat.diff.prepared import check_pair, paired_specs, prepare_pair
 from kcompat.diff.run import DiffRequest, pathspecs, resolve_sides
 from kcompat.findings import Severity
+from kcompat.modes import ReleasedMode
 from kcompat.rules.registry import all_rules, rule_categories
 from kcompat.sources.git import GitRepo
 from kcompat.spec.specfile import parsed_once
@@ -66,7 +67,11 @@ def run_changelog(request: ChangelogRequest) -> ChangelogResult:
             base,
             head,
             pathspecs=pathspecs(config, repo),
-            released_mode=request.released or config.released or "auto",
+            released_mode=(
+                ReleasedMode.parse(request.released, "--released")
+                if request.released
+                else config.released or ReleasedMode.AUTO
+            ),
             config=config,
         )
         paired = paired_specs(prepared)  # one pairing: the rules' and the changelog's
