@@ -19,7 +19,7 @@ from dataclasses import replace
 
 from kcompat.changelog.model import Change, ChangeKind
 from kcompat.rules.evolution.pairing import MessagePair, StructPair, pair_layouts
-from kcompat.spec.model import NO_VERSIONS, Field, Message, show_value
+from kcompat.spec.model import Field, Message, show_value
 from kcompat.spec.resolve import Kind, LayoutField, Wire, resolve
 from kcompat.spec.runs import runs
 from kcompat.spec.shape import version_signature
@@ -68,7 +68,7 @@ def existing_version_changes(pair: MessagePair, released: Versions) -> list[Chan
     for struct_pair in pair.struct_pairs:  # released versions as the rules saw them
         if unchanged(struct_pair.versions):
             continue
-        found = _struct_changes(head.name, (struct_pair,), base, head, renames=True, forms=False)
+        found = _struct_changes(head.name, (struct_pair,), base, head, forms=False)
         for change in found:
             if _keeps_bytes(change):
                 keep(change, struct_pair.versions, True)
@@ -79,7 +79,7 @@ def existing_version_changes(pair: MessagePair, released: Versions) -> list[Chan
         before, after = resolve(base, run.lowest), resolve(head, run.lowest)
         pairs = pair_layouts(run, before.root, after.root, before.flexible != after.flexible)
         shipped = run & released  # released, but judged apart (restored or diverged)
-        for change in _struct_changes(head.name, pairs, base, head, renames=True):
+        for change in _struct_changes(head.name, pairs, base, head):
             keep(change, run - shipped, False)
             if _keeps_bytes(change):
                 keep(change, shipped, True)
@@ -112,55 +112,44 @@ def _struct_changes(
     base: Message,
     head: Message,
     *,
-    renames: bool,
     forms: bool = True,
 ) -> Iterator[Change]:
     """The changes of paired structs: fields only one side has, renames, structs renamed
-    or moved, and (with ``forms``) matched fields whose form differs. ``renames=False``
-    (one spec's versions) reads a rename as one field ending and another starting, as
-    the spec writes it."""
+    or moved, and (with ``forms``) matched fields whose form differs."""
     for pair in pairs:
-        renamed = pair.renamed if renames else ()
-        base_only = list(pair.base_only)
-        head_only = list(pair.head_only)
-        if not renames:
-            base_only += [b for b, _h in pair.renamed]
-            head_only += [h for _b, h in pair.renamed]
-        for added in head_only:
+        for added in pair.head_only:
             yield _added(message, added)
-        for gone in base_only:
-            yield _gone(message, gone, renames)
-        for old, new in renamed:
+        for gone in pair.base_only:
+            yield Change(
+                message,
+                ChangeKind.FIELD_REMOVED,
+                field=gone.path,
+                type=_type_of(gone),
+                tag=gone.tag,
+            )
+        for old, new in pair.renamed:
             yield Change(
                 message, ChangeKind.FIELD_RENAMED, field=new.path, before=old.path, after=new.name
             )
         if pair.restructured:
             yield Change(message, ChangeKind.FIELDS_REGROUPED, field=pair.path)
-        for old, new in (*pair.matched, *renamed):
-            if old is new:
-                continue  # one spec's versions that resolve a field alike
+        for old, new in (*pair.matched, *pair.renamed):
             if forms:
                 yield from _field_changes(message, old, new)
             if _struct_name(old.wire) and _struct_name(new.wire):
                 yield from _struct_identity(message, old, new, base, head)
 
 
-def _added(message: str, field: LayoutField, at: Versions = NO_VERSIONS) -> Change:
+def _added(message: str, field: LayoutField) -> Change:
     kind = ChangeKind.TAGGED_FIELD_ADDED if field.tagged else ChangeKind.FIELD_ADDED
     return Change(
         message,
         kind,
-        at,
         field=field.path,
         type=_type_of(field),
         default=default_text(field.field),
         tag=field.tag,
     )
-
-
-def _gone(message: str, field: LayoutField, existing: bool, at: Versions = NO_VERSIONS) -> Change:
-    kind = ChangeKind.FIELD_REMOVED if existing else ChangeKind.FIELD_ENDED
-    return Change(message, kind, at, field=field.path, type=_type_of(field), tag=field.tag)
 
 
 def _type_of(field: LayoutField) -> str:
@@ -179,38 +168,23 @@ def default_text(field: Field) -> str:
     return show_value(default.value)
 
 
-def _field_changes(
-    message: str, old: LayoutField, new: LayoutField, at: Versions = NO_VERSIONS
-) -> Iterator[Change]:
+def _field_changes(message: str, old: LayoutField, new: LayoutField) -> Iterator[Change]:
     """A matched field's own form: type, nullability, tag, integer encoding, default."""
-    if (
-        old.field is new.field  # one definition: only what depends on the version can differ
-        and old.nullable == new.nullable
-        and old.tag == new.tag
-        and (old.wire.kind is not Kind.INT or _encoding(old.wire) == _encoding(new.wire))
-    ):
-        return
     path = new.path
     old_type, new_type = old.field.type, new.field.type
     if old_type.is_array != new_type.is_array or (
         old_type.text != new_type.text and not (old_type.has_struct and new_type.has_struct)
     ):
         yield Change(
-            message,
-            ChangeKind.TYPE_CHANGED,
-            at,
-            field=path,
-            before=old_type.text,
-            after=new_type.text,
+            message, ChangeKind.TYPE_CHANGED, field=path, before=old_type.text, after=new_type.text
         )
     if old.nullable != new.nullable:
         kind = ChangeKind.NULLABLE_STARTED if new.nullable else ChangeKind.NULLABLE_ENDED
-        yield Change(message, kind, at, field=path, type=new_type.text)
+        yield Change(message, kind, field=path, type=new_type.text)
     if old.tag != new.tag:
         yield Change(
             message,
             ChangeKind.TAGGING_CHANGED,
-            at,
             field=path,
             before=_tagging(old.tag),
             after=_tagging(new.tag),
@@ -218,15 +192,12 @@ def _field_changes(
         )
     before, after = _encoding(old.wire), _encoding(new.wire)
     if before != after and old_type.text == new_type.text:  # a new type says it already
-        yield Change(
-            message, ChangeKind.ENCODING_CHANGED, at, field=path, before=before, after=after
-        )
+        yield Change(message, ChangeKind.ENCODING_CHANGED, field=path, before=before, after=after)
     old_default, new_default = old.field.default, new.field.default
     if old_default.key() != new_default.key() and (old_default.explicit or new_default.explicit):
         yield Change(
             message,
             ChangeKind.DEFAULT_CHANGED,
-            at,
             field=path,
             before=default_text(old.field) or "the type's",
             after=default_text(new.field) or "the type's",

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, fields
 from enum import StrEnum
+from functools import cached_property
 from operator import attrgetter
 from typing import NamedTuple
 
@@ -161,12 +162,10 @@ class Changelog:
         for group in self.groups:
             yield from group.changes
 
+    @cached_property
     def counts(self) -> Counts:
-        """What the first line says (one pass over the changes; kept, the model is
+        """What the first line says (one pass over the changes, kept: the model is
         immutable)."""
-        found: Counts | None = self.__dict__.get("_counts")
-        if found is not None:
-            return found
         tally = dict.fromkeys(("added", "removed", "renamed", "reversioned", "changed"), 0)
         for group in self.groups:
             kinds = {change.kind for change in group.changes}
@@ -181,14 +180,12 @@ class Changelog:
             else:
                 tally["changed"] += 1
         breaks = [c for c in self.changes if c.kind is ChangeKind.BREAK]
-        found = Counts(
+        return Counts(
             **tally,
             breaks=sum(1 for c in breaks if c.counts_as_break),
             accepted=sum(1 for c in breaks if c.accepted),
             warnings=sum(1 for c in breaks if c.severity == "warning" and not c.accepted),
         )
-        object.__setattr__(self, "_counts", found)
-        return found
 
     def only(self, names: frozenset[str]) -> Changelog:
         """The changelog of some messages (``kcompat explain NAME --since A``)."""
@@ -199,7 +196,7 @@ class Changelog:
 def summary_line(changelog: Changelog) -> str:
     """``3 messages added, 19 re-versioned, 0 breaks``: every count that is not zero, and
     the breaks always."""
-    counts = changelog.counts()
+    counts = changelog.counts
     parts = []
     if counts.added:
         parts.append(f"{counts.added} message{'s' if counts.added != 1 else ''} added")

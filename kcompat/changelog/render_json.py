@@ -40,7 +40,7 @@ def change_dict(group: MessageChanges, change: Change) -> dict[str, Any]:
 
 
 def changelog_dict(changelog: Changelog) -> dict[str, Any]:
-    counts = changelog.counts()
+    counts = changelog.counts
     return {
         "schema": "kcompat-changelog",
         "version": SCHEMA_VERSION,
