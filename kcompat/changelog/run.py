@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import NamedTuple
 
+from kcompat.cache import Cache
 from kcompat.changelog.breaks import from_findings
 from kcompat.changelog.compute import Sides, compute
 from kcompat.changelog.model import Changelog
@@ -35,6 +36,7 @@ class ChangelogRequest:
     repo: Path | None = None
     released: str | None = None  # auto | base | tags (default: configuration, else auto)
     config_choice: ConfigChoice = field(default_factory=ConfigChoice)
+    cache: Cache | None = None  # the user's disk cache (release texts' facts), if kept
 
 
 class ChangelogResult(NamedTuple):
@@ -73,6 +75,7 @@ def run_changelog(request: ChangelogRequest) -> ChangelogResult:
                 else config.released or ReleasedMode.AUTO
             ),
             config=config,
+            cache=request.cache,
         )
         paired = paired_specs(prepared)  # one pairing: the rules' and the changelog's
         outcome = check_pair(prepared, config=breaking_rules(config), proof=False, paired=paired)

@@ -70,6 +70,7 @@ def changelog(
 ) -> None:
     """Every protocol change between BASE and HEAD, grouped by message: messages and
     versions added or removed, what each new version adds, and diff's breaks."""
+    from kcompat.cache import user_cache
     from kcompat.changelog.run import ChangelogRequest, run_changelog
     from kcompat.config import ConfigChoice
     from kcompat.escaping import shown
@@ -83,6 +84,7 @@ def changelog(
             repo=repo_dir,
             released=released,
             config_choice=ConfigChoice(config_file),
+            cache=user_cache(),  # what release texts say, kept for the next run
         )
     )
     if result.note:

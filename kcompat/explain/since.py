@@ -34,6 +34,7 @@ def run_since(request: ExplainRequest, since: str) -> tuple[Changelog, str]:
             head=request.rev,
             repo=request.repo,
             config_choice=ConfigChoice(request.config_file),
+            cache=request.cache,
         )
     )
     names = frozenset(item.message.name for item in found)
