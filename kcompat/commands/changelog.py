@@ -71,12 +71,13 @@ def changelog(
     """Every protocol change between BASE and HEAD, grouped by message: messages and
     versions added or removed, what each new version adds, and diff's breaks."""
     from kcompat.cache import user_cache
-    from kcompat.changelog.run import ChangelogRequest, run_changelog
+    from kcompat.changelog.run import run_changelog
     from kcompat.config import ConfigChoice
+    from kcompat.diff.run import DiffRequest
     from kcompat.escaping import shown
 
     result = run_changelog(
-        ChangelogRequest(
+        DiffRequest(
             base=base,
             head=head,
             staged=staged,
