@@ -8,6 +8,7 @@ Looked up from the working directory upwards to the repository root. Keys::
     released = "auto"                                         # auto | base | tags
     release-tags = '^v?\\d+\\.\\d+(\\.\\d+)?$'              # which tags are releases
     release-branches = '^\\d+\\.\\d+$'                        # branches about to ship (off)
+    fixtures = ["src/test/*"]                                 # test specs: never shipped
     [severity]                                                # per-rule severities
     lowest-version-raised = "warning"
 
@@ -29,6 +30,9 @@ from kcompat.rules.engine import Severity
 from kcompat.rules.registry import all_rules
 
 DEFAULT_RELEASE_TAGS = r"^v?\d+\.\d+(\.\d+)?$"
+#: Where test specs live (Maven and Gradle layouts): no release ships them, so a diff's
+#: findings about them are at most info.
+DEFAULT_FIXTURES = ("src/test/*", "src/testFixtures/*")
 #: A configuration file larger than this is refused (it is read whole).
 MAX_CONFIG_BYTES = 1024 * 1024
 
@@ -94,6 +98,11 @@ class Config:
     ignore: tuple[Acceptance, ...] = ()
     preview: tuple[Preview, ...] = ()
     report_unused_ignores: bool = False
+    fixtures: tuple[str, ...] = DEFAULT_FIXTURES  # path globs of test specs
+
+    def is_fixture(self, path: str) -> bool:
+        """Whether ``path`` is a test spec (see ``fixtures``)."""
+        return any(glob_matches(g, path) for g in self.fixtures)
 
     def __reduce__(self) -> tuple[Any, ...]:
         # mappingproxy does not pickle; Spark ships the configuration to executors
@@ -118,6 +127,7 @@ _KEYS = {
     "ignore",
     "preview",
     "report-unused-ignores",
+    "fixtures",
 }
 
 
@@ -286,7 +296,13 @@ def parse_config(table: Mapping[str, Any], source: str, root: str = "") -> Confi
         except re.error as err:
             raise ConfigError(f"{source}: {key} is not a valid regex: {err}") from None
     unused = _typed(table, "report-unused-ignores", bool, False, source, "true or false")
+    fixtures = (
+        _string_list(table, "fixtures", source, "a list of path globs")
+        if "fixtures" in table
+        else DEFAULT_FIXTURES
+    )
     return Config(
+        fixtures=fixtures,
         ignore=_acceptances(table.get("ignore", []), source, check_rule),
         preview=_previews(table.get("preview", []), source),
         report_unused_ignores=unused,

@@ -93,3 +93,95 @@ def test_a_default_of_a_field_always_written_is_an_info(tmp_path: Path) -> None:
     assert of_rule(findings, "default-changed") == [("info", "Limit", "0-2")]
     run = run_cli(["diff", "HEAD~1", "HEAD", "--no-proof"], repo)
     assert run.code == 0
+
+
+# -- point 5: a response field that answers old clients badly (KAFKA-10239) ----------------------
+
+
+def _group(kind: str, versions: str, extra: list[dict[str, Any]]) -> str:
+    name = f"DescribeGroups{kind.capitalize()}"
+    members = {"name": "Members", "type": "[]Member", "versions": "0+", "about": "x"}
+    members["fields"] = [{"name": "MemberId", "type": "string", "versions": "0+", "about": "x"}]
+    members["fields"] += extra
+    document = {
+        "apiKey": 15,
+        "type": kind,
+        "name": name,
+        "validVersions": versions,
+        "flexibleVersions": "5+",
+        "fields": [members],
+    }
+    return json.dumps(document, indent=2) + "\n"
+
+
+INSTANCE = {"name": "GroupInstanceId", "type": "string", "versions": "4+", "about": "x"}
+INSTANCE.update(nullableVersions="4+", default="null")
+
+
+def _static_members(tmp_path: Path, kind: str, field: dict[str, Any]) -> list[dict[str, Any]]:
+    file = f"DescribeGroups{kind.capitalize()}.json"
+    repo = released(tmp_path / kind, {file: _group(kind, "0-3", [])})
+    commit_tree(repo, {file: _group(kind, "0-4", [field])}, "KIP-345: v4")
+    return diff(repo, "HEAD~1", "HEAD")
+
+
+def test_a_non_ignorable_field_new_in_a_response_version_is_a_warning(tmp_path: Path) -> None:
+    findings = _static_members(tmp_path, "response", INSTANCE)
+    rule = "response-field-not-ignorable"
+    assert of_rule(findings, rule) == [("warning", "Members.GroupInstanceId", "0-3")]
+    (finding,) = [f for f in findings if f["rule"] == rule]
+    assert finding["released_by"] == "released in 1.0.0"
+    run = run_cli(["rules", rule], tmp_path)
+    assert "KAFKA-10239" in run.stdout
+
+
+def test_an_ignorable_one_or_a_request_field_is_not(tmp_path: Path) -> None:
+    rule = "response-field-not-ignorable"
+    ignorable = _static_members(tmp_path, "response", {**INSTANCE, "ignorable": True})
+    assert of_rule(ignorable, rule) == []
+    assert [f for f in ignorable if f["severity"] != "info"] == []
+    assert of_rule(_static_members(tmp_path, "request", INSTANCE), rule) == []
+
+
+def test_a_response_field_added_to_released_versions_is_field_added(tmp_path: Path) -> None:
+    early = {**INSTANCE, "versions": "3+", "nullableVersions": "3+"}
+    findings = _static_members(tmp_path, "response", early)
+    assert of_rule(findings, "response-field-not-ignorable") == []
+    assert of_rule(findings, "field-added") == [("error", "Members.GroupInstanceId", "3")]
+
+
+# -- point 2: test fixtures never ship -------------------------------------------------------------
+
+FIXTURE = "clients/src/test/resources/common/message/SimpleExampleMessage.json"
+
+
+def _example(fields: list[dict[str, Any]]) -> str:
+    document = {"name": "SimpleExampleMessage", "type": "data", "validVersions": "0-1"}
+    document.update(flexibleVersions="1+", fields=fields)
+    return json.dumps(document, indent=2) + "\n"
+
+
+def test_findings_about_test_specs_are_infos_and_the_summary_says_so(tmp_path: Path) -> None:
+    one = {"name": "ProcessId", "type": "uuid", "versions": "0+", "about": "x"}
+    two = {"name": "MyInt16", "type": "int16", "versions": "1+", "about": "x"}
+    base = {FIXTURE: _example([one]), NAME: shelf([SHELF_ID])}
+    repo = released(tmp_path / "r", base)
+    moved = {**SHELF_ID, "type": "int64"}
+    commit_tree(repo, {FIXTURE: _example([one, two]), NAME: shelf([moved])}, "test spec")
+    findings = diff(repo, "HEAD~1", "HEAD")
+    (fixture,) = [f for f in findings if f["file"] == FIXTURE]
+    assert (fixture["rule"], fixture["severity"]) == ("field-added", "info")
+    assert "a test fixture (configuration 'fixtures')" in fixture["notes"][-1]
+    assert of_rule(findings, "field-type-changed") == [("error", "ShelfId", "0-2")]
+    run = run_cli(["diff", "HEAD~1", "HEAD", "--no-proof", "--format", "json"], repo)
+    assert run.json()["summary"]["fixtures"] == 1
+    run = run_cli(["diff", "HEAD~1", "HEAD", "--no-proof", "--color", "never"], repo)
+    assert "(1 about test fixtures, at most info)" in run.stdout.splitlines()[-1]
+    # Configurable: with no fixture folders the test spec's break is an error again.
+    (repo / "kcompat.toml").write_text("fixtures = []\n")
+    findings = diff(repo, "HEAD~1", "HEAD")
+    assert [f["severity"] for f in findings if f["file"] == FIXTURE] == ["error"]
+    (repo / "kcompat.toml").write_text("fixtures = 'src/test'\n")
+    run = run_cli(["diff", "HEAD~1", "HEAD", "--no-proof"], repo)
+    assert run.code == 2
+    assert "'fixtures' must be a list of path globs" in run.stderr

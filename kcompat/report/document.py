@@ -22,6 +22,7 @@ class Report:
     hidden: int = 0  # below --level
     suppressed: int = 0  # silenced by inline ignore comments
     baselined: int = 0  # accepted by --baseline
+    fixtures: int = 0  # diff: findings about test specs, made infos
 
     @staticmethod
     def of(
@@ -45,6 +46,7 @@ class Report:
             hidden=len(outcome.findings) - len(shown),
             suppressed=len(outcome.suppressed),
             baselined=len(outcome.baselined),
+            fixtures=outcome.fixtures,
         )
 
     def by_severity(self) -> list[Finding]:
@@ -82,6 +84,8 @@ class Report:
             parts.append(f"{self.suppressed} suppressed by ignore comments")
         if self.baselined:
             parts.append(f"{self.baselined} accepted by the baseline")
+        if self.fixtures:
+            parts.append(f"{self.fixtures} about test fixtures, at most info")
         if self.hidden:
             parts.append(f"{self.hidden} hidden by --level")
         return ", ".join(parts)

@@ -43,6 +43,8 @@ def render_json(report: Report) -> str:
             "hidden": report.hidden,
         },
     }
+    if report.fixtures:
+        document["summary"]["fixtures"] = report.fixtures
     if report.base is not None or report.head is not None:
         document["base"] = report.base
         document["head"] = report.head

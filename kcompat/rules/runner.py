@@ -14,7 +14,8 @@ finishing step is the same for all of them and runs in this order:
    when asked, silence nothing);
 5. apply configured severities, then ``preview`` (a message in early access breaks
    with a warning), then the configuration's ``[[ignore]]`` entries (accepted on the
-   record: still shown, never failing), then the baseline;
+   record: still shown, never failing), then (diff) ``fixtures`` (test specs: at most
+   info), then the baseline;
 6. sort.
 """
 
@@ -79,6 +80,7 @@ class Outcome:
     findings: tuple[Finding, ...]
     suppressed: tuple[Finding, ...] = ()  # silenced by an inline ignore comment
     baselined: tuple[Finding, ...] = ()  # accepted by --baseline
+    fixtures: int = 0  # findings about test specs (configuration ``fixtures``): at most info
 
     @property
     def accepted(self) -> tuple[Finding, ...]:
@@ -103,13 +105,30 @@ def finish(raw: Sequence[Finding], how: Finishing, evidence: Sequence[Finding] =
     kept, suppressed, used = _suppress(enabled, directives)
     kept += _directive_findings(directives, used, how)
     weighed = [_weigh(f, config) for f in kept if f.rule not in config.disabled]
+    fixtures = 0
+    if "diff" in how.kinds:  # test specs never ship: what changes in them breaks no one
+        fixtures = sum(1 for f in weighed if config.is_fixture(f.location.path))
+        weighed = [_as_fixture(f) if config.is_fixture(f.location.path) else f for f in weighed]
     accepted = [f for f in weighed if f.fingerprint in how.baseline]
     final = [f for f in weighed if f.fingerprint not in how.baseline]
     return Outcome(
         tuple(sorted(final, key=_order)),
         tuple(suppressed),
         tuple(accepted),
+        fixtures,
     )
+
+
+def _as_fixture(finding: Finding) -> Finding:
+    """A finding about a test spec (configuration ``fixtures``): at most an info."""
+    if finding.severity <= Severity.INFO:
+        return finding
+    note = (
+        f"a test fixture (configuration 'fixtures'), which no release ships: "
+        f"an info, not {'an' if finding.severity is Severity.ERROR else 'a'} "
+        f"{finding.severity.label}"
+    )
+    return replace(finding, severity=Severity.INFO, notes=(*finding.notes, note))
 
 
 def _order(finding: Finding) -> tuple[object, ...]:

@@ -5,6 +5,7 @@ from kcompat.rules.evolution import (  # noqa: F401
     messages,
     proof,
     reorder,
+    responses,
     tags,
     unreadable,
     versions,

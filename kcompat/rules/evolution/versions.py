@@ -95,6 +95,13 @@ def released_version_unstable(pair: MessagePair, report: Reporter) -> None:
     if not head.latest_version_unstable or head.valid_versions.empty:
         return
     highest = head.valid_versions.highest
+    base = pair.base
+    if (
+        base.latest_version_unstable
+        and not base.valid_versions.empty
+        and base.valid_versions.highest == highest
+    ):
+        return  # BASE already marked it so: this change did not (a later release may)
     if highest in pair.released:
         report(
             head.node,
