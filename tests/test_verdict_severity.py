@@ -100,9 +100,9 @@ def test_a_default_of_a_field_always_written_is_an_info(tmp_path: Path) -> None:
 
 def _group(kind: str, versions: str, extra: list[dict[str, Any]]) -> str:
     name = f"DescribeGroups{kind.capitalize()}"
-    members = {"name": "Members", "type": "[]Member", "versions": "0+", "about": "x"}
-    members["fields"] = [{"name": "MemberId", "type": "string", "versions": "0+", "about": "x"}]
-    members["fields"] += extra
+    member_id = {"name": "MemberId", "type": "string", "versions": "0+", "about": "x"}
+    members: dict[str, Any] = {"name": "Members", "type": "[]Member", "versions": "0+"}
+    members.update(about="x", fields=[member_id, *extra])
     document = {
         "apiKey": 15,
         "type": kind,
@@ -156,7 +156,8 @@ FIXTURE = "clients/src/test/resources/common/message/SimpleExampleMessage.json"
 
 
 def _example(fields: list[dict[str, Any]]) -> str:
-    document = {"name": "SimpleExampleMessage", "type": "data", "validVersions": "0-1"}
+    document: dict[str, Any] = {"name": "SimpleExampleMessage", "type": "data"}
+    document["validVersions"] = "0-1"
     document.update(flexibleVersions="1+", fields=fields)
     return json.dumps(document, indent=2) + "\n"
 
