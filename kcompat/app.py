@@ -22,8 +22,8 @@ from kcompat.errors import UsageError
 
 if TYPE_CHECKING:
     from kcompat.config import ConfigChoice
+    from kcompat.findings import Finding, Severity
     from kcompat.report.document import Report
-    from kcompat.rules.engine import Finding, Severity
     from kcompat.rules.runner import Outcome
 
 app = typer.Typer(
@@ -226,7 +226,7 @@ def console_for(color: Color, stderr: bool = False):  # type: ignore[no-untyped-
 
 def fail(message: str) -> NoReturn:
     """Print one line to stderr and exit 2."""
-    from kcompat.report.safe import shown
+    from kcompat.escaping import shown
 
     print(f"kcompat: error: {shown(message)}", file=sys.stderr)
     raise typer.Exit(2)
@@ -311,7 +311,7 @@ def option_group(command: Callable[..., None]) -> Callable[..., None]:
 def exit_status(findings: Sequence[Finding], fail_on: FailOn | None, configured: int) -> int:
     """1 when a finding is at or above ``--fail-on`` (default: the configured severity);
     findings the configuration accepts ([[ignore]]) never fail."""
-    from kcompat.rules.engine import Severity
+    from kcompat.findings import Severity
 
     if fail_on is FailOn.never:
         return 0
@@ -394,7 +394,7 @@ def uses_color(color: Color) -> bool:
 
 
 def severity_of(level: Level) -> Severity:
-    from kcompat.rules.engine import Severity
+    from kcompat.findings import Severity
 
     return Severity[level.name.upper()]
 

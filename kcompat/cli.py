@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from kcompat import interrupt
 from kcompat.errors import UsageError, one_line
-from kcompat.report.safe import shown
+from kcompat.escaping import shown
 from kcompat.streams import escape_unencodable
 
 #: Allocations between two collections of the garbage collector's young generation in a

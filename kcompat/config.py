@@ -26,8 +26,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from kcompat.rules.engine import Severity
-from kcompat.rules.registry import all_rules
+from kcompat.findings import Severity
 
 DEFAULT_RELEASE_TAGS = r"^v?\d+\.\d+(\.\d+)?$"
 #: Where test specs live (Maven and Gradle layouts): no release ships them, so a diff's
@@ -35,6 +34,12 @@ DEFAULT_RELEASE_TAGS = r"^v?\d+\.\d+(\.\d+)?$"
 DEFAULT_FIXTURES = ("src/test/*", "src/testFixtures/*")
 #: A configuration file larger than this is refused (it is read whole).
 MAX_CONFIG_BYTES = 1024 * 1024
+
+
+#: The rules a configuration may name: called (once, and only when a file is read) for a
+#: mapping of every rule ID to its category. The rule registry sits above configuration,
+#: so the command that loads a configuration hands it over (``registry.rule_categories``).
+RuleCatalogue = Callable[[], Mapping[str, str]]
 
 
 class ConfigError(Exception):
@@ -162,7 +167,7 @@ def _has_kcompat_table(pyproject: Path) -> bool:
 
 
 def _read_toml_text(path: Path) -> str:
-    from kcompat.sources.bounded import read_capped
+    from kcompat.bounded import read_capped
 
     try:
         got = read_capped(path, MAX_CONFIG_BYTES)
@@ -190,25 +195,28 @@ class ConfigChoice:
     explicit: Path | None = None
     report_unused_ignores: bool = False
 
-    def load(self, start: Path | None = None) -> Config:
-        return load_config(start, self.explicit, report_unused_ignores=self.report_unused_ignores)
+    def load(self, start: Path | None, *, rules: RuleCatalogue) -> Config:
+        return load_config(
+            start, self.explicit, rules=rules, report_unused_ignores=self.report_unused_ignores
+        )
 
 
 def load_config(
     start: Path | None = None,
     explicit: Path | None = None,
     *,
+    rules: RuleCatalogue,
     report_unused_ignores: bool = False,
 ) -> Config:
     """The configuration found from ``start`` (or the ``explicit`` file); the
     ``--report-unused-ignores`` flag turns that key on whatever the file says."""
-    found = _load_config(start, explicit)
+    found = _load_config(start, explicit, rules)
     if report_unused_ignores and not found.report_unused_ignores:
         return replace(found, report_unused_ignores=True)
     return found
 
 
-def _load_config(start: Path | None, explicit: Path | None) -> Config:
+def _load_config(start: Path | None, explicit: Path | None, rules: RuleCatalogue) -> Config:
     path = explicit if explicit is not None else find_config(start or Path.cwd())
     if path is None:
         return Config()
@@ -219,39 +227,47 @@ def _load_config(start: Path | None, explicit: Path | None) -> Config:
     except tomllib.TOMLDecodeError as err:
         raise ConfigError(f"{path}: invalid TOML: {err}") from None
     if path.name != "pyproject.toml":
-        return parse_config(data, str(path), str(path.parent))
+        return parse_config(data, str(path), str(path.parent), rules=rules)
     tool = data.get("tool", {})
     if not isinstance(tool, dict):
         raise ConfigError(f"{path}: 'tool' must be a table ([tool.kcompat] holds kcompat's keys)")
     table = tool.get("kcompat", {})
     if not isinstance(table, dict):
         raise ConfigError(f"{path}: 'tool.kcompat' must be a table, not {_kind(table)}")
-    return parse_config(table, str(path), str(path.parent))
+    return parse_config(table, str(path), str(path.parent), rules=rules)
 
 
-def _selected(entry: str, source: str, check_rule: Callable[[str, str], str]) -> list[str]:
+def _selected(
+    entry: str,
+    source: str,
+    check_rule: Callable[[str, str], str],
+    categories: Mapping[str, str],
+) -> list[str]:
     """The rule IDs one ``disable`` entry names: a rule ID, or ``category:NAME`` (every
     rule of that category, as ``kcompat rules --category NAME`` lists them)."""
     if not entry.startswith("category:"):
         return [check_rule(entry, "disable")]
     name = entry.removeprefix("category:")
-    chosen = [r.id for r in all_rules() if r.category == name]
+    chosen = [rule for rule, category in categories.items() if category == name]
     if not chosen:
-        known = sorted({str(r.category) for r in all_rules()})
+        known = sorted(set(categories.values()))
         guess = difflib.get_close_matches(name, known, n=1)
         hint = f"; did you mean 'category:{guess[0]}'?" if guess else f"; one of {', '.join(known)}"
         raise ConfigError(f"{source}: unknown category {name!r} in disable{hint}")
     return chosen
 
 
-def parse_config(table: Mapping[str, Any], source: str, root: str = "") -> Config:
+def parse_config(
+    table: Mapping[str, Any], source: str, root: str = "", *, rules: RuleCatalogue
+) -> Config:
     """Validate one configuration table; every mistake names the file and the key."""
     for key in table:
         if key not in _KEYS:
             guess = difflib.get_close_matches(key, sorted(_KEYS), n=1)
             hint = f"; did you mean {guess[0]!r}?" if guess else ""
             raise ConfigError(f"{source}: unknown key {key!r}{hint}")
-    known = {r.id for r in all_rules()}
+    categories = rules()
+    known = set(categories)
 
     def check_rule(rule_id: str, where: str) -> str:
         if rule_id not in known:
@@ -308,7 +324,9 @@ def parse_config(table: Mapping[str, Any], source: str, root: str = "") -> Confi
         report_unused_ignores=unused,
         paths=paths,
         disabled=frozenset(
-            rule_id for entry in disable for rule_id in _selected(entry, source, check_rule)
+            rule_id
+            for entry in disable
+            for rule_id in _selected(entry, source, check_rule, categories)
         ),
         severities=MappingProxyType(severities),
         fail_on=fail_on,

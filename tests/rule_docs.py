@@ -52,8 +52,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kcompat.config import Config
+from kcompat.findings import Finding
 from kcompat.lint.check import lint_specs
-from kcompat.rules.engine import Finding
+from kcompat.rules.registry import rule_categories
 from kcompat.sources.files import read_paths
 from kcompat.spec.load import JObject, LoadError, parse_document
 
@@ -340,7 +341,7 @@ def lint_example(
             if config is None:
                 from kcompat.config import load_config
 
-                config = load_config(explicit=target)
+                config = load_config(explicit=target, rules=rule_categories)
             continue
         paths.append(str(target))
     targets, context = read_paths(paths)

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from kcompat.config import ConfigError, parse_config
+from kcompat.rules.registry import rule_categories
 from tests.diff_runner import commit_tree, init_repo, run_cli
 
 SHELF = "ShelfCountResponse.json"
@@ -128,7 +129,7 @@ def test_preview_messages_break_with_a_warning_that_says_why(tmp_path: Path) -> 
 )
 def test_bad_acceptance_entries_are_one_line(table: dict[str, Any], message: str) -> None:
     with pytest.raises(ConfigError, match=message):
-        parse_config(table, "kcompat.toml")
+        parse_config(table, "kcompat.toml", rules=rule_categories)
 
 
 def test_an_ignore_comment_with_an_unknown_rule_is_a_warning(tmp_path: Path) -> None:

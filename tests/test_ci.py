@@ -243,9 +243,9 @@ def test_the_action_manifest_runs_the_step_with_its_inputs() -> None:
 
 
 def test_markdown_keeps_under_the_comment_limit_errors_first(tmp_path: Path) -> None:
+    from kcompat.findings import Finding, Location, Severity
     from kcompat.report.document import Report
     from kcompat.report.markdown import render_markdown
-    from kcompat.rules.engine import Finding, Location, Severity
 
     def finding(i: int, severity: Severity) -> Finding:
         return Finding(

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
+from kcompat.findings import Finding, Location, Severity
 from kcompat.report.columns import FINDING_COLUMNS, finding_dict, finding_row
-from kcompat.rules.engine import Finding, Location, Severity
 
 
 def _finding_schema() -> dict[str, Any]:

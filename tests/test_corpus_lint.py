@@ -20,8 +20,8 @@ from typing import Any
 
 import pytest
 
+from kcompat.findings import Finding, Severity
 from kcompat.lint.check import lint_specs
-from kcompat.rules.engine import Finding, Severity
 from kcompat.spec.load import LoadError, load_bytes
 from kcompat.spec.specfile import SpecFile, looks_like_spec, read_spec
 

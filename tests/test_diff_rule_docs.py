@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from kcompat.rules.engine import Severity
+from kcompat.findings import Severity
 from kcompat.rules.registry import Rule, Subject, all_rules, get_rule
 from tests.diff_runner import (
     diff_last_commit,

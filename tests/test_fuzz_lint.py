@@ -20,8 +20,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from kcompat.findings import Finding
 from kcompat.lint.check import lint_specs
-from kcompat.rules.engine import Finding
 from kcompat.spec.resolve import resolve
 from kcompat.spec.specfile import SpecFile, read_spec
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from kcompat.sources.bounded import NotRegularFileError, read_capped
+from kcompat.bounded import NotRegularFileError, read_capped
 from kcompat.sources.git import GitRepo
 from kcompat.spec.load import MAX_BYTES
 from tests.conftest import EXAMPLES, git

@@ -11,6 +11,7 @@ import pytest
 
 from kcompat.codec.values import UNKNOWN_TAGS, struct_keys
 from kcompat.config import ConfigChoice
+from kcompat.rules.registry import rule_categories
 from kcompat.spec.resolve import resolve
 from tests.codec_helpers import field, message
 from tests.diff_runner import commit_tree, init_repo, run_cli
@@ -74,11 +75,15 @@ def test_table_commands_refuse_another_format_in_one_line(
 
 def test_config_choice_turns_report_unused_ignores_on(tmp_path: Path) -> None:
     (tmp_path / "kcompat.toml").write_text("report-unused-ignores = false\n", encoding="utf-8")
-    assert not ConfigChoice().load(tmp_path).report_unused_ignores
-    assert ConfigChoice(report_unused_ignores=True).load(tmp_path).report_unused_ignores
+    assert not ConfigChoice().load(tmp_path, rules=rule_categories).report_unused_ignores
+    assert (
+        ConfigChoice(report_unused_ignores=True)
+        .load(tmp_path, rules=rule_categories)
+        .report_unused_ignores
+    )
     explicit = tmp_path / "other.toml"
     explicit.write_text('fail-on = "warning"\n', encoding="utf-8")
-    assert ConfigChoice(explicit).load(tmp_path).source == str(explicit)
+    assert ConfigChoice(explicit).load(tmp_path, rules=rule_categories).source == str(explicit)
 
 
 def test_struct_keys_extra_names_what_is_beyond_this_version() -> None:

@@ -25,6 +25,7 @@ import kcompat.commands
 from kcompat.app import app
 from kcompat.config import Config, parse_config
 from kcompat.pipeline.history_driver import HistoryRequest, HistoryResult, run_history
+from kcompat.rules.registry import rule_categories
 from tests.conftest import git
 
 kcompat.commands.register_all()
@@ -389,7 +390,7 @@ def test_history_equals_diff_on_kafka_releases(
     pattern = "^(" + "|".join(r.replace(".", r"\.") for r in RELEASES) + ")$"
     config_file = tmp_path / "kcompat.toml"
     config_file.write_text(f"release-tags = '{pattern}'\n")
-    config = parse_config({"release-tags": pattern}, str(config_file))
+    config = parse_config({"release-tags": pattern}, str(config_file), rules=rule_categories)
     result = history(spark, kafka_repo, tmp_path, mode="releases", config=config)
     shas = {tag: git(kafka_repo, "rev-parse", f"{tag}^{{commit}}").strip() for tag in RELEASES}
     pairs = [(shas[a], shas[b]) for a, b in itertools.pairwise(RELEASES)]

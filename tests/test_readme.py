@@ -283,9 +283,10 @@ def test_a_wrong_option_in_an_example_would_fail() -> None:
 
 def test_the_configuration_example_is_valid() -> None:
     from kcompat.config import parse_config
+    from kcompat.rules.registry import rule_categories
 
     (block,) = [b for b in blocks() if b.lang == "toml" and b.context == "root"]
-    config = parse_config(tomllib.loads(block.body), "README.md")
+    config = parse_config(tomllib.loads(block.body), "README.md", rules=rule_categories)
     assert config.severities and config.disabled
 
 

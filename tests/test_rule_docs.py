@@ -16,9 +16,9 @@ from typer.testing import CliRunner
 import kcompat.commands
 from kcompat.app import app
 from kcompat.config import parse_config
+from kcompat.findings import Severity
 from kcompat.rules.catalog import implemented_in
-from kcompat.rules.engine import Severity
-from kcompat.rules.registry import Rule, all_rules, get_rule, implementation
+from kcompat.rules.registry import Rule, all_rules, get_rule, implementation, rule_categories
 from tests.conftest import ROOT
 from tests.diff_runner import run_cli
 from tests.rule_docs import (
@@ -171,7 +171,7 @@ def test_configuration_is_a_valid_kcompat_toml_for_the_rule(doc: RuleDoc) -> Non
     blocks = _TOML_BLOCK.findall(doc.extra["Configuration"])
     assert blocks, f"{doc.id}'s Configuration shows no ```toml lines"
     for block in blocks:
-        config = parse_config(tomllib.loads(block), f"{doc.id}.md")
+        config = parse_config(tomllib.loads(block), f"{doc.id}.md", rules=rule_categories)
         assert config is not None
         assert doc.id in block or f"category:{doc.category}" in block
 

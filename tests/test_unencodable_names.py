@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from kcompat.rules.engine import Finding, Location, Severity
+from kcompat.findings import Finding, Location, Severity
 from tests.conftest import git
 from tests.diff_runner import GIT_ENV, KCOMPAT
 

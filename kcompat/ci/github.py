@@ -114,11 +114,11 @@ def _check(inputs: Inputs) -> int:
     from kcompat.app import FailOn, exit_status
     from kcompat.diff.run import DiffRequest, run_diff
     from kcompat.errors import UsageError
+    from kcompat.findings import Severity
     from kcompat.report.document import Report
     from kcompat.report.github import PER_LEVEL, escape, render_github
     from kcompat.report.markdown import escape as markdown_text
     from kcompat.report.markdown import render_markdown
-    from kcompat.rules.engine import Severity
 
     released = _option(inputs.extra, "--released")
     try:

@@ -2,7 +2,7 @@
 
 Evidence of a break is a byte string; nobody can read one unaided. Each line shows the
 offset, the first bytes of a span, and what the layout says those bytes are (names and
-values :func:`~kcompat.report.safe.shown`: a terminal acts on none of them)::
+values :func:`~kcompat.escaping.shown`: a terminal acts on none of them)::
 
     0000  00 00 00 05               ThrottleTimeMs (int32) = 5
     0004  03                        Brokers (compact array, 2 items)
@@ -28,7 +28,7 @@ from typing import Any
 from kcompat.codec.errors import DecodeError
 from kcompat.codec.reference_decoder import decode_spans, walk_spans
 from kcompat.codec.spans import NO_VALUE, Span
-from kcompat.report.safe import shown
+from kcompat.escaping import shown
 from kcompat.spec.defaults import uuid_text
 from kcompat.spec.resolve import Layout
 

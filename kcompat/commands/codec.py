@@ -149,7 +149,7 @@ def decode(
         value = decode_message(found, version, payload, java=java)
     except DecodeError as err:
         _codec_failure(f"cannot decode {found.name} v{version}: {err}")
-    from kcompat.report.safe import json_safe
+    from kcompat.escaping import json_safe
 
     for chunk in iter_json(resolve(found, version), value):
         sys.stdout.write(json_safe(chunk))
@@ -157,7 +157,7 @@ def decode(
 
 
 def _codec_failure(message: str) -> Any:
-    from kcompat.report.safe import shown
+    from kcompat.escaping import shown
 
     print(f"kcompat: error: {shown(message)}", file=sys.stderr)
     raise typer.Exit(1)
@@ -173,8 +173,9 @@ def _find_message(
     """The one message ``query`` names (as ``explain`` resolves names), with ``version``."""
     from kcompat.config import configured_roots, load_config
     from kcompat.explain.find import FileSource, find_messages
+    from kcompat.rules.registry import rule_categories
 
-    config = load_config(explicit=config_file)
+    config = load_config(explicit=config_file, rules=rule_categories)
     chosen = list(specs or [])
     if not chosen:
         chosen = configured_roots(config) or ["."]

@@ -16,7 +16,15 @@ from typing import Annotated, Any, TypeVar
 import typer
 
 import kcompat.pipeline.corpus_rules  # noqa: F401  (registers the corpus rules)
-from kcompat.app import Color, ColorOption, ConfigOption, app, console_for, option_group
+from kcompat.app import (
+    Color,
+    ColorOption,
+    ConfigOption,
+    RepoOption,
+    app,
+    console_for,
+    option_group,
+)
 from kcompat.commands import spark_options as spark
 from kcompat.commands.table_format import TableFormatOption, check_table_format
 
@@ -53,13 +61,14 @@ class CorpusOptions:
         configuration (``--config``, else the nearest to the repository)."""
         from kcompat.config import load_config
         from kcompat.errors import UsageError
+        from kcompat.rules.registry import rule_categories
         from kcompat.sources.git import GitRepo
 
         try:
             start = GitRepo.open(repo_dir).root
         except UsageError:
             start = repo_dir
-        config = load_config(start=start, explicit=self.config_file)
+        config = load_config(start=start, explicit=self.config_file, rules=rule_categories)
         return tuple(self.specs_path or ()), self.partitions, config
 
     def start(self, plan: Callable[[], Plan]) -> tuple[Plan, Any]:
@@ -90,7 +99,7 @@ def build(
     seed: Annotated[
         int, typer.Option("--seed", metavar="N", help="Seed of the random samples.")
     ] = 0,
-    repo_dir: spark.RepoOption = Path("."),
+    repo_dir: RepoOption = None,
     *,
     options: CorpusOptions,
 ) -> None:
@@ -98,7 +107,8 @@ def build(
     from kcompat.pipeline.corpus_build import BuildRequest, plan_build
     from kcompat.pipeline.corpus_build import build as run_build
 
-    request = BuildRequest(rev, out, samples, seed, repo_dir, *options.scope(repo_dir))
+    here = repo_dir or Path(".")
+    request = BuildRequest(rev, out, samples, seed, here, *options.scope(here))
     plan, session = options.start(lambda: plan_build(request))
     result = run_build(plan, session)
     manifest = result.manifest
@@ -128,7 +138,7 @@ def verify(
     rev: Annotated[
         str, typer.Option("--rev", metavar="REV", help="The revision (or directory) to read with.")
     ],
-    repo_dir: spark.RepoOption = Path("."),
+    repo_dir: RepoOption = None,
     out: spark.OutOption = None,
     fmt: TableFormatOption = "text",
     *,
@@ -140,7 +150,8 @@ def verify(
     from kcompat.pipeline.unreadable import reading_corpus
 
     check_table_format(fmt)
-    request = VerifyRequest(corpus, rev, repo_dir, out, *options.scope(repo_dir))
+    here = repo_dir or Path(".")
+    request = VerifyRequest(corpus, rev, here, out, *options.scope(here))
     plan, session = options.start(lambda: plan_verify(request))
     with reading_corpus(corpus):  # a corrupt part file: one line, exit 2
         result = run_verify(plan, session)

@@ -80,8 +80,8 @@ def diff(
 
     from kcompat.diff.run import DiffRequest, run_diff
     from kcompat.errors import UsageError
+    from kcompat.escaping import shown
     from kcompat.report.baseline import read_baseline
-    from kcompat.report.safe import shown
 
     accepted = read_baseline(baseline) if baseline is not None else frozenset()
     result = run_diff(

@@ -145,8 +145,8 @@ def _picture(
     from rich.console import Console
 
     from kcompat.app import console_for
+    from kcompat.escaping import shown
     from kcompat.explain import render_text
-    from kcompat.report.safe import shown
 
     exporting = fmt in (ExplainFormat.svg, ExplainFormat.html)
     if exporting:

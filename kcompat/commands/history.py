@@ -7,14 +7,14 @@ from typing import Annotated, Any
 
 import typer
 
-from kcompat.app import Color, ColorOption, ConfigOption, app, console_for
+from kcompat.app import Color, ColorOption, ConfigOption, RepoOption, app, console_for
 from kcompat.commands import spark_options as spark
 from kcompat.commands.table_format import TableFormatOption, check_table_format
 
 
 @app.command(short_help="Diff every commit or release of a history, on Spark.")
 def history(
-    repo_dir: spark.RepoOption = Path("."),
+    repo_dir: RepoOption = None,
     mode: Annotated[
         str,
         typer.Option(
@@ -64,6 +64,7 @@ def history(
     from kcompat.errors import UsageError
     from kcompat.pipeline.history_driver import MODES, HistoryRequest, run_history
     from kcompat.pipeline.session import preflight, spark_session
+    from kcompat.rules.registry import rule_categories
     from kcompat.sources.git import GitRepo
 
     if mode not in MODES:
@@ -77,8 +78,8 @@ def history(
         check_output(report)
     if tags is not None:
         check_pattern("--tags", tags)
-    repo = GitRepo.open(repo_dir)
-    config = load_config(start=repo.root, explicit=config_file)
+    repo = GitRepo.open(repo_dir or Path("."))
+    config = load_config(start=repo.root, explicit=config_file, rules=rule_categories)
     console = console_for(color)
     err_console = console_for(color, stderr=True)
     request = HistoryRequest(

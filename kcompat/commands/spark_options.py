@@ -3,14 +3,10 @@ declared once."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated
 
 import typer
 
-RepoOption = Annotated[
-    Path, typer.Option("--repo", metavar="DIR", help="The git repository holding the revisions.")
-]
 MasterOption = Annotated[
     str | None, typer.Option("--master", metavar="URL", help="Spark master (default local[*]).")
 ]

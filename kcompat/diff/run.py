@@ -13,7 +13,8 @@ from pathlib import Path
 from kcompat.config import Config, ConfigChoice, ConfigError
 from kcompat.diff.prepared import check_pair, prepare_pair
 from kcompat.errors import UsageError
-from kcompat.rules.engine import Severity
+from kcompat.findings import Severity
+from kcompat.rules.registry import rule_categories
 from kcompat.rules.runner import Outcome
 from kcompat.sources.git import GitRepo
 from kcompat.sources.sides import Side, live_side, revision_side, side_for
@@ -102,7 +103,9 @@ def run_diff(request: DiffRequest) -> DiffResult:
             "the repository has no commits yet: nothing to compare (lint checks new specs)",
             first_commit=True,
         )
-    config = request.config_choice.load(repo.root if repo is not None else Path("."))
+    config = request.config_choice.load(
+        repo.root if repo is not None else Path("."), rules=rule_categories
+    )
     base, head = resolve_sides(request, repo)
     with parsed_once():  # each side parsed once, when read (checking reads it again)
         prepared = prepare_pair(

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import cast
 
 from kcompat.config import Config
-from kcompat.rules.engine import Reporter, Severity
+from kcompat.findings import Reporter, Severity
 from kcompat.rules.registry import Category, Rule, RuleKind, Runner, Subject, all_rules, decorator
 from kcompat.rules.runner import Call, Finishing, Outcome, finish, run_rules
 from kcompat.spec.model import Message

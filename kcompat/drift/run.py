@@ -8,6 +8,7 @@ from pathlib import Path
 from kcompat.config import Config, ConfigChoice
 from kcompat.drift.check import drift_specs
 from kcompat.errors import UsageError
+from kcompat.rules.registry import rule_categories
 from kcompat.rules.runner import Outcome
 from kcompat.sources.git import GitRepo
 from kcompat.sources.sides import load_all, side_for
@@ -36,6 +37,8 @@ def drift_request(request: DriftRequest) -> DriftResult:
     if not up_specs or not local_specs:
         empty = request.upstream if not up_specs else request.local
         raise UsageError(f"no spec files found in {empty}")
-    config = request.config_choice.load(repo.root if repo is not None else None)
+    config = request.config_choice.load(
+        repo.root if repo is not None else None, rules=rule_categories
+    )
     outcome = drift_specs(up_specs, local_specs, config)
     return DriftResult(config, outcome, len(up_specs) + len(local_specs))

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from kcompat.explain.matrix import ABSENT, Cell, Column, Matrix, Row
+from kcompat.explain.matrix import ABSENT, Cell, Matrix, Row
 
 
 def compare(base: Matrix | None, head: Matrix) -> Matrix:
@@ -101,8 +101,3 @@ def _insertion_point(rows: list[Row], previous: str, depth: int) -> int:
     while index < len(rows) and rows[index].depth > depth:
         index += 1
     return index
-
-
-def changed_columns(columns: tuple[Column, ...]) -> list[str]:
-    """Labels of versions added or removed, for a summary line."""
-    return [f"{'+' if c.change == 'added' else '-'}v{c.label}" for c in columns if c.change]

@@ -12,7 +12,7 @@ from kcompat.explain.timeline import timeline
 from kcompat.spec.model import Message
 
 if TYPE_CHECKING:
-    from kcompat.rules.engine import Finding
+    from kcompat.findings import Finding
 
 
 @dataclass(frozen=True)

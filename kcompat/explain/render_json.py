@@ -49,11 +49,11 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from kcompat.escaping import json_safe
 from kcompat.explain.explanation import Explanation
 from kcompat.explain.grammar import Grammar
 from kcompat.explain.matrix import LEGEND, Cell, Column, Row
 from kcompat.explain.timeline import default_text
-from kcompat.report.safe import json_safe
 
 SCHEMA_VERSION = 1
 

@@ -9,17 +9,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from kcompat.escaping import shown_block
 from kcompat.explain.explanation import Explanation
 from kcompat.explain.grammar import Grammar
 from kcompat.explain.matrix import CHANGES_LEGEND, LEGEND, Column, Row
-from kcompat.report.safe import shown_block
 
 _ROW_MARK = {"added": "+ ", "removed": "- ", "changed": "~ "}
 
 
 def render(explanations: Sequence[Explanation]) -> str:
     """The whole document (sections separated by a rule); its only control characters
-    are its own newlines (see :func:`~kcompat.report.safe.shown_block`)."""
+    are its own newlines (see :func:`~kcompat.escaping.shown_block`)."""
     parts = [shown_block(render_one(item)) for item in explanations]
     return "\n---\n\n".join(parts)
 

@@ -3,7 +3,7 @@
 A matrix wider than the console is cut into blocks of versions, each repeating the field
 and type columns, so FetchRequest's 18 versions stay readable at 100 columns. Styles are
 always attached; a console without colour drops them, which is how snapshots stay plain.
-Every line is :func:`~kcompat.report.safe.shown_text` before it leaves: names from spec
+Every line is :func:`shown_text` before it leaves: names from spec
 files never reach a terminal (or an SVG or HTML page) raw.
 """
 
@@ -14,12 +14,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rich.console import RenderableType
-from rich.text import Text
+from rich.text import Span, Text
 
+from kcompat.escaping import UNSAFE, shown
 from kcompat.explain.explanation import Explanation
 from kcompat.explain.grammar import Grammar
 from kcompat.explain.matrix import CHANGES_LEGEND, LEGEND, Cell, Column, Matrix, Row, Shape
-from kcompat.report.safe import shown_text
 
 _SHAPE_STYLE = {
     Shape.ABSENT: "dim",
@@ -386,3 +386,21 @@ def to_string(renderables: Sequence[RenderableType], *, width: int) -> str:
     for item in renderables:
         console.print(item)
     return "\n".join(line.rstrip() for line in buffer.getvalue().splitlines()) + "\n"
+
+
+def shown_text(text: Text) -> Text:
+    """A rich Text with :func:`shown` applied to its characters, its styles kept on the
+    same characters (newlines kept: a rich Text may span lines)."""
+    plain = text.plain
+    if not UNSAFE.search(plain.replace("\n", "")):
+        return text
+    starts = [0]  # where each original character starts in the escaped text
+    pieces = []
+    for char in plain:
+        piece = char if char == "\n" else shown(char)
+        pieces.append(piece)
+        starts.append(starts[-1] + len(piece))
+    out = text.copy()
+    out.plain = "".join(pieces)
+    out.spans = [Span(starts[s.start], starts[s.end], s.style) for s in text.spans]
+    return out

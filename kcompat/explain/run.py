@@ -16,9 +16,10 @@ from kcompat.config import Config, configured_roots, load_config
 from kcompat.errors import UsageError
 from kcompat.explain.explanation import Against, Explanation, explain
 from kcompat.explain.find import FileSource, Found, SideSource, Source, find_exact, find_messages
+from kcompat.rules.registry import rule_categories
 
 if TYPE_CHECKING:
-    from kcompat.rules.engine import Finding
+    from kcompat.findings import Finding
     from kcompat.sources.git import GitRepo
     from kcompat.sources.sides import Side
     from kcompat.spec.model import Message
@@ -42,7 +43,7 @@ def run_explain(request: ExplainRequest) -> list[Explanation]:
     """Find the message(s) and explain them; a :class:`UsageError` for anything wrong."""
     if request.version is not None and request.against is not None:
         raise UsageError("--version shows one version's layout; it does not combine with --against")
-    config = load_config(explicit=request.config_file)
+    config = load_config(explicit=request.config_file, rules=rule_categories)
     from kcompat.sources.git import GitRepo  # only when a revision is asked for: git costs
 
     repo = (

@@ -12,6 +12,7 @@ from pathlib import Path
 from kcompat.config import Config, ConfigChoice, configured_roots
 from kcompat.errors import UsageError
 from kcompat.lint.check import run_lint
+from kcompat.rules.registry import rule_categories
 from kcompat.rules.runner import Outcome
 from kcompat.sources.files import read_paths
 
@@ -32,7 +33,7 @@ class LintResult:
 
 def lint_request(request: LintRequest) -> LintResult:
     """Lint what the request names; a :class:`UsageError` when it names no spec at all."""
-    config = request.config_choice.load()
+    config = request.config_choice.load(None, rules=rule_categories)
     chosen = list(request.paths)
     if not chosen:
         chosen = configured_roots(config) or ["."]

@@ -7,7 +7,7 @@ pyarrow or codec import. Their findings come from the corpus verifier.
 
 from __future__ import annotations
 
-from kcompat.rules.engine import Severity
+from kcompat.findings import Severity
 from kcompat.rules.registry import Category, Elsewhere, RuleKind, elsewhere
 
 _VERIFIER = "kcompat.pipeline.corpus_tasks:Verifier"

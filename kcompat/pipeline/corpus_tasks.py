@@ -22,9 +22,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from kcompat.findings import Finding
 from kcompat.pipeline.corpus_rules import MISMATCH
 from kcompat.report.columns import arrow_schema, ddl, finding_columns, finding_row
-from kcompat.rules.engine import Finding
 from kcompat.spec.specfile import SpecFile, enable_parse_cache, read_spec
 
 #: Columns of the corpus (``DIR/samples``).
@@ -196,7 +196,7 @@ class Verifier:
         self, row: dict[str, Any], writer: Any, reader: Any, data: bytes, evidence: Any
     ) -> dict[str, Any]:
         from kcompat.codec.annotate import show
-        from kcompat.rules.engine import Location, Severity
+        from kcompat.findings import Location, Severity
         from kcompat.spec.versions import Versions
 
         context = self.context
@@ -247,7 +247,7 @@ class Verifier:
         return self.row_of(finding, row)
 
     def internal(self, row: dict[str, Any], reason: str) -> dict[str, Any]:
-        from kcompat.rules.engine import Location, Severity
+        from kcompat.findings import Location, Severity
 
         finding = Finding(
             "internal-error",
@@ -299,7 +299,7 @@ def verify_batches(context: VerifyContext) -> Callable[[Iterator[Any]], Iterator
 
 def _position(message: Any, field_path: str) -> tuple[int, int]:
     """Line and column of a field (or its closest enclosing one, or the message)."""
-    from kcompat.rules.engine import position_of
+    from kcompat.findings import position_of
 
     fields = dict(message.walk())
     path = field_path

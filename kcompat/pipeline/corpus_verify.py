@@ -128,8 +128,8 @@ def missing_findings(
     context: VerifyContext,
 ) -> list[dict[str, Any]]:
     """One warning per message the reader lacks, and per message with versions it lacks."""
+    from kcompat.findings import Finding, Location, Severity
     from kcompat.report.columns import finding_row
-    from kcompat.rules.engine import Finding, Location, Severity
 
     by_name = {s["message"]: s for s in writer_specs}
     stored: dict[str, list[tuple[int, int]]] = defaultdict(list)

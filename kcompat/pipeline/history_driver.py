@@ -20,7 +20,6 @@ from kcompat.pipeline.history_tasks import (
     FINDING_SCHEMA,
     CheckOptions,
     arrow_findings_schema,
-    join_texts,
     run_checks,
     warm_up,
 )
@@ -109,27 +108,6 @@ def prepare_job(
         tuple(pathspecs),
         prefetched(repo, comparisons, pathspecs, known.tags if known is not None else ()),
     )
-
-
-def prepare_rows(
-    repo: GitRepo,
-    comparisons: Sequence[Comparison],
-    *,
-    released_mode: str,
-    request: HistoryRequest,
-    pathspecs: Sequence[str],
-    progress: Any = None,
-    workers: int = 1,
-) -> list[dict[str, Any]]:
-    """Read and prepare every comparison on the driver (git access lives here)."""
-    job = prepare_job(request, repo, comparisons, released_mode, pathspecs)
-
-    def tick(count: int) -> None:
-        for _ in range(count):
-            progress()
-
-    rows, texts = Preparation(repo, comparisons, job, workers, tick if progress else None).result()
-    return [join_texts(row, texts) for row in rows]
 
 
 class SparkProgress:

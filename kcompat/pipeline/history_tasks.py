@@ -18,10 +18,10 @@ from typing import Any
 
 from kcompat.config import Config
 from kcompat.diff.prepared import PreparedPair, check_pair
+from kcompat.findings import Finding, Location, Severity
 from kcompat.pipeline.revisions import Comparison
 from kcompat.pipeline.sparkapi import parallelism
 from kcompat.report.columns import TableType, arrow_schema, ddl, finding_columns, finding_row
-from kcompat.rules.engine import Finding, Location, Severity
 
 #: The pair a finding belongs to, then the finding's own columns.
 PAIR_COLUMNS: tuple[tuple[str, TableType], ...] = (

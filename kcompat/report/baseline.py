@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from kcompat.bounded import read_capped
 from kcompat.errors import UsageError
 from kcompat.jsontext import load_json
-from kcompat.sources.bounded import read_capped
 
 #: A baseline is a kcompat JSON report; a larger file is refused (about 100,000 findings).
 MAX_BASELINE_BYTES = 64 * 1024 * 1024

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from kcompat.rules.engine import Finding
+from kcompat.findings import Finding
 
 #: The table types kcompat's Spark and Arrow schemas use.
 TableType = Literal["string", "int", "long", "binary"]

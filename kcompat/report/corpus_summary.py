@@ -15,8 +15,8 @@ FLAT_COLUMNS = tuple(c.name for c in FINDING_COLUMNS if not c.structured)
 def corpus_json(result: Any) -> str:
     """The standard findings report (one finding per group, with its counterexample and
     count), with the corpus summary under ``"corpus"``."""
+    from kcompat.escaping import json_safe
     from kcompat.report.json_report import envelope
-    from kcompat.report.safe import json_safe
 
     counts = {s: 0 for s in ("error", "warning", "info")}
     findings = []
@@ -40,8 +40,8 @@ def corpus_json(result: Any) -> str:
 def render_summary(
     result: Any, console: Any, *, markdown: bool = False, chosen: bool = True
 ) -> None:
+    from kcompat.escaping import shown, shown_block
     from kcompat.report.markdown import escape, fenced
-    from kcompat.report.safe import shown, shown_block
     from kcompat.report.tables import Table, per_rule_table, written_to
 
     summary = result.summary

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from kcompat.rules.engine import Finding, Severity
+from kcompat.findings import Finding, Severity
 from kcompat.rules.runner import Outcome
 
 

@@ -7,9 +7,9 @@ many more there are and where to read them all.
 
 from __future__ import annotations
 
-from kcompat.report import safe
+from kcompat import escaping as safe
+from kcompat.findings import Finding, Severity
 from kcompat.report.document import Report, counts_phrase, details, plural
-from kcompat.rules.engine import Finding, Severity
 
 _LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
 #: Annotations GitHub shows per level and step.

@@ -12,9 +12,9 @@ import hashlib
 import json
 from typing import Any
 
+from kcompat.escaping import json_safe
+from kcompat.findings import Finding, Severity
 from kcompat.report.document import Report
-from kcompat.report.safe import json_safe
-from kcompat.rules.engine import Finding, Severity
 
 SEVERITY = {Severity.ERROR: "major", Severity.WARNING: "minor", Severity.INFO: "info"}
 

@@ -8,10 +8,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from kcompat import __version__
+from kcompat.escaping import json_safe
+from kcompat.findings import Finding, Severity
 from kcompat.report.columns import finding_dict
 from kcompat.report.document import Report
-from kcompat.report.safe import json_safe
-from kcompat.rules.engine import Finding, Severity
 
 SCHEMA_VERSION = 1
 

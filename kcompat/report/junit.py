@@ -2,15 +2,15 @@
 
 Errors and warnings are failures, unless the configuration accepts them; infos and
 accepted findings are passing cases with their text as output. All text is
-:func:`~kcompat.report.safe.shown` first: a CI page shows it to people, and what that
+:func:`~kcompat.escaping.shown` first: a CI page shows it to people, and what that
 escapes includes every character XML 1.0 forbids, so any name makes a valid document.
 """
 
 from __future__ import annotations
 
+from kcompat.escaping import shown, shown_block
+from kcompat.findings import Finding, Severity
 from kcompat.report.document import Report, details
-from kcompat.report.safe import shown, shown_block
-from kcompat.rules.engine import Finding, Severity
 
 
 def escape(text: str) -> str:

@@ -5,7 +5,7 @@ it the details of each: hint, why its versions count as released, notes and byte
 GitHub refuses comments over 65,536 characters, so the report keeps under ``budget``:
 errors in full first, then warnings and infos while they fit, then one line that says
 how many were left out and how to see them all. Names and values from spec files are
-:func:`~kcompat.report.safe.shown`, HTML-escaped in text and table cells, and fenced so no
+:func:`~kcompat.escaping.shown`, HTML-escaped in text and table cells, and fenced so no
 backtick in them ends a code span or block.
 """
 
@@ -14,9 +14,9 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from kcompat.escaping import shown, shown_lines
+from kcompat.findings import Finding, Severity
 from kcompat.report.document import Report, plural
-from kcompat.report.safe import shown, shown_lines
-from kcompat.rules.engine import Finding, Severity
 
 HELP_URI = "https://github.com/kcompat/kcompat/blob/main/rules/{}.md"
 #: GitHub's limit for a comment body is 65,536 characters; keep a margin for a marker.

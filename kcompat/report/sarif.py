@@ -6,9 +6,9 @@ import json
 from typing import Any
 
 from kcompat import __version__
+from kcompat.escaping import json_safe
+from kcompat.findings import Severity
 from kcompat.report.document import Report, details
-from kcompat.report.safe import json_safe
-from kcompat.rules.engine import Severity
 from kcompat.rules.registry import get_rule
 
 _LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}

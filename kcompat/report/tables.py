@@ -1,7 +1,7 @@
 """Summary tables (history, corpus verify): rich tables on a terminal, or Markdown.
 
 Cells hold message and field names from spec files: each is
-:func:`~kcompat.report.safe.shown` (and, in Markdown, HTML-escaped) as the table is drawn.
+:func:`~kcompat.escaping.shown` (and, in Markdown, HTML-escaped) as the table is drawn.
 """
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from kcompat.escaping import shown
 from kcompat.report.markdown import escape
-from kcompat.report.safe import shown
 
 #: (title, column names, rows of cells)
 Table = tuple[str, Sequence[str], Sequence[Sequence[str]]]

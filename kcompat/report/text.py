@@ -4,7 +4,7 @@ Errors come first, then warnings, then infos, so a long run's verdict is at the 
 finding's hint, why its versions count as released, its notes and its counterexample
 bytes follow it, indented. Lines are styled segments: printed through rich on a terminal,
 as plain text otherwise (a pre-commit hook or a CI log need not import rich). Every segment
-is :func:`~kcompat.report.safe.shown` as it is turned into output, so no name or value from
+is :func:`~kcompat.escaping.shown` as it is turned into output, so no name or value from
 a spec file reaches the terminal raw, whoever built the line.
 """
 
@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from kcompat.escaping import shown
+from kcompat.findings import Finding, Severity
 from kcompat.report.document import Report, counts_phrase, plural
-from kcompat.report.safe import shown
-from kcompat.rules.engine import Finding, Severity
 
 if TYPE_CHECKING:
     from rich.text import Text
@@ -44,11 +44,6 @@ def finding_segments(finding: Finding, base_label: str = "BASE") -> Line:
         where = f"{base.path}:{base.line}" if moved else f"line {base.line}"
         line.append((f" (was {where} in {base_label})", "dim"))
     return tuple(line)
-
-
-def finding_line(finding: Finding, base_label: str = "BASE") -> Text:
-    """One finding's line as rich text (for renderers that draw with rich)."""
-    return styled(finding_segments(finding, base_label))
 
 
 def finding_block(finding: Finding, base_label: str = "BASE", hints: bool = True) -> list[Line]:

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from kcompat.rules.engine import Finding, Severity
+from kcompat.findings import Finding, Severity
 from kcompat.spec.versions import Versions
 
 ROUNDTRIP = "roundtrip-mismatch"

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import NamedTuple, TypeVar
 
-from kcompat.rules.engine import Reporter, Severity
+from kcompat.findings import Reporter, Severity
 
 
 class RuleKind(StrEnum):
@@ -241,3 +241,9 @@ def _load_rule_modules(kind: RuleKind | None) -> None:
     modules = RULE_MODULES.get(kind, ()) if kind else sum(RULE_MODULES.values(), ())
     for module in modules:
         importlib.import_module(module)
+
+
+def rule_categories() -> dict[str, str]:
+    """Every rule ID and its category, in :func:`all_rules` order: what a configuration
+    may name (``disable = ["category:tags"]``), handed to :mod:`kcompat.config`."""
+    return {r.id: str(r.category) for r in all_rules()}

@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from kcompat.config import Config
-from kcompat.rules.engine import Finding, Location, Reporter, Severity
+from kcompat.findings import Finding, Location, Reporter, Severity
 from kcompat.rules.evidence import attach_evidence
 from kcompat.rules.registry import Rule, all_rules, get_rule
 from kcompat.rules.suppress import Directive, covering, parse_directives

@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from kcompat.rules.engine import Finding
+from kcompat.findings import Finding
 from kcompat.spec.load import Comment
 
 _DIRECTIVE = re.compile(r"kcompat:\s*(ignore|ignore-file)\[([^\]]*)\]\s*(.*)")

@@ -6,8 +6,8 @@ import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from kcompat.bounded import read_or_explain
 from kcompat.errors import UsageError
-from kcompat.sources.bounded import read_or_explain
 from kcompat.spec.load import MAX_BYTES
 from kcompat.spec.specfile import SpecFile, looks_like_spec, named_spec, read_spec
 

@@ -17,9 +17,9 @@ from functools import cached_property
 from pathlib import Path
 from typing import IO
 
+from kcompat.bounded import read_if_present
 from kcompat.errors import UsageError
 from kcompat.naming import release_order
-from kcompat.sources.bounded import read_if_present
 from kcompat.sources.gitrun import (
     BatchReader,
     GitFailed,

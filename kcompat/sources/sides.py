@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
 
+from kcompat.bounded import read_if_present
 from kcompat.errors import UsageError
 from kcompat.naming import request_name_for
-from kcompat.sources.bounded import read_if_present
 from kcompat.sources.files import display_path, json_files
 from kcompat.sources.git import GitRepo
 from kcompat.spec.load import MAX_BYTES

@@ -136,11 +136,6 @@ def version_signature(message: Message, version: int) -> tuple[object, ...]:
     return found
 
 
-def layout_digest(layout: StructLayout) -> str:
-    """A short stable digest of :func:`layout_signature` (to ship layouts as data)."""
-    return signature_digest(layout_signature(layout))
-
-
 def signature_digest(signature: tuple[object, ...]) -> str:
     import hashlib
 

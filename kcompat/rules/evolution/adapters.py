@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import cast
 
-from kcompat.rules.engine import Reporter
+from kcompat.findings import Reporter
 from kcompat.rules.evolution.context import DiffContext
 from kcompat.rules.evolution.pairing import FieldPair, MessagePair
 from kcompat.rules.registry import RuleKind, Runner, Subject, decorator

@@ -12,7 +12,7 @@ from dataclasses import replace
 from pathlib import PurePosixPath
 
 from kcompat.config import Config
-from kcompat.rules.engine import Finding
+from kcompat.findings import Finding
 from kcompat.rules.evolution.context import DiffContext
 from kcompat.rules.evolution.judged import judge, kept_versions
 from kcompat.rules.evolution.ledger import TagLedger
@@ -112,7 +112,7 @@ def _invalid(
 ) -> tuple[tuple[SpecFile, str, Finding], ...]:
     """Specs whose layout would be a guess (see ``LAYOUT_RULES``): every such HEAD spec,
     and a BASE spec whose HEAD file is fine (a fix: nothing to compare it with)."""
-    from kcompat.lint.check import layout_errors
+    from kcompat.rules.lint.layout import layout_errors
 
     head = [s for s in head_specs if s.message is not None]
     head_errors = layout_errors(head)

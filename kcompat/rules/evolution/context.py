@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from kcompat.rules.engine import Finding
+from kcompat.findings import Finding
 from kcompat.rules.evolution.ledger import TagLedger
 from kcompat.rules.evolution.pairing import Pairing
 from kcompat.rules.evolution.released import Releases

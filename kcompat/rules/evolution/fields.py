@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from kcompat.rules.engine import Reporter, Severity
+from kcompat.findings import Reporter, Severity
 from kcompat.rules.evolution.adapters import definition_rule, field_pair_rule, pair_rule
 from kcompat.rules.evolution.common import (
     boxing_exception,

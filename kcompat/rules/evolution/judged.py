@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from kcompat.rules.engine import Finding, Severity
+from kcompat.findings import Finding, Severity
 from kcompat.rules.evolution.pairing import Judged, MessagePair
 from kcompat.spec.versions import Versions
 

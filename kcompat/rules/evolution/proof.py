@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from kcompat.rules.engine import Finding, Reporter, Severity
+from kcompat.findings import Finding, Reporter, Severity
 from kcompat.rules.evolution.pairing import MessagePair
 from kcompat.rules.registry import Category, Elsewhere, RuleKind, elsewhere, get_rule
 from kcompat.spec.load import JObject

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from kcompat.rules.engine import Reporter, Severity
+from kcompat.findings import Reporter, Severity
 from kcompat.rules.evolution.adapters import pair_rule
 from kcompat.rules.evolution.common import node
 from kcompat.rules.evolution.pairing import MessagePair, StructPair

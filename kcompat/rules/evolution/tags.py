@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kcompat.rules.engine import Reporter, Severity
+from kcompat.findings import Reporter, Severity
 from kcompat.rules.evolution.adapters import field_pair_rule, pair_rule, pair_rule_in_context
 from kcompat.rules.evolution.common import node
 from kcompat.rules.evolution.context import DiffContext

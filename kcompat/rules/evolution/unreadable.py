@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kcompat.rules.engine import Reporter, Severity
+from kcompat.findings import Reporter, Severity
 from kcompat.rules.evolution.adapters import set_rule
 from kcompat.rules.evolution.context import DiffContext
 from kcompat.rules.registry import Category

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kcompat.rules.engine import Reporter, Severity
+from kcompat.findings import Reporter, Severity
 from kcompat.rules.evolution.adapters import pair_rule, pair_rule_in_context
 from kcompat.rules.evolution.context import DiffContext
 from kcompat.rules.evolution.pairing import MessagePair

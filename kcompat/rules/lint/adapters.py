@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import cast
 
-from kcompat.rules.engine import Reporter
+from kcompat.findings import Reporter
 from kcompat.rules.lint.scopes import Scope, each_field
 from kcompat.rules.registry import RuleKind, Runner, Subject, decorator
 from kcompat.spec.load import JObject

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from kcompat.rules.engine import Reporter, Severity
+from kcompat.findings import Reporter, Severity
 from kcompat.rules.lint.adapters import document_rule
 from kcompat.rules.registry import Category
 from kcompat.spec.load import JArray, JObject

@@ -6,7 +6,7 @@ from __future__ import annotations
 import difflib
 import re
 
-from kcompat.rules.engine import Reporter, Severity
+from kcompat.findings import Reporter, Severity
 from kcompat.rules.lint.adapters import field_rule
 from kcompat.rules.lint.scopes import Scope
 from kcompat.rules.lint.types import TYPED_KEYS, key_off_type

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kcompat.rules.engine import Reporter, Severity
+from kcompat.findings import Reporter, Severity
 from kcompat.rules.lint.adapters import field_rule
 from kcompat.rules.lint.scopes import Scope
 from kcompat.rules.registry import Category

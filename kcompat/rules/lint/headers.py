@@ -12,7 +12,7 @@ import itertools
 import re
 from dataclasses import dataclass
 
-from kcompat.rules.engine import Reporter, Severity
+from kcompat.findings import Reporter, Severity
 from kcompat.rules.lint.adapters import message_rule
 from kcompat.rules.registry import Category
 from kcompat.spec.jackson import scalar_text

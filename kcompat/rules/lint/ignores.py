@@ -6,7 +6,7 @@ files a command looks at (lint, diff or drift) and reports these.
 
 from __future__ import annotations
 
-from kcompat.rules.engine import Severity
+from kcompat.findings import Severity
 from kcompat.rules.registry import Category, Elsewhere, RuleKind, elsewhere
 
 _FINISH = "kcompat.rules.runner:finish"

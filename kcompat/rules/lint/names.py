@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import PurePosixPath
 
-from kcompat.rules.engine import Reporter, Severity
+from kcompat.findings import Reporter, Severity
 from kcompat.rules.lint.adapters import field_rule, message_rule
 from kcompat.rules.lint.scopes import Scope, scopes, written_fields
 from kcompat.rules.registry import Category

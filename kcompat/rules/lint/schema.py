@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from functools import cache
 from typing import Any
 
-from kcompat.rules.engine import Reporter, Severity
+from kcompat.findings import Reporter, Severity
 from kcompat.rules.lint.adapters import document_rule
 from kcompat.rules.lint.scopes import written_objects
 from kcompat.rules.registry import Category

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from kcompat.rules.engine import Reporter
+from kcompat.findings import Reporter
 from kcompat.spec.load import JArray, JObject
 from kcompat.spec.model import Field, Message
 from kcompat.spec.specfile import SpecFile

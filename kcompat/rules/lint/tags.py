@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from kcompat.rules.engine import Reporter, Severity
+from kcompat.findings import Reporter, Severity
 from kcompat.rules.lint.adapters import document_rule, field_rule, message_rule
 from kcompat.rules.lint.scopes import Scope, each_field, fields_of, scopes, written_fields
 from kcompat.rules.registry import Category

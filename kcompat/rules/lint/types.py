@@ -6,7 +6,7 @@ import difflib
 from collections.abc import Collection
 from typing import NamedTuple
 
-from kcompat.rules.engine import Reporter, Severity
+from kcompat.findings import Reporter, Severity
 from kcompat.rules.lint.adapters import field_rule, message_rule
 from kcompat.rules.lint.scopes import Scope, each_field
 from kcompat.rules.registry import Category

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from kcompat.rules.engine import Reporter, Severity
+from kcompat.findings import Reporter, Severity
 from kcompat.rules.lint.adapters import document_rule, field_rule, message_rule
 from kcompat.rules.lint.scopes import Scope, each_field, fields_of, written_objects
 from kcompat.rules.registry import Category

@@ -11,10 +11,6 @@ or should not carry raw, so text passed through :func:`shown` is safe in JUnit t
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from rich.text import Text
 
 #: C0 and C1 controls, DEL, bidi marks, embeddings, overrides and isolates, the line and
 #: paragraph separators, lone surrogates and the two non-characters XML forbids.
@@ -60,23 +56,3 @@ def json_safe(document: str) -> str:
     for everything else. Such characters only occur inside strings (JSON's whitespace is
     space, tab, CR and LF), so escaping them in place keeps the document's meaning."""
     return _UNSAFE_IN_JSON.sub(_json_escaped, document)
-
-
-def shown_text(text: Text) -> Text:
-    """A rich Text with :func:`shown` applied to its characters, its styles kept on the
-    same characters (newlines kept: a rich Text may span lines)."""
-    plain = text.plain
-    if not UNSAFE.search(plain.replace("\n", "")):
-        return text
-    from rich.text import Span
-
-    starts = [0]  # where each original character starts in the escaped text
-    pieces = []
-    for char in plain:
-        piece = char if char == "\n" else shown(char)
-        pieces.append(piece)
-        starts.append(starts[-1] + len(piece))
-    out = text.copy()
-    out.plain = "".join(pieces)
-    out.spans = [Span(starts[s.start], starts[s.end], s.style) for s in text.spans]
-    return out

@@ -1,23 +1,21 @@
-"""Findings, severities, and the reporter a rule's check reports through.
+"""The findings model: severities, locations, findings, and the reporter a rule's check
+reports through.
 
-A rule (see :mod:`kcompat.rules.registry`) never raises for bad specs and returns
-nothing: it calls a :class:`Reporter` bound to its ID, and findings are data collected by
-the runner.
+A leaf of the package (it knows spec positions and nothing else of kcompat), so every layer
+that makes, filters or renders findings can import it. A rule (see
+:mod:`kcompat.rules.registry`) never raises for bad specs and returns nothing: it calls a
+:class:`Reporter` bound to its ID, and findings are data collected by the runner.
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import IntEnum
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from kcompat.spec.load import JArray, JObject, Position
-
-if TYPE_CHECKING:
-    from kcompat.rules.registry import Rule
 
 
 class Severity(IntEnum):
@@ -89,12 +87,22 @@ _LINE_REFS = re.compile(
 Where = Position | JObject | JArray | None
 
 
+class RuleIdentity(Protocol):
+    """What a reporter needs of its rule: the ID its findings carry and their severity."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def severity(self) -> Severity: ...
+
+
 class Reporter:
     """Collects findings for one rule on one subject; rules call it like a function."""
 
     def __init__(
         self,
-        rule_: Rule,
+        rule_: RuleIdentity,
         path: str,
         sink: list[Finding],
         *,
@@ -200,8 +208,3 @@ def position_of(where: Where, key: str | None = None) -> Position:
     if isinstance(where, JArray):
         return where.pos
     return where
-
-
-def with_severity(findings: Iterable[Finding], overrides: dict[str, Severity]) -> list[Finding]:
-    """Apply configured severities (rules turned off are dropped by the caller)."""
-    return [replace(f, severity=overrides[f.rule]) if f.rule in overrides else f for f in findings]

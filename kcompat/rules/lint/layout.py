@@ -1,0 +1,96 @@
+"""The layout check: whether a spec's wire layout can be worked out at all.
+
+``diff`` compares only sides whose layout is certain; a spec with an error of one of
+:data:`LAYOUT_RULES` (an unknown type, a version range that does not parse, a duplicated
+tag, a missing required key, ...) would be compared as a guess, so it is reported as
+``spec-invalid`` instead. The check runs those lint rules alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from kcompat.findings import Finding, Reporter, Severity
+from kcompat.rules.registry import Rule, Subject, all_rules, get_rule
+from kcompat.rules.runner import Call, run_rules
+from kcompat.spec.specfile import SpecFile
+
+#: Lint rules whose errors leave a spec's wire layout a guess (a type nobody knows, a
+#: version range that does not parse, a duplicated tag, ...): ``diff`` does not compare
+#: such a side; it says which of these explains why. A missing required key is one too
+#: (checked without the schema validator, which a pre-commit run need not import).
+LAYOUT_RULES = frozenset(
+    {
+        "array-of-arrays",
+        "common-struct-duplicate",
+        "duplicate-field-name",
+        "encoding-coverage",
+        "encoding-overlap",
+        "encoding-type",
+        "encoding-unknown-name",
+        "invalid-type",
+        "invalid-versions",
+        "recursive-struct",
+        "struct-defined-twice",
+        "tag-duplicate",
+        "tag-negative",
+        "undefined-struct",
+        "valid-versions-unbounded",
+    }
+)
+
+
+def layout_errors(specs: Sequence[SpecFile]) -> dict[str, Finding]:
+    """The first layout error of each spec that has one (see :data:`LAYOUT_RULES`),
+    memoised on the spec's (frozen) message: an audit asks about one file many times."""
+    out: dict[str, Finding] = {}
+    fresh = []
+    for spec in specs:
+        known = spec.message is not None and "_layout_error" in spec.message.__dict__
+        memo: Finding | None = spec.message.__dict__["_layout_error"] if known else None
+        if not known:
+            fresh.append(spec)
+        elif memo is not None:
+            out[spec.path] = memo
+    found = _layout_errors(fresh)
+    for spec in fresh:
+        if spec.message is not None:
+            spec.message.__dict__["_layout_error"] = found.get(spec.path)
+    return {**out, **found}
+
+
+def _layout_errors(specs: Sequence[SpecFile]) -> dict[str, Finding]:
+    from kcompat.rules.lint.schema import missing_layout_keys
+
+    rules = [r for r in all_rules("lint") if r.id in LAYOUT_RULES]
+
+    def calls(rule: Rule) -> Iterator[Call]:
+        for spec in specs:
+            yield from one_spec_call(rule, spec)
+
+    found = run_rules(rules, calls)
+    missing = get_rule("missing-key")
+    assert missing is not None
+    for spec in specs:
+        report = Reporter(missing, spec.path, found, message_name=spec_name(spec))
+        for obj, key in missing_layout_keys(spec):
+            name = obj.get("name")
+            owner = f"field {name!r}" if isinstance(name, str) else "an object"
+            report(obj, f"{owner} has no {key!r}")
+    first: dict[str, Finding] = {}
+    for finding in sorted(found, key=Finding.sort_key):
+        if finding.severity is Severity.ERROR:
+            first.setdefault(finding.location.path, finding)
+    return first
+
+
+def one_spec_call(rule: Rule, spec: SpecFile) -> Iterator[Call]:
+    """The call a document or message rule makes on one spec file (if any)."""
+    if rule.subject is Subject.DOCUMENT:
+        yield Call(spec, spec.path, spec_name(spec))
+    elif rule.subject is Subject.MESSAGE and spec.message is not None:
+        yield Call(spec.message, spec.path, spec.message.name)
+
+
+def spec_name(spec: SpecFile) -> str:
+    return spec.message.name if spec.message is not None else ""
