@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from kcompat.rules.engine import Reporter, Severity
+from kcompat.findings import Reporter, Severity
 from kcompat.rules.evolution.adapters import pair_rule
 from kcompat.rules.evolution.pairing import MessagePair
 from kcompat.rules.registry import Category
