@@ -51,6 +51,8 @@ def test_the_git_commands_of_a_staged_diff(
         "rev-parse --is-bare-repository",
         "diff --cached",
         "for-each-ref --format=%(refname:strip=2)%00%(*objectname)%00%(objectname)",
+        # the oldest release shipped it: does the repository's history start with it?
+        "rev-list --max-parents=0",
     ]
 
 

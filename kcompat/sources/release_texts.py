@@ -26,12 +26,13 @@ from pathlib import Path
 
 from kcompat import codecache
 from kcompat.spec.model import Message, releasable
-from kcompat.spec.shape import signature_digest, version_signature
+from kcompat.spec.shape import signature_digest, wire_signature
 from kcompat.spec.specfile import read_spec
 from kcompat.spec.versions import Versions
 
-#: Bump when an entry's meaning changes (what a digest covers, a new fact).
-FORMAT = 1
+#: Bump when an entry's meaning changes (what a digest covers, a new fact). 2: digests
+#: of :func:`~kcompat.spec.shape.wire_signature` (untagged fields' defaults left out).
+FORMAT = 2
 SUFFIX = ".release.json"
 
 
@@ -81,7 +82,7 @@ class ReleaseTexts:
                 message = read_spec(text.path, text.data).message
                 assert message is not None  # it had one when its facts were read
                 self._messages[text.key] = message
-            found = signature_digest(version_signature(message, version))
+            found = signature_digest(wire_signature(message, version))
             known[version] = found
             self._changed.add(text.key)
         return found

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from kcompat.findings import Reporter, Severity
+from kcompat.naming import release_order
 from kcompat.rules.evolution.adapters import pair_rule, pair_rule_in_context
 from kcompat.rules.evolution.context import DiffContext
 from kcompat.rules.evolution.pairing import MessagePair
@@ -181,9 +182,7 @@ def unreleased_change(pair: MessagePair, report: Reporter, context: DiffContext)
     """A change that no release is affected by: a version (or a part of one) that no release
     shipped (compatible).
     """
-    protected = pair.released | Versions.from_ranges(
-        (v, v) for v, _ in (*pair.restored, *pair.diverged)
-    )
+    protected = pair.released | Versions.from_ranges((v, v) for v, _ in pair.restored)
     unreleased = pair.base.valid_versions - protected
     if unreleased.empty:
         return
@@ -201,6 +200,12 @@ def unreleased_change(pair: MessagePair, report: Reporter, context: DiffContext)
         if context.releases.mode == "tags"
         else "unstable in BASE (latestVersionUnstable)"
     )
+    if pair.diverged:  # shipped under these numbers, but as other layouts than BASE's
+        others = sorted({r for _v, r in pair.diverged}, key=release_order)
+        why = (
+            f"not in any release as BASE has {'it' if len(pair.diverged) == 1 else 'them'} "
+            f"({', '.join(others)} shipped another layout under that number)"
+        )
     parts = []
     if changed:
         versions = Versions.from_ranges((v, v) for v in changed)
