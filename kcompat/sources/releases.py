@@ -96,6 +96,7 @@ class TagReleases:
         content: it ships HEAD's layout of every version the change alters (a patch
         backported to 3.6.1 is in 3.7.0 too, which no commit of 3.6.1 is). HEAD itself,
         when it is a release, contains it."""
+        self._present_at = base.sha if base.kind == "rev" else None
         tags = [t for t in self.tags if head.sha is None or t.sha != head.sha]
         ranged = base.kind == "rev" and head.kind == "rev" and base.sha and head.sha
         if ranged and base.sha and head.sha and base.sha != head.sha:
@@ -350,6 +351,8 @@ class TagReleases:
         shipped = {}
         for path, base, head in messages:
             changed = changed_versions(base, head)
+            if head is not None:  # removed versions: whether BASE's layout shipped matters
+                changed = changed | (base.valid_versions - head.valid_versions)
             shipped[base.name] = self.shipped(path, base.name, tags, changed, base)
         self._texts.save()
         later = len(self.tags) - len(tags)

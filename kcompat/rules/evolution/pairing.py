@@ -400,4 +400,10 @@ def against_releases(
             latest = shipped.latest_release(version)
             if latest is not None:
                 diverged.append((version, latest))
+    for version in released - head.valid_versions:  # removed: was BASE's layout shipped?
+        digests = shipped.digests(version)
+        if digests and signature_digest(wire_signature(base, version)) not in digests:
+            latest = shipped.latest_release(version)
+            if latest is not None:
+                diverged.append((version, latest))
     return tuple(restored), tuple(diverged)
