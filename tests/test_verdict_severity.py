@@ -186,3 +186,58 @@ def test_findings_about_test_specs_are_infos_and_the_summary_says_so(tmp_path: P
     run = run_cli(["diff", "HEAD~1", "HEAD", "--no-proof"], repo)
     assert run.code == 2
     assert "'fixtures' must be a list of path globs" in run.stderr
+
+
+# -- point 3: headers by what the wire uses ---------------------------------------------------------
+
+HEADER = "clients/src/main/resources/common/message/RequestHeader.json"
+
+
+def _header(versions: str, client: dict[str, Any], *extra: dict[str, Any]) -> str:
+    fields = [
+        {"name": "RequestApiKey", "type": "int16", "versions": "0+", "about": "x"},
+        {"name": "RequestApiVersion", "type": "int16", "versions": "0+", "about": "x"},
+        {"name": "CorrelationId", "type": "int32", "versions": "0+", "about": "x"},
+        client,
+        *extra,
+    ]
+    document = {"type": "header", "name": "RequestHeader", "validVersions": versions}
+    document.update(flexibleVersions="none" if versions == "0" else "2+", fields=fields)
+    return json.dumps(document, indent=2) + "\n"
+
+
+CLIENT_23 = {"name": "ClientId", "type": "string", "versions": "0+", "about": "x"}
+CLIENT_24 = {"name": "ClientId", "type": "string", "versions": "1+", "nullableVersions": "1+"}
+CLIENT_24.update(ignorable=True, flexibleVersions="none", about="x")
+
+
+def test_a_header_renumbering_that_keeps_every_api_versions_bytes_is_no_error(
+    tmp_path: Path,
+) -> None:
+    """Kafka 2.4: 2.3's RequestHeader v0 became v1, v0 became ControlledShutdown v0's."""
+    repo = released(tmp_path / "r", {HEADER: _header("0", CLIENT_23)}, "2.3.0")
+    commit_tree(repo, {HEADER: _header("0-2", CLIENT_24)}, "KIP-482: header versions")
+    findings = diff(repo, "HEAD~1", "HEAD")
+    assert [f for f in findings if f["severity"] != "info"] == []
+    assert of_rule(findings, "header-renumbered") == [("info", "", "0")]
+    (renumbered,) = [f for f in findings if f["rule"] == "header-renumbered"]
+    assert renumbered["message"] == (
+        "RequestHeader: non-flexible API versions use v1 in HEAD, v0 in BASE, with the same "
+        "header bytes (ClientId also allows null in HEAD)"
+    )
+
+
+def test_a_header_renumbering_that_changes_the_bytes_is_an_error(tmp_path: Path) -> None:
+    repo = released(tmp_path / "r", {HEADER: _header("0", CLIENT_23)}, "2.3.0")
+    rack = {"name": "ClientRack", "type": "string", "versions": "1+", "about": "x"}
+    commit_tree(repo, {HEADER: _header("0-2", CLIENT_24, rack)}, "renumber, and a field")
+    findings = diff(repo, "HEAD~1", "HEAD")
+    assert [(f["severity"], f["rule"]) for f in findings if f["severity"] != "info"] == [
+        ("error", "header-renumbered")
+    ]
+    # Without a renumbering, a header version changed in place is judged as usual.
+    repo = released(tmp_path / "s", {HEADER: _header("0-2", CLIENT_24)}, "2.4.0")
+    commit_tree(repo, {HEADER: _header("0-2", {**CLIENT_24, "versions": "2+"})}, "drop")
+    findings = diff(repo, "HEAD~1", "HEAD")
+    assert of_rule(findings, "field-removed") == [("error", "ClientId", "1")]
+    assert of_rule(findings, "header-renumbered") == []

@@ -2,6 +2,7 @@
 
 from kcompat.rules.evolution import (  # noqa: F401
     fields,
+    headers,
     messages,
     proof,
     reorder,

@@ -15,6 +15,7 @@ from functools import cached_property
 from pathlib import PurePosixPath
 
 from kcompat.rules.evolution.released import Releases
+from kcompat.spec.headers import header_versions, renumbered
 from kcompat.spec.model import Field, Message
 from kcompat.spec.resolve import Kind, LayoutField, StructLayout, Wire, resolve
 from kcompat.spec.runs import runs
@@ -73,6 +74,10 @@ class MessagePair:
     # the latest release that shipped another layout of it: the change breaks no release
     # (the release's "v6" is another version sharing the number), so not in ``released``.
     diverged: tuple[tuple[int, str], ...] = ()
+    # A request or response header's released versions that HEAD numbers differently for a
+    # group of API versions (group, BASE's version, HEAD's): judged by the bytes each API
+    # version's header has (kcompat.spec.headers), so not in ``released``.
+    renumbered: tuple[tuple[str, int, int], ...] = ()
 
     @cached_property
     def common(self) -> Versions:
@@ -252,8 +257,13 @@ def _message_pair(base_spec: SpecFile, head_spec: SpecFile, releases: Releases) 
     for moved in (restored, diverged):
         if moved:
             versions = versions - Versions.from_ranges((v, v) for v, _ in moved)
+    moves = tuple(m for m in renumbered(base, head) if m[1] in versions)
+    if moves:  # a header version still used by some group as it was is compared as usual
+        kept = set(header_versions(base).items()) & set(header_versions(head).items())
+        still = {version for _group, version in kept}
+        versions = versions - Versions.from_ranges((b, b) for _g, b, _h in moves if b not in still)
     return MessagePair(
-        base, head, base_spec, head_spec, versions, releases.mode, restored, diverged
+        base, head, base_spec, head_spec, versions, releases.mode, restored, diverged, moves
     )
 
 

@@ -182,7 +182,9 @@ def unreleased_change(pair: MessagePair, report: Reporter, context: DiffContext)
     """A change that no release is affected by: a version (or a part of one) that no release
     shipped (compatible).
     """
-    protected = pair.released | Versions.from_ranges((v, v) for v, _ in pair.restored)
+    protected = pair.released | Versions.from_ranges(
+        (v, v) for v in (*(v for v, _ in pair.restored), *(b for _g, b, _h in pair.renumbered))
+    )
     unreleased = pair.base.valid_versions - protected
     if unreleased.empty:
         return
