@@ -87,7 +87,7 @@ def test_where_history_starts_with_the_version_the_release_is_an_upper_bound(
         assert errors(diff(repo, "HEAD~1", "HEAD")) == [("field-type-changed", "Epoch", why)]
 
 
-# -- point 7: a release that contains the change by content does not count -----------------------
+# -- point 7: a release that contains the change by content does not count ------------------------
 
 
 def test_a_backported_fix_is_in_the_next_minor_release_too(tmp_path: Path) -> None:
@@ -108,7 +108,7 @@ def test_a_backported_fix_is_in_the_next_minor_release_too(tmp_path: Path) -> No
     assert "3.7.0" not in document["released"].partition(";")[0]
 
 
-# -- point 8: releases that disagree on a version's layout -----------------------------------------
+# -- point 8: releases that disagree on a version's layout ----------------------------------------
 
 
 def test_head_is_judged_against_each_shipped_layout(tmp_path: Path) -> None:

@@ -63,7 +63,7 @@ def loud(findings: list[dict[str, Any]]) -> list[tuple[str, str, str]]:
     ]
 
 
-# -- point 11: never report what the change did not change ---------------------------------------
+# -- point 11: never report what the change did not change ----------------------------------------
 
 HEARTBEAT = f"{CLIENTS}/ConsumerGroupHeartbeatRequest.json"
 
@@ -185,7 +185,7 @@ def test_an_rpc_renamed_with_its_file_is_followed_by_api_key(tmp_path: Path) -> 
     assert findings[0]["released_by"] == "released in 2.7.0"
 
 
-# -- point 14: the same change, the same verdict ---------------------------------------------------
+# -- point 14: the same change, the same verdict --------------------------------------------------
 
 METADATA = "metadata/src/main/resources/common/metadata"
 PARTITION, CONFIG = f"{METADATA}/PartitionRecord.json", f"{METADATA}/ConfigRecord.json"

@@ -52,7 +52,7 @@ def of_rule(findings: list[dict[str, Any]], rule: str) -> list[tuple[str, str, s
     return [(f["severity"], f["field_path"], f["versions"]) for f in findings if f["rule"] == rule]
 
 
-# -- point 1: default-changed by wire effect -----------------------------------------------------
+# -- point 1: default-changed by wire effect ------------------------------------------------------
 
 SHELF_ID = {"name": "ShelfId", "type": "int32", "versions": "0+", "about": "The shelf."}
 
@@ -95,7 +95,7 @@ def test_a_default_of_a_field_always_written_is_an_info(tmp_path: Path) -> None:
     assert run.code == 0
 
 
-# -- point 5: a response field that answers old clients badly (KAFKA-10239) ----------------------
+# -- point 5: a response field that answers old clients badly (KAFKA-10239) -----------------------
 
 
 def _group(kind: str, versions: str, extra: list[dict[str, Any]]) -> str:
@@ -150,7 +150,7 @@ def test_a_response_field_added_to_released_versions_is_field_added(tmp_path: Pa
     assert of_rule(findings, "field-added") == [("error", "Members.GroupInstanceId", "3")]
 
 
-# -- point 2: test fixtures never ship -------------------------------------------------------------
+# -- point 2: test fixtures never ship ------------------------------------------------------------
 
 FIXTURE = "clients/src/test/resources/common/message/SimpleExampleMessage.json"
 
@@ -188,7 +188,7 @@ def test_findings_about_test_specs_are_infos_and_the_summary_says_so(tmp_path: P
     assert "'fixtures' must be a list of path globs" in run.stderr
 
 
-# -- point 3: headers by what the wire uses ---------------------------------------------------------
+# -- point 3: headers by what the wire uses -------------------------------------------------------
 
 HEADER = "clients/src/main/resources/common/message/RequestHeader.json"
 
@@ -201,13 +201,15 @@ def _header(versions: str, client: dict[str, Any], *extra: dict[str, Any]) -> st
         client,
         *extra,
     ]
-    document = {"type": "header", "name": "RequestHeader", "validVersions": versions}
+    document: dict[str, Any] = {"type": "header", "name": "RequestHeader"}
+    document["validVersions"] = versions
     document.update(flexibleVersions="none" if versions == "0" else "2+", fields=fields)
     return json.dumps(document, indent=2) + "\n"
 
 
 CLIENT_23 = {"name": "ClientId", "type": "string", "versions": "0+", "about": "x"}
-CLIENT_24 = {"name": "ClientId", "type": "string", "versions": "1+", "nullableVersions": "1+"}
+CLIENT_24: dict[str, Any] = {"name": "ClientId", "type": "string", "versions": "1+"}
+CLIENT_24["nullableVersions"] = "1+"
 CLIENT_24.update(ignorable=True, flexibleVersions="none", about="x")
 
 
