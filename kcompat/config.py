@@ -9,6 +9,7 @@ Looked up from the working directory upwards to the repository root. Keys::
     release-tags = '^v?\\d+\\.\\d+(\\.\\d+)?$'              # which tags are releases
     release-branches = '^\\d+\\.\\d+$'                        # branches about to ship (off)
     fixtures = ["src/test/*"]                                 # test specs: never shipped
+    diff-base = "origin/trunk"                                # kcompat lsp: diff on save
     [severity]                                                # per-rule severities
     lowest-version-raised = "warning"
 
@@ -104,6 +105,7 @@ class Config:
     preview: tuple[Preview, ...] = ()
     report_unused_ignores: bool = False
     fixtures: tuple[str, ...] = DEFAULT_FIXTURES  # path globs of test specs
+    diff_base: str = ""  # kcompat lsp: the revision a saved spec is diffed against ("": none)
 
     def is_fixture(self, path: str) -> bool:
         """Whether ``path`` is a test spec (see ``fixtures``)."""
@@ -133,6 +135,7 @@ _KEYS = {
     "preview",
     "report-unused-ignores",
     "fixtures",
+    "diff-base",
 }
 
 
@@ -335,6 +338,7 @@ def parse_config(
         source=source,
         root=root,
         release_branches=patterns["release-branches"],
+        diff_base=text("diff-base", "").strip(),
     )
 
 

@@ -56,6 +56,14 @@ def history(
         Path | None,
         typer.Option("--report", help="Also write the audit as one HTML file (kcompat report)."),
     ] = None,
+    changelog: Annotated[
+        bool,
+        typer.Option(
+            "--changelog",
+            help="With --mode releases: write each release's changelog (Markdown and HTML) "
+            "beside the audit; the report links them.",
+        ),
+    ] = False,
     color: ColorOption = Color.auto,
     config_file: ConfigOption = None,
 ) -> None:
@@ -70,6 +78,8 @@ def history(
     if mode not in MODES:
         raise UsageError(f"--mode must be one of {', '.join(MODES)}, not {mode!r}")
     check_table_format(fmt)
+    if changelog and mode != "releases":
+        raise UsageError("--changelog writes each release's changelog: use it with --mode releases")
     remote = preflight(master, remote)
     if report is not None:
         from kcompat.auditreport.render import check_output, require_libraries
@@ -95,6 +105,7 @@ def history(
         partitions=partitions,
         config=config,
         remote=remote,
+        changelog=changelog,
     )
     # Spark starts while the driver prepares the comparisons (see run_history).
     result = run_history(request, lambda: spark_session(master, remote=remote), err_console)

@@ -15,7 +15,7 @@ from typing import Any
 
 from kcompat.config import Config
 from kcompat.errors import UsageError
-from kcompat.rules.evolution.check import diff_specs
+from kcompat.rules.evolution.check import Paired, diff_specs, pair_specs
 from kcompat.rules.evolution.ledger import Binding, TagLedger
 from kcompat.rules.evolution.released import BASE, TAGS, Releases
 from kcompat.rules.runner import Outcome
@@ -201,8 +201,10 @@ def check_pair(
     proof: bool = False,
     samples: int = 20,
     baseline: frozenset[str] = frozenset(),
+    paired: Paired | None = None,
 ) -> Outcome:
-    """All findings for a prepared comparison (pure: no git, no file system)."""
+    """All findings for a prepared comparison (pure: no git, no file system); ``paired``
+    is its specs as :func:`paired_specs` paired them, when the caller needs the pairing."""
     base_specs = [read_spec(path, data) for path, data in pair.base_files]
     head_specs = [read_spec(path, data) for path, data in pair.head_files]
     ledger = TagLedger.empty()
@@ -217,4 +219,12 @@ def check_pair(
         proof=proof,
         samples=samples,
         baseline=baseline,
+        paired=paired,
     )
+
+
+def paired_specs(pair: PreparedPair) -> Paired:
+    """A prepared comparison's specs, paired exactly as :func:`check_pair` pairs them."""
+    base_specs = [read_spec(path, data) for path, data in pair.base_files]
+    head_specs = [read_spec(path, data) for path, data in pair.head_files]
+    return pair_specs(base_specs, head_specs, pair.releases)

@@ -51,7 +51,7 @@ def run_explain(request: ExplainRequest) -> list[Explanation]:
         if request.rev is not None or request.against is not None
         else None
     )  # --against a directory works without git
-    source = _source(request, config, repo)
+    source = source_for(request, config, repo)
     found = find_messages(source, request.query, request.kind)
     if request.version is not None:
         for item in found:
@@ -86,7 +86,7 @@ def _pathspecs(request: ExplainRequest, config: Config, repo: GitRepo) -> list[s
     return pathspecs(config, repo)
 
 
-def _source(request: ExplainRequest, config: Config, repo: GitRepo | None) -> Source:
+def source_for(request: ExplainRequest, config: Config, repo: GitRepo | None) -> Source:
     if request.rev is None:
         return FileSource(_roots(request, config))
     assert repo is not None

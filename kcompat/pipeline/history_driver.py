@@ -49,6 +49,7 @@ class HistoryRequest:
     config: Config = field(default_factory=Config)
     workers: int | None = None  # preparation processes (default: the master's cores)
     remote: str | None = None  # a Spark Connect address (for the preparation's cores)
+    changelog: bool = False  # releases: each release's changelog beside the audit
 
 
 @dataclass(frozen=True)
@@ -246,6 +247,10 @@ def run_history(request: HistoryRequest, spark: Any, console: Any = None) -> His
     summary = summarise(findings, comparisons, request.mode, mode)
     if request.mode == "consecutive":
         name_commits(repo, summary["introduced"])
+    if request.changelog and request.mode == "releases":
+        from kcompat.pipeline.history_changelogs import write_changelogs
+
+        summary["changelogs"] = write_changelogs(out, session, rows, texts, findings)
     summary["seconds"] = round(time.perf_counter() - started, 2)
     summary["timings"] = {
         "workers": workers,
