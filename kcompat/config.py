@@ -81,13 +81,34 @@ class Acceptance:
 
 @dataclass(frozen=True)
 class Preview:
-    """A ``preview`` entry: messages in early access, whose breaks are warnings."""
+    """A ``preview`` entry: messages in early access, whose breaks are warnings.
+
+    With ``until`` (a release, ``3.8.0``, or a line of them, ``3.2``), only while they
+    were: a break is a warning when every release that shipped the broken layout is that
+    release or older, and stays an error once a later release shipped it (or when which
+    releases shipped it is not known).
+    """
 
     pattern: str  # a glob on message names
     reason: str = "early access"
+    until: str = ""
 
     def matches(self, message_name: str) -> bool:
         return bool(message_name) and glob_matches(self.pattern, message_name)
+
+    def admits(self, latest: str | None) -> bool:
+        """Whether a break of a layout last shipped in ``latest`` is still early access."""
+        if not self.until:
+            return True
+        if latest is None:
+            return False
+        bound = release_numbers(self.until)
+        return release_numbers(latest)[: len(bound)] <= bound
+
+
+def release_numbers(name: str) -> tuple[int, ...]:
+    """The numbers of a release name: ``3.8.0`` -> (3, 8, 0); ``≤ 2.2.0`` -> (2, 2, 0)."""
+    return tuple(int(n) for n in re.findall(r"\d+", name))
 
 
 @dataclass(frozen=True)
@@ -421,22 +442,36 @@ def _acceptances(value: Any, source: str, check_rule: Any) -> tuple[Acceptance, 
     return tuple(out)
 
 
+_PREVIEW_KEYS = {"message", "messages", "reason", "until"}
+
+
 def _previews(value: Any, source: str) -> tuple[Preview, ...]:
-    """``preview``: message globs, or tables ``{ message = "...", reason = "..." }``."""
+    """``preview``: message globs, or tables ``{ messages = "..." or [...], reason =
+    "...", until = "3.8.0" }`` (``message`` is ``messages``' other spelling)."""
     if not isinstance(value, list):
         raise ConfigError(f"{source}: 'preview' must be a list of message names or globs")
     out = []
-    for entry in value:
+    for number, entry in enumerate(value, start=1):
         if isinstance(entry, str) and entry.strip():
             out.append(Preview(entry.strip()))
-        elif isinstance(entry, dict) and isinstance(entry.get("message"), str):
-            reason = entry.get("reason", "early access")
-            if not isinstance(reason, str) or set(entry) - {"message", "reason"}:
-                raise ConfigError(f"{source}: preview entries take 'message' and 'reason'")
-            out.append(Preview(entry["message"], reason))
-        else:
+            continue
+        where = f"preview entry #{number}"
+        if not isinstance(entry, dict) or not ({"message", "messages"} & set(entry)):
             raise ConfigError(
                 f"{source}: preview entries are message names or globs, or "
-                '{ message = "...", reason = "..." }'
+                '{ messages = "...", reason = "...", until = "..." }'
             )
+        unknown = sorted(set(entry) - _PREVIEW_KEYS)
+        if unknown:
+            raise ConfigError(f"{source}: {where}: unknown key {unknown[0]!r}")
+        reason, until = entry.get("reason", "early access"), entry.get("until", "")
+        if not isinstance(reason, str) or not isinstance(until, str):
+            raise ConfigError(f"{source}: {where}: 'reason' and 'until' must be strings")
+        if until and not release_numbers(until):
+            raise ConfigError(
+                f"{source}: {where}: until = {until!r} is no release (write one like '3.8.0')"
+            )
+        for key in ("message", "messages"):
+            for pattern in _strings(entry.get(key, []), source, f"{where} {key}"):
+                out.append(Preview(pattern, reason, until))
     return tuple(out)

@@ -128,3 +128,67 @@ def test_head_is_judged_against_each_shipped_layout(tmp_path: Path) -> None:
     document = diff(repo, "kip430~1", "kip430")
     assert errors(document) == [("default-changed", "ClusterId", "released in 2.2.0")]
     assert [f for f in document["findings"] if f["rule"] == "release-restored"] == []
+
+
+# -- point 4: early access, bounded by releases ------------------------------------------------
+
+
+def _group_value(fields: list[dict[str, Any]]) -> str:
+    document: dict[str, Any] = {"type": "data", "name": "ConsumerGroupMemberValue"}
+    document.update(validVersions="0", flexibleVersions="0+", fields=fields)
+    return json.dumps(document, indent=2) + "\n"
+
+
+VALUE = "group-coordinator/ConsumerGroupMemberValue.json"
+PREVIEW = """[[preview]]
+messages = "ConsumerGroup*"
+until = "3.8.0"
+reason = "early access (KIP-848)"
+"""
+
+
+def _early_access(tmp_path: Path, name: str, releases: tuple[str, ...]) -> Path:
+    """ConsumerGroupMemberValue v0 as ``releases`` shipped it; then trunk drops a field."""
+    repo = start(tmp_path / name)
+    shipped = commit_tree(repo, {VALUE: _group_value([field("Epoch"), field("Assignors")])}, "v0")
+    for tag in releases:
+        release_from(repo, shipped, tag)
+    commit_tree(repo, {VALUE: _group_value([field("Epoch")])}, "drop Assignors")
+    (repo / "kcompat.toml").write_text(PREVIEW)
+    return repo
+
+
+def test_a_preview_until_a_release_covers_breaks_of_what_only_those_releases_shipped(
+    tmp_path: Path,
+) -> None:
+    repo = _early_access(tmp_path, "early", ("3.7.0", "3.8.0"))
+    (finding,) = diff(repo, "HEAD~1", "HEAD")["findings"]
+    assert (finding["rule"], finding["severity"]) == ("field-removed", "warning")
+    assert finding["notes"][-1] == (
+        "ConsumerGroup*: early access (KIP-848) (preview until 3.8.0), so a warning, not an error"
+    )
+
+
+def test_once_a_later_release_shipped_the_layout_its_break_is_an_error(tmp_path: Path) -> None:
+    repo = _early_access(tmp_path, "ga", ("3.8.0", "4.0.0"))
+    assert errors(diff(repo, "HEAD~1", "HEAD")) == [
+        ("field-removed", "Assignors", "released in 3.8.0")
+    ]
+    # Without tags nothing says which releases shipped it: the bounded entry does not
+    # apply, an entry without `until` still does.
+    assert errors(diff(repo, "HEAD~1", "HEAD", "--released", "base"))[0][0] == "field-removed"
+    (repo / "kcompat.toml").write_text('preview = ["ConsumerGroup*"]\n')
+    assert errors(diff(repo, "HEAD~1", "HEAD")) == []
+
+
+def test_a_preview_until_that_is_no_release_is_a_one_line_error(tmp_path: Path) -> None:
+    repo = _early_access(tmp_path, "bad", ("3.7.0",))
+    (repo / "kcompat.toml").write_text(PREVIEW.replace('"3.8.0"', '"soon"'))
+    run = run_cli(["diff", "HEAD~1", "HEAD"], repo)
+    assert run.code == 2
+    assert run.stderr.strip().endswith(
+        "kcompat.toml: preview entry #1: until = 'soon' is no release (write one like '3.8.0')"
+    )
+    (repo / "kcompat.toml").write_text(PREVIEW + 'since = "3.7.0"\n')
+    run = run_cli(["diff", "HEAD~1", "HEAD"], repo)
+    assert run.code == 2 and "preview entry #1: unknown key 'since'" in run.stderr

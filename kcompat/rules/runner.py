@@ -70,6 +70,8 @@ class Finishing:
     comments: Mapping[str, Sequence[Comment]] = field(default_factory=dict)
     baseline: frozenset[str] = frozenset()
     released_by: Callable[[Finding], str] | None = None
+    # the latest release that shipped what a finding breaks (``preview`` entries' until)
+    latest: Callable[[Finding], str | None] | None = None
     kinds: frozenset[str] = frozenset()  # the rule kinds this run checks (unused ignores)
 
 
@@ -104,7 +106,7 @@ def finish(raw: Sequence[Finding], how: Finishing, evidence: Sequence[Finding] =
     ]
     kept, suppressed, used = _suppress(enabled, directives)
     kept += _directive_findings(directives, used, how)
-    weighed = [_weigh(f, config) for f in kept if f.rule not in config.disabled]
+    weighed = [_weigh(f, config, how.latest) for f in kept if f.rule not in config.disabled]
     fixtures = 0
     if "diff" in how.kinds:  # test specs never ship: what changes in them breaks no one
         fixtures = sum(1 for f in weighed if config.is_fixture(f.location.path))
@@ -135,15 +137,25 @@ def _order(finding: Finding) -> tuple[object, ...]:
     return (*finding.sort_key(), bool(finding.accepted))
 
 
-def _weigh(finding: Finding, config: Config) -> Finding:
-    """Configured severity, then preview (early access: breaks are warnings), then the
-    ``[[ignore]]`` entry that accepts it, if any."""
+def _weigh(
+    finding: Finding, config: Config, latest: Callable[[Finding], str | None] | None = None
+) -> Finding:
+    """Configured severity, then preview (early access: breaks are warnings; with
+    ``until``, breaks of what only releases up to it shipped), then the ``[[ignore]]``
+    entry that accepts it, if any."""
     if finding.rule in config.severities:
         finding = replace(finding, severity=config.severities[finding.rule])
     if finding.severity is Severity.ERROR:
-        preview = next((p for p in config.preview if p.matches(finding.message_name)), None)
+        shipped = latest(finding) if latest is not None else None
+        preview = next(
+            (p for p in config.preview if p.matches(finding.message_name) and p.admits(shipped)),
+            None,
+        )
         if preview is not None:
-            note = f"{preview.pattern}: {preview.reason} (preview), so a warning, not an error"
+            bound = f" until {preview.until}" if preview.until else ""
+            note = (
+                f"{preview.pattern}: {preview.reason} (preview{bound}), so a warning, not an error"
+            )
             finding = replace(finding, severity=Severity.WARNING, notes=(*finding.notes, note))
     acceptance = next(
         (

@@ -248,6 +248,7 @@ class TagReleases:
         versions, first, deprecated, carriers = self._releases_of(path, name, tuple(tags))
         layouts: dict[tuple[int, str], str] = {}
         base_first: dict[int, str] = {}
+        base_last: dict[int, str] = {}
         wanted = versions if changed is None else versions & changed
         for version in wanted.clip(4096):
             own = None
@@ -258,12 +259,17 @@ class TagReleases:
                 layouts.setdefault((version, digest), release)
                 if digest == own:
                     base_first.setdefault(version, release)
+                    base_last[version] = release
         return Shipped(
             versions,
             self._since(path, name, first),
             tuple((v, d, r) for (v, d), r in sorted(layouts.items())),
             deprecated=deprecated,
             base_first=self._since(path, name, tuple(sorted(base_first.items()))),
+            last=tuple(
+                (v, releases[-1][0]) for v, releases in sorted(carriers.items()) if releases
+            ),
+            base_last=tuple(sorted(base_last.items())),
         )
 
     def _since(

@@ -74,12 +74,19 @@ def diff_specs(
         name = base_names.get(finding.message_name, finding.message_name)
         return policy.reason(name, versions)
 
+    def latest(finding: Finding) -> str | None:
+        versions = Versions.try_parse(finding.versions)
+        if versions is None or versions.empty:
+            return None
+        return policy.latest(base_names.get(finding.message_name, finding.message_name), versions)
+
     how = Finishing(
         config=config,
         kinds=frozenset({"diff"}),
         comments={s.path: s.document.comments for s in head_specs if s.document is not None},
         baseline=baseline,
         released_by=released_by,
+        latest=latest,
     )
     return finish(raw, how, evidence)
 

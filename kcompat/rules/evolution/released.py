@@ -47,11 +47,18 @@ class Shipped:
     layouts: tuple[tuple[int, str, str], ...] = ()  # (version, layout digest, release)
     deprecated: tuple[tuple[int, str], ...] = ()  # version -> first release deprecating it
     base_first: tuple[tuple[int, str], ...] = ()  # version -> first release of BASE's layout
+    last: tuple[tuple[int, str], ...] = ()  # version -> the latest release that shipped it
+    base_last: tuple[tuple[int, str], ...] = ()  # version -> latest release of BASE's layout
 
     def first_release(self, version: int) -> str | None:
         """The first release that shipped BASE's layout of ``version``, or (when that is
         not known) the version in any layout."""
         return dict(self.base_first).get(version) or dict(self.first).get(version)
+
+    def last_release(self, version: int) -> str | None:
+        """The latest release that shipped BASE's layout of ``version`` (or, when that is
+        not known, the version in any layout)."""
+        return dict(self.base_last).get(version) or dict(self.last).get(version)
 
     def latest_release(self, version: int) -> str | None:
         """The most recent release that shipped ``version`` (in any layout)."""
@@ -129,6 +136,17 @@ class Releases:
         )
         return "released in " + ", ".join(names) if names else "not in any release"
 
+    def latest(self, message_name: str, versions: Versions) -> str | None:
+        """The latest release that shipped what ``versions`` of a message are in BASE
+        (None when no release is known to: base mode, or none shipped them)."""
+        if self.mode != TAGS:
+            return None
+        shipped = self.shipped_of(message_name)
+        names = [
+            release for v in versions.clip(4096) if (release := shipped.last_release(v)) is not None
+        ]
+        return max(names, key=release_order) if names else None
+
     def describe(self) -> str:
         """One phrase for summaries: which versions this policy counts as released."""
         if self.mode != TAGS:
@@ -160,6 +178,8 @@ class Releases:
                         [list(x) for x in s.layouts],
                         [list(d) for d in s.deprecated],
                         [list(b) for b in s.base_first],
+                        [list(x) for x in s.last],
+                        [list(x) for x in s.base_last],
                     ]
                     for name, s in sorted(self.shipped.items())
                 },
