@@ -5,7 +5,8 @@ here, so they agree on what a configuration, an inline ``ignore`` comment or a b
 does. Each command says only which rules look at which subjects (:class:`Call`); the
 finishing step is the same for all of them and runs in this order:
 
-1. merge per-version findings of one change into one (versions ``0-7``, not eight);
+1. merge per-version findings of one change into one (versions ``0-7``, not eight), the
+   uses of one definition into one, and a consequence into its cause's finding;
 2. attach the proof's counterexamples to the findings that explain them
    (:mod:`kcompat.rules.evidence`); unexplained ones stay ``roundtrip-mismatch``;
 3. say why the versions count as released;
@@ -27,7 +28,7 @@ from dataclasses import dataclass, field, replace
 
 from kcompat.config import Config
 from kcompat.findings import Finding, Location, Reporter, Severity
-from kcompat.rules.evidence import attach_evidence
+from kcompat.rules.evidence import attach_evidence, one_per_edit
 from kcompat.rules.registry import Rule, all_rules, get_rule
 from kcompat.rules.suppress import Directive, covering, parse_directives
 from kcompat.spec.load import Comment
@@ -93,7 +94,7 @@ class Outcome:
 def finish(raw: Sequence[Finding], how: Finishing, evidence: Sequence[Finding] = ()) -> Outcome:
     """Merge, explain, silence, weigh and sort one run's findings."""
     config = how.config
-    merged = merge_versions(raw)
+    merged = one_per_edit(merge_versions(raw))
     explained = attach_evidence(merged, evidence)
     if how.released_by is not None:
         explained = [_with_reason(f, how.released_by) for f in explained]

@@ -197,8 +197,12 @@ class Releases:
                 tuple((int(v), str(d), str(r)) for v, d, r in layouts),
                 tuple((int(v), str(r)) for v, r in deprecated),
                 tuple((int(v), str(r)) for v, r in base_first),
+                tuple((int(v), str(r)) for v, r in last),
+                tuple((int(v), str(r)) for v, r in base_last),
             )
-            for name, (versions, first, layouts, deprecated, base_first) in data["shipped"].items()
+            for name, (versions, first, layouts, deprecated, base_first, last, base_last) in data[
+                "shipped"
+            ].items()
         }
         return Releases(
             str(data["mode"]),
