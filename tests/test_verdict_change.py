@@ -220,3 +220,53 @@ def test_one_change_to_two_records_gets_one_verdict(tmp_path: Path) -> None:
     ]
     assert {f["released_by"] for f in findings if f["severity"] == "error"} == {"released in 2.8.0"}
     assert [f for f in findings if f["rule"] == "release-restored"] == []
+
+
+# -- point 12: tags by bytes and meaning ----------------------------------------------------------
+
+API_VERSIONS = f"{CLIENTS}/ApiVersionsResponse.json"
+
+
+def api_versions(versions: str, ready: dict[str, Any]) -> str:
+    document = json.loads(spec("ApiVersionsResponse", versions, [field("ErrorCode", "int16")]))
+    document.update(type="response", apiKey=18, flexibleVersions="3+")
+    document["fields"].append(ready)
+    return json.dumps(document, indent=2) + "\n"
+
+
+READY = field("ZkMigrationReady", "bool", "3+", taggedVersions="3+", tag=3, default="false")
+READY["ignorable"] = True
+
+
+def test_a_case_only_rename_that_moves_tagged_versions_is_that_break(tmp_path: Path) -> None:
+    """Kafka's readers throw "Tag 3 is not valid for version 3" for what 3.4.0 writes."""
+    repo = start(tmp_path / "r")
+    release_from(
+        repo, commit_tree(repo, {API_VERSIONS: api_versions("0-3", READY)}, "3.4"), "3.4.0"
+    )
+    renamed = {**READY, "name": "ZKMigrationReady", "versions": "4+", "taggedVersions": "4+"}
+    commit_tree(repo, {API_VERSIONS: api_versions("0-4", renamed)}, "v4")
+    findings = diff(repo, "HEAD~1", "HEAD")
+    assert loud(findings) == [("error", "tagged-versions-changed", "ApiVersionsResponse")]
+    assert findings[0]["line"] > 1  # on HEAD's field, found whatever its name's case
+
+
+def test_the_same_field_under_a_byte_identical_type_or_name_is_no_tag_reuse(
+    tmp_path: Path,
+) -> None:
+    repo = start(tmp_path / "r")
+    release_from(
+        repo, commit_tree(repo, {API_VERSIONS: api_versions("0-3", READY)}, "3.4"), "3.4.0"
+    )
+    later = {**READY, "versions": "4+", "taggedVersions": "4+"}  # v3 diverged on trunk
+    commit_tree(repo, {API_VERSIONS: api_versions("0-4", later)}, "only from v4")
+    as_int8 = {**later, "type": "int8", "default": "0"}
+    commit_tree(repo, {API_VERSIONS: api_versions("0-4", as_int8)}, "bool -> int8")
+    assert [f for f in diff(repo, "HEAD~1", "HEAD") if f["rule"] == "tag-reused"] == []
+    recased = {**later, "name": "ZKMigrationReady"}
+    commit_tree(repo, {API_VERSIONS: api_versions("0-4", recased)}, "case")
+    assert [f for f in diff(repo, "HEAD~1", "HEAD") if f["rule"] == "tag-reused"] == []
+    # Another field on the tag is still a reuse.
+    other = {**later, "name": "ControllerReady", "type": "int32", "default": "0"}
+    commit_tree(repo, {API_VERSIONS: api_versions("0-4", other)}, "reuse")
+    assert "tag-reused" in {f["rule"] for f in diff(repo, "HEAD~1", "HEAD")}

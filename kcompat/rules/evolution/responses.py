@@ -25,10 +25,10 @@ def response_field_not_ignorable(pair: MessagePair, report: Reporter) -> None:
     head, base = pair.head, pair.base
     if head.kind != "response":
         return
-    known = {path for path, _field, _around in _fields(base)}
+    known = {path.lower() for path, _field, _around in _fields(base)}  # renamed: not new
     new_versions = head.valid_versions - base.valid_versions
     for path, field, around in _fields(head):
-        if path in known or field.ignorable or field.versions.empty:
+        if path.lower() in known or field.ignorable or field.versions.empty:
             continue
         if not new_versions.contains(field.versions & head.valid_versions):
             continue  # added to existing versions: field-added's finding
