@@ -8,6 +8,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.diff_runner import commit_tree, git, init_repo, run_cli
 
 NAME = "ClusterInfoResponse.json"
@@ -35,7 +37,7 @@ def release_from(repo: Path, commit: str, tag: str, branch: str | None = None) -
     exists = git(repo, "branch", "--list", branch).strip()
     if exists:
         git(repo, "checkout", "-q", branch)
-        git(repo, "cherry-pick", "--allow-empty", commit)
+        git(repo, "cherry-pick", "--allow-empty", "--keep-redundant-commits", commit)
     else:
         git(repo, "checkout", "-q", "-b", branch, commit)
     git(repo, "commit", "-q", "--allow-empty", "-m", f"Bump version to {tag}")
@@ -192,3 +194,43 @@ def test_a_preview_until_that_is_no_release_is_a_one_line_error(tmp_path: Path) 
     (repo / "kcompat.toml").write_text(PREVIEW + 'since = "3.7.0"\n')
     run = run_cli(["diff", "HEAD~1", "HEAD"], repo)
     assert run.code == 2 and "preview entry #1: unknown key 'since'" in run.stderr
+
+
+# -- point 9: release pairs whose older release is not an ancestor of the newer -----------------
+
+
+@pytest.mark.spark
+def test_history_says_when_a_pair_of_releases_sits_on_two_branches(
+    spark: Any, tmp_path: Path
+) -> None:
+    """2.8.2 -> 3.0.0 in version order: 2.8.2 was tagged on the 2.8 branch after 3.0
+    branched off trunk, so 3.0.0 does not contain it."""
+    repo = start(tmp_path / "r")
+    first = commit_tree(repo, {NAME: response([field("Epoch")])}, "2.8 branch point")
+    release_from(repo, first, "2.8.0")
+    fix = commit_tree(
+        repo, {NAME: response([field("Epoch"), field("Hint", versions="3+")], "0-3")}, "3.0"
+    )
+    release_from(repo, fix, "3.0.0")
+    release_from(repo, first, "2.8.2", branch="2.8")
+    out = tmp_path / "out"
+    args = [
+        "history",
+        "--mode",
+        "releases",
+        "--no-proof",
+        "--master",
+        "local[2]",
+        "--out",
+        str(out),
+    ]
+    run = run_cli(args, repo)
+    assert run.code in (0, 1), run.stderr
+    notes = [line for line in run.stderr.splitlines() if line.startswith("kcompat: note: ")]
+    assert notes == [
+        "kcompat: note: 2.8.2 is not an ancestor of 3.0.0 (a release of another branch): "
+        "compared the specs of 2.8.2 with those of 3.0.0 as they are, so what 2.8.2's "
+        "branch changed after 3.0.0's branched off shows as undone"
+    ]
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["notes"] == [notes[0].removeprefix("kcompat: note: ")]
