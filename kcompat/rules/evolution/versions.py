@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from kcompat.findings import Reporter, Severity
+from kcompat.modes import ReleasedMode
 from kcompat.naming import release_order
 from kcompat.rules.evolution.adapters import pair_rule, pair_rule_in_context
 from kcompat.rules.evolution.context import DiffContext
@@ -199,7 +200,7 @@ def unreleased_change(pair: MessagePair, report: Reporter, context: DiffContext)
         return
     why = (
         "not in any release"
-        if context.releases.mode == "tags"
+        if context.releases.mode == ReleasedMode.TAGS
         else "unstable in BASE (latestVersionUnstable)"
     )
     if pair.diverged:  # shipped under these numbers, but as other layouts than BASE's
