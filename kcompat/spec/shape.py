@@ -134,6 +134,8 @@ def _wire_signature(wire: Wire, all_defaults: bool = True) -> tuple[object, ...]
 
 #: Layout signatures by version, kept on the message.
 _SIGNATURES: Memo[dict[int, tuple[object, ...]]] = Memo("signatures")
+#: Wire signatures by version, kept on the message.
+_WIRE_SIGNATURES: Memo[dict[int, tuple[object, ...]]] = Memo("wire_signatures")
 
 
 def version_signature(message: Message, version: int) -> tuple[object, ...]:
@@ -158,10 +160,7 @@ def wire_signature(message: Message, version: int) -> tuple[object, ...]:
     :func:`version_signature`)."""
     from kcompat.spec.resolve import resolve
 
-    cache: dict[int, tuple[object, ...]] | None = message.__dict__.get("_wire_signatures")
-    if cache is None:
-        cache = {}
-        object.__setattr__(message, "_wire_signatures", cache)
+    cache = _WIRE_SIGNATURES(message, dict)
     found = cache.get(version)
     if found is None:
         found = layout_signature(resolve(message, version).root, all_defaults=False)
