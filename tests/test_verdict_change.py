@@ -270,3 +270,25 @@ def test_the_same_field_under_a_byte_identical_type_or_name_is_no_tag_reuse(
     other = {**later, "name": "ControllerReady", "type": "int32", "default": "0"}
     commit_tree(repo, {API_VERSIONS: api_versions("0-4", other)}, "reuse")
     assert "tag-reused" in {f["rule"] for f in diff(repo, "HEAD~1", "HEAD")}
+
+
+def test_a_flexible_draft_reshaped_again_breaks_no_release_of_that_number(tmp_path: Path) -> None:
+    """PartitionRecord v1: trunk drafted it flexible, then reshaped the draft; the v1 a
+    later release shipped is another layout."""
+    repo = start(tmp_path / "r")
+    v0 = json.loads(record("PartitionRecord", "none"))
+    release_from(repo, commit_tree(repo, {PARTITION: json.dumps(v0)}, "2.8"), "2.8.0")
+    draft = {**v0, "validVersions": "0-1", "flexibleVersions": "1+"}
+    draft["fields"] = [*v0["fields"], field("Directories", "[]int32", "1+")]
+    base = commit_tree(repo, {PARTITION: json.dumps(draft)}, "draft v1")
+    shipped = {**draft, "fields": [*v0["fields"], field("LeaderRecoveryState", "int8", "1+")]}
+    release_from(
+        repo, commit_tree(repo, {PARTITION: json.dumps(shipped)}, "v1 as shipped"), "3.1.0"
+    )
+    git(repo, "checkout", "-q", "-b", "draft", base)
+    reshaped = {**draft, "fields": [*v0["fields"], field("Directories", "[]int64", "1+")]}
+    commit_tree(repo, {PARTITION: json.dumps(reshaped)}, "reshape the draft")
+    findings = diff(repo, "draft~1", "draft")
+    assert loud(findings) == []
+    (info,) = [f for f in findings if f["rule"] == "unreleased-change"]
+    assert "(3.1.0 shipped another layout under that number)" in info["message"]
