@@ -19,14 +19,15 @@ Looked up from the working directory upwards to the repository root. Keys::
 from __future__ import annotations
 
 import difflib
-import fnmatch
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from kcompat.config_preview import Preview as Preview
+from kcompat.config_preview import glob_matches as glob_matches
+from kcompat.config_preview import parse_previews
 from kcompat.findings import Severity
 from kcompat.modes import ReleasedMode
 from kcompat.patterns import PatternError, compiled
@@ -47,12 +48,6 @@ RuleCatalogue = Callable[[], Mapping[str, str]]
 
 class ConfigError(Exception):
     """A configuration problem, reported as one line naming the file."""
-
-
-def glob_matches(pattern: str, text: str) -> bool:
-    """fnmatch-style (``*`` spans directories); a relative path pattern also matches
-    under any directory, so it does not depend on where kcompat runs from."""
-    return fnmatch.fnmatchcase(text, pattern) or fnmatch.fnmatchcase(text, "*/" + pattern)
 
 
 @dataclass(frozen=True)
@@ -85,38 +80,6 @@ class Acceptance:
         )
         by_path = any(glob_matches(g, path) for g in self.paths)
         return by_name or by_path
-
-
-@dataclass(frozen=True)
-class Preview:
-    """A ``preview`` entry: messages in early access, whose breaks are warnings.
-
-    With ``until`` (a release, ``3.8.0``, or a line of them, ``3.2``), only while they
-    were: a break is a warning when every release that shipped the broken layout is that
-    release or older, and stays an error once a later release shipped it (or when which
-    releases shipped it is not known).
-    """
-
-    pattern: str  # a glob on message names
-    reason: str = "early access"
-    until: str = ""
-
-    def matches(self, message_name: str) -> bool:
-        return bool(message_name) and glob_matches(self.pattern, message_name)
-
-    def admits(self, latest: str | None) -> bool:
-        """Whether a break of a layout last shipped in ``latest`` is still early access."""
-        if not self.until:
-            return True
-        if latest is None:
-            return False
-        bound = release_numbers(self.until)
-        return release_numbers(latest)[: len(bound)] <= bound
-
-
-def release_numbers(name: str) -> tuple[int, ...]:
-    """The numbers of a release name: ``3.8.0`` -> (3, 8, 0); ``≤ 2.2.0`` -> (2, 2, 0)."""
-    return tuple(int(n) for n in re.findall(r"\d+", name))
 
 
 @dataclass(frozen=True)
@@ -496,36 +459,8 @@ def _acceptances(value: Any, source: str, check_rule: Any) -> tuple[Acceptance, 
     return tuple(out)
 
 
-_PREVIEW_KEYS = {"message", "messages", "reason", "until"}
-
-
 def _previews(value: Any, source: str) -> tuple[Preview, ...]:
-    """``preview``: message globs, or tables ``{ messages = "..." or [...], reason =
-    "...", until = "3.8.0" }`` (``message`` is ``messages``' other spelling)."""
-    if not isinstance(value, list):
-        raise ConfigError(f"{source}: 'preview' must be a list of message names or globs")
-    out = []
-    for number, entry in enumerate(value, start=1):
-        if isinstance(entry, str) and entry.strip():
-            out.append(Preview(entry.strip()))
-            continue
-        where = f"preview entry #{number}"
-        if not isinstance(entry, dict) or not ({"message", "messages"} & set(entry)):
-            raise ConfigError(
-                f"{source}: preview entries are message names or globs, or "
-                '{ messages = "...", reason = "...", until = "..." }'
-            )
-        unknown = sorted(set(entry) - _PREVIEW_KEYS)
-        if unknown:
-            raise ConfigError(f"{source}: {where}: unknown key {unknown[0]!r}")
-        reason, until = entry.get("reason", "early access"), entry.get("until", "")
-        if not isinstance(reason, str) or not isinstance(until, str):
-            raise ConfigError(f"{source}: {where}: 'reason' and 'until' must be strings")
-        if until and not release_numbers(until):
-            raise ConfigError(
-                f"{source}: {where}: until = {until!r} is no release (write one like '3.8.0')"
-            )
-        for key in ("message", "messages"):
-            for pattern in _strings(entry.get(key, []), source, f"{where} {key}"):
-                out.append(Preview(pattern, reason, until))
-    return tuple(out)
+    try:
+        return parse_previews(value)
+    except ValueError as err:
+        raise ConfigError(f"{source}: {err}") from None
