@@ -267,7 +267,13 @@ def _sections(
     the protocol (within its own budget), the diff's findings, the lint's; with
     ``findings_first`` the findings come before the protocol section."""
     sections = []
-    breaks = [f for f in checked.diff.counted if f.severity >= Severity.WARNING]
+    # A config-weakened warning is the change's own acceptance, in the open: not a break
+    # to accept again.
+    breaks = [
+        f
+        for f in checked.diff.counted
+        if f.severity >= Severity.WARNING and f.rule != "config-weakened"
+    ]
     if breaks:
         sections.append(fixed(HOW_TO_ACCEPT, how_to_accept(breaks, inputs.skip_label)))
     findings = [_report_section(REPORT, checked.diff, rest, checked.links)]
