@@ -23,7 +23,7 @@ from kcompat.codec import reference
 from kcompat.codec.compiler import CodeStore, compile_java_decoder, compile_layout
 from kcompat.codec.errors import CodecBug, DecodeError, EncodeError
 from kcompat.spec.model import Memo, Message
-from kcompat.spec.resolve import Layout, resolve
+from kcompat.spec.resolve import Layout, StructLayout, resolve
 
 
 @dataclass(frozen=True)
@@ -100,6 +100,65 @@ def codec_for(layout: Layout, code_cache: CodeStore | None = None) -> Codec:
     codec = Codec(layout, source, encoder, decoder, code_cache)
     cache[layout.version] = codec
     return codec
+
+
+#: A layout of more fields than this (nested ones included) is interpreted unless it is
+#: used often: compiling costs about 0.5 ms a field, so a message of thousands of fields
+#: took seconds to compile for a proof's twenty samples. Kafka's largest has 30.
+COMPILE_AT_MOST = 256
+#: Compiling costs about as much as running the reference codec this many times (both
+#: grow with the fields: about 0.5 ms and 5 us a field).
+COMPILE_PAYS_AFTER = 100
+
+
+class Interpreted:
+    """The reference codec of one layout behind :class:`Codec`'s ``encode`` and ``decode``:
+    the same bytes, values and errors, without compiling (see :func:`codec_for_uses`)."""
+
+    def __init__(self, layout: Layout) -> None:
+        self.layout = layout
+
+    def encode(self, value: Any) -> bytes:
+        try:
+            return bytes(reference.encode(self.layout, value))
+        except RecursionError:
+            raise EncodeError("", "the value nests too deeply (is it recursive?)") from None
+
+    def decode(self, data: bytes | bytearray | memoryview, *, java: bool = False) -> dict[str, Any]:
+        buf = data if type(data) is bytes else bytes(data)
+        try:
+            return reference.decode(self.layout, buf, java=java)
+        except RecursionError:
+            raise DecodeError(0, "", "the message nests too deeply to read") from None
+
+
+def codec_for_uses(
+    layout: Layout, uses: int, code_cache: CodeStore | None = None
+) -> Codec | Interpreted:
+    """A codec for about ``uses`` encodes and decodes of ``layout``: the compiled one,
+    unless the layout is too big to compile for that few uses (and this process has not
+    compiled it already): then the reference codec, which gives the same results."""
+    found = _CODECS(layout.message, dict).get(layout.version)
+    compiled = found is not None and found.layout is layout
+    if compiled or uses >= COMPILE_PAYS_AFTER or _fields(layout.root) <= COMPILE_AT_MOST:
+        return codec_for(layout, code_cache)
+    return Interpreted(layout)
+
+
+def _fields(root: StructLayout) -> int:
+    """How many fields the layout's code handles, nested ones included (counting stops
+    past :data:`COMPILE_AT_MOST`)."""
+    count, pending = 0, [root]
+    while pending and count <= COMPILE_AT_MOST:
+        struct = pending.pop()
+        for entry in struct.all_fields():
+            count += 1
+            wire = entry.wire
+            while wire.element is not None:
+                wire = wire.element
+            if wire.struct is not None:
+                pending.append(wire.struct)
+    return count
 
 
 def encode(layout: Layout, value: Any) -> bytes:

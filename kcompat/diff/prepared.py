@@ -15,9 +15,10 @@ from typing import TYPE_CHECKING, Any
 
 from kcompat.config import Config
 from kcompat.errors import UsageError
-from kcompat.rules.evolution.check import Paired, diff_specs, pair_specs
+from kcompat.modes import ReleasedMode
+from kcompat.rules.evolution.check import Paired, Unfinished, pair_specs, unfinished_diff
 from kcompat.rules.evolution.ledger import Binding, TagLedger
-from kcompat.rules.evolution.released import BASE, TAGS, Releases
+from kcompat.rules.evolution.released import Releases
 from kcompat.rules.runner import Outcome
 from kcompat.sources.releases import TagReleases, releases_for
 from kcompat.sources.sides import Side, companion_requests, load_sides, source_path
@@ -28,9 +29,6 @@ from kcompat.spec.specfile import SpecFile, read_spec
 if TYPE_CHECKING:
     from kcompat.cache import Cache
     from kcompat.codec.compiler import CodeStore
-
-#: ``--released`` values: ``auto`` is ``tags`` where the repository has releases.
-MODES = ("auto", BASE, TAGS)
 
 
 @dataclass(frozen=True)
@@ -78,7 +76,7 @@ def prepare_pair(
     head: Side,
     *,
     pathspecs: Sequence[str] = (),
-    released_mode: str = "auto",
+    released_mode: ReleasedMode = ReleasedMode.AUTO,
     config: Config | None = None,
     history: bool = True,
     releases: TagReleases | None = None,
@@ -93,11 +91,16 @@ def prepare_pair(
     config = config if config is not None else Config()
     loaded = load_sides(base, head, pathspecs)
     mode = _chosen_mode(released_mode, config)
-    if releases is None and mode != BASE and base.kind == "rev" and base.repo is not None:
+    if (
+        releases is None
+        and mode != ReleasedMode.BASE
+        and base.kind == "rev"
+        and base.repo is not None
+    ):
         releases = releases_for(
             base.repo, config.release_tags, config.release_branches or None, pathspecs, cache
         )
-    by_tags = releases if mode != BASE else None
+    by_tags = releases if mode != ReleasedMode.BASE else None
     counted = by_tags.counted(base, head) if by_tags is not None else ()
     if by_tags is not None:
         policy, note = by_tags.policy(_with_heads(base, loaded.base, loaded.head), counted), ""
@@ -123,12 +126,11 @@ def prepare_pair(
     )
 
 
-def _chosen_mode(released_mode: str, config: Config) -> str:
+def _chosen_mode(released_mode: ReleasedMode, config: Config) -> ReleasedMode:
     """The ``--released`` mode: the option's, else the configuration's, else auto."""
-    mode = released_mode if released_mode != "auto" else config.released or "auto"
-    if mode not in MODES:
-        raise UsageError(f"--released must be one of {', '.join(MODES)}, not {mode!r}")
-    return mode
+    if released_mode != ReleasedMode.AUTO:
+        return released_mode
+    return config.released or ReleasedMode.AUTO
 
 
 def _policy_of_base(base: Side, base_specs: Sequence[SpecFile]) -> Releases:
@@ -166,18 +168,18 @@ def _with_heads(
     return out
 
 
-def _no_releases_note(base: Side, mode: str, config: Config) -> str:
+def _no_releases_note(base: Side, mode: ReleasedMode, config: Config) -> str:
     """What to tell the user when releases were wanted (or could be) but none exist."""
-    if mode == BASE:
+    if mode == ReleasedMode.BASE:
         return ""
     if base.kind != "rev" or base.repo is None:
-        if mode == TAGS:
+        if mode == ReleasedMode.TAGS:
             raise UsageError(
                 "--released tags needs BASE to be a git revision (releases come from git tags)"
             )
         return ""
     repo = base.repo
-    if mode == "auto" and not repo.remotes() and not repo.shallow:
+    if mode == ReleasedMode.AUTO and not repo.remotes() and not repo.shallow:
         return ""  # a repository that never fetched anything: nothing to fetch, say nothing
     remote = (repo.remotes() or ["origin"])[0]
     fetch = (
@@ -211,15 +213,42 @@ def check_pair(
     """All findings for a prepared comparison (pure: no git, no file system but the
     compiled codecs a command keeps in ``code_cache``); ``paired`` is its specs as
     :func:`paired_specs` paired them, when the caller needs the pairing."""
-    base_specs = [read_spec(path, data) for path, data in pair.base_files]
-    head_specs = [read_spec(path, data) for path, data in pair.head_files]
+    config = config if config is not None else Config()
+    return unfinished_pair(
+        pair,
+        rules_off=config.disabled,
+        proof=proof,
+        samples=samples,
+        baseline=baseline,
+        paired=paired,
+        code_cache=code_cache,
+    ).finish(config)
+
+
+def unfinished_pair(
+    pair: PreparedPair,
+    *,
+    rules_off: frozenset[str] = frozenset(),
+    proof: bool = False,
+    samples: int = 20,
+    baseline: frozenset[str] = frozenset(),
+    paired: Paired | None = None,
+    code_cache: CodeStore | None = None,
+) -> Unfinished:
+    """A prepared comparison's findings before finishing, every rule not in ``rules_off``
+    run (pure), to finish under any configuration."""
+    if paired is not None:  # read already
+        base_specs, head_specs = list(paired.base), list(paired.head)
+    else:
+        base_specs = [read_spec(path, data) for path, data in pair.base_files]
+        head_specs = [read_spec(path, data) for path, data in pair.head_files]
     ledger = TagLedger.empty()
     for name, path, tag, bindings in pair.ledger:
         ledger.entries.setdefault(name, {})[(path, tag)] = [Binding(*b) for b in bindings]
-    return diff_specs(
+    return unfinished_diff(
         base_specs,
         head_specs,
-        config=config,
+        rules_off=rules_off,
         releases=pair.releases,
         ledger=ledger,
         proof=proof,

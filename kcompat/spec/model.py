@@ -180,6 +180,8 @@ def show_value(value: Any) -> str:
         return "[]" if not value else f"[{len(value)} items]"
     if isinstance(value, uuid.UUID):
         return str(value)
+    if isinstance(value, float) and not math.isfinite(value):
+        return "NaN" if math.isnan(value) else ("-Infinity" if value < 0 else "Infinity")
     return repr(value) if not isinstance(value, int | float) else str(value)
 
 
