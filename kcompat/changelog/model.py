@@ -164,8 +164,7 @@ class Changelog:
 
     @cached_property
     def counts(self) -> Counts:
-        """What the first line says (one pass over the changes, kept: the model is
-        immutable)."""
+        """What the first line says (one pass over the changes)."""
         tally = dict.fromkeys(("added", "removed", "renamed", "reversioned", "changed"), 0)
         for group in self.groups:
             kinds = {change.kind for change in group.changes}
