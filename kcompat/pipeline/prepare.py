@@ -107,13 +107,13 @@ def prepare_chunk(
 ) -> list[dict[str, Any]]:
     """Prepared rows of some comparisons, exactly as :func:`prepare_pair` makes them."""
     from kcompat.diff.prepared import prepare_pair
-    from kcompat.sources.sides import Side
+    from kcompat.sources.revision import RevisionSource
 
     fetched, shared = _state(job, repo)
     rows = []
     for comparison in comparisons:
-        base = Side(comparison.base_label, "rev", fetched, comparison.base)
-        head = Side(comparison.head_label, "rev", fetched, comparison.head)
+        base = RevisionSource(comparison.base_label, fetched, comparison.base)
+        head = RevisionSource(comparison.head_label, fetched, comparison.head)
         prepared = prepare_pair(
             base,
             head,

@@ -444,7 +444,12 @@ class GitRepo:
     def partial(self) -> bool:
         """A partial clone (objects may be missing until fetched)."""
         reader = self.handle.config_reader("repository")
-        return bool(reader.get_value("extensions", "partialclone", ""))
+        promisors = (
+            reader.get_value(section, "promisor", False)
+            for section in reader.sections()
+            if section.startswith('remote "')
+        )
+        return bool(reader.get_value("extensions", "partialclone", "")) or any(promisors)
 
     def _object(self, name: str) -> bytes | None:
         if name in self._blobs:

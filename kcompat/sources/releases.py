@@ -1,4 +1,5 @@
-"""What each release shipped, read from git: release tags (and optionally release branches).
+"""What each release shipped, read from a :class:`~kcompat.sources.release_source.ReleaseSource`
+(a repository's release tags, and optionally its release branches).
 
 A version of a message is released when some release ships it: the release's spec has it
 in ``validVersions``, less an unstable latest version (a response follows its request).
@@ -18,11 +19,11 @@ from types import MappingProxyType
 from typing import Protocol, TypeVar
 
 from kcompat.naming import release_order, request_name_for
-from kcompat.patterns import matching
 from kcompat.rules.evolution.released import TAGS, Releases, Shipped
 from kcompat.sources.git import GitRepo, Tag
+from kcompat.sources.release_source import ReleaseSource, git_releases
 from kcompat.sources.release_texts import ReleaseText, ReleaseTexts
-from kcompat.sources.sides import Side
+from kcompat.sources.source import SpecSource
 from kcompat.spec.model import Message
 from kcompat.spec.shape import signature_digest, version_signature
 from kcompat.spec.specfile import read_spec
@@ -35,22 +36,6 @@ class _Named(Protocol):
 
 
 _Found = TypeVar("_Found", bound=_Named)
-
-
-def release_tags(repo: GitRepo, pattern: str) -> list[Tag]:
-    """Tags that look like releases (``1.2.3``, ``v1.2.3`` by default; no ``-rc``), oldest
-    release first."""
-    chosen = matching(pattern, repo.tags(), _name, "release-tags")
-    return sorted(chosen, key=lambda t: release_order(t.name))
-
-
-def release_branches(repo: GitRepo, pattern: str) -> list[Tag]:
-    """Tips of branches (local or remote-tracking) whose short name matches ``pattern``,
-    as releases about to ship (named ``3.9 (branch)``), oldest first."""
-    tips: dict[str, Tag] = {}
-    for branch in matching(pattern, repo.branches(), _name, "release-branches"):
-        tips.setdefault(branch.name, Tag(f"{branch.name} (branch)", branch.sha, branch.ref))
-    return sorted(tips.values(), key=lambda t: release_order(t.name))
 
 
 #: What releases shipped of one message: versions, first releases, first deprecations,
@@ -67,10 +52,7 @@ _Releases = tuple[
 class TagReleases:
     """What each release shipped, read lazily and cached per blob (one per repository)."""
 
-    repo: GitRepo
-    tags: list[Tag]
-    pathspecs: tuple[str, ...] = ()
-    _trees: dict[str, dict[str, str]] = field(default_factory=dict)
+    source: ReleaseSource
     _by_basename: dict[str, dict[str, list[str]]] = field(default_factory=dict)
     _messages: dict[bytes, Message | None] = field(default_factory=dict)
     _texts: ReleaseTexts = field(default_factory=ReleaseTexts)
@@ -79,14 +61,17 @@ class TagReleases:
     )
     _by_message: dict[tuple[str, str, tuple[Tag, ...]], _Releases] = field(default_factory=dict)
 
-    def counted(self, base: Side, head: Side) -> tuple[Tag, ...]:
+    @property
+    def tags(self) -> Sequence[Tag]:
+        """The releases, oldest first."""
+        return self.source.releases
+
+    def counted(self, base: SpecSource, head: SpecSource) -> tuple[Tag, ...]:
         """The releases a comparison is judged against: all of them, less those that
         already contain the change (made after it, they cannot be broken by it)."""
-        if base.kind != "rev" or head.kind != "rev" or base.sha is None or head.sha is None:
+        if base.commit is None or head.commit is None or base.commit == head.commit:
             return tuple(self.tags)
-        if base.sha == head.sha:
-            return tuple(self.tags)
-        later = self.repo.refs_with(base.sha, head.sha)
+        later = self.source.containing(base.commit, head.commit)
         return tuple(t for t in self.tags if t.ref not in later)
 
     def message_at(self, tag: Tag, path: str, name: str) -> Message | None:
@@ -101,7 +86,7 @@ class TagReleases:
     def _found_at(
         self, tag: Tag, path: str, name: str, read: Callable[[bytes, str], _Found | None]
     ) -> _Found | None:
-        data = self.repo.read_at(tag.sha, path)
+        data = self.source.read(tag, path)
         if data is not None:
             found = read(data, path)
             if found is not None:
@@ -110,7 +95,7 @@ class TagReleases:
         for candidate in self._by_basename[tag.sha].get(PurePosixPath(path).name, []):
             if candidate == path:
                 continue
-            data = self.repo.read_at(tag.sha, candidate)
+            data = self.source.read(tag, candidate)
             found = read(data, candidate) if data is not None else None
             if found is not None and found.name == name:
                 return found
@@ -212,20 +197,13 @@ class TagReleases:
                 texts.append((release, text.path, text.data.decode("utf-8", "replace")))
         return replace(shipped, references=tuple(references), texts=tuple(texts))
 
-    def _tree(self, tag: Tag) -> dict[str, str]:
-        tree = self._trees.get(tag.sha)
-        if tree is None:
-            tree = {
-                p: b
-                for p, b in self.repo.list_files(tag.sha, self.pathspecs).items()
-                if p.endswith(".json")
-            }
-            self._trees[tag.sha] = tree
+    def _tree(self, tag: Tag) -> None:
+        """Index the release's files by name (a file keeps its message when it moves)."""
+        if tag.sha not in self._by_basename:
             names: dict[str, list[str]] = {}
-            for file in tree:
+            for file in self.source.files(tag):
                 names.setdefault(PurePosixPath(file).name, []).append(file)
             self._by_basename[tag.sha] = names
-        return tree
 
     def _message(self, data: bytes, path: str) -> Message | None:
         # Parsed once per distinct text: most releases ship a file unchanged.
@@ -271,15 +249,5 @@ def releases_for(
     pathspecs: Sequence[str] = (),
 ) -> TagReleases | None:
     """The releases of a repository, or None when it has none matching the patterns."""
-    tags = release_tags(repo, pattern)
-    if branch_pattern:
-        tags = sorted([*tags, *release_branches(repo, branch_pattern)], key=_tag_order)
-    return TagReleases(repo, tags, tuple(pathspecs)) if tags else None
-
-
-def _name(tag: Tag) -> str:
-    return tag.name
-
-
-def _tag_order(tag: Tag) -> tuple[tuple[int, ...], str]:
-    return release_order(tag.name)
+    found = git_releases(repo, pattern, branch_pattern, pathspecs)
+    return TagReleases(found) if found is not None else None
