@@ -27,9 +27,9 @@ from typing import Any
 
 from kcompat.findings import Severity
 from kcompat.modes import ReleasedMode
-from kcompat.patterns import PatternError, compiled
+from kcompat.patterns import RELEASE_TAGS, PatternError, compiled
 
-DEFAULT_RELEASE_TAGS = r"^v?\d+\.\d+(\.\d+)?$"
+DEFAULT_RELEASE_TAGS = RELEASE_TAGS
 #: A configuration file larger than this is refused (it is read whole).
 MAX_CONFIG_BYTES = 1024 * 1024
 

@@ -22,8 +22,6 @@ from kcompat.sources.git import GitRepo
 from kcompat.sources.revision import RevisionSource, revision
 from kcompat.sources.sides import side_for
 from kcompat.sources.source import SpecSource
-from kcompat.sources.staged import staged
-from kcompat.sources.worktree import working_tree
 from kcompat.spec.specfile import parsed_once
 
 
@@ -63,7 +61,7 @@ def resolve_sides(request: DiffRequest, repo: GitRepo | None) -> tuple[SpecSourc
             raise UsageError(
                 "not in a git repository: give BASE and HEAD directories, or use --repo DIR"
             )
-        head: SpecSource = staged(repo) if request.staged else working_tree(repo)
+        head = _live(repo, request.staged)
     else:
         head = side_for(request.head, repo)
     if request.base is None and repo is not None:
@@ -76,6 +74,17 @@ def resolve_sides(request: DiffRequest, repo: GitRepo | None) -> tuple[SpecSourc
         merge = repo.merge_base(base.sha, head.commit or repo.head_sha())
         base = replace(base, sha=merge, label=f"merge-base({base.label})")
     return base, head
+
+
+def _live(repo: GitRepo, staged: bool) -> SpecSource:
+    """The index (``--staged``) or the working tree, each imported when asked for."""
+    if staged:
+        from kcompat.sources.staged import staged as index
+
+        return index(repo)
+    from kcompat.sources.worktree import working_tree
+
+    return working_tree(repo)
 
 
 def pathspecs(config: Config, repo: GitRepo | None) -> list[str]:
