@@ -35,6 +35,7 @@ class ZipSource:
     only: str = ""
     repo: None = None
     commit: None = None
+    working_tree = False
 
     @property
     def whole(self) -> bool:

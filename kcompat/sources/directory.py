@@ -22,6 +22,8 @@ class DirectorySource:
     repo: None = None
     commit: None = None
 
+    working_tree = False
+
     @property
     def whole(self) -> bool:
         return not self.only

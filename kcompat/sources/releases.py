@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import PurePosixPath
 from types import MappingProxyType
-from typing import Protocol, TypeVar
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from kcompat.naming import release_order, request_name_for
 from kcompat.rules.evolution.released import TAGS, Releases, Shipped
@@ -28,6 +28,9 @@ from kcompat.spec.model import Message
 from kcompat.spec.shape import signature_digest, version_signature
 from kcompat.spec.specfile import read_spec
 from kcompat.spec.versions import Versions
+
+if TYPE_CHECKING:
+    from kcompat.cache import Cache
 
 
 class _Named(Protocol):
@@ -247,7 +250,11 @@ def releases_for(
     pattern: str,
     branch_pattern: str | None = None,
     pathspecs: Sequence[str] = (),
+    cache: Cache | None = None,
 ) -> TagReleases | None:
-    """The releases of a repository, or None when it has none matching the patterns."""
+    """The releases of a repository, or None when it has none matching the patterns
+    (what their texts say is kept between runs in ``cache``, when a command gives one)."""
     found = git_releases(repo, pattern, branch_pattern, pathspecs)
-    return TagReleases(found) if found is not None else None
+    if found is None:
+        return None
+    return TagReleases(found, _texts=ReleaseTexts(cache))

@@ -26,6 +26,8 @@ class RevisionSource:
     def commit(self) -> str:
         return self.sha
 
+    working_tree = False
+
     @property
     def whole(self) -> bool:
         return not self.subpath

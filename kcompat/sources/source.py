@@ -47,6 +47,12 @@ class SpecSource(Protocol):
         """Every file of the side, not one folder or file of it."""
         ...
 
+    @property
+    def working_tree(self) -> bool:
+        """The files of a repository as they are on disk (its configuration is the one
+        this run loaded)."""
+        ...
+
     def read(self, path: str) -> bytes | None:
         """A file's bytes (at most the size limit and one more), None if absent."""
         ...

@@ -19,6 +19,8 @@ class IndexSource:
     label: str = "the index"
     commit: None = None
 
+    working_tree = False
+
     @property
     def whole(self) -> bool:
         return not self.subpath

@@ -21,6 +21,8 @@ class WorkTreeSource:
     label: str = "the working tree"
     commit: None = None
 
+    working_tree = True
+
     @property
     def whole(self) -> bool:
         return not self.subpath
