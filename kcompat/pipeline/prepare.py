@@ -32,7 +32,8 @@ from kcompat.config import Config
 from kcompat.modes import ReleasedMode
 from kcompat.pipeline.history_tasks import Texts, pair_row, split_texts
 from kcompat.pipeline.revisions import Comparison
-from kcompat.sources.git import GitRepo, Tag
+from kcompat.sources.git import GitRepo
+from kcompat.sources.gitrefs import Tag
 from kcompat.sources.gittables import GitTables
 
 #: Below this many comparisons, worker processes cost more than they save.

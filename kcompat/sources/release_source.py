@@ -17,7 +17,8 @@ from typing import Protocol
 
 from kcompat.naming import release_order
 from kcompat.patterns import matching
-from kcompat.sources.git import GitRepo, Tag
+from kcompat.sources.git import GitRepo
+from kcompat.sources.gitrefs import Tag
 
 
 class ReleaseSource(Protocol):

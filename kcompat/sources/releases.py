@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from kcompat.naming import release_order, request_name_for
 from kcompat.rules.evolution.released import TAGS, Releases, Shipped
-from kcompat.sources.git import GitRepo, Tag
+from kcompat.sources.git import GitRepo
+from kcompat.sources.gitrefs import Tag
 from kcompat.sources.release_source import ReleaseSource, git_releases
 from kcompat.sources.release_texts import ReleaseText, ReleaseTexts
 from kcompat.sources.source import SpecSource
