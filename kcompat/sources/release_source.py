@@ -63,6 +63,11 @@ class GitReleases:
     def containing(self, base: str, head: str) -> set[str]:
         return self.repo.refs_with(base, head)
 
+    def root(self, release: Tag) -> str | None:
+        """The first commit of ``release``'s history (where the repository starts)."""
+        found = self.repo.run_git("rev-list", "--max-parents=0", "--end-of-options", release.sha)
+        return found.split()[0] if found.split() else None
+
 
 def release_tags(repo: GitRepo, pattern: str) -> list[Tag]:
     """Tags that look like releases (``1.2.3``, ``v1.2.3`` by default; no ``-rc``), oldest
