@@ -30,9 +30,9 @@ from kcompat.config_preview import glob_matches as glob_matches
 from kcompat.config_preview import parse_previews
 from kcompat.findings import Severity
 from kcompat.modes import ReleasedMode
-from kcompat.patterns import PatternError, compiled
+from kcompat.patterns import RELEASE_TAGS, PatternError, compiled
 
-DEFAULT_RELEASE_TAGS = r"^v?\d+\.\d+(\.\d+)?$"
+DEFAULT_RELEASE_TAGS = RELEASE_TAGS
 #: Where test specs live (Maven and Gradle layouts): no release ships them, so a diff's
 #: findings about them are at most info.
 DEFAULT_FIXTURES = ("src/test/*", "src/testFixtures/*")

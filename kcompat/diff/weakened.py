@@ -31,8 +31,8 @@ from kcompat.rules.registry import rule_categories
 from kcompat.rules.runner import Finishing, Outcome, finish
 from kcompat.rules.weakening import Blame, hidden, listed, no_longer_failing, weakening_finding
 from kcompat.sources.config_at import config_on, spec_paths
-from kcompat.sources.releases import release_branches, release_tags
-from kcompat.sources.sides import Side
+from kcompat.sources.release_source import release_branches, release_tags
+from kcompat.sources.source import SpecSource
 
 if TYPE_CHECKING:
     from kcompat.diff.run import DiffRequest
@@ -51,8 +51,8 @@ class Review:
 
 def review_configuration(
     request: DiffRequest,
-    base: Side,
-    head: Side,
+    base: SpecSource,
+    head: SpecSource,
     in_use: Config,
     prepared: PreparedPair,
     outcome: Outcome,
@@ -164,7 +164,9 @@ class _Runs:
     """The comparison's raw findings per way of reading the sides, each read and run
     once, finished under as many configurations as asked."""
 
-    def __init__(self, request: DiffRequest, base: Side, head: Side, off: frozenset[str]):
+    def __init__(
+        self, request: DiffRequest, base: SpecSource, head: SpecSource, off: frozenset[str]
+    ):
         self.request, self.base, self.head, self.off = request, base, head, off
         self.prepared: dict[ReadKey, PreparedPair] = {}
         self.unfinished: dict[ReadKey, Unfinished] = {}
@@ -196,7 +198,7 @@ class _Runs:
         return self.unfinished[key].finish(config)
 
 
-def _matcher(base: Side) -> Callable[[str, str], frozenset[str]] | None:
+def _matcher(base: SpecSource) -> Callable[[str, str], frozenset[str]] | None:
     """The refs of BASE's repository a release pattern matches (``release-tags``: tags,
     ``release-branches``: branches; "" matches none)."""
     repo = base.repo
