@@ -8,6 +8,7 @@ Looked up from the working directory upwards to the repository root. Keys::
     released = "auto"                                         # auto | base | tags
     release-tags = '^v?\\d+\\.\\d+(\\.\\d+)?$'              # which tags are releases
     release-branches = '^\\d+\\.\\d+$'                        # branches about to ship (off)
+    diff-base = "origin/trunk"                                # kcompat lsp: diff on save
     [severity]                                                # per-rule severities
     lowest-version-raised = "warning"
 
@@ -18,7 +19,6 @@ from __future__ import annotations
 
 import difflib
 import fnmatch
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
@@ -26,6 +26,8 @@ from types import MappingProxyType
 from typing import Any
 
 from kcompat.findings import Severity
+from kcompat.modes import ReleasedMode
+from kcompat.patterns import PatternError, compiled
 
 DEFAULT_RELEASE_TAGS = r"^v?\d+\.\d+(\.\d+)?$"
 #: A configuration file larger than this is refused (it is read whole).
@@ -91,7 +93,7 @@ class Config:
     disabled: frozenset[str] = frozenset()
     severities: Mapping[str, Severity] = field(default_factory=lambda: MappingProxyType({}))
     fail_on: Severity = Severity.ERROR
-    released: str = ""  # "" (auto: tags where the repository has releases), base or tags
+    released: ReleasedMode | None = None  # None: auto (tags where the repository has any)
     release_tags: str = DEFAULT_RELEASE_TAGS
     release_branches: str = ""  # branches whose tips count as about to ship (off by default)
     source: str = ""  # the file it came from, "" for defaults
@@ -99,6 +101,7 @@ class Config:
     ignore: tuple[Acceptance, ...] = ()
     preview: tuple[Preview, ...] = ()
     report_unused_ignores: bool = False
+    diff_base: str = ""  # kcompat lsp: the revision a saved spec is diffed against ("": none)
 
     def __reduce__(self) -> tuple[Any, ...]:
         # mappingproxy does not pickle; Spark ships the configuration to executors
@@ -123,6 +126,7 @@ _KEYS = {
     "ignore",
     "preview",
     "report-unused-ignores",
+    "diff-base",
 }
 
 
@@ -291,15 +295,20 @@ def parse_config(
         fail_on = Severity.parse(text("fail-on", "error"))
     except ValueError as err:
         raise ConfigError(f"{source}: fail-on: {err}") from None
-    released = text("released", "auto")
-    if released not in ("auto", "base", "tags"):
-        raise ConfigError(f"{source}: released must be 'auto', 'base' or 'tags', not {released!r}")
+    released = text("released", ReleasedMode.AUTO)
+    if released not in set(ReleasedMode):
+        *first, last = (f"'{mode}'" for mode in ReleasedMode)
+        raise ConfigError(
+            f"{source}: released must be {', '.join(first)} or {last}, not {released!r}"
+        )
     patterns = {}
     for key, default in (("release-tags", DEFAULT_RELEASE_TAGS), ("release-branches", "")):
         patterns[key] = text(key, default)
+        if patterns[key] == default:
+            continue  # kcompat's own: valid (and the regex engine stays unimported)
         try:
-            re.compile(patterns[key])
-        except re.error as err:
+            compiled(patterns[key])
+        except PatternError as err:
             raise ConfigError(f"{source}: {key} is not a valid regex: {err}") from None
     unused = _typed(table, "report-unused-ignores", bool, False, source, "true or false")
     return Config(
@@ -314,11 +323,12 @@ def parse_config(
         ),
         severities=MappingProxyType(severities),
         fail_on=fail_on,
-        released="" if released == "auto" else released,
+        released=None if released == ReleasedMode.AUTO else ReleasedMode(released),
         release_tags=patterns["release-tags"],
         source=source,
         root=root,
         release_branches=patterns["release-branches"],
+        diff_base=text("diff-base", "").strip(),
     )
 
 

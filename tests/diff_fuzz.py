@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from kcompat.diff.prepared import check_pair, prepare_pair
+from kcompat.modes import ReleasedMode
 from kcompat.report import formats
 from kcompat.report.document import Report
 from kcompat.report.text import plain, render_text, styled
@@ -414,7 +415,7 @@ def check_case(case: Case, workdir: Path, *, samples: int = 4) -> int:
     prepared = prepare_pair(
         Side("BASE", "dir", directory=base_dir),
         Side("HEAD", "dir", directory=head_dir),
-        released_mode="base",
+        released_mode=ReleasedMode.BASE,
         history=False,
     )
     outcome = check_pair(prepared, proof=True, samples=samples)

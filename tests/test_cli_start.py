@@ -137,6 +137,7 @@ def test_top_level_help_lists_the_everyday_commands_first(tmp_path: Path) -> Non
         "lint",
         "diff",
         "explain",
+        "changelog",
         "drift",
         "rules",
         "encode",
@@ -144,6 +145,7 @@ def test_top_level_help_lists_the_everyday_commands_first(tmp_path: Path) -> Non
         "history",
         "corpus",
         "report",
+        "lsp",
     }
     # one line each, a whole sentence: never cut with "..." nor broken mid-sentence
     assert len(commands) == len(names)

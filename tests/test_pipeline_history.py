@@ -24,6 +24,7 @@ from typer.testing import CliRunner
 import kcompat.commands
 from kcompat.app import app
 from kcompat.config import Config, parse_config
+from kcompat.modes import HistoryMode
 from kcompat.pipeline.history_driver import HistoryRequest, HistoryResult, run_history
 from kcompat.rules.registry import rule_categories
 from tests.conftest import git
@@ -354,7 +355,7 @@ def test_parallel_preparation_is_prepare_pair(kafka_repo: Path, mode: str) -> No
     start, end = TRUNK_RANGE
     request = HistoryRequest(
         repo.root,
-        mode,
+        HistoryMode(mode),
         # consecutive: commits of trunk; transitive: the releases from tag to tag
         revision_range=(
             f"{commits[start - 10]}..{commits[end]}" if mode == "consecutive" else "3.4.0..3.8.0"
@@ -669,7 +670,9 @@ def test_a_range_without_spec_changes_needs_no_spark(
         raise AssertionError("Spark was started for an empty audit")
 
     out = tmp_path / "empty"
-    request = HistoryRequest(repo, "consecutive", revision_range="v2.0.0..v2.0.0", out=out)
+    request = HistoryRequest(
+        repo, HistoryMode.CONSECUTIVE, revision_range="v2.0.0..v2.0.0", out=out
+    )
     result = run_history(request, no_spark)
     assert result.comparisons == 0 and result.findings == []
     assert pq.read_table(out / "findings").num_rows == 0

@@ -17,7 +17,8 @@ Where a block runs is said by an HTML comment before it, ``<!-- readme-test: NAM
 ``kafka`` (a clone of Kafka's spec history, corpus-marked), ``tag-duplicate`` (a folder
 ``specs/`` holding the failing example of that rule's page); unmarked blocks run in the
 project's root, where ``specs/examples`` is. Blocks marked ``<!-- readme: NAME -->`` (CI,
-pre-commit, accepting breaks) are run by tests/test_readme_ci.py, which must use each.
+pre-commit, accepting breaks) are run by tests/test_readme_ci.py, and the editor set-ups
+(``lua``, ``elisp`` and the others) by tests/test_readme_editors.py, which must use each.
 """
 
 from __future__ import annotations
@@ -195,7 +196,7 @@ def run_console(block: Block, cwd: Path) -> None:
 
 def test_every_block_is_accounted_for() -> None:
     """A new kind of block, or a context the harness does not know, fails here."""
-    known = {"sh", "console", "yaml", "toml", "json", "python"}
+    known = {"sh", "console", "yaml", "toml", "json", "python", "lua", "elisp"}
     for block in blocks():
         assert block.lang in known, block.name
         assert block.context in ("root", "kafka", "tag-duplicate") or block.context.startswith(
@@ -204,7 +205,10 @@ def test_every_block_is_accounted_for() -> None:
 
 
 def test_blocks_left_to_the_ci_tests_are_run_there() -> None:
-    ci_tests = (ROOT / "tests" / "test_readme_ci.py").read_text(encoding="utf-8")
+    ci_tests = "".join(
+        (ROOT / "tests" / name).read_text(encoding="utf-8")
+        for name in ("test_readme_ci.py", "test_readme_editors.py")
+    )
     delegated = [b for b in blocks() if b.context.startswith("ci:")]
     for block in delegated:
         name = block.context.removeprefix("ci:")

@@ -13,6 +13,7 @@ from typing import Any
 
 from kcompat.errors import UsageError
 from kcompat.escaping import shown
+from kcompat.modes import HistoryMode
 
 #: More pairs than any history (a million commits) means a damaged summary.
 MAX_PAIRS = 1_000_000
@@ -34,7 +35,7 @@ def kind_of(summary: dict[str, Any]) -> str | None:
     """``history`` or ``corpus`` (verify), from the summary's own keys; None if neither."""
     if "corpus" in summary and "reader" in summary:
         return CORPUS
-    if summary.get("mode") in ("consecutive", "releases", "transitive"):
+    if summary.get("mode") in set(HistoryMode):
         return HISTORY
     return None
 

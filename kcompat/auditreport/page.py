@@ -93,8 +93,8 @@ def _trimmed(evidence: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def render_page(view: View, svg: str) -> str:
-    """The whole document."""
+def render_page(view: View, svg: str, changelogs: Sequence[tuple[str, str, str]] = ()) -> str:
+    """The whole document (``changelogs``: each release's changelog page to link)."""
     css = _asset("report.css")
     script = _asset("report.js")
     parts = [
@@ -125,6 +125,7 @@ def render_page(view: View, svg: str) -> str:
         "</figure>",
         "</section>",
         _messages_section(view),
+        _changelogs_section(changelogs),
         _findings_section(view),
         "</main>",
         f'<script type="application/json" id="audit-data">{script_json(page_data(view))}</script>',
@@ -133,6 +134,17 @@ def render_page(view: View, svg: str) -> str:
         "</html>",
     ]
     return "\n".join(parts) + "\n"
+
+
+def _changelogs_section(changelogs: Sequence[tuple[str, str, str]]) -> str:
+    """Links to the changelog of each release (``kcompat history --changelog``)."""
+    if not changelogs:
+        return ""
+    items = "".join(
+        f'<li><a href="{escape(link)}">{escape(pair)}</a>: {escape(summary)}</li>'
+        for pair, summary, link in changelogs
+    )
+    return f'<section id="changelogs"><h2>Changelogs</h2><ul>{items}</ul></section>'
 
 
 def _asset(name: str) -> str:

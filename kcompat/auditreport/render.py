@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 from pathlib import Path
 
@@ -12,10 +13,35 @@ from kcompat.auditreport.plot import timeline_svg
 from kcompat.auditreport.views import build_view
 from kcompat.errors import UsageError
 
+#: The changelog pages ``history --changelog`` writes (a summary naming anything else,
+#: a ``javascript:`` link say, is not linked).
+_CHANGELOG_FILE = re.compile(r"changelog-[A-Za-z0-9._-]+\.html")
 
-def report_html(audit: AuditData) -> str:
+
+def report_html(audit: AuditData, page: Path | None = None) -> str:
     view = build_view(audit)
-    return render_page(view, timeline_svg(view.timeline))
+    return render_page(view, timeline_svg(view.timeline), changelog_links(audit, page))
+
+
+def changelog_links(audit: AuditData, page: Path | None) -> list[tuple[str, str, str]]:
+    """(release pair, summary, link) of each changelog ``history --changelog`` wrote,
+    linked from where the page is written to where the audit is."""
+    entries = audit.summary.get("changelogs") or []
+    local = "://" not in audit.source
+    where = Path(audit.source)
+    if local and page is not None:
+        where = Path(os.path.relpath(Path(audit.source).resolve(), page.resolve().parent))
+    out = []
+    for entry in entries:
+        if not isinstance(entry, dict) or not isinstance(entry.get("html"), str):
+            continue
+        name = entry["html"]  # a file of the audit as history names it, nothing else
+        if not _CHANGELOG_FILE.fullmatch(name):
+            continue
+        link = f"./{(where / name).as_posix()}" if local else f"{audit.source.rstrip('/')}/{name}"
+        pair = f"{entry.get('base', '')} → {entry.get('head', '')}"
+        out.append((pair, str(entry.get("summary", "")), link))
+    return out
 
 
 def require_libraries() -> None:
@@ -50,7 +76,7 @@ def check_output(path: Path) -> None:
 def write_report(audit: AuditData, path: Path) -> int:
     """Write the report (atomically: a reader never sees half a page); its size."""
     check_output(path)
-    text = report_html(audit).encode("utf-8")
+    text = report_html(audit, path).encode("utf-8")
     handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or ".")
     try:
         with os.fdopen(handle, "wb") as out:

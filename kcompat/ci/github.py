@@ -112,13 +112,14 @@ def main(env: Mapping[str, str] | None = None) -> int:
 
 def _check(inputs: Inputs) -> int:
     from kcompat.app import FailOn, exit_status
+    from kcompat.changelog.pull_request import protocol_sections
     from kcompat.diff.run import DiffRequest, run_diff
     from kcompat.errors import UsageError
     from kcompat.findings import Severity
     from kcompat.report.document import Report
     from kcompat.report.github import PER_LEVEL, escape, render_github
+    from kcompat.report.markdown import BUDGET, render_markdown
     from kcompat.report.markdown import escape as markdown_text
-    from kcompat.report.markdown import render_markdown
 
     released = _option(inputs.extra, "--released")
     try:
@@ -144,10 +145,12 @@ def _check(inputs: Inputs) -> int:
     )
     print(render_github(report, limit=PER_LEVEL, rest="The job summary lists them all."))
     where = "the job summary" if inputs.summary is not None else "the job log"
-    markdown = render_markdown(report, rest=f"the full report is in {where}")
-    _append(inputs.summary, render_markdown(report, budget=1_000_000) + "\n")
+    changes, all_changes = protocol_sections(inputs.base, released, f"see {where}")
+    budget = BUDGET - len(changes) - 2
+    markdown = render_markdown(report, budget=budget, rest=f"the full report is in {where}")
+    _append(inputs.summary, render_markdown(report, budget=1_000_000) + f"\n\n{all_changes}\n")
     if inputs.comment:
-        _comment(inputs, f"{MARKER}\n{markdown}")
+        _comment(inputs, f"{MARKER}\n{markdown}\n\n{changes}")
     fail_on = FailOn(inputs.fail_on) if inputs.fail_on else None  # else the configuration's
     code = exit_status(result.outcome.findings, fail_on, result.fail_on)
     _outputs(

@@ -15,6 +15,7 @@ COMMAND_MODULES: dict[str, str] = {
     "lint": "lint",
     "diff": "diff",
     "explain": "explain",
+    "changelog": "changelog",
     "drift": "drift",
     "rules": "rules",
     "encode": "codec",
@@ -22,6 +23,7 @@ COMMAND_MODULES: dict[str, str] = {
     "history": "history",
     "corpus": "corpus",
     "report": "report",
+    "lsp": "lsp",
 }
 
 

@@ -16,6 +16,7 @@ from kcompat.app import Color, ColorOption, ConfigOption, MessageKindOption, Rep
 
 if TYPE_CHECKING:
     from kcompat.explain.explanation import Explanation
+    from kcompat.explain.run import ExplainRequest
 
 
 class ExplainFormat(StrEnum):
@@ -96,29 +97,40 @@ def explain(
         bool,
         typer.Option("--proof/--no-proof", help="With --against: round-trip samples as diff does."),
     ] = True,
+    since: Annotated[
+        str | None,
+        typer.Option(
+            "--since",
+            metavar="REV",
+            help="The message's changelog since this revision (kcompat changelog REV, for "
+            "this message): versions, fields, breaks.",
+        ),
+    ] = None,
     color: ColorOption = Color.auto,
     config_file: ConfigOption = None,
 ) -> None:
     """Show a message across its versions.
 
-    A version matrix and per-field timelines; one version's wire layout (--version); or
-    what changed since BASE (--against).
+    A version matrix and per-field timelines; one version's wire layout (--version); what
+    changed since BASE (--against); or its changelog since a revision (--since).
     """
     from kcompat.explain.run import ExplainRequest, run_explain
 
-    explanations = run_explain(
-        ExplainRequest(
-            query=message,
-            kind=kind.value if kind is not None else None,
-            version=version,
-            rev=rev,
-            against=against,
-            specs=tuple(specs or ()),
-            repo=repo_dir,
-            config_file=config_file,
-            proof=proof,
-        )
+    request = ExplainRequest(
+        query=message,
+        kind=kind.value if kind is not None else None,
+        version=version,
+        rev=rev,
+        against=against,
+        specs=tuple(specs or ()),
+        repo=repo_dir,
+        config_file=config_file,
+        proof=proof,
     )
+    if since is not None:
+        _since(request, since, fmt, color)
+        return
+    explanations = run_explain(request)
     if fmt is ExplainFormat.json:
         from kcompat.explain import render_json
 
@@ -130,6 +142,21 @@ def explain(
         sys.stdout.write(render_markdown.render(explanations))
         return
     _picture(explanations, fmt, width, ascii_only, color)
+
+
+def _since(request: ExplainRequest, since: str, fmt: ExplainFormat, color: Color) -> None:
+    """``--since REV``: the message's changelog, in the changelog's formats."""
+    from kcompat.commands.changelog import ChangelogFormat, show
+    from kcompat.errors import UsageError
+    from kcompat.escaping import shown
+    from kcompat.explain.since import run_since
+
+    if fmt.value not in ChangelogFormat.__members__:
+        raise UsageError("--since prints text, markdown, json or html, not svg")
+    changelog, note = run_since(request, since)
+    if note:
+        print(f"kcompat: note: {shown(note)}", file=sys.stderr)
+    show(changelog, ChangelogFormat(fmt.value), color)
 
 
 def _picture(

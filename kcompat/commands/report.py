@@ -10,7 +10,7 @@ import typer
 from kcompat.app import app
 
 
-@app.command(short_help="One HTML page of a history audit: plot, broken messages, findings.")
+@app.command(short_help="One HTML page of a history audit: plot, breaks, findings.")
 def report(
     audit_dir: Annotated[
         Path,

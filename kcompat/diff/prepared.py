@@ -15,18 +15,16 @@ from typing import Any
 
 from kcompat.config import Config
 from kcompat.errors import UsageError
-from kcompat.rules.evolution.check import diff_specs
+from kcompat.modes import ReleasedMode
+from kcompat.rules.evolution.check import Paired, diff_specs, pair_specs
 from kcompat.rules.evolution.ledger import Binding, TagLedger
-from kcompat.rules.evolution.released import BASE, TAGS, Releases
+from kcompat.rules.evolution.released import Releases
 from kcompat.rules.runner import Outcome
 from kcompat.sources.releases import TagReleases, releases_for
 from kcompat.sources.sides import Side, companion_requests, load_sides, source_path
 from kcompat.sources.tag_history import ledger_from_history
 from kcompat.spec.model import Message
 from kcompat.spec.specfile import SpecFile, read_spec
-
-#: ``--released`` values: ``auto`` is ``tags`` where the repository has releases.
-MODES = ("auto", BASE, TAGS)
 
 
 @dataclass(frozen=True)
@@ -74,7 +72,7 @@ def prepare_pair(
     head: Side,
     *,
     pathspecs: Sequence[str] = (),
-    released_mode: str = "auto",
+    released_mode: ReleasedMode = ReleasedMode.AUTO,
     config: Config | None = None,
     history: bool = True,
     releases: TagReleases | None = None,
@@ -87,11 +85,16 @@ def prepare_pair(
     config = config if config is not None else Config()
     loaded = load_sides(base, head, pathspecs)
     mode = _chosen_mode(released_mode, config)
-    if releases is None and mode != BASE and base.kind == "rev" and base.repo is not None:
+    if (
+        releases is None
+        and mode != ReleasedMode.BASE
+        and base.kind == "rev"
+        and base.repo is not None
+    ):
         releases = releases_for(
             base.repo, config.release_tags, config.release_branches or None, pathspecs
         )
-    by_tags = releases if mode != BASE else None
+    by_tags = releases if mode != ReleasedMode.BASE else None
     counted = by_tags.counted(base, head) if by_tags is not None else ()
     if by_tags is not None:
         policy, note = by_tags.policy(_with_heads(base, loaded.base, loaded.head), counted), ""
@@ -117,12 +120,11 @@ def prepare_pair(
     )
 
 
-def _chosen_mode(released_mode: str, config: Config) -> str:
+def _chosen_mode(released_mode: ReleasedMode, config: Config) -> ReleasedMode:
     """The ``--released`` mode: the option's, else the configuration's, else auto."""
-    mode = released_mode if released_mode != "auto" else config.released or "auto"
-    if mode not in MODES:
-        raise UsageError(f"--released must be one of {', '.join(MODES)}, not {mode!r}")
-    return mode
+    if released_mode != ReleasedMode.AUTO:
+        return released_mode
+    return config.released or ReleasedMode.AUTO
 
 
 def _policy_of_base(base: Side, base_specs: Sequence[SpecFile]) -> Releases:
@@ -160,18 +162,18 @@ def _with_heads(
     return out
 
 
-def _no_releases_note(base: Side, mode: str, config: Config) -> str:
+def _no_releases_note(base: Side, mode: ReleasedMode, config: Config) -> str:
     """What to tell the user when releases were wanted (or could be) but none exist."""
-    if mode == BASE:
+    if mode == ReleasedMode.BASE:
         return ""
     if base.kind != "rev" or base.repo is None:
-        if mode == TAGS:
+        if mode == ReleasedMode.TAGS:
             raise UsageError(
                 "--released tags needs BASE to be a git revision (releases come from git tags)"
             )
         return ""
     repo = base.repo
-    if mode == "auto" and not repo.remotes() and not repo.shallow:
+    if mode == ReleasedMode.AUTO and not repo.remotes() and not repo.shallow:
         return ""  # a repository that never fetched anything: nothing to fetch, say nothing
     remote = (repo.remotes() or ["origin"])[0]
     fetch = (
@@ -199,10 +201,15 @@ def check_pair(
     proof: bool = False,
     samples: int = 20,
     baseline: frozenset[str] = frozenset(),
+    paired: Paired | None = None,
 ) -> Outcome:
-    """All findings for a prepared comparison (pure: no git, no file system)."""
-    base_specs = [read_spec(path, data) for path, data in pair.base_files]
-    head_specs = [read_spec(path, data) for path, data in pair.head_files]
+    """All findings for a prepared comparison (pure: no git, no file system); ``paired``
+    is its specs as :func:`paired_specs` paired them, when the caller needs the pairing."""
+    if paired is not None:  # read already
+        base_specs, head_specs = list(paired.base), list(paired.head)
+    else:
+        base_specs = [read_spec(path, data) for path, data in pair.base_files]
+        head_specs = [read_spec(path, data) for path, data in pair.head_files]
     ledger = TagLedger.empty()
     for name, path, tag, bindings in pair.ledger:
         ledger.entries.setdefault(name, {})[(path, tag)] = [Binding(*b) for b in bindings]
@@ -215,4 +222,12 @@ def check_pair(
         proof=proof,
         samples=samples,
         baseline=baseline,
+        paired=paired,
     )
+
+
+def paired_specs(pair: PreparedPair) -> Paired:
+    """A prepared comparison's specs, paired exactly as :func:`check_pair` pairs them."""
+    base_specs = [read_spec(path, data) for path, data in pair.base_files]
+    head_specs = [read_spec(path, data) for path, data in pair.head_files]
+    return pair_specs(base_specs, head_specs, pair.releases)

@@ -14,6 +14,7 @@ from kcompat.config import Config, ConfigChoice, ConfigError
 from kcompat.diff.prepared import check_pair, prepare_pair
 from kcompat.errors import UsageError
 from kcompat.findings import Severity
+from kcompat.modes import ReleasedMode
 from kcompat.rules.registry import rule_categories
 from kcompat.rules.runner import Outcome
 from kcompat.sources.git import GitRepo
@@ -112,7 +113,11 @@ def run_diff(request: DiffRequest) -> DiffResult:
             base,
             head,
             pathspecs=pathspecs(config, repo),
-            released_mode=request.released or config.released or "auto",
+            released_mode=(
+                ReleasedMode.parse(request.released, "--released")
+                if request.released
+                else config.released or ReleasedMode.AUTO
+            ),
             config=config,
             history=request.history,
         )

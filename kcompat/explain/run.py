@@ -16,6 +16,7 @@ from kcompat.config import Config, configured_roots, load_config
 from kcompat.errors import UsageError
 from kcompat.explain.explanation import Against, Explanation, explain
 from kcompat.explain.find import FileSource, Found, SideSource, Source, find_exact, find_messages
+from kcompat.modes import ReleasedMode
 from kcompat.rules.registry import rule_categories
 
 if TYPE_CHECKING:
@@ -51,7 +52,7 @@ def run_explain(request: ExplainRequest) -> list[Explanation]:
         if request.rev is not None or request.against is not None
         else None
     )  # --against a directory works without git
-    source = _source(request, config, repo)
+    source = source_for(request, config, repo)
     found = find_messages(source, request.query, request.kind)
     if request.version is not None:
         for item in found:
@@ -86,7 +87,7 @@ def _pathspecs(request: ExplainRequest, config: Config, repo: GitRepo) -> list[s
     return pathspecs(config, repo)
 
 
-def _source(request: ExplainRequest, config: Config, repo: GitRepo | None) -> Source:
+def source_for(request: ExplainRequest, config: Config, repo: GitRepo | None) -> Source:
     if request.rev is None:
         return FileSource(_roots(request, config))
     assert repo is not None
@@ -157,6 +158,7 @@ def _findings(
 ) -> Sequence[Finding]:
     from kcompat.diff.prepared import check_pair, prepare_pair
 
-    prepared = prepare_pair(base, head, released_mode=config.released or "auto", config=config)
+    mode = config.released or ReleasedMode.AUTO
+    prepared = prepare_pair(base, head, released_mode=mode, config=config)
     outcome = check_pair(prepared, config=config, proof=request.proof, samples=request.samples)
     return [f for f in outcome.findings if not f.message_name or f.message_name == name]

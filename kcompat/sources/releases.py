@@ -11,7 +11,6 @@ plain data the rules apply without git.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import PurePosixPath
@@ -19,6 +18,7 @@ from types import MappingProxyType
 from typing import Protocol, TypeVar
 
 from kcompat.naming import release_order, request_name_for
+from kcompat.patterns import matching
 from kcompat.rules.evolution.released import TAGS, Releases, Shipped
 from kcompat.sources.git import GitRepo, Tag
 from kcompat.sources.release_texts import ReleaseText, ReleaseTexts
@@ -40,19 +40,16 @@ _Found = TypeVar("_Found", bound=_Named)
 def release_tags(repo: GitRepo, pattern: str) -> list[Tag]:
     """Tags that look like releases (``1.2.3``, ``v1.2.3`` by default; no ``-rc``), oldest
     release first."""
-    regex = re.compile(pattern)
-    chosen = [t for t in repo.tags() if regex.search(t.name)]
+    chosen = matching(pattern, repo.tags(), _name, "release-tags")
     return sorted(chosen, key=lambda t: release_order(t.name))
 
 
 def release_branches(repo: GitRepo, pattern: str) -> list[Tag]:
     """Tips of branches (local or remote-tracking) whose short name matches ``pattern``,
     as releases about to ship (named ``3.9 (branch)``), oldest first."""
-    regex = re.compile(pattern)
     tips: dict[str, Tag] = {}
-    for branch in repo.branches():
-        if regex.search(branch.name):
-            tips.setdefault(branch.name, Tag(f"{branch.name} (branch)", branch.sha, branch.ref))
+    for branch in matching(pattern, repo.branches(), _name, "release-branches"):
+        tips.setdefault(branch.name, Tag(f"{branch.name} (branch)", branch.sha, branch.ref))
     return sorted(tips.values(), key=lambda t: release_order(t.name))
 
 
@@ -278,6 +275,10 @@ def releases_for(
     if branch_pattern:
         tags = sorted([*tags, *release_branches(repo, branch_pattern)], key=_tag_order)
     return TagReleases(repo, tags, tuple(pathspecs)) if tags else None
+
+
+def _name(tag: Tag) -> str:
+    return tag.name
 
 
 def _tag_order(tag: Tag) -> tuple[tuple[int, ...], str]:

@@ -8,7 +8,7 @@ Pure: spec files, the released-version policy and the tag ledger in, an
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import PurePosixPath
 
 from kcompat.config import Config
@@ -16,7 +16,7 @@ from kcompat.findings import Finding
 from kcompat.rules.evolution.context import DiffContext
 from kcompat.rules.evolution.judged import judge, kept_versions
 from kcompat.rules.evolution.ledger import TagLedger
-from kcompat.rules.evolution.pairing import MessagePair, pair_messages
+from kcompat.rules.evolution.pairing import MessagePair, Pairing, pair_messages
 from kcompat.rules.evolution.released import Releases
 from kcompat.rules.registry import Rule, Subject, all_rules
 from kcompat.rules.runner import Call, Finishing, Outcome, finish, run_rules
@@ -35,18 +35,16 @@ def diff_specs(
     proof: bool = False,
     samples: int = 20,
     baseline: frozenset[str] = frozenset(),
+    paired: Paired | None = None,
 ) -> Outcome:
-    """Every evolution finding between two sets of spec files, proof included if asked."""
+    """Every evolution finding between two sets of spec files, proof included if asked
+    (``paired``: the same specs as :func:`pair_specs` paired them, when the caller needs
+    the pairing too: the changelog reads what the rules judged)."""
     config = config if config is not None else Config()
     policy = releases if releases is not None else Releases.from_base(_messages(base_specs))
-    unreadable = tuple(s for s in head_specs if s.message is None)
-    invalid = _invalid(base_specs, head_specs)
-    left_out = [spec for spec, _side, _why in invalid]
-    pairing = pair_messages(
-        _without(_without(base_specs, unreadable), left_out),
-        _without(list(head_specs), left_out),
-        policy,
-    )
+    if paired is None:
+        paired = pair_specs(base_specs, head_specs, policy)
+    pairing, unreadable, invalid = paired.pairing, paired.unreadable, paired.invalid
     context = DiffContext(pairing, ledger or TagLedger.empty(), unreadable, policy, invalid)
 
     def calls(rule: Rule) -> Iterator[Call]:
@@ -97,6 +95,34 @@ def diff_specs(
         released_by=released_by,
     )
     return finish(raw, how, evidence)
+
+
+@dataclass(frozen=True)
+class Paired:
+    """Two sets of spec files paired for comparison, with the files left out: HEAD files
+    that do not parse, and specs whose layout would be a guess (with the lint finding that
+    says why, and their side)."""
+
+    pairing: Pairing
+    unreadable: tuple[SpecFile, ...]
+    invalid: tuple[tuple[SpecFile, str, Finding], ...]
+    base: tuple[SpecFile, ...] = ()  # the spec files paired, as given
+    head: tuple[SpecFile, ...] = ()
+
+
+def pair_specs(
+    base_specs: Sequence[SpecFile], head_specs: Sequence[SpecFile], releases: Releases
+) -> Paired:
+    """Pair what can be compared (see :class:`Paired` for what cannot)."""
+    unreadable = tuple(s for s in head_specs if s.message is None)
+    invalid = _invalid(base_specs, head_specs)
+    left_out = [spec for spec, _side, _why in invalid]
+    pairing = pair_messages(
+        _without(_without(base_specs, unreadable), left_out),
+        _without(list(head_specs), left_out),
+        releases,
+    )
+    return Paired(pairing, unreadable, invalid, tuple(base_specs), tuple(head_specs))
 
 
 def _pair_call(pair: MessagePair, context: DiffContext) -> Call:

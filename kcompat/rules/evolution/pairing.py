@@ -121,6 +121,17 @@ class MessagePair:
                 yield match.head.path, match.base.field, match.head.field
 
 
+def pair_layouts(
+    versions: Versions, base: StructLayout, head: StructLayout, flexibility_changed: bool
+) -> tuple[StructPair, ...]:
+    """Two resolved layouts paired as the rules pair them (by name, renames by shape),
+    the body and every struct inside both: for callers that choose the two layouts
+    themselves (the changelog pairs a new version with the version before it)."""
+    out: list[StructPair] = []
+    _pair_structs(versions, "", base, head, flexibility_changed, out)
+    return tuple(out)
+
+
 def _union(parts: list[Versions]) -> Versions:
     if len(parts) == 1:
         return parts[0]

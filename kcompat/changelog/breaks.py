@@ -1,0 +1,91 @@
+"""Diff's findings as the changelog's break lines.
+
+The changelog does not judge compatibility itself: the breaks are exactly what
+``kcompat diff`` reports (its rules, run without the byte proof, after the
+configuration, ignore comments, ``preview`` and ``[[ignore]]``), one line each, with
+``kcompat diff`` named for the bytes: every error, and every warning that is a break made
+a warning (``preview``, a configured severity). A rule that warns by nature (a renamed
+field, versions removed after their deprecation) says what the changelog already says.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from kcompat.changelog.model import Change, ChangeKind
+from kcompat.findings import Finding, Severity
+from kcompat.spec.versions import Versions
+
+
+def from_findings(findings: Iterable[Finding]) -> list[Change]:
+    """The breaks (and warnings) among a diff's findings."""
+    return [
+        _change(
+            f.message_name,
+            f.rule,
+            f.severity.label,
+            f.message,
+            f.field_path,
+            f.versions,
+            f.accepted,
+            f.location.path,
+        )
+        for f in findings
+        if is_break(f.rule, f.severity.label)
+    ]
+
+
+def from_rows(rows: Iterable[Mapping[str, Any]]) -> list[Change]:
+    """The breaks among an audit's finding rows (``kcompat history``'s Parquet)."""
+    return [
+        _change(
+            str(row.get("message_name") or ""),
+            str(row.get("rule") or ""),
+            str(row.get("severity") or ""),
+            str(row.get("message") or ""),
+            str(row.get("field_path") or ""),
+            str(row.get("versions") or ""),
+            str(row.get("accepted") or ""),
+            str(row.get("file") or ""),
+        )
+        for row in rows
+        if is_break(str(row.get("rule") or ""), str(row.get("severity") or ""))
+    ]
+
+
+def is_break(rule: str, severity: str) -> bool:
+    """An error, or a warning whose rule's own severity is an error."""
+    if severity == "error":
+        return True
+    if severity != "warning":
+        return False
+    from kcompat.rules.registry import get_rule
+
+    found = get_rule(rule)
+    return found is None or found.severity is Severity.ERROR
+
+
+def _change(
+    message: str,
+    rule: str,
+    severity: str,
+    text: str,
+    field: str,
+    versions: str,
+    accepted: str,
+    path: str,
+) -> Change:
+    parsed = Versions.try_parse(versions) if versions else None
+    return Change(
+        message or path,
+        ChangeKind.BREAK,
+        parsed if parsed is not None else Versions(),
+        field=field,
+        note=text,
+        rule=rule,
+        severity=severity,
+        accepted=accepted,
+        released=True,
+        existing=True,
+    )

@@ -1,0 +1,122 @@
+"""The I/O edge of ``kcompat changelog``: the same sides, configuration and release
+ledger as ``kcompat diff``, then the pure :func:`~kcompat.changelog.compute.compute`.
+
+The sides are read and prepared by diff's own code (:func:`resolve_sides`,
+:func:`prepare_pair`), and the breaks are diff's findings from :func:`check_pair`
+without the byte proof: the changelog says what breaks, ``kcompat diff`` shows the bytes.
+"""
+
+from __future__ import annotations
+
+import shlex
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import NamedTuple
+
+from kcompat.changelog.breaks import from_findings
+from kcompat.changelog.compute import Sides, compute
+from kcompat.changelog.model import Changelog
+from kcompat.config import Config, ConfigChoice
+from kcompat.diff.prepared import check_pair, paired_specs, prepare_pair
+from kcompat.diff.run import DiffRequest, pathspecs, resolve_sides
+from kcompat.findings import Severity
+from kcompat.modes import ReleasedMode
+from kcompat.rules.registry import all_rules, rule_categories
+from kcompat.sources.git import GitRepo
+from kcompat.spec.specfile import parsed_once
+
+
+@dataclass(frozen=True)
+class ChangelogRequest:
+    base: str | None = None
+    head: str | None = None
+    staged: bool = False
+    merge_base: bool = False
+    repo: Path | None = None
+    released: str | None = None  # auto | base | tags (default: configuration, else auto)
+    config_choice: ConfigChoice = field(default_factory=ConfigChoice)
+
+
+class ChangelogResult(NamedTuple):
+    changelog: Changelog
+    files: int
+    note: str = ""  # one line for stderr (how to fetch the release tags)
+
+
+def run_changelog(request: ChangelogRequest) -> ChangelogResult:
+    """Every protocol change between two sides, with diff's breaks."""
+    repo = GitRepo.around(request.repo)
+    diff = DiffRequest(
+        base=request.base,
+        head=request.head,
+        staged=request.staged,
+        merge_base=request.merge_base,
+        repo=request.repo,
+        released=request.released,
+        config_choice=request.config_choice,
+    )
+    if request.base is None and repo is not None and not repo.has_commits():
+        empty = Changelog("HEAD", _head_label(request), ())
+        return ChangelogResult(empty, 0, "the repository has no commits yet: nothing to compare")
+    config = request.config_choice.load(
+        repo.root if repo is not None else Path("."), rules=rule_categories
+    )
+    base, head = resolve_sides(diff, repo)
+    with parsed_once():  # each side parsed once: reading, checking and the changelog share it
+        prepared = prepare_pair(
+            base,
+            head,
+            pathspecs=pathspecs(config, repo),
+            released_mode=(
+                ReleasedMode.parse(request.released, "--released")
+                if request.released
+                else config.released or ReleasedMode.AUTO
+            ),
+            config=config,
+        )
+        paired = paired_specs(prepared)  # one pairing: the rules' and the changelog's
+        outcome = check_pair(prepared, config=breaking_rules(config), proof=False, paired=paired)
+        sides = Sides(paired.pairing, prepared.releases, from_findings(outcome.findings))
+        changelog = compute(
+            sides,
+            base=prepared.base_label,
+            head=prepared.head_label,
+            diff_command=diff_command(request),
+        )
+    return ChangelogResult(changelog, prepared.compared, prepared.note)
+
+
+def breaking_rules(config: Config) -> Config:
+    """``config`` with the diff rules that cannot report an error turned off: a rule whose
+    severity (as configured) is a warning or an info only ever says what the changelog
+    says itself (a field renamed, a version added), so running it changes no break."""
+    quiet = {
+        rule.id
+        for rule in all_rules("diff")
+        if config.severities.get(rule.id, rule.severity) < Severity.ERROR
+    }
+    return replace(config, disabled=config.disabled | quiet)
+
+
+def _head_label(request: ChangelogRequest) -> str:
+    if request.staged:
+        return "the index"
+    return request.head if request.head is not None else "the working tree"
+
+
+def diff_command(request: ChangelogRequest) -> str:
+    """The ``kcompat diff`` that shows the bytes of these breaks."""
+    words = ["kcompat", "diff"]
+    if request.base is not None:
+        words.append(request.base)
+    if request.head is not None:
+        words.append(request.head)
+    if request.staged:
+        words.append("--staged")
+    if request.merge_base:
+        words.append("--merge-base")
+    if request.repo is not None:
+        words += ["--repo", str(request.repo)]
+    if request.released is not None:
+        words += ["--released", request.released]
+    return " ".join(shlex.quote(word) for word in words)

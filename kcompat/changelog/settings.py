@@ -1,0 +1,200 @@
+"""What a message's own settings change: its versions, deprecations, stability,
+flexibility, listeners, API key and type.
+
+Read off the two message models (``validVersions`` and the rest, as
+:mod:`kcompat.spec.build` parsed them), never off the text, so a reformatted spec
+changes nothing here.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from kcompat.changelog.model import Change, ChangeKind
+from kcompat.changelog.references import References
+from kcompat.spec.model import NO_VERSIONS, Message
+from kcompat.spec.versions import Versions
+
+
+class Versioning(NamedTuple):
+    """What is known about versions beyond the two models: which BASE versions count as
+    released, which were deprecated before they went (and by what), and the versions
+    marked unstable on each side (a response follows its request)."""
+
+    released: Versions
+    deprecated_by: tuple[tuple[int, str], ...] = ()
+    base_unstable: Versions = NO_VERSIONS
+    head_unstable: Versions = NO_VERSIONS
+
+
+def setting_changes(
+    base: Message, head: Message, versioning: Versioning, refs: References
+) -> list[Change]:
+    """Every change to the message's settings (not its fields)."""
+    name = head.name
+    out: list[Change] = []
+    if base.name != head.name:
+        out.append(Change(name, ChangeKind.MESSAGE_RENAMED, before=base.name, after=head.name))
+    if base.api_key != head.api_key:
+        out.append(_setting(name, "apiKey", base.api_key, head.api_key))
+    if base.kind != head.kind:
+        out.append(_setting(name, "type", base.kind, head.kind))
+    if set(base.listeners) != set(head.listeners):
+        out.append(
+            Change(
+                name,
+                ChangeKind.LISTENERS_CHANGED,
+                setting="listeners",
+                before=", ".join(base.listeners) or "none",
+                after=", ".join(head.listeners) or "none",
+            )
+        )
+    out += _versions_changes(base, head, versioning, refs)
+    out += _deprecation_changes(base, head)
+    out += _stability_changes(base, head, versioning, refs)
+    flexible = _flexible_change(base, head, versioning.released)
+    if flexible is not None:
+        out.append(flexible)
+    return out
+
+
+def _setting(name: str, key: str, before: object, after: object) -> Change:
+    shown = ["none" if value is None else str(value) for value in (before, after)]
+    return Change(name, ChangeKind.SETTING_CHANGED, setting=key, before=shown[0], after=shown[1])
+
+
+def _versions_changes(
+    base: Message, head: Message, versioning: Versioning, refs: References
+) -> list[Change]:
+    out: list[Change] = []
+    if base.valid_versions == head.valid_versions:
+        return out
+    added = head.valid_versions - base.valid_versions
+    for run in added.ranges:
+        versions = Versions((run,))
+        out.append(
+            Change(
+                head.name,
+                ChangeKind.VERSIONS_ADDED,
+                versions,
+                setting="validVersions",
+                before=str(base.valid_versions),
+                after=str(head.valid_versions),
+                note="unstable" if versions.overlaps(versioning.head_unstable) else "",
+                references=refs.of(range(run[0], run[1] + 1)),
+            )
+        )
+    removed = base.valid_versions - head.valid_versions
+    deprecated = dict(versioning.deprecated_by)
+    for run in removed.ranges:
+        versions = Versions((run,))
+        by = sorted({deprecated[v] for v in range(run[0], run[1] + 1) if v in deprecated})
+        whole = all(v in deprecated for v in range(run[0], run[1] + 1))
+        note = ""
+        if by:
+            since = [b for b in by if b != "BASE"]  # tags: the releases that deprecated them
+            when = f" (since {', '.join(since)})" if since else ""
+            note = f"deprecated {'' if whole else 'in part '}first{when}"
+        out.append(
+            Change(
+                head.name,
+                ChangeKind.VERSIONS_REMOVED,
+                versions,
+                setting="validVersions",
+                before=str(base.valid_versions),
+                after=str(head.valid_versions),
+                released=versions.overlaps(versioning.released),
+                note=note or "not deprecated first",
+            )
+        )
+    return out
+
+
+def _deprecation_changes(base: Message, head: Message) -> list[Change]:
+    if base.deprecated_versions == head.deprecated_versions and (
+        base.valid_versions == head.valid_versions or base.deprecated_versions.empty
+    ):
+        return []
+    before = base.deprecated_versions & base.valid_versions
+    after = head.deprecated_versions & head.valid_versions
+    out = []
+    newly = after - before
+    if not newly.empty:
+        out.append(
+            Change(
+                head.name,
+                ChangeKind.VERSIONS_DEPRECATED,
+                newly,
+                setting="deprecatedVersions",
+                before=str(base.deprecated_versions),
+                after=str(head.deprecated_versions),
+            )
+        )
+    undone = (before & head.valid_versions) - after
+    if not undone.empty:
+        out.append(
+            Change(
+                head.name,
+                ChangeKind.VERSIONS_UNDEPRECATED,
+                undone,
+                setting="deprecatedVersions",
+                before=str(base.deprecated_versions),
+                after=str(head.deprecated_versions),
+            )
+        )
+    return out
+
+
+def _stability_changes(
+    base: Message, head: Message, versioning: Versioning, refs: References
+) -> list[Change]:
+    """Versions both sides have that became stable (``latestVersionUnstable`` dropped, or
+    a later version is now the unstable one) or unstable."""
+    if versioning.base_unstable == versioning.head_unstable:
+        return []
+    common = base.valid_versions & head.valid_versions
+    out = []
+    stable = (versioning.base_unstable - versioning.head_unstable) & common
+    if not stable.empty:
+        out.append(
+            Change(
+                head.name,
+                ChangeKind.VERSION_STABLE,
+                stable,
+                setting="latestVersionUnstable",
+                references=refs.of(list(stable)),
+            )
+        )
+    unstable = (versioning.head_unstable - versioning.base_unstable) & common
+    if not unstable.empty:
+        out.append(
+            Change(
+                head.name,
+                ChangeKind.VERSION_UNSTABLE,
+                unstable,
+                setting="latestVersionUnstable",
+                released=unstable.overlaps(versioning.released),
+            )
+        )
+    return out
+
+
+def _flexible_change(base: Message, head: Message, released: Versions) -> Change | None:
+    """``flexibleVersions`` changed for a version HEAD has (a new version simply being
+    flexible, as the range already said, is no change); on released versions that is
+    diff's break, not repeated here."""
+    if base.flexible_versions == head.flexible_versions:
+        return None
+    differ = (base.flexible_versions ^ head.flexible_versions) & head.valid_versions
+    differ = differ - (released & base.valid_versions)
+    if differ.empty:
+        return None
+    return Change(
+        head.name,
+        ChangeKind.FLEXIBLE_VERSIONS_CHANGED,
+        differ,
+        setting="flexibleVersions",
+        before=str(base.flexible_versions),
+        after=str(head.flexible_versions),
+        existing=differ.overlaps(base.valid_versions),
+    )

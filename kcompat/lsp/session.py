@@ -1,0 +1,296 @@
+"""The server's state between requests: open specs, what was published, pending lints.
+
+Everything kcompat computes (lint, the diff on save, release lookups) runs on one worker
+thread, in order: kcompat's core keeps small memos that are not meant to be shared
+between threads, and one spec folder's lint takes milliseconds. The event loop only
+receives edits, schedules work, and answers hover, completion and navigation from the
+latest parse, so a slow diff never stalls typing.
+
+An edit is linted after :data:`DEBOUNCE_SECONDS` without another edit to the same folder;
+the lint covers every open spec of the folder and the cross-file findings of the others.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
+from pathlib import Path
+from typing import TypeVar
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+from pygls.uris import from_fs_path, to_fs_path
+
+from kcompat.config import Config, ConfigError, load_config
+from kcompat.escaping import shown
+from kcompat.lsp.diagnostics import diagnostics
+from kcompat.lsp.documents import Parsed, parse
+from kcompat.lsp.evolution import Evolution, Repos, against_base
+from kcompat.lsp.folder import DiskSpecs, is_spec, lint_folder
+from kcompat.lsp.shipped import ReleaseIndex, Shipping
+from kcompat.lsp.text import UTF16
+from kcompat.rules.registry import rule_categories
+from kcompat.spec.specfile import named_spec
+
+#: Quiet time after an edit before its folder is linted again.
+DEBOUNCE_SECONDS = 0.06
+#: How long a hover waits for release data before answering without it.
+RELEASES_WAIT_SECONDS = 3.0
+
+#: What marks a file that does not parse yet as a spec: its name, or a key only specs have.
+SPEC_NAMES = ("Request.json", "Response.json")
+SPEC_TEXT = ('"validVersions"', '"apiKey"', '"flexibleVersions"')
+
+log = logging.getLogger(__name__)
+Result = TypeVar("Result")
+
+
+class Session:
+    """One editor's session: its documents, published diagnostics and pending work."""
+
+    def __init__(self, server: LanguageServer) -> None:
+        self.server = server
+        self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kcompat-lsp")
+        self.disk = DiskSpecs()
+        self.repos = Repos()
+        self.releases = ReleaseIndex()
+        self.diff_base = ""  # the initialization option; else kcompat.toml's diff-base
+        self.encoding = UTF16
+        self._open: dict[str, int | None] = {}  # uri as the client wrote it -> version
+        self._parsed: dict[str, Parsed] = {}  # uri -> parse of its latest text
+        self._readable: dict[str, Parsed] = {}  # uri -> latest parse with a message
+        self._lint: dict[str, list[types.Diagnostic]] = {}
+        self._diff: dict[str, list[types.Diagnostic]] = {}
+        self._sent: dict[str, tuple[int | None, list[types.Diagnostic]]] = {}
+        self._cross: dict[str, set[str]] = {}  # folder -> closed uris given findings
+        self._pending: dict[str, asyncio.Task[None]] = {}
+        self._told: set[str] = set()  # problems already shown to the user
+        self._problems: list[str] = []  # found on the worker, to show from the loop
+
+    # -- documents ----------------------------------------------------------------------
+    @staticmethod
+    def path_of(uri: str) -> str:
+        """The file a URI names (the URI itself for an unsaved buffer)."""
+        path = to_fs_path(uri) if uri.startswith("file:") else None
+        return os.path.abspath(path) if path else uri
+
+    @staticmethod
+    def uri_of(path: str) -> str:
+        return from_fs_path(path) or path
+
+    def folder_of(self, uri: str) -> str:
+        """The folder whose specs are linted together ("" for an unsaved buffer)."""
+        path = self.path_of(uri)
+        return os.path.dirname(path) if path != uri else ""
+
+    def text(self, uri: str) -> str:
+        return self.server.workspace.get_text_document(uri).source
+
+    def parsed(self, uri: str) -> Parsed:
+        """The parse of the document's current text (kept until the text changes)."""
+        text = self.text(uri)
+        known = self._parsed.get(uri)
+        if known is not None and known.text == text and known.encoding == self.encoding:
+            return known
+        fresh = parse(self.path_of(uri), text, self.encoding)
+        self._parsed[uri] = fresh
+        if fresh.message is not None:
+            self._readable[uri] = fresh
+        return fresh
+
+    def readable(self, uri: str) -> Parsed | None:
+        """The latest parse of the document that had a message (for completion while the
+        text does not parse)."""
+        self.parsed(uri)
+        return self._readable.get(uri)
+
+    def is_spec(self, uri: str) -> bool:
+        """Whether the document is (or is becoming) a spec, not some other JSON an
+        editor sends (its settings, ``package.json``): completion and fixes are for specs."""
+        parsed = self.parsed(uri)
+        known = parsed if parsed.spec.document is not None else self._readable.get(uri)
+        if known is not None:
+            return named_spec(known.spec)
+        name = os.path.basename(self.path_of(uri))
+        return name.endswith(SPEC_NAMES) or any(key in parsed.text for key in SPEC_TEXT)
+
+    def folder_specs(self, uri: str) -> list[Parsed]:
+        """Every spec of the document's folder: open ones as edited, the rest on disk."""
+        folder = self.folder_of(uri)
+        if not folder:
+            return [self.parsed(uri)]
+        opened = {self.path_of(u): u for u in self._open if self.folder_of(u) == folder}
+        out = [self.parsed(u) for u in opened.values()]
+        for spec in self.disk.folder(folder):
+            if spec.path not in opened and spec.document is not None:
+                out.append(Parsed(spec.path, spec.document.text, spec, self.encoding))
+        return out
+
+    def config_for(self, folder: str) -> Config:
+        """The configuration for a folder (kcompat.toml or pyproject.toml, found upwards);
+        a broken one is shown once and the defaults apply."""
+        try:
+            return load_config(Path(folder) if folder else Path.cwd(), rules=rule_categories)
+        except ConfigError as err:
+            self._problems.append(f"{err} (kcompat lsp uses the defaults until it is fixed)")
+            return Config()
+
+    def tell(self, problem: str) -> None:
+        """Show a problem once per session (a warning in the editor); on the loop only."""
+        if problem in self._told:
+            return
+        self._told.add(problem)
+        message = types.ShowMessageParams(type=types.MessageType.Warning, message=shown(problem))
+        self.server.window_show_message(message)
+
+    # -- events -------------------------------------------------------------------------
+    def opened(self, uri: str, version: int | None) -> None:
+        self._open[uri] = version
+        self.schedule(uri, 0.0)
+
+    def changed(self, uri: str, version: int | None) -> None:
+        self._open[uri] = version
+        self.schedule(uri, DEBOUNCE_SECONDS)
+
+    def closed(self, uri: str) -> None:
+        self._open.pop(uri, None)
+        for memo in (self._parsed, self._readable, self._lint, self._diff):
+            memo.pop(uri, None)
+        self._publish(uri)
+        folder = self.folder_of(uri)
+        if folder:
+            self.schedule_folder(folder, 0.0)
+
+    def schedule(self, uri: str, delay: float) -> None:
+        folder = self.folder_of(uri)
+        self.schedule_folder(folder or uri, delay)
+
+    def schedule_folder(self, key: str, delay: float) -> None:
+        """Lint a folder (or an unsaved buffer, keyed by its URI) after ``delay``."""
+        pending = self._pending.pop(key, None)
+        if pending is not None:
+            pending.cancel()
+        loop = asyncio.get_running_loop()
+        self._pending[key] = loop.create_task(self._lint_later(key, delay))
+
+    async def _lint_later(self, key: str, delay: float) -> None:
+        await asyncio.sleep(delay)
+        members = [u for u in self._open if u == key or self.folder_of(u) == key]
+        snapshot = [(u, self.text(u)) for u in members]
+        folder = key if os.path.isabs(key) else ""  # else an unsaved buffer's URI
+        try:
+            results = await self.run(self._lint_job, folder, snapshot)
+        except asyncio.CancelledError:
+            raise
+        except Exception as err:  # a bug must not take the server down: log it
+            log.exception("lint failed")
+            self.tell(f"kcompat lsp: lint failed ({type(err).__name__}: {err})")
+            return
+        if self._pending.get(key) is asyncio.current_task():
+            del self._pending[key]
+        closed_before = self._cross.get(key, set())
+        closed_now = {u for u in results if u not in self._open}
+        for uri in closed_before - closed_now:
+            self._lint.pop(uri, None)
+            self._publish(uri)
+        self._cross[key] = closed_now
+        for uri, found in results.items():
+            if uri in self._open or uri in closed_now:
+                self._lint[uri] = found
+                self._publish(uri)
+
+    def _lint_job(
+        self, folder: str, snapshot: list[tuple[str, str]]
+    ) -> dict[str, list[types.Diagnostic]]:
+        """(worker) Lint a folder: its open specs as edited, the others from disk."""
+        config = self.config_for(folder)
+        opened: dict[str, Parsed] = {}
+        out: dict[str, list[types.Diagnostic]] = {}
+        for uri, text in snapshot:
+            parsed = parse(self.path_of(uri), text, self.encoding)
+            out[uri] = []
+            if is_spec(parsed.spec, config):
+                opened[uri] = parsed
+        on_disk = self.disk.folder(folder) if folder else []
+        found = lint_folder([p.spec for p in opened.values()], on_disk, config)
+        for uri, parsed in opened.items():
+            out[uri] = diagnostics(found.get(parsed.path, ()), parsed)
+        paths = {p.path for p in opened.values()}
+        for spec in on_disk:
+            if spec.path in paths or not found.get(spec.path) or spec.document is None:
+                continue
+            parsed = Parsed(spec.path, spec.document.text, spec, self.encoding)
+            out[self.uri_of(spec.path)] = diagnostics(found[spec.path], parsed)
+        return out
+
+    async def saved(self, uri: str) -> None:
+        """Diff the saved spec against the base, when one is configured."""
+        folder = self.folder_of(uri)
+        if not folder:
+            return
+        config = await self.run(self.config_for, folder)
+        base = self.diff_base or config.diff_base
+        if not base:
+            return
+        path = self.path_of(uri)
+        result: Evolution = await self.run(self._diff_job, base, path, config)
+        if result.problem:
+            self.tell(result.problem)
+        if uri not in self._open:
+            return
+        parsed = self.parsed(uri)
+        mine = [replace(f, location=replace(f.location, path=parsed.path)) for f in result.findings]
+        self._diff[uri] = diagnostics(mine, parsed)
+        self._publish(uri)
+
+    def _diff_job(self, base: str, path: str, config: Config) -> Evolution:
+        return against_base(self.repos.around(path), base, path, config)
+
+    async def shipping(self, uri: str, name: str) -> Shipping:
+        """Which releases shipped the document's message (unknown after a short wait)."""
+        path = self.path_of(uri)
+        folder = self.folder_of(uri)
+        if not folder:
+            return Shipping()
+
+        def job() -> Shipping:
+            return self.releases.shipping(
+                self.repos.around(path), path, name, self.config_for(folder)
+            )
+
+        try:
+            return await asyncio.wait_for(self.run(job), RELEASES_WAIT_SECONDS)
+        except TimeoutError:
+            return Shipping()
+
+    async def run(self, job: Callable[..., Result], *args: object) -> Result:
+        """Run ``job`` on the worker thread."""
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self.worker, job, *args)
+        finally:
+            while self._problems:
+                self.tell(self._problems.pop(0))
+
+    # -- publishing ---------------------------------------------------------------------
+    def _publish(self, uri: str) -> None:
+        """Send the document's diagnostics (lint and diff) when they changed."""
+        merged = [*self._lint.get(uri, []), *self._diff.get(uri, [])]
+        version = self._open.get(uri)
+        if self._sent.get(uri) == (version, merged):
+            return
+        self._sent[uri] = (version, merged)
+        params = types.PublishDiagnosticsParams(uri=uri, diagnostics=merged, version=version)
+        self.server.text_document_publish_diagnostics(params)
+
+    def stop(self) -> None:
+        """Cancel pending work and release git's processes."""
+        for task in self._pending.values():
+            task.cancel()
+        self._pending.clear()
+        self.worker.submit(self.repos.close)
+        self.worker.shutdown(wait=False, cancel_futures=True)

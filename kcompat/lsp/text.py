@@ -1,0 +1,144 @@
+"""Offsets in a spec's text, and how an editor counts them.
+
+kcompat's parser gives every key and value a (line, column) position, 1-based, counted in
+code points with lines ended by ``\\n``. An editor counts lines from 0 and columns in the
+units it negotiated (UTF-16 by default, UTF-8 or UTF-32 when both sides agree). This
+module converts between the two, and finds where a token that starts at a position ends,
+so a finding points at a whole key or value, not at one character of it.
+
+It also has a tolerant tokenizer: half-typed JSON still splits into strings, brackets,
+punctuation and words, which completion reads to tell where the cursor is.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+#: The position encodings of the LSP (``general.positionEncodings``).
+UTF8, UTF16, UTF32 = "utf-8", "utf-16", "utf-32"
+
+# One token: whitespace, a comment (an unterminated one runs to the end), a string (an
+# unterminated one runs to the end of its line), punctuation, or any other run of text.
+_TOKEN = re.compile(
+    r"""
+    (?P<space>\s+)
+    | (?P<comment>//[^\n]*|/\*[\s\S]*?(?:\*/|\Z))
+    | (?P<string>"(?:[^"\\\n]|\\[^\n])*(?:"|\\?(?=\n)|\\?\Z))
+    | (?P<punct>[{}\[\]:,])
+    | (?P<word>[^\s{}\[\]:,"/]+|/)
+    """,
+    re.VERBOSE,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """One significant token: its kind (string, punct, word), its text and offsets."""
+
+    kind: str
+    text: str
+    start: int
+    end: int
+
+
+def tokens(text: str, start: int = 0, comments: bool = False) -> Iterator[Token]:
+    """The significant tokens of ``text`` from ``start`` (spaces skipped, and comments
+    unless asked for); never fails, whatever the text holds."""
+    kinds = ("string", "punct", "word", "comment") if comments else ("string", "punct", "word")
+    for match in _TOKEN.finditer(text, start):
+        kind = match.lastgroup
+        if kind in kinds:
+            assert kind is not None
+            yield Token(kind, match.group(), match.start(), match.end())
+
+
+def string_value(token: str) -> str:
+    """The text of a string token without its quotes (escapes left as written)."""
+    inner = token[1:]
+    return inner[:-1] if inner.endswith('"') and not inner.endswith('\\"') else inner
+
+
+def bracket_pairs(text: str) -> dict[int, int]:
+    """Offset of each ``{`` or ``[`` -> offset just past its matching closer (unclosed
+    brackets close at the end of the text)."""
+    pairs: dict[int, int] = {}
+    stack: list[int] = []
+    for token in tokens(text):
+        if token.text in ("{", "["):
+            stack.append(token.start)
+        elif token.text in ("}", "]") and stack:
+            pairs[stack.pop()] = token.end
+    for opened in stack:
+        pairs[opened] = len(text)
+    return pairs
+
+
+def _units(text: str, encoding: str) -> int:
+    """How many code units ``text`` is in ``encoding``."""
+    if encoding == UTF32:
+        return len(text)
+    if encoding == UTF8:
+        return len(text.encode("utf-8", "surrogatepass"))
+    return len(text) + sum(1 for char in text if ord(char) > 0xFFFF)
+
+
+class TextIndex:
+    """Line starts of one text, for conversions between offsets and positions."""
+
+    def __init__(self, text: str, encoding: str = UTF16) -> None:
+        self.text = text
+        self.encoding = encoding
+        self.starts = [0, *(match.end() for match in re.finditer("\n", text))]
+
+    def offset(self, line: int, column: int) -> int:
+        """The offset of kcompat's 1-based (line, column), clamped to the text."""
+        row = min(max(line, 1), len(self.starts)) - 1
+        start = self.starts[row]
+        end = self.starts[row + 1] - 1 if row + 1 < len(self.starts) else len(self.text)
+        return min(start + max(column, 1) - 1, end)
+
+    def line_of(self, offset: int) -> int:
+        """The 0-based line holding ``offset``."""
+        return bisect.bisect_right(self.starts, offset) - 1
+
+    def position(self, offset: int) -> tuple[int, int]:
+        """The editor's (line, character) of an offset, in the negotiated units."""
+        offset = min(max(offset, 0), len(self.text))
+        row = self.line_of(offset)
+        return row, _units(self.text[self.starts[row] : offset], self.encoding)
+
+    def offset_at(self, line: int, character: int) -> int:
+        """The offset of the editor's (line, character); past the end of a line is its end."""
+        if line >= len(self.starts):
+            return len(self.text)
+        start = self.starts[max(line, 0)]
+        end = self.starts[line + 1] - 1 if line + 1 < len(self.starts) else len(self.text)
+        if self.encoding == UTF32:
+            return min(start + max(character, 0), end)
+        counted = 0
+        for index in range(start, end):
+            if counted >= character:
+                return index
+            counted += _units(self.text[index], self.encoding)
+        return end
+
+    def line_text(self, line: int) -> str:
+        """The 0-based line's text, without its line break."""
+        start = self.starts[line]
+        end = self.starts[line + 1] - 1 if line + 1 < len(self.starts) else len(self.text)
+        return self.text[start:end]
+
+    def token_end(self, offset: int, pairs: dict[int, int] | None = None) -> int:
+        """Where the token starting at ``offset`` ends: a whole string, number or word;
+        for a bracket, its closer when ``pairs`` knows it, else the bracket alone."""
+        if offset >= len(self.text):
+            return offset
+        if self.text[offset] in "{[":
+            return pairs.get(offset, offset + 1) if pairs is not None else offset + 1
+        match = _TOKEN.match(self.text, offset)
+        if match is None or match.lastgroup in ("space", "comment"):
+            return offset + 1
+        return match.end()
