@@ -348,6 +348,29 @@ def test_thousands_of_tags_encode_and_decode(tagged: Path, tmp_path: Path) -> No
     assert unknown.code == 0, unknown.stderr  # tag 3000 is no field: kept as unknown
 
 
+def test_thousands_of_tags_compile_and_read_as_the_reference_reads() -> None:
+    """The CLI interprets a layout this big; a long audit compiles it: the generated
+    decoder (a bisected tag dispatch) reads what the reference reads, strictly and as
+    Java reads, valid bytes and damaged ones."""
+    import random
+
+    from kcompat.codec import codec_for
+    from kcompat.codec.samples import generate_samples
+    from kcompat.spec.resolve import resolve
+    from kcompat.spec.specfile import read_spec
+    from tests.decode_fuzz import check_decoding, mutate
+
+    message = read_spec(f"{REQUEST}.json", many_tags().encode()).message
+    assert message is not None
+    layout = resolve(message, 1)
+    codec = codec_for(layout)  # compiling once overflowed CPython's compiler
+    rng = random.Random(22)
+    for sample in generate_samples(layout, 2, seed=0):
+        data = codec.encode(sample)
+        for case in (data, *(mutate(rng, data) for _ in range(6))):
+            check_decoding(layout, case)
+
+
 def test_thousands_of_tags_diff(tagged: Path) -> None:
     write_files(tagged, {f"specs/{REQUEST}.json": many_tags(rename="Renamed")})
     run = run_process(["diff", "HEAD", ".", "--format", "json"], tagged)

@@ -70,7 +70,8 @@ def encode(
     config_file: ConfigOption = None,
 ) -> None:
     """Encode a JSON value as the message's bytes at a version (printed as hex)."""
-    from kcompat.codec import EncodeError, encode_message
+    from kcompat.codec import EncodeError
+    from kcompat.codec.codec import codec_for_uses
     from kcompat.codec.jsonform import from_json
     from kcompat.jsontext import load_json
     from kcompat.spec.resolve import resolve
@@ -79,8 +80,9 @@ def encode(
     text = _read_input(source, MAX_JSON_BYTES)
     data = load_json(text, _label(source), "give a value as kcompat decode prints it")
     try:
-        value = from_json(resolve(found, version), data)
-        encoded = encode_message(found, version, value)
+        layout = resolve(found, version)
+        value = from_json(layout, data)
+        encoded = codec_for_uses(layout, 1).encode(value)  # one use: no compiling a giant
     except EncodeError as err:
         _codec_failure(f"cannot encode {found.name} v{version}: {err}")
     if raw:
@@ -130,7 +132,8 @@ def decode(
     config_file: ConfigOption = None,
 ) -> None:
     """Decode the message's bytes at a version and print the value as JSON."""
-    from kcompat.codec import DecodeError, decode_message
+    from kcompat.codec import DecodeError
+    from kcompat.codec.codec import codec_for_uses
     from kcompat.codec.jsonform import iter_json
     from kcompat.spec.resolve import resolve
 
@@ -146,7 +149,7 @@ def decode(
             _codec_failure(f"cannot decode {found.name} v{version}: {error}")
         return
     try:
-        value = decode_message(found, version, payload, java=java)
+        value = codec_for_uses(resolve(found, version), 1).decode(payload, java=java)
     except DecodeError as err:
         _codec_failure(f"cannot decode {found.name} v{version}: {err}")
     from kcompat.escaping import json_safe
