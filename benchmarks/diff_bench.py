@@ -10,7 +10,7 @@
 3. Pre-commit: one spec file changed and staged, `kcompat diff --staged`. Goal: median
    CPU time (the process and its git children) at most 0.25 s, judged on CPU (issue 17:
    steadier than wall time on a shared machine). Compiled codecs are kept between runs
-   (kcompat.codecache) in the temp dir, as for a user's second commit: the warm-up run
+   (kcompat.cache) in the temp dir, as for a user's second commit: the warm-up run
    fills it.
 4. Each with the defaults, `--no-history` (no tag ledger from git history), `--no-proof`
    (no round trips) and both. Every run is a new interpreter, as a user or a hook sees it
@@ -115,7 +115,7 @@ def cold_runs(
     "did not finish", when a run takes longer than ``timeout``)."""
     command = [*kcompat_command(), "diff", *args, "--fail-on", "never", "--color", "never"]
     env = tree_env()
-    # Compiled codecs are kept between runs (kcompat.codecache), as for a user's second
+    # Compiled codecs are kept between runs (kcompat.cache), as for a user's second
     # commit: here in the temp dir (the warm-up run fills it), never in the user's home.
     env["KCOMPAT_CODE_CACHE"] = str(checkout.parent / "codecache")
     if pycache is not None:

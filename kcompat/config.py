@@ -8,6 +8,7 @@ Looked up from the working directory upwards to the repository root. Keys::
     released = "auto"                                         # auto | base | tags
     release-tags = '^v?\\d+\\.\\d+(\\.\\d+)?$'              # which tags are releases
     release-branches = '^\\d+\\.\\d+$'                        # branches about to ship (off)
+    fixtures = ["src/test/*"]                                 # test specs: never shipped
     diff-base = "origin/trunk"                                # kcompat lsp: diff on save
     [severity]                                                # per-rule severities
     lowest-version-raised = "warning"
@@ -18,18 +19,23 @@ Looked up from the working directory upwards to the repository root. Keys::
 from __future__ import annotations
 
 import difflib
-import fnmatch
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from kcompat.config_preview import Preview as Preview
+from kcompat.config_preview import glob_matches as glob_matches
+from kcompat.config_preview import parse_previews
 from kcompat.findings import Severity
 from kcompat.modes import ReleasedMode
 from kcompat.patterns import PatternError, compiled
 
 DEFAULT_RELEASE_TAGS = r"^v?\d+\.\d+(\.\d+)?$"
+#: Where test specs live (Maven and Gradle layouts): no release ships them, so a diff's
+#: findings about them are at most info.
+DEFAULT_FIXTURES = ("src/test/*", "src/testFixtures/*")
 #: A configuration file larger than this is refused (it is read whole).
 MAX_CONFIG_BYTES = 1024 * 1024
 
@@ -42,12 +48,6 @@ RuleCatalogue = Callable[[], Mapping[str, str]]
 
 class ConfigError(Exception):
     """A configuration problem, reported as one line naming the file."""
-
-
-def glob_matches(pattern: str, text: str) -> bool:
-    """fnmatch-style (``*`` spans directories); a relative path pattern also matches
-    under any directory, so it does not depend on where kcompat runs from."""
-    return fnmatch.fnmatchcase(text, pattern) or fnmatch.fnmatchcase(text, "*/" + pattern)
 
 
 @dataclass(frozen=True)
@@ -63,6 +63,12 @@ class Acceptance:
     rules: tuple[str, ...] = ()
     messages: tuple[str, ...] = ()
     paths: tuple[str, ...] = ()
+    number: int = field(default=0, compare=False)  # its place among [[ignore]] entries
+
+    @property
+    def named(self) -> str:
+        """How findings name it: ``[[ignore]] #2``."""
+        return f"[[ignore]] #{self.number}"
 
     def matches(self, rule: str, message_name: str, path: str) -> bool:
         if self.rules and rule not in self.rules:
@@ -74,17 +80,6 @@ class Acceptance:
         )
         by_path = any(glob_matches(g, path) for g in self.paths)
         return by_name or by_path
-
-
-@dataclass(frozen=True)
-class Preview:
-    """A ``preview`` entry: messages in early access, whose breaks are warnings."""
-
-    pattern: str  # a glob on message names
-    reason: str = "early access"
-
-    def matches(self, message_name: str) -> bool:
-        return bool(message_name) and glob_matches(self.pattern, message_name)
 
 
 @dataclass(frozen=True)
@@ -101,7 +96,27 @@ class Config:
     ignore: tuple[Acceptance, ...] = ()
     preview: tuple[Preview, ...] = ()
     report_unused_ignores: bool = False
+    fixtures: tuple[str, ...] = DEFAULT_FIXTURES  # path globs of test specs
     diff_base: str = ""  # kcompat lsp: the revision a saved spec is diffed against ("": none)
+    label: str = ""  # how findings name the file (relative to the working directory)
+    lines: tuple[tuple[str, int], ...] = ()  # where each key is written (tomllines)
+
+    def line_of(self, key: str) -> int:
+        """The line of a key (``severity.tag-changed``, ``ignore#2``), else of the nearest
+        enclosing one, else 1."""
+        written = dict(self.lines)
+        while key not in written:
+            if "." in key:
+                key = key.rpartition(".")[0]
+            elif "#" in key:
+                key = key.partition("#")[0]
+            else:
+                return 1
+        return written[key]
+
+    def is_fixture(self, path: str) -> bool:
+        """Whether ``path`` is a test spec (see ``fixtures``)."""
+        return any(glob_matches(g, path) for g in self.fixtures)
 
     def __reduce__(self) -> tuple[Any, ...]:
         # mappingproxy does not pickle; Spark ships the configuration to executors
@@ -126,6 +141,7 @@ _KEYS = {
     "ignore",
     "preview",
     "report-unused-ignores",
+    "fixtures",
     "diff-base",
 }
 
@@ -147,11 +163,14 @@ def find_config(start: Path) -> Path | None:
 
 
 def _has_kcompat_table(pyproject: Path) -> bool:
-    """Whether a pyproject.toml configures kcompat. One that does not parse is another
-    tool's problem, unless it mentions kcompat (then its error is ours to report)."""
+    return configures_kcompat(_read_toml_text(pyproject))
+
+
+def configures_kcompat(text: str) -> bool:
+    """Whether a pyproject.toml's text configures kcompat. One that does not parse is
+    another tool's problem, unless it mentions kcompat (then its error is ours to report)."""
     import tomllib  # only when there is a file to read: a cold start pays nothing otherwise
 
-    text = _read_toml_text(pyproject)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError:
@@ -214,21 +233,44 @@ def _load_config(start: Path | None, explicit: Path | None, rules: RuleCatalogue
     path = explicit if explicit is not None else find_config(start or Path.cwd())
     if path is None:
         return Config()
+    return config_from_text(_read_toml_text(path), path, rules=rules)
+
+
+def config_from_text(
+    text: str, path: Path, *, rules: RuleCatalogue, source: str = "", root: Path | None = None
+) -> Config:
+    """The configuration ``text`` holds, read as the file ``path`` (a ``pyproject.toml``
+    by its ``[tool.kcompat]`` table); ``source`` names it in errors (default: the path),
+    ``root`` is where its ``paths`` start (default: the file's directory). The same text
+    read from a git revision is the same configuration."""
+    import os
     import tomllib  # only when there is a file to read: a cold start pays nothing otherwise
 
+    named = source or str(path)
     try:
-        data = tomllib.loads(_read_toml_text(path))
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
-        raise ConfigError(f"{path}: invalid TOML: {err}") from None
-    if path.name != "pyproject.toml":
-        return parse_config(data, str(path), str(path.parent), rules=rules)
-    tool = data.get("tool", {})
-    if not isinstance(tool, dict):
-        raise ConfigError(f"{path}: 'tool' must be a table ([tool.kcompat] holds kcompat's keys)")
-    table = tool.get("kcompat", {})
-    if not isinstance(table, dict):
-        raise ConfigError(f"{path}: 'tool.kcompat' must be a table, not {_kind(table)}")
-    return parse_config(table, str(path), str(path.parent), rules=rules)
+        raise ConfigError(f"{named}: invalid TOML: {err}") from None
+    table: Any = data
+    prefix = ""
+    if path.name == "pyproject.toml":
+        prefix = "tool.kcompat"
+        tool = data.get("tool", {})
+        if not isinstance(tool, dict):
+            raise ConfigError(
+                f"{named}: 'tool' must be a table ([tool.kcompat] holds kcompat's keys)"
+            )
+        table = tool.get("kcompat", {})
+        if not isinstance(table, dict):
+            raise ConfigError(f"{named}: 'tool.kcompat' must be a table, not {_kind(table)}")
+    found = parse_config(table, named, str(root if root is not None else path.parent), rules=rules)
+    from kcompat.tomllines import key_lines
+
+    try:
+        label = os.path.relpath(path)
+    except ValueError:  # another drive (Windows)
+        label = str(path)
+    return replace(found, label=label, lines=tuple(key_lines(text, prefix).items()))
 
 
 def _selected(
@@ -311,7 +353,13 @@ def parse_config(
         except PatternError as err:
             raise ConfigError(f"{source}: {key} is not a valid regex: {err}") from None
     unused = _typed(table, "report-unused-ignores", bool, False, source, "true or false")
+    fixtures = (
+        _string_list(table, "fixtures", source, "a list of path globs")
+        if "fixtures" in table
+        else DEFAULT_FIXTURES
+    )
     return Config(
+        fixtures=fixtures,
         ignore=_acceptances(table.get("ignore", []), source, check_rule),
         preview=_previews(table.get("preview", []), source),
         report_unused_ignores=unused,
@@ -407,26 +455,12 @@ def _acceptances(value: Any, source: str, check_rule: Any) -> tuple[Acceptance, 
         )  # fmt: skip
         if not rules and not messages and not paths:
             raise ConfigError(f"{source}: {where} needs a rule, a message or a path to match")
-        out.append(Acceptance(reason.strip(), rules, messages, paths))
+        out.append(Acceptance(reason.strip(), rules, messages, paths, number))
     return tuple(out)
 
 
 def _previews(value: Any, source: str) -> tuple[Preview, ...]:
-    """``preview``: message globs, or tables ``{ message = "...", reason = "..." }``."""
-    if not isinstance(value, list):
-        raise ConfigError(f"{source}: 'preview' must be a list of message names or globs")
-    out = []
-    for entry in value:
-        if isinstance(entry, str) and entry.strip():
-            out.append(Preview(entry.strip()))
-        elif isinstance(entry, dict) and isinstance(entry.get("message"), str):
-            reason = entry.get("reason", "early access")
-            if not isinstance(reason, str) or set(entry) - {"message", "reason"}:
-                raise ConfigError(f"{source}: preview entries take 'message' and 'reason'")
-            out.append(Preview(entry["message"], reason))
-        else:
-            raise ConfigError(
-                f"{source}: preview entries are message names or globs, or "
-                '{ message = "...", reason = "..." }'
-            )
-    return tuple(out)
+    try:
+        return parse_previews(value)
+    except ValueError as err:
+        raise ConfigError(f"{source}: {err}") from None

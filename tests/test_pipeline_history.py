@@ -28,6 +28,7 @@ from kcompat.modes import HistoryMode
 from kcompat.pipeline.history_driver import HistoryRequest, HistoryResult, run_history
 from kcompat.rules.registry import rule_categories
 from tests.conftest import git
+from tests.diff_runner import init_repo
 
 kcompat.commands.register_all()
 
@@ -572,6 +573,28 @@ def test_the_archive_is_on_by_default_in_the_users_cache(
     final = Path(str(gone).rsplit(".", 2)[0])
     assert f"-XX:SharedArchiveFile={final}" in local_java_options().split()
     assert final.read_bytes() == b"archive" and not gone.exists()
+
+
+def test_the_archive_is_never_kept_where_others_may_write(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The JVM maps the archive's classes: a folder others may write (a shared cache) or
+    a working tree gets none (the run is as right, only slower to start)."""
+    from kcompat.pipeline.session import local_java_options
+
+    monkeypatch.delenv("KCOMPAT_SPARK_CDS", raising=False)
+    monkeypatch.setenv("KCOMPAT_SPARK_JIT", "full")
+    shared = tmp_path / "shared"
+    (shared / "kcompat").mkdir(parents=True)
+    (shared / "kcompat").chmod(0o777)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(shared))
+    assert local_java_options() == ""
+    (shared / "kcompat").chmod(0o700)
+    assert "-XX:ArchiveClassesAtExit=" in local_java_options()
+    init_repo(tmp_path / "dotfiles")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "dotfiles" / ".cache"))
+    assert local_java_options() == ""
+    assert not (tmp_path / "dotfiles" / ".cache").exists()
 
 
 def test_the_session_jvm_runs_with_the_local_options(spark: Any) -> None:

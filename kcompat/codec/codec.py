@@ -20,9 +20,9 @@ from functools import cached_property
 from typing import Any
 
 from kcompat.codec import reference
-from kcompat.codec.compiler import compile_java_decoder, compile_layout
+from kcompat.codec.compiler import CodeStore, compile_java_decoder, compile_layout
 from kcompat.codec.errors import CodecBug, DecodeError, EncodeError
-from kcompat.spec.model import Message
+from kcompat.spec.model import Memo, Message
 from kcompat.spec.resolve import Layout, StructLayout, resolve
 
 
@@ -34,6 +34,7 @@ class Codec:
     source: str = field(repr=False)
     _encode: Callable[[Any], bytearray] = field(repr=False)
     _decode: Callable[[bytes], dict[str, Any]] = field(repr=False)
+    code_cache: CodeStore | None = field(default=None, repr=False, compare=False)
 
     def encode(self, value: Any) -> bytes:
         """The bytes of ``value``; :class:`EncodeError` names the offending field."""
@@ -56,7 +57,7 @@ class Codec:
     @cached_property
     def _decode_java(self) -> Callable[[bytes], dict[str, Any]]:
         """The Java-mode decoder, generated on first use (most callers never need it)."""
-        return compile_java_decoder(self.layout)
+        return compile_java_decoder(self.layout, self.code_cache)
 
     def _explain_encode(self, value: Any, failure: Exception) -> Exception:
         try:
@@ -84,21 +85,19 @@ class Codec:
         )
 
 
-_CACHE_KEY = "_kcompat_codecs"
+#: Compiled codecs by version, kept on the message whose layouts they encode.
+_CODECS: Memo[dict[int, Codec]] = Memo("codecs")
 
 
-def codec_for(layout: Layout) -> Codec:
-    """The compiled codec of ``layout`` (compiled on first use, then cached)."""
-    message = layout.message
-    cache: dict[int, Codec] | None = message.__dict__.get(_CACHE_KEY)
-    if cache is None:
-        cache = {}
-        object.__setattr__(message, _CACHE_KEY, cache)
+def codec_for(layout: Layout, code_cache: CodeStore | None = None) -> Codec:
+    """The compiled codec of ``layout`` (compiled on first use, then cached on its
+    message; ``code_cache``: where a command keeps compiled code between processes)."""
+    cache = _CODECS(layout.message, dict)
     found = cache.get(layout.version)
     if found is not None and found.layout is layout:
         return found
-    encoder, decoder, source = compile_layout(layout)
-    codec = Codec(layout, source, encoder, decoder)
+    encoder, decoder, source = compile_layout(layout, code_cache)
+    codec = Codec(layout, source, encoder, decoder, code_cache)
     cache[layout.version] = codec
     return codec
 
@@ -133,15 +132,16 @@ class Interpreted:
             raise DecodeError(0, "", "the message nests too deeply to read") from None
 
 
-def codec_for_uses(layout: Layout, uses: int) -> Codec | Interpreted:
+def codec_for_uses(
+    layout: Layout, uses: int, code_cache: CodeStore | None = None
+) -> Codec | Interpreted:
     """A codec for about ``uses`` encodes and decodes of ``layout``: the compiled one,
     unless the layout is too big to compile for that few uses (and this process has not
     compiled it already): then the reference codec, which gives the same results."""
-    cache: dict[int, Codec] | None = layout.message.__dict__.get(_CACHE_KEY)
-    found = cache.get(layout.version) if cache is not None else None
+    found = _CODECS(layout.message, dict).get(layout.version)
     compiled = found is not None and found.layout is layout
     if compiled or uses >= COMPILE_PAYS_AFTER or _fields(layout.root) <= COMPILE_AT_MOST:
-        return codec_for(layout)
+        return codec_for(layout, code_cache)
     return Interpreted(layout)
 
 

@@ -79,10 +79,11 @@ def encode(
     found = _find_message(message, kind, version, specs, config_file)
     text = _read_input(source, MAX_JSON_BYTES)
     data = load_json(text, _label(source), "give a value as kcompat decode prints it")
+    layout = resolve(found, version)
     try:
-        layout = resolve(found, version)
         value = from_json(layout, data)
-        encoded = codec_for_uses(layout, 1).encode(value)  # one use: no compiling a giant
+        # one use: a layout of thousands of fields is not worth compiling
+        encoded = codec_for_uses(layout, 1, _code_cache()).encode(value)
     except EncodeError as err:
         _codec_failure(f"cannot encode {found.name} v{version}: {err}")
     if raw:
@@ -149,7 +150,8 @@ def decode(
             _codec_failure(f"cannot decode {found.name} v{version}: {error}")
         return
     try:
-        value = codec_for_uses(resolve(found, version), 1).decode(payload, java=java)
+        layout = resolve(found, version)
+        value = codec_for_uses(layout, 1, _code_cache()).decode(payload, java=java)
     except DecodeError as err:
         _codec_failure(f"cannot decode {found.name} v{version}: {err}")
     from kcompat.escaping import json_safe
@@ -157,6 +159,14 @@ def decode(
     for chunk in iter_json(resolve(found, version), value):
         sys.stdout.write(json_safe(chunk))
     sys.stdout.write("\n")
+
+
+def _code_cache() -> Any:
+    """Where compiled codecs are kept for the next run (None: no cache)."""
+    from kcompat.cache import user_cache
+
+    cache = user_cache()
+    return cache.code if cache is not None else None
 
 
 def _codec_failure(message: str) -> Any:

@@ -15,7 +15,7 @@ from typing import cast
 from kcompat.config import Config
 from kcompat.findings import Reporter, Severity
 from kcompat.rules.registry import Category, Rule, RuleKind, Runner, Subject, all_rules, decorator
-from kcompat.rules.runner import Call, Finishing, Outcome, finish, run_rules
+from kcompat.rules.runner import Call, Finishing, Outcome, compared, finish, run_rules
 from kcompat.spec.model import Message
 from kcompat.spec.resolve import Kind, LayoutField, StructLayout, resolve
 from kcompat.spec.runs import runs
@@ -192,6 +192,7 @@ def drift_specs(
         config=config,
         kinds=frozenset({"drift"}),
         comments={s.path: s.document.comments for s in local if s.document is not None},
+        subjects=compared((*upstream, *local)),
     )
     return finish(run_rules(all_rules("drift"), calls), how)
 

@@ -20,6 +20,7 @@ from kcompat.modes import ReleasedMode
 from kcompat.rules.registry import rule_categories
 
 if TYPE_CHECKING:
+    from kcompat.cache import Cache
     from kcompat.findings import Finding
     from kcompat.sources.git import GitRepo
     from kcompat.sources.sides import Side
@@ -38,6 +39,7 @@ class ExplainRequest:
     config_file: Path | None = None
     proof: bool = True  # diff's round-trip proof for --against
     samples: int = 20
+    cache: Cache | None = None  # the user's disk cache, when the command keeps one
 
 
 def run_explain(request: ExplainRequest) -> list[Explanation]:
@@ -158,7 +160,14 @@ def _findings(
 ) -> Sequence[Finding]:
     from kcompat.diff.prepared import check_pair, prepare_pair
 
+    cache = request.cache
     mode = config.released or ReleasedMode.AUTO
-    prepared = prepare_pair(base, head, released_mode=mode, config=config)
-    outcome = check_pair(prepared, config=config, proof=request.proof, samples=request.samples)
+    prepared = prepare_pair(base, head, released_mode=mode, config=config, cache=cache)
+    outcome = check_pair(
+        prepared,
+        config=config,
+        proof=request.proof,
+        samples=request.samples,
+        code_cache=cache.code if cache is not None else None,
+    )
     return [f for f in outcome.findings if not f.message_name or f.message_name == name]

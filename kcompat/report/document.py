@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from kcompat.escaping import shown
 from kcompat.findings import Finding, Severity
 from kcompat.rules.runner import Outcome
+from kcompat.rules.suppress import NO_REASON
 
 
 @dataclass(frozen=True)
@@ -25,6 +26,8 @@ class Report:
     hidden: int = 0  # below --level
     suppressed: int = 0  # silenced by inline ignore comments
     baselined: int = 0  # accepted by --baseline
+    fixtures: int = 0  # diff: findings about test specs, made infos
+    suppressions: tuple[tuple[str, int], ...] = ()  # each ignore comment reason, how many
 
     @staticmethod
     def of(
@@ -36,11 +39,15 @@ class Report:
         base: str | None = None,
         head: str | None = None,
         released: str = "",
+        show_suppressed: bool = False,
     ) -> Report:
+        """The report of ``outcome`` at ``level``; with ``show_suppressed``, the findings
+        ignore comments silence are listed too (marked, never counting)."""
         shown = tuple(f for f in outcome.findings if f.severity >= level)
+        silenced = tuple(f for f in outcome.suppressed if f.severity >= level)
         return Report(
             command,
-            shown,
+            shown + silenced if show_suppressed else shown,
             files,
             base,
             head,
@@ -48,25 +55,32 @@ class Report:
             hidden=len(outcome.findings) - len(shown),
             suppressed=len(outcome.suppressed),
             baselined=len(outcome.baselined),
+            fixtures=outcome.fixtures,
+            suppressions=tuple(Counter(f.suppressed for f in outcome.suppressed).most_common()),
         )
 
     def by_severity(self) -> list[Finding]:
-        """Errors first, then warnings, then infos (accepted ones after the others of their
-        severity); by place within each."""
-        return sorted(self.findings, key=lambda f: (-f.severity, bool(f.accepted), *f.sort_key()))
+        """Errors first, then warnings, then infos (accepted and suppressed ones after the
+        others of their severity); by place within each."""
+        return sorted(self.findings, key=lambda f: (-f.severity, set_aside(f), *f.sort_key()))
 
     def count(self, severity: Severity) -> int:
-        """Findings of a severity that count (not accepted by the configuration)."""
-        return sum(1 for f in self.findings if f.severity is severity and not f.accepted)
+        """Findings of a severity that count (not accepted, not suppressed)."""
+        return sum(1 for f in self.findings if f.severity is severity and not set_aside(f))
 
     @property
     def counted(self) -> list[Finding]:
-        """The findings that count: all shown but those the configuration accepts."""
-        return [f for f in self.findings if not f.accepted]
+        """The findings that count: all shown but those accepted or suppressed."""
+        return [f for f in self.findings if not set_aside(f)]
 
     @property
     def accepted(self) -> int:
         return sum(1 for f in self.findings if f.accepted)
+
+    @property
+    def accepted_in_change(self) -> int:
+        """Accepted because the change's own configuration hides them (diff)."""
+        return sum(1 for f in self.findings if f.accepted and f.weakened_by)
 
     def nothing_compared(self, base_label: str | None = None) -> str:
         """ "No spec file changed between A and B" when a comparison had nothing to compare
@@ -75,19 +89,51 @@ class Report:
             return ""
         return f"No spec file changed between {base_label or self.base} and {self.head}"
 
-    def set_aside(self) -> str:
-        """What was accepted, suppressed or hidden, e.g. "2 accepted by the
-        configuration, 1 suppressed by ignore comments"; "" when nothing was."""
+    def set_aside(self, quote: Callable[[str], str] = '"{}"'.format) -> str:
+        """What was accepted, suppressed or hidden, e.g. "1 accepted in this change, 2
+        accepted by the configuration, 1 suppressed by ignore comments ("KIP-12")"; ""
+        when nothing was. Each reason is written by ``quote``."""
         parts = []
-        if self.accepted:
-            parts.append(f"{self.accepted} accepted by the configuration")
+        if self.accepted_in_change:
+            parts.append(f"{self.accepted_in_change} accepted in this change")
+        lowered = sum(1 for f in self.findings if f.weakened_by and not set_aside(f))
+        if lowered:
+            parts.append(f"{lowered} lowered in this change")
+        if self.accepted - self.accepted_in_change:
+            parts.append(f"{self.accepted - self.accepted_in_change} accepted by the configuration")
         if self.suppressed:
-            parts.append(f"{self.suppressed} suppressed by ignore comments")
+            parts.append(f"{self.suppressed} suppressed by ignore comments ({self.reasons(quote)})")
         if self.baselined:
             parts.append(f"{self.baselined} accepted by the baseline")
+        if self.fixtures:
+            parts.append(f"{self.fixtures} about test fixtures, at most info")
         if self.hidden:
             parts.append(f"{self.hidden} hidden by --level")
         return ", ".join(parts)
+
+    def reasons(self, quote: Callable[[str], str] = '"{}"'.format, most: int = 3) -> str:
+        """The ignore comments' reasons, most used first: ``"KIP-12" ×2, no reason given``."""
+        said = [
+            (reason if reason == NO_REASON else quote(reason)) + (f" ×{n}" if n > 1 else "")
+            for reason, n in self.suppressions[:most]
+        ]
+        rest = sum(n for _reason, n in self.suppressions[most:])
+        return ", ".join(said) + (f" and {rest} more" if rest else "")
+
+
+def set_aside(finding: Finding) -> bool:
+    """Whether a finding is listed without counting: accepted, or silenced by a comment."""
+    return bool(finding.accepted or finding.suppressed)
+
+
+def status(finding: Finding) -> str:
+    """Why a listed finding does not count as its severity says ("" when it does):
+    ``accepted``, ``accepted in this change``, ``suppressed``, ``lowered in this change``."""
+    if finding.accepted:
+        return "accepted in this change" if finding.weakened_by else "accepted"
+    if finding.suppressed:
+        return "suppressed"
+    return "lowered in this change" if finding.weakened_by else ""
 
 
 def plural(count: int, word: str) -> str:
@@ -112,7 +158,9 @@ def details(finding: Finding, *, hint: str = " Hint: {}") -> str:
     name never starts a line of its own."""
     text = shown(finding.message)
     if finding.accepted:
-        text += f"\naccepted: {shown(finding.accepted)}"
+        text += f"\n{status(finding)}: {shown(finding.accepted)}"
+    elif finding.suppressed:
+        text += f"\nsuppressed: {shown(finding.suppressed)}"
     elif finding.hint:
         text += hint.format(shown(finding.hint))
     for note in finding.notes:

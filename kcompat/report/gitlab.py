@@ -13,7 +13,7 @@ from typing import Any
 
 from kcompat.escaping import json_safe
 from kcompat.findings import Finding, Severity
-from kcompat.report.document import Report, distinct_fingerprints
+from kcompat.report.document import Report, distinct_fingerprints, set_aside, status
 
 SEVERITY = {Severity.ERROR: "major", Severity.WARNING: "minor", Severity.INFO: "info"}
 
@@ -21,14 +21,16 @@ SEVERITY = {Severity.ERROR: "major", Severity.WARNING: "minor", Severity.INFO: "
 def issue(finding: Finding, fingerprint: str) -> dict[str, Any]:
     description = finding.message
     if finding.accepted:
-        description = f"{description} (accepted: {finding.accepted})"
+        description = f"{description} ({status(finding)}: {finding.accepted})"
+    elif finding.suppressed:
+        description = f"{description} (suppressed: {finding.suppressed})"
     elif finding.hint:
         description = f"{description} (hint: {finding.hint})"
     return {
         "description": description,
         "check_name": finding.rule,
         "fingerprint": fingerprint,
-        "severity": "info" if finding.accepted else SEVERITY[finding.severity],
+        "severity": "info" if set_aside(finding) else SEVERITY[finding.severity],
         "location": {
             "path": finding.location.path.replace("\\", "/"),
             "lines": {"begin": max(finding.location.line, 1)},

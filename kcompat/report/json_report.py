@@ -41,8 +41,12 @@ def render_json(report: Report) -> str:
             "suppressed": report.suppressed,
             "baselined": report.baselined,
             "hidden": report.hidden,
+            "accepted_in_change": report.accepted_in_change,
+            "suppressions": [{"reason": r, "count": n} for r, n in report.suppressions],
         },
     }
+    if report.fixtures:
+        document["summary"]["fixtures"] = report.fixtures
     if report.base is not None or report.head is not None:
         document["base"] = report.base
         document["head"] = report.head

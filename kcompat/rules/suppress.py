@@ -19,6 +19,9 @@ from kcompat.findings import Finding
 from kcompat.spec.jackson import line_and_column
 from kcompat.spec.load import Comment
 
+#: What a suppressed finding's reason says when its comment gives none.
+NO_REASON = "no reason given"
+
 _DIRECTIVE = re.compile(r"kcompat:\s*(ignore|ignore-file)\[([^\]]*)\][ \t]*([^\r\n]*)")
 
 

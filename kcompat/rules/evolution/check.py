@@ -10,19 +10,35 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import PurePosixPath
+from typing import TYPE_CHECKING
 
 from kcompat.config import Config
 from kcompat.findings import Finding
 from kcompat.rules.evolution.context import DiffContext
-from kcompat.rules.evolution.judged import judge, kept_versions
 from kcompat.rules.evolution.ledger import TagLedger
 from kcompat.rules.evolution.pairing import MessagePair, Pairing, pair_messages
 from kcompat.rules.evolution.released import Releases
 from kcompat.rules.registry import Rule, Subject, all_rules
-from kcompat.rules.runner import Call, Finishing, Outcome, finish, run_rules
+from kcompat.rules.runner import Call, Finishing, Outcome, compared, finish, run_rules
 from kcompat.spec.model import Message
 from kcompat.spec.specfile import SpecFile
 from kcompat.spec.versions import Versions
+
+if TYPE_CHECKING:
+    from kcompat.codec.compiler import CodeStore
+
+
+@dataclass(frozen=True)
+class Unfinished:
+    """A comparison's findings before finishing, so that one run can be finished under
+    more than one configuration (a change's own and BASE's: :mod:`kcompat.diff.weakened`)."""
+
+    raw: tuple[Finding, ...]
+    evidence: tuple[Finding, ...]
+    how: Finishing
+
+    def finish(self, config: Config) -> Outcome:
+        return finish(self.raw, replace(self.how, config=config), self.evidence)
 
 
 def diff_specs(
@@ -36,11 +52,41 @@ def diff_specs(
     samples: int = 20,
     baseline: frozenset[str] = frozenset(),
     paired: Paired | None = None,
+    code_cache: CodeStore | None = None,
 ) -> Outcome:
     """Every evolution finding between two sets of spec files, proof included if asked
     (``paired``: the same specs as :func:`pair_specs` paired them, when the caller needs
-    the pairing too: the changelog reads what the rules judged)."""
+    the pairing too: the changelog reads what the rules judged; ``code_cache``: where the
+    command keeps the proof's compiled codecs between runs)."""
     config = config if config is not None else Config()
+    return unfinished_diff(
+        base_specs,
+        head_specs,
+        rules_off=config.disabled,
+        releases=releases,
+        ledger=ledger,
+        proof=proof,
+        samples=samples,
+        baseline=baseline,
+        paired=paired,
+        code_cache=code_cache,
+    ).finish(config)
+
+
+def unfinished_diff(
+    base_specs: Sequence[SpecFile],
+    head_specs: Sequence[SpecFile],
+    *,
+    rules_off: frozenset[str] = frozenset(),
+    releases: Releases | None = None,
+    ledger: TagLedger | None = None,
+    proof: bool = False,
+    samples: int = 20,
+    baseline: frozenset[str] = frozenset(),
+    paired: Paired | None = None,
+    code_cache: CodeStore | None = None,
+) -> Unfinished:
+    """The raw findings and the proof's bytes of every rule not in ``rules_off``."""
     policy = releases if releases is not None else Releases.from_base(_messages(base_specs))
     if paired is None:
         paired = pair_specs(base_specs, head_specs, policy)
@@ -57,26 +103,14 @@ def diff_specs(
     # A rule turned off does not run, so the bytes it would have explained stay the
     # proof's own finding: disabling a check never hides a proven break (an inline ignore
     # comment accepts one, bytes and all).
-    rules = [r for r in all_rules("diff") if r.id not in config.disabled]
+    rules = [r for r in all_rules("diff") if r.id not in rules_off]
     raw = run_rules(rules, calls)
-    pair_rules = [r for r in rules if r.subject is Subject.PAIR]
-
-    def run_pair(pair: MessagePair) -> list[Finding]:
-        one = _pair_call(pair, context)
-        return run_rules(pair_rules, lambda _rule: (one,))
-
     proven = [p for p in pairing.pairs if not p.common.empty]
-    for judged in pairing.judged:
-        found = judge(judged, run_pair)
-        raw.extend(found)
-        broken = kept_versions(found)
-        if not broken.empty:
-            proven.append(replace(judged.change, released=broken))
     evidence: list[Finding] = []
-    if proof and "roundtrip-mismatch" not in config.disabled:
+    if proof and "roundtrip-mismatch" not in rules_off:
         from kcompat.rules.evolution.proof import proof_findings
 
-        evidence = proof_findings(proven, samples=samples)
+        evidence = proof_findings(proven, samples=samples, code_cache=code_cache)
 
     base_names = {p.head.name: p.base.name for p in pairing.pairs}
 
@@ -87,14 +121,21 @@ def diff_specs(
         name = base_names.get(finding.message_name, finding.message_name)
         return policy.reason(name, versions)
 
+    def latest(finding: Finding) -> str | None:
+        versions = Versions.try_parse(finding.versions)
+        if versions is None or versions.empty:
+            return None
+        return policy.latest(base_names.get(finding.message_name, finding.message_name), versions)
+
     how = Finishing(
-        config=config,
         kinds=frozenset({"diff"}),
         comments={s.path: s.document.comments for s in head_specs if s.document is not None},
         baseline=baseline,
         released_by=released_by,
+        latest=latest,
+        subjects=compared((*base_specs, *head_specs)),
     )
-    return finish(raw, how, evidence)
+    return Unfinished(tuple(raw), tuple(evidence), how)
 
 
 @dataclass(frozen=True)
