@@ -28,6 +28,7 @@ from typing import Any
 from kcompat.findings import Severity
 from kcompat.modes import ReleasedMode
 from kcompat.patterns import PatternError, compiled
+from kcompat.tomllines import key_lines, line_of
 
 DEFAULT_RELEASE_TAGS = r"^v?\d+\.\d+(\.\d+)?$"
 #: A configuration file larger than this is refused (it is read whole).
@@ -114,15 +115,7 @@ class Config:
     def line_of(self, key: str) -> int:
         """The line of a key (``severity.tag-changed``, ``ignore#2``), else of the nearest
         enclosing one, else 1."""
-        written = dict(self.lines)
-        while key not in written:
-            if "." in key:
-                key = key.rpartition(".")[0]
-            elif "#" in key:
-                key = key.partition("#")[0]
-            else:
-                return 1
-        return written[key]
+        return line_of(dict(self.lines), key)
 
     def __reduce__(self) -> tuple[Any, ...]:
         # mappingproxy does not pickle; Spark ships the configuration to executors
@@ -269,8 +262,6 @@ def config_from_text(
         if not isinstance(table, dict):
             raise ConfigError(f"{named}: 'tool.kcompat' must be a table, not {_kind(table)}")
     found = parse_config(table, named, str(root if root is not None else path.parent), rules=rules)
-    from kcompat.tomllines import key_lines
-
     try:
         label = os.path.relpath(path)
     except ValueError:  # another drive (Windows)
