@@ -493,3 +493,20 @@ def test_released_auto_is_named_as_written(tmp_path: Path) -> None:
     assert weakenings(diff(repo)[1]) == [
         'released = "auto" (was "base"): it hides or lowers 1 finding of this comparison'
     ]
+
+
+def test_a_base_pattern_that_cannot_be_matched_in_time_is_said(tmp_path: Path) -> None:
+    """BASE's release-tags backtracks forever on a long tag name: the diff still ends, with
+    one note, and the change of the setting is reported (what it hides cannot be told)."""
+    hostile = "release-tags = '^(1|11)+$'\n"
+    repo = released_repo(tmp_path / "r", hostile, "", branch=False)
+    git(repo, "tag", "1" * 60 + "x", "HEAD~1")
+    run = run_cli(["diff", "HEAD~1", "HEAD", "--no-proof", "-f", "json"], repo)
+    assert run.code == 0, run.stderr
+    (note,) = run.stderr.splitlines()
+    assert note.startswith("kcompat: note: BASE's configuration: release-tags '^(1|11)+$' takes")
+    messages = [f["message"] for f in run.findings() if f["rule"] == "config-weakened"]
+    assert messages == [
+        'release-tags = "^v?\\\\d+\\\\.\\\\d+(\\\\.\\\\d+)?$" (was "^(1|11)+$"): what it hides '
+        "here could not be worked out"
+    ]
