@@ -300,6 +300,13 @@ SETTINGS: tuple[Setting, ...] = (
         _entries,
     ),
     Setting(
+        "fixtures",
+        "fixtures",
+        "more folders of test specs: the findings about their specs become infos",
+        _whole,
+        lambda base, head: bool(set(head.fixtures) - set(base.fixtures)),
+    ),
+    Setting(
         "diff_base",
         "diff-base",
         "none: what the language server diffs a saved spec against; `diff` never reads it",
