@@ -15,8 +15,7 @@ it hides is listed, accepted in this change, with the setting as its reason.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -25,7 +24,7 @@ from kcompat.diff.prepared import PreparedPair, prepare_pair, unfinished_pair
 from kcompat.errors import UsageError
 from kcompat.findings import Finding, Location
 from kcompat.modes import ReleasedMode
-from kcompat.rules.config_change import SettingChange, setting_changes
+from kcompat.rules.config_change import Matcher, SettingChange, setting_changes
 from kcompat.rules.evolution.check import Unfinished
 from kcompat.rules.registry import rule_categories
 from kcompat.rules.runner import Finishing, Outcome, finish
@@ -198,20 +197,20 @@ class _Runs:
         return self.unfinished[key].finish(config)
 
 
-def _matcher(base: SpecSource) -> Callable[[str, str], frozenset[str]] | None:
+def _matcher(base: SpecSource) -> Matcher | None:
     """The refs of BASE's repository a release pattern matches (``release-tags``: tags,
-    ``release-branches``: branches; "" matches none)."""
+    ``release-branches``: branches; "" matches none; None: it cannot be matched in time)."""
     repo = base.repo
     if repo is None:
         return None
 
-    def matched(key: str, pattern: str) -> frozenset[str]:
+    def matched(key: str, pattern: str) -> frozenset[str] | None:
         if not pattern:
             return frozenset()
         try:
             found = (release_tags if key == "release-tags" else release_branches)(repo, pattern)
-        except re.error:
-            return frozenset()
+        except UsageError:
+            return None
         return frozenset(ref.name for ref in found)
 
     return matched
