@@ -126,11 +126,18 @@ def _comments(text: str) -> Iterator[tuple[int, str, bool]]:
     if "/*" in text:
         yield from _comments_with_blocks(text)
         return
-    for number, line in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"), 1):
-        if "//" in line:
-            match = _LINE_COMMENT.match(line)
-            if match is not None:
-                yield number, match.group(1), False
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    for number, line in enumerate(text.split("\n"), 1):
+        if "//" not in line:
+            continue
+        bare = line.lstrip()
+        if bare.startswith("//"):  # a comment line (most): no string to skip before it
+            yield number, bare[2:], False
+            continue
+        match = _LINE_COMMENT.match(line)
+        if match is not None:
+            yield number, match.group(1), False
 
 
 #: A JSON string (skipped), a ``//`` comment (to CR or LF, as Jackson ends it) or a block.
