@@ -235,6 +235,24 @@ def test_an_inherited_git_dir_does_not_replace_repo(
         assert "ignoring GIT_CONFIG_COUNT" in run.stderr
 
 
+def test_corpus_repo_sets_the_inherited_git_dir_aside_before_spark(
+    two_repos: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """``corpus build --repo`` and ``corpus verify --repo`` say which inherited variables
+    they set aside, as every ``--repo`` does, before anything else (here a bad Spark
+    master, checked before Spark starts, ends the run)."""
+    mine, other = two_repos
+    env = {"GIT_DIR": str(other / ".git"), "GIT_WORK_TREE": str(other)}
+    for command in (["build", "--rev", "HEAD"], ["verify", str(tmp_path / "c"), "--rev", "HEAD"]):
+        argv = ["corpus", *command, "--out", str(tmp_path / "out"), "--repo", str(mine)]
+        run = run_process([*argv, "--master", "bogus://x"], tmp_path, env)
+        assert run.code == 2, run.stderr
+        assert run.stderr.splitlines()[0] == (
+            f"kcompat: --repo {mine}: ignoring GIT_DIR, GIT_WORK_TREE from the environment "
+            "(they name parts of another repository)"
+        ), run.stderr
+
+
 def test_a_partial_commits_index_is_still_read(two_repos: tuple[Path, Path]) -> None:
     """pre-commit on ``git commit FILE``: git hands the hook a temporary index inside the
     repository's own git directory. Without ``--repo`` it is git's word; with ``--repo``
