@@ -29,7 +29,7 @@ from kcompat.pipeline.revisions import Comparison, consecutive, not_ancestors, r
 from kcompat.pipeline.sparkapi import is_connect, label_jobs
 from kcompat.sources.git import GitRepo
 from kcompat.sources.gitwalk import subjects
-from kcompat.sources.releases import release_tags
+from kcompat.sources.release_source import release_tags
 
 
 @dataclass(frozen=True)
