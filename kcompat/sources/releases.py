@@ -19,7 +19,7 @@ from pathlib import PurePosixPath
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
-from kcompat.naming import request_name_for
+from kcompat.naming import release_order, request_name_for
 from kcompat.rules.evolution.released import TAGS, Releases, Shipped
 from kcompat.sources.git import GitRepo
 from kcompat.sources.gitrefs import Tag
