@@ -165,15 +165,35 @@ def stop_children(grace: float = GRACE) -> None:
         _send(process, signal.SIGTERM)
         _send(process, signal.SIGCONT)
     deadline = time.monotonic() + grace
-    while _running() and time.monotonic() < deadline:
+    while _left(frozen) and time.monotonic() < deadline:
         time.sleep(0.05)
     for _attempt in range(3):
-        left = _running()
+        left = _left(frozen)
         if not left:
             return
         for process in left:
             _send(process, signal.SIGKILL)
         time.sleep(0.1)
+
+
+def _left(frozen: list[psutil.Process]) -> list[psutil.Process]:
+    """What still runs of the frozen processes and of this one's descendants: a process
+    whose parent ended first is no descendant any more (it was given to init), yet it is
+    one of ours until it has ended."""
+    left = _running()
+    return left + [p for p in frozen if p not in left and _alive(p)]
+
+
+def _alive(process: psutil.Process) -> bool:
+    import psutil
+
+    try:  # is_running() also tells a pid reused meanwhile from the process found
+        return process.is_running() and process.status() not in (
+            psutil.STATUS_ZOMBIE,
+            psutil.STATUS_DEAD,
+        )
+    except psutil.Error:
+        return False
 
 
 def _freeze(rounds: int = 20) -> list[psutil.Process]:
@@ -239,6 +259,9 @@ def leave() -> NoReturn:
     if _in_main_thread():  # from now on Ctrl-C changes nothing: this is the way out
         signal.signal(signal.SIGINT, signal.SIG_IGN)
     report()
+    # A Ctrl-C a library took first (pyspark's handler, before kcompat's was back) did not
+    # turn stderr away: what py4j logs of the connections cut below must not reach it.
+    _point_stderr_at(os.devnull)
     stop_children()
 
     def last_resort() -> None:

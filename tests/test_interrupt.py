@@ -298,3 +298,81 @@ def test_every_process_below_is_stopped() -> None:
         check=True,
     )
     assert done.stdout.split(maxsplit=1) == ["2", "[]\n"]
+
+
+#: A child that starts a grandchild deaf to SIGTERM and ends at once when told to: the
+#: grandchild, given to init when its parent ends, is no descendant any more, yet it was
+#: started below kcompat and must not outlive it.
+ORPHANED = """
+import os, subprocess, sys, tempfile, time
+import psutil
+from kcompat import interrupt
+
+ready = os.path.join(tempfile.mkdtemp(), "deaf")
+deaf = (
+    "import pathlib, signal, sys, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); "
+    "pathlib.Path(sys.argv[1]).touch(); time.sleep(120)"
+)
+starter = (
+    "import subprocess, sys, time; "
+    f"subprocess.Popen([sys.executable, '-c', {deaf!r}, {ready!r}]); time.sleep(120)"
+)
+subprocess.Popen([sys.executable, "-c", starter])
+while not os.path.exists(ready):
+    time.sleep(0.02)
+started = [p.pid for p in psutil.Process().children(recursive=True)]
+interrupt.stop_children(grace=1)
+running = []
+for pid in started:
+    try:
+        if psutil.Process(pid).status() != psutil.STATUS_ZOMBIE:
+            running.append(pid)
+    except psutil.NoSuchProcess:
+        pass
+for pid in running:
+    os.kill(pid, 9)
+print(len(started), running)
+"""
+
+
+def test_a_process_whose_parent_ended_first_is_stopped_too() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", ORPHANED],
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert done.stdout.split(maxsplit=1) == ["2", "[]\n"]
+
+
+#: A library's own SIGINT handler (pyspark's, before kcompat takes SIGINT back) turns
+#: Ctrl-C into a KeyboardInterrupt; what the library then logs at exit (py4j of the
+#: connection the stopped JVM cut) must not follow the one line.
+FOREIGN_HANDLER = """
+import atexit, logging, os, signal, time
+from kcompat import interrupt
+
+logging.basicConfig()
+with interrupt.handling(owns_process=True):
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(30)
+    except KeyboardInterrupt:
+        pass
+    atexit.register(lambda: logging.error("Exception while sending command."))
+    interrupt.leave()
+"""
+
+
+def test_what_a_library_logs_after_its_own_ctrl_c_is_not_shown() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", FOREIGN_HANDLER],
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert (done.returncode, done.stderr) == (130, INTERRUPTED)
