@@ -26,7 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from kcompat.diff.prepared import check_pair, prepare_pair
+from kcompat.diff.check import check_pair
+from kcompat.diff.prepared import prepare_pair
 from kcompat.report import formats
 from kcompat.report.document import Report
 from kcompat.report.text import plain, render_text, styled

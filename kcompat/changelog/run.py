@@ -16,7 +16,8 @@ from kcompat.changelog.breaks import from_findings
 from kcompat.changelog.compute import Sides, compute
 from kcompat.changelog.model import Changelog
 from kcompat.config import ConfigChoice
-from kcompat.diff.prepared import check_pair, paired_specs, prepare_pair
+from kcompat.diff.check import check_pair, paired_specs
+from kcompat.diff.prepared import prepare_pair
 from kcompat.diff.run import DiffRequest, pathspecs, resolve_sides
 from kcompat.rules.registry import rule_categories
 from kcompat.sources.git import GitRepo

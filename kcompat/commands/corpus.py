@@ -15,7 +15,7 @@ from typing import Annotated, Any, TypeVar
 
 import typer
 
-import kcompat.pipeline.corpus_rules  # noqa: F401  (registers the corpus rules)
+import kcompat.rules.corpus  # noqa: F401  (registers the corpus rules)
 from kcompat.app import (
     Color,
     ColorOption,

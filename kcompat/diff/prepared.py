@@ -1,9 +1,10 @@
 """One comparison as plain data: the texts that differ, and the policies decided from git.
 
 ``prepare_pair`` runs where the repository is (it reads git: changed files, releases, the
-tag ledger's history). ``check_pair`` is pure: texts in, findings out. ``kcompat diff``
-calls both in one process; ``kcompat history`` prepares on the Spark driver and checks
-on the executors, which have no checkout. Both therefore give the same findings.
+tag ledger's history). :func:`kcompat.diff.check.check_pair` is pure: texts in, findings
+out. ``kcompat diff`` calls both in one process; ``kcompat history`` prepares on the Spark
+driver and checks on the executors, which have no checkout. Both therefore give the same
+findings.
 """
 
 from __future__ import annotations
@@ -15,15 +16,13 @@ from typing import Any
 
 from kcompat.config import Config
 from kcompat.errors import UsageError
-from kcompat.rules.evolution.check import Paired, diff_specs, pair_specs
-from kcompat.rules.evolution.ledger import Binding, TagLedger
+from kcompat.rules.evolution.ledger import TagLedger
 from kcompat.rules.evolution.released import BASE, TAGS, Releases
-from kcompat.rules.runner import Outcome
 from kcompat.sources.releases import TagReleases, releases_for
 from kcompat.sources.sides import Side, companion_requests, load_sides, source_path
 from kcompat.sources.tag_history import ledger_from_history
 from kcompat.spec.model import Message
-from kcompat.spec.specfile import SpecFile, read_spec
+from kcompat.spec.specfile import SpecFile
 
 #: ``--released`` values: ``auto`` is ``tags`` where the repository has releases.
 MODES = ("auto", BASE, TAGS)
@@ -190,39 +189,3 @@ def _text_of(spec: SpecFile) -> bytes:
     if spec.document is not None:
         return spec.document.text.encode("utf-8")
     return spec.raw if spec.raw is not None else b""
-
-
-def check_pair(
-    pair: PreparedPair,
-    *,
-    config: Config | None = None,
-    proof: bool = False,
-    samples: int = 20,
-    baseline: frozenset[str] = frozenset(),
-    paired: Paired | None = None,
-) -> Outcome:
-    """All findings for a prepared comparison (pure: no git, no file system); ``paired``
-    is its specs as :func:`paired_specs` paired them, when the caller needs the pairing."""
-    base_specs = [read_spec(path, data) for path, data in pair.base_files]
-    head_specs = [read_spec(path, data) for path, data in pair.head_files]
-    ledger = TagLedger.empty()
-    for name, path, tag, bindings in pair.ledger:
-        ledger.entries.setdefault(name, {})[(path, tag)] = [Binding(*b) for b in bindings]
-    return diff_specs(
-        base_specs,
-        head_specs,
-        config=config,
-        releases=pair.releases,
-        ledger=ledger,
-        proof=proof,
-        samples=samples,
-        baseline=baseline,
-        paired=paired,
-    )
-
-
-def paired_specs(pair: PreparedPair) -> Paired:
-    """A prepared comparison's specs, paired exactly as :func:`check_pair` pairs them."""
-    base_specs = [read_spec(path, data) for path, data in pair.base_files]
-    head_specs = [read_spec(path, data) for path, data in pair.head_files]
-    return pair_specs(base_specs, head_specs, pair.releases)

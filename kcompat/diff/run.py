@@ -1,8 +1,8 @@
 """Run one ``kcompat diff``: resolve the two sides, prepare the comparison, check it.
 
 The I/O edge: it opens the repository, reads configuration and turns command-line sides
-into :class:`Side` objects; :mod:`kcompat.diff.prepared` does the rest (prepare reads git,
-check is pure), exactly as ``kcompat history`` does on Spark.
+into :class:`Side` objects; :mod:`kcompat.diff.prepared` reads git and
+:mod:`kcompat.diff.check` checks, purely, exactly as ``kcompat history`` does on Spark.
 """
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from kcompat.config import Config, ConfigChoice, ConfigError
-from kcompat.diff.prepared import check_pair, prepare_pair
+from kcompat.diff.check import check_pair
+from kcompat.diff.prepared import prepare_pair
 from kcompat.errors import UsageError
 from kcompat.findings import Severity
 from kcompat.rules.registry import rule_categories

@@ -155,7 +155,8 @@ def _restrict(side: Side, key: str) -> Side:
 def _findings(
     base: Side, head: Side, config: Config, request: ExplainRequest, name: str
 ) -> Sequence[Finding]:
-    from kcompat.diff.prepared import check_pair, prepare_pair
+    from kcompat.diff.check import check_pair
+    from kcompat.diff.prepared import prepare_pair
 
     prepared = prepare_pair(base, head, released_mode=config.released or "auto", config=config)
     outcome = check_pair(prepared, config=config, proof=request.proof, samples=request.samples)

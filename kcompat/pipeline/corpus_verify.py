@@ -20,10 +20,10 @@ from typing import Any
 from kcompat.config import Config
 from kcompat.pipeline.corpus_manifest import read_manifest, shown_location
 from kcompat.pipeline.corpus_revision import Revision, open_side, pathspecs_for, read_revision
-from kcompat.pipeline.corpus_rules import MESSAGE_MISSING, MISMATCH, VERSION_MISSING
 from kcompat.pipeline.corpus_tasks import FINDING_SCHEMA, VerifyContext, verify_batches
 from kcompat.pipeline.outputs import Output
 from kcompat.pipeline.sparkapi import label_jobs
+from kcompat.rules.corpus import MESSAGE_MISSING, MISMATCH, VERSION_MISSING
 from kcompat.spec.versions import Versions
 
 

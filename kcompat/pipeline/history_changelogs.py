@@ -20,7 +20,8 @@ from kcompat.changelog.compute import Sides, compute
 from kcompat.changelog.model import summary_line
 from kcompat.changelog.render_html import render_html
 from kcompat.changelog.render_markdown import render_markdown
-from kcompat.diff.prepared import PreparedPair, paired_specs
+from kcompat.diff.check import paired_specs
+from kcompat.diff.prepared import PreparedPair
 from kcompat.pipeline.history_tasks import Texts, join_texts
 from kcompat.pipeline.outputs import Output
 from kcompat.spec.specfile import parsed_once

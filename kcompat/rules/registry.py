@@ -2,7 +2,7 @@
 call of its check is given, and the function that runs it.
 
 Rules register through the typed decorators of their family (``rules.lint.adapters``,
-``rules.evolution.adapters``, ``kcompat.drift.check``), which fix the check's signature per
+``rules.evolution.adapters``, ``rules.drift.adapters``), which fix the check's signature per
 subject and wrap it into one uniform :data:`Runner`. A rule whose findings come from
 another stage (the byte proof, ignore comments, the corpus verifier) is declared with
 :func:`elsewhere` (one table per module), naming that stage, instead of as a function
@@ -206,8 +206,8 @@ def elsewhere(kind: RuleKind, *rules: tuple[Elsewhere, str]) -> tuple[str, ...]:
 RULE_MODULES: dict[RuleKind, tuple[str, ...]] = {
     RuleKind.LINT: ("kcompat.rules.lint",),
     RuleKind.DIFF: ("kcompat.rules.evolution",),
-    RuleKind.DRIFT: ("kcompat.drift.check",),
-    RuleKind.CORPUS: ("kcompat.pipeline.corpus_rules",),
+    RuleKind.DRIFT: ("kcompat.rules.drift",),
+    RuleKind.CORPUS: ("kcompat.rules.corpus",),
 }
 
 

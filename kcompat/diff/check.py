@@ -1,8 +1,9 @@
-"""Evolution rules over two sets of spec files: pair them once, run the rules, finish.
+"""Diff's check: pair two sets of spec files once, run the evolution rules, finish.
 
-Pure: spec files, the released-version policy and the tag ledger in, an
-:class:`~kcompat.rules.runner.Outcome` out. ``kcompat diff`` and ``kcompat history``
-(on Spark executors) both end here.
+Pure: spec files (or a :class:`~kcompat.diff.prepared.PreparedPair`), the released-version
+policy and the tag ledger in, an :class:`~kcompat.rules.runner.Outcome` out, as
+:mod:`kcompat.lint.check` is lint's. ``kcompat diff`` and ``kcompat history`` (on Spark
+executors) both end here.
 """
 
 from __future__ import annotations
@@ -12,16 +13,17 @@ from dataclasses import dataclass, replace
 from pathlib import PurePosixPath
 
 from kcompat.config import Config
+from kcompat.diff.prepared import PreparedPair
 from kcompat.findings import Finding
 from kcompat.rules.evolution.context import DiffContext
 from kcompat.rules.evolution.judged import judge, kept_versions
-from kcompat.rules.evolution.ledger import TagLedger
+from kcompat.rules.evolution.ledger import Binding, TagLedger
 from kcompat.rules.evolution.pairing import MessagePair, Pairing, pair_messages
 from kcompat.rules.evolution.released import Releases
 from kcompat.rules.registry import Rule, Subject, all_rules
 from kcompat.rules.runner import Call, Finishing, Outcome, finish, run_rules
 from kcompat.spec.model import Message
-from kcompat.spec.specfile import SpecFile
+from kcompat.spec.specfile import SpecFile, read_spec
 from kcompat.spec.versions import Versions
 
 
@@ -163,3 +165,39 @@ def _without(specs: Sequence[SpecFile], left_out: Sequence[SpecFile]) -> list[Sp
     if any(s.path in paths for s in specs):
         return [s for s in specs if s.path not in paths]
     return [s for s in specs if PurePosixPath(s.path).name not in names]
+
+
+def check_pair(
+    pair: PreparedPair,
+    *,
+    config: Config | None = None,
+    proof: bool = False,
+    samples: int = 20,
+    baseline: frozenset[str] = frozenset(),
+    paired: Paired | None = None,
+) -> Outcome:
+    """All findings for a prepared comparison (pure: no git, no file system); ``paired``
+    is its specs as :func:`paired_specs` paired them, when the caller needs the pairing."""
+    base_specs = [read_spec(path, data) for path, data in pair.base_files]
+    head_specs = [read_spec(path, data) for path, data in pair.head_files]
+    ledger = TagLedger.empty()
+    for name, path, tag, bindings in pair.ledger:
+        ledger.entries.setdefault(name, {})[(path, tag)] = [Binding(*b) for b in bindings]
+    return diff_specs(
+        base_specs,
+        head_specs,
+        config=config,
+        releases=pair.releases,
+        ledger=ledger,
+        proof=proof,
+        samples=samples,
+        baseline=baseline,
+        paired=paired,
+    )
+
+
+def paired_specs(pair: PreparedPair) -> Paired:
+    """A prepared comparison's specs, paired exactly as :func:`check_pair` pairs them."""
+    base_specs = [read_spec(path, data) for path, data in pair.base_files]
+    head_specs = [read_spec(path, data) for path, data in pair.head_files]
+    return pair_specs(base_specs, head_specs, pair.releases)
