@@ -2,12 +2,14 @@
 
     python benchmarks/fuzz_decode.py --cases 1000000
 
-Seeds: the sample generator's values for every version of every message in specs/examples
-and in Kafka's trunk (from ../shared/corpus, cloned to a temp dir; read from git objects,
-never copied), encoded. Each case mutates a seed (see tests/decode_fuzz.py) and decodes it
-strictly and as Kafka's Java readers do, with the compiled decoder and the reference
-interpreter: any exception but DecodeError, any disagreement, Java reading otherwise what
-strict reading accepts, or a decoded value that does not write and read back the same,
+Seeds: the sample generator's values for every version of every message in specs/examples,
+of a message at the codec's corners (defaults Java reads as Infinity and NaN, tags spread
+far apart: tests/decode_fuzz.py's hostile_messages), and in Kafka's trunk (from
+../shared/corpus, cloned to a temp dir; read from git objects, never copied), encoded.
+Each case mutates a seed (see tests/decode_fuzz.py) and decodes it strictly and as
+Kafka's Java readers do, with the compiled decoder and the reference interpreter: any
+exception but DecodeError, any disagreement, Java reading otherwise what strict reading
+accepts, or a decoded value that does not write and read back the same,
 stops the run with the case. Exit status: 0 clean, 1 a failure was found.
 """
 
@@ -27,7 +29,7 @@ sys.path.insert(0, str(ROOT))
 from kcompat.spec.model import Message  # noqa: E402
 from kcompat.spec.specfile import read_spec  # noqa: E402
 from tests.codec_helpers import EXAMPLES, load_dir  # noqa: E402
-from tests.decode_fuzz import OUTCOMES, run_cases, seed_cases  # noqa: E402
+from tests.decode_fuzz import OUTCOMES, hostile_messages, run_cases, seed_cases  # noqa: E402
 
 BUNDLE = ROOT.parent / "shared" / "corpus" / "kafka-spec-history.bundle"
 
@@ -67,7 +69,7 @@ def main() -> int:
     args = parser.parse_args()
     seed = args.seed if args.seed is not None else random.randrange(1 << 32)
     with tempfile.TemporaryDirectory(prefix="kcompat-fuzz-") as tmp:
-        messages = load_dir(EXAMPLES) + trunk_messages(Path(tmp))
+        messages = load_dir(EXAMPLES) + hostile_messages() + trunk_messages(Path(tmp))
     seeds = seed_cases(messages, args.samples)
     versions = len({(layout.message.name, layout.version) for layout, _ in seeds})
     print(f"{len(seeds)} seed encodings of {versions} message versions; seed {seed}")

@@ -8,12 +8,13 @@ Seeds: specs/examples and specs/examples-v2, plus every spec at Kafka's trunk (f
 ../shared/corpus, cloned to a temp dir; read from git objects, never copied).
 
 Lint families (the checks of tests/test_fuzz_lint.py): random bytes, JSON-ish text,
-random spec documents and mutated real specs through read_spec + lint_specs + resolve.
+random spec documents and mutated real specs (line ends made CR or CR LF, numbers Java
+reads as Infinity or NaN among the mutations) through read_spec + lint_specs + resolve.
 Diff families (tests/diff_fuzz.py): a seed against a copy changed by characters or by
 structure (swap, drop, duplicate, retype, reversion, retag, rename, nest, hostile names,
-mixed), prepared and checked as ``kcompat diff`` does with the proof on, then rendered in
-every format; findings must name the compared files, JSON/SARIF parse, JUnit is valid
-XML, human formats hold nothing a terminal acts on.
+hostile numbers, mixed), prepared and checked as ``kcompat diff`` does with the proof on,
+then rendered in every format; findings must name the compared files, JSON/SARIF parse,
+JUnit is valid XML, human formats hold nothing a terminal acts on.
 
 Each process runs under a memory limit (``--memory-mb``) and a per-case time budget
 (``--case-seconds``). A failure does not stop the run: failures are grouped by class

@@ -259,6 +259,16 @@ UnusedIgnoresOption = Annotated[
 ]
 
 
+ShowSuppressedOption = Annotated[
+    bool,
+    typer.Option(
+        "--show-suppressed",
+        help="List the findings ignore comments silence, with each comment's reason "
+        "(they never fail).",
+    ),
+]
+
+
 @dataclass(frozen=True)
 class FindingsOptions:
     """The options of every command that reports findings (lint, diff, drift)."""
@@ -269,6 +279,7 @@ class FindingsOptions:
     unused_ignores: UnusedIgnoresOption = False
     color: ColorOption = Color.auto
     config_file: ConfigOption = None
+    show_suppressed: ShowSuppressedOption = False
 
     def config_choice(self) -> ConfigChoice:
         """The configuration ``--config`` and ``--report-unused-ignores`` choose."""
@@ -368,6 +379,7 @@ def report_findings(
         base=base,
         head=head,
         released=released,
+        show_suppressed=options.show_suppressed,
     )
     emit(report, fmt=options.fmt, color=options.color, base_label=base_label)
     raise typer.Exit(exit_status(outcome.findings, options.fail_on, configured_fail_on))

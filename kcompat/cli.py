@@ -90,8 +90,7 @@ def _is_usage_error(err: Exception) -> bool:
 
 def run() -> None:
     """The console script: the process is kcompat's, so on Ctrl-C everything it started
-    is stopped before it exits 130. Compiled codecs are kept for the next process
-    (:mod:`kcompat.codecache`).
+    is stopped before it exits 130.
 
     The young generation of the garbage collector is collected every 50,000 allocations,
     not every 700: imports and parsing allocate much and free little, and a pre-commit
@@ -100,10 +99,7 @@ def run() -> None:
     """
     import gc
 
-    from kcompat import codecache
-
     gc.set_threshold(YOUNG_COLLECTION, *gc.get_threshold()[1:])
-    codecache.enable()
     with interrupt.handling(owns_process=True):
         try:
             code = main()

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import difflib
 import fnmatch
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
@@ -27,6 +26,8 @@ from types import MappingProxyType
 from typing import Any
 
 from kcompat.findings import Severity
+from kcompat.modes import ReleasedMode
+from kcompat.patterns import PatternError, compiled
 
 DEFAULT_RELEASE_TAGS = r"^v?\d+\.\d+(\.\d+)?$"
 #: A configuration file larger than this is refused (it is read whole).
@@ -62,6 +63,12 @@ class Acceptance:
     rules: tuple[str, ...] = ()
     messages: tuple[str, ...] = ()
     paths: tuple[str, ...] = ()
+    number: int = field(default=0, compare=False)  # its place among [[ignore]] entries
+
+    @property
+    def named(self) -> str:
+        """How findings name it: ``[[ignore]] #2``."""
+        return f"[[ignore]] #{self.number}"
 
     def matches(self, rule: str, message_name: str, path: str) -> bool:
         if self.rules and rule not in self.rules:
@@ -92,7 +99,7 @@ class Config:
     disabled: frozenset[str] = frozenset()
     severities: Mapping[str, Severity] = field(default_factory=lambda: MappingProxyType({}))
     fail_on: Severity = Severity.ERROR
-    released: str = ""  # "" (auto: tags where the repository has releases), base or tags
+    released: ReleasedMode | None = None  # None: auto (tags where the repository has any)
     release_tags: str = DEFAULT_RELEASE_TAGS
     release_branches: str = ""  # branches whose tips count as about to ship (off by default)
     source: str = ""  # the file it came from, "" for defaults
@@ -101,6 +108,21 @@ class Config:
     preview: tuple[Preview, ...] = ()
     report_unused_ignores: bool = False
     diff_base: str = ""  # kcompat lsp: the revision a saved spec is diffed against ("": none)
+    label: str = ""  # how findings name the file (relative to the working directory)
+    lines: tuple[tuple[str, int], ...] = ()  # where each key is written (tomllines)
+
+    def line_of(self, key: str) -> int:
+        """The line of a key (``severity.tag-changed``, ``ignore#2``), else of the nearest
+        enclosing one, else 1."""
+        written = dict(self.lines)
+        while key not in written:
+            if "." in key:
+                key = key.rpartition(".")[0]
+            elif "#" in key:
+                key = key.partition("#")[0]
+            else:
+                return 1
+        return written[key]
 
     def __reduce__(self) -> tuple[Any, ...]:
         # mappingproxy does not pickle; Spark ships the configuration to executors
@@ -146,11 +168,14 @@ def find_config(start: Path) -> Path | None:
 
 
 def _has_kcompat_table(pyproject: Path) -> bool:
-    """Whether a pyproject.toml configures kcompat. One that does not parse is another
-    tool's problem, unless it mentions kcompat (then its error is ours to report)."""
+    return configures_kcompat(_read_toml_text(pyproject))
+
+
+def configures_kcompat(text: str) -> bool:
+    """Whether a pyproject.toml's text configures kcompat. One that does not parse is
+    another tool's problem, unless it mentions kcompat (then its error is ours to report)."""
     import tomllib  # only when there is a file to read: a cold start pays nothing otherwise
 
-    text = _read_toml_text(pyproject)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError:
@@ -213,21 +238,44 @@ def _load_config(start: Path | None, explicit: Path | None, rules: RuleCatalogue
     path = explicit if explicit is not None else find_config(start or Path.cwd())
     if path is None:
         return Config()
+    return config_from_text(_read_toml_text(path), path, rules=rules)
+
+
+def config_from_text(
+    text: str, path: Path, *, rules: RuleCatalogue, source: str = "", root: Path | None = None
+) -> Config:
+    """The configuration ``text`` holds, read as the file ``path`` (a ``pyproject.toml``
+    by its ``[tool.kcompat]`` table); ``source`` names it in errors (default: the path),
+    ``root`` is where its ``paths`` start (default: the file's directory). The same text
+    read from a git revision is the same configuration."""
+    import os
     import tomllib  # only when there is a file to read: a cold start pays nothing otherwise
 
+    named = source or str(path)
     try:
-        data = tomllib.loads(_read_toml_text(path))
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
-        raise ConfigError(f"{path}: invalid TOML: {err}") from None
-    if path.name != "pyproject.toml":
-        return parse_config(data, str(path), str(path.parent), rules=rules)
-    tool = data.get("tool", {})
-    if not isinstance(tool, dict):
-        raise ConfigError(f"{path}: 'tool' must be a table ([tool.kcompat] holds kcompat's keys)")
-    table = tool.get("kcompat", {})
-    if not isinstance(table, dict):
-        raise ConfigError(f"{path}: 'tool.kcompat' must be a table, not {_kind(table)}")
-    return parse_config(table, str(path), str(path.parent), rules=rules)
+        raise ConfigError(f"{named}: invalid TOML: {err}") from None
+    table: Any = data
+    prefix = ""
+    if path.name == "pyproject.toml":
+        prefix = "tool.kcompat"
+        tool = data.get("tool", {})
+        if not isinstance(tool, dict):
+            raise ConfigError(
+                f"{named}: 'tool' must be a table ([tool.kcompat] holds kcompat's keys)"
+            )
+        table = tool.get("kcompat", {})
+        if not isinstance(table, dict):
+            raise ConfigError(f"{named}: 'tool.kcompat' must be a table, not {_kind(table)}")
+    found = parse_config(table, named, str(root if root is not None else path.parent), rules=rules)
+    from kcompat.tomllines import key_lines
+
+    try:
+        label = os.path.relpath(path)
+    except ValueError:  # another drive (Windows)
+        label = str(path)
+    return replace(found, label=label, lines=tuple(key_lines(text, prefix).items()))
 
 
 def _selected(
@@ -294,15 +342,20 @@ def parse_config(
         fail_on = Severity.parse(text("fail-on", "error"))
     except ValueError as err:
         raise ConfigError(f"{source}: fail-on: {err}") from None
-    released = text("released", "auto")
-    if released not in ("auto", "base", "tags"):
-        raise ConfigError(f"{source}: released must be 'auto', 'base' or 'tags', not {released!r}")
+    released = text("released", ReleasedMode.AUTO)
+    if released not in set(ReleasedMode):
+        *first, last = (f"'{mode}'" for mode in ReleasedMode)
+        raise ConfigError(
+            f"{source}: released must be {', '.join(first)} or {last}, not {released!r}"
+        )
     patterns = {}
     for key, default in (("release-tags", DEFAULT_RELEASE_TAGS), ("release-branches", "")):
         patterns[key] = text(key, default)
+        if patterns[key] == default:
+            continue  # kcompat's own: valid (and the regex engine stays unimported)
         try:
-            re.compile(patterns[key])
-        except re.error as err:
+            compiled(patterns[key])
+        except PatternError as err:
             raise ConfigError(f"{source}: {key} is not a valid regex: {err}") from None
     unused = _typed(table, "report-unused-ignores", bool, False, source, "true or false")
     return Config(
@@ -317,7 +370,7 @@ def parse_config(
         ),
         severities=MappingProxyType(severities),
         fail_on=fail_on,
-        released="" if released == "auto" else released,
+        released=None if released == ReleasedMode.AUTO else ReleasedMode(released),
         release_tags=patterns["release-tags"],
         source=source,
         root=root,
@@ -401,7 +454,7 @@ def _acceptances(value: Any, source: str, check_rule: Any) -> tuple[Acceptance, 
         )  # fmt: skip
         if not rules and not messages and not paths:
             raise ConfigError(f"{source}: {where} needs a rule, a message or a path to match")
-        out.append(Acceptance(reason.strip(), rules, messages, paths))
+        out.append(Acceptance(reason.strip(), rules, messages, paths, number))
     return tuple(out)
 
 

@@ -65,6 +65,12 @@ class Finding:
     # one field but moves several; a reused tag's old field): matching only, not output.
     explains: tuple[str, ...] = field(default=(), compare=False, repr=False)
     accepted: str = ""  # why the configuration accepts it ([[ignore]] reason): shown, not failing
+    # the reason of the inline ignore comment that silences it ("no reason given" when it
+    # has none): set on the findings a run sets aside as suppressed
+    suppressed: str = ""
+    # the settings of the change's own configuration that hide it or lower it (diff:
+    # ``disable``, ``[[ignore]] #2``...): "" when BASE's configuration judges it alike
+    weakened_by: str = ""
 
     @property
     def fingerprint(self) -> str:

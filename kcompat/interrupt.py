@@ -21,7 +21,10 @@ import threading
 import time
 from collections.abc import Iterator
 from types import FrameType
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
+
+if TYPE_CHECKING:
+    import psutil  # imported when needed: only an interrupted run stops processes
 
 #: What kcompat prints, alone, when interrupted.
 MESSAGE = "kcompat: interrupted"
@@ -146,6 +149,9 @@ def stop_children(grace: float = GRACE) -> None:
     """Stop every process below this one: frozen first (none starts another or writes
     again), then asked to end (SIGTERM), then killed after ``grace`` seconds.
 
+    The processes are found with psutil (``children(recursive=True)``), which knows them
+    on Linux, macOS and Windows alike; a process is signalled through psutil too, which
+    checks that it is still the process found (a pid reused meanwhile is left alone).
     multiprocessing's resource tracker is left alone: it ends by itself when this process
     exits, after cleaning up, and one stopped early would be started again. Children are
     never reaped here (waited for): multiprocessing waits for its own, and would wait
@@ -155,9 +161,9 @@ def stop_children(grace: float = GRACE) -> None:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.signal(signal.SIGHUP, signal.SIG_IGN)
     frozen = _freeze()
-    for pid in frozen:
-        _send(pid, signal.SIGTERM)
-        _send(pid, signal.SIGCONT)
+    for process in frozen:
+        _send(process, signal.SIGTERM)
+        _send(process, signal.SIGCONT)
     deadline = time.monotonic() + grace
     while _running() and time.monotonic() < deadline:
         time.sleep(0.05)
@@ -165,74 +171,64 @@ def stop_children(grace: float = GRACE) -> None:
         left = _running()
         if not left:
             return
-        for pid in left:
-            _send(pid, signal.SIGKILL)
+        for process in left:
+            _send(process, signal.SIGKILL)
         time.sleep(0.1)
 
 
-def _freeze(rounds: int = 20) -> list[int]:
-    """SIGSTOP to every descendant, until a pass finds no new one; the frozen pids."""
-    frozen: list[int] = []
+def _freeze(rounds: int = 20) -> list[psutil.Process]:
+    """SIGSTOP to every descendant, until a pass finds no new one; the frozen processes."""
+    frozen: list[psutil.Process] = []
     for _round in range(rounds):
-        new = [pid for pid in _running() if pid not in frozen]
+        new = [process for process in _running() if process not in frozen]
         if not new:
             break
-        for pid in new:
-            _send(pid, signal.SIGSTOP)
+        for process in new:
+            _send(process, signal.SIGSTOP)
         frozen.extend(new)
     return frozen
 
 
-def _send(pid: int, signum: int) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.kill(pid, signum)
+def _send(process: psutil.Process, signum: int) -> None:
+    import psutil
+
+    with contextlib.suppress(psutil.Error):
+        process.send_signal(signum)
 
 
-def _running() -> list[int]:
-    """Descendants of this process that have not ended, the resource tracker aside."""
-    table = _process_table()
-    children: dict[int, list[int]] = {}
-    for pid, (parent, _state) in table.items():
-        children.setdefault(parent, []).append(pid)
-    found: list[int] = []
-    todo = list(children.get(os.getpid(), []))
-    while todo:
-        pid = todo.pop()
-        if _is_resource_tracker(pid):
-            continue
-        if table[pid][1] not in ("Z", "X"):
-            found.append(pid)
-        todo.extend(children.get(pid, []))
-    return found
+def _running() -> list[psutil.Process]:
+    """Descendants of this process that have not ended, the resource tracker (and what
+    it started) aside."""
+    import psutil
 
-
-def _process_table() -> dict[int, tuple[int, str]]:
-    """pid -> (parent pid, state letter), from /proc (empty where there is none)."""
-    table: dict[int, tuple[int, str]] = {}
-    try:
-        names = os.listdir("/proc")
-    except OSError:
-        return table
-    for name in names:
-        if not name.isdigit():
-            continue
+    found: list[psutil.Process] = []
+    left_out: set[int] = set()
+    parents: dict[int, int] = {}
+    for process in psutil.Process().children(recursive=True):
         try:
-            with open(f"/proc/{name}/stat", "rb") as handle:
-                stat = handle.read().decode("ascii", "replace")
-        except OSError:
+            parents[process.pid] = process.ppid()
+            if _is_resource_tracker(process):
+                left_out.add(process.pid)
+            elif process.status() not in (psutil.STATUS_ZOMBIE, psutil.STATUS_DEAD):
+                found.append(process)
+        except psutil.Error:
             continue  # it ended meanwhile
-        fields = stat.rpartition(")")[2].split()
-        if len(fields) >= 2 and fields[1].lstrip("-").isdigit():
-            table[int(name)] = (int(fields[1]), fields[0])
-    return table
+    return [p for p in found if not _below(p.pid, left_out, parents)]
 
 
-def _is_resource_tracker(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/cmdline", "rb") as handle:
-            return b"multiprocessing.resource_tracker" in handle.read()
-    except OSError:
-        return False
+def _below(pid: int, left_out: set[int], parents: dict[int, int]) -> bool:
+    """Whether ``pid`` was started, directly or not, by a process left out."""
+    seen: set[int] = set()
+    while pid in parents and pid not in seen:
+        seen.add(pid)
+        pid = parents[pid]
+        if pid in left_out:
+            return True
+    return False
+
+
+def _is_resource_tracker(process: psutil.Process) -> bool:
+    return any("multiprocessing.resource_tracker" in part for part in process.cmdline())
 
 
 def leave() -> NoReturn:

@@ -14,7 +14,7 @@ import pytest
 # Spark's class-data archive goes to the user's cache by default: tests never write there
 # (the tests that are about it choose their own directory).
 os.environ.setdefault("KCOMPAT_SPARK_CDS", "off")
-# So does the code of compiled codecs that command-line runs keep (kcompat.codecache): the
+# So does the user's disk cache (kcompat.cache: compiled codecs, release facts): the
 # suite's runs share a directory of their own, removed when the session ends.
 CODE_CACHE = tempfile.mkdtemp(prefix="kcompat-tests-codecache-")
 os.environ.setdefault("KCOMPAT_CODE_CACHE", CODE_CACHE)

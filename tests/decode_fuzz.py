@@ -10,6 +10,7 @@ the reference interpreter, and fails on anything but agreement.
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
@@ -18,6 +19,7 @@ from kcompat.codec import DecodeError, EncodeError, codec_for, reference
 from kcompat.codec.samples import generate_samples
 from kcompat.spec.model import Message
 from kcompat.spec.resolve import Layout, resolve
+from kcompat.spec.specfile import read_spec
 
 #: The outcomes :func:`check_decoding` reports: (strict read it, Java read it).
 OUTCOMES = {
@@ -137,6 +139,38 @@ _MUTATIONS: tuple[Callable[[random.Random, bytearray], None], ...] = (
     _append,
     _repeat_chunk,
 )
+
+
+def hostile_messages() -> list[Message]:
+    """Messages at the codec's corners: float64 defaults Java reads as Infinity, -Infinity
+    and NaN, an int64 default at a long's edge, and tags spread far apart (more than the
+    generated decoder dispatches in one ``if``/``elif`` chain, so it bisects; the largest
+    tag a Java int holds)."""
+    tagged = [
+        {"name": "Ratio", "type": "float64", "default": "0x1p1024"},
+        {"name": "Floor", "type": "float64", "default": "-Infinity"},
+        {"name": "Odd", "type": "float64", "default": "NaN"},
+        {"name": "Edge", "type": "int64", "default": "-9223372036854775808"},
+        *({"name": f"T{n}", "type": "int32", "default": str(n)} for n in range(48)),
+        {"name": "Last", "type": "string", "nullableVersions": "1+", "default": "null"},
+    ]
+    tags = [0, 1, 2, 3, *(10 * n + 5 for n in range(48)), (1 << 31) - 1]
+    fields: list[dict[str, object]] = [
+        {"name": "Id", "type": "int32", "versions": "0+"},
+        {"name": "Plain", "type": "float64", "versions": "0+", "default": "0x1p1024"},
+    ]
+    for field, tag in zip(tagged, tags, strict=True):
+        fields.append({**field, "versions": "1+", "taggedVersions": "1+", "tag": tag})
+    document = {
+        "name": "HostileNumbersData",
+        "type": "data",
+        "validVersions": "0-1",
+        "flexibleVersions": "1+",
+        "fields": fields,
+    }
+    spec = read_spec("HostileNumbersData.json", json.dumps(document).encode())
+    assert spec.message is not None, spec.error
+    return [spec.message]
 
 
 def seed_cases(

@@ -2,9 +2,10 @@
 
 Shared by the test suite (a bounded run, fixed seed) and ``benchmarks/fuzz_lint.py`` (a
 long campaign). A case pairs a seed spec with a copy changed by one family of edits:
-characters (deleted, duplicated, swapped, inserted, a value replaced) or structure (fields
-swapped, dropped, duplicated, retyped, re-versioned, re-tagged, renamed, nested into a new
-struct, or given hostile names: escape sequences, bidi overrides, line separators, HTML).
+characters (deleted, duplicated, swapped, inserted, a value replaced, line ends made CR or
+CR LF) or structure (fields swapped, dropped, duplicated, retyped, re-versioned, re-tagged,
+renamed, nested into a new struct, given hostile names: escape sequences, bidi overrides,
+line separators, HTML; or given defaults Java reads as Infinity, NaN or past a long).
 :func:`check_case` writes the two files into two directories, prepares and checks the pair
 with the functions ``kcompat diff`` calls (proof on), renders every output format and
 fails on an exception or on output that breaks a promise: a finding's file (and BASE
@@ -28,12 +29,24 @@ from typing import Any
 
 from kcompat.diff.check import check_pair
 from kcompat.diff.prepared import prepare_pair
+from kcompat.modes import ReleasedMode
 from kcompat.report import formats
 from kcompat.report.document import Report
 from kcompat.report.text import plain, render_text, styled
 from kcompat.sources.files import display_path
 from kcompat.sources.sides import Side
-from tests.test_fuzz_lint import INSERTIONS, NAMES, REPLACEMENTS, TYPES, VALUE_TOKEN, VERSIONS
+from tests.test_fuzz_lint import (
+    HOSTILE_NUMBERS,
+    INSERTIONS,
+    LINE_ENDS,
+    NAMES,
+    NUMBER_TOKENS,
+    REPLACEMENTS,
+    TYPES,
+    VALUE_TOKEN,
+    VERSIONS,
+    line_ends,
+)
 
 #: Names that try to act on a terminal or a page: CSI, OSC, bidi override and isolate,
 #: line and paragraph separators, C1 CSI, DEL, tab, newline, HTML, Markdown's own marks.
@@ -278,6 +291,18 @@ def hostile(rng: random.Random, doc: dict[str, Any], known: bool = False) -> str
     return f"hostile field {key} {char!r}"
 
 
+def renumber(rng: random.Random, doc: dict[str, Any]) -> str:
+    """A number Java reads otherwise than it looks (Infinity, NaN, past a long's range) as
+    a field's default, the field made a float64 or an int64 half the time."""
+    field = _some_field(rng, doc)
+    if field is None:
+        return "renumber: nothing"
+    if rng.random() < 0.5:
+        field["type"] = rng.choice(["float64", "int64", "int32", "uint32"])
+    field["default"] = rng.choice(HOSTILE_NUMBERS)
+    return f"renumber {field.get('name')!r} {field['type']!r} default {field['default']!r}"
+
+
 STRUCTURAL: dict[str, Callable[[random.Random, dict[str, Any]], str]] = {
     "swap": swap,
     "drop": drop,
@@ -288,6 +313,7 @@ STRUCTURAL: dict[str, Callable[[random.Random, dict[str, Any]], str]] = {
     "rename": rename,
     "nest": nest,
     "hostile": hostile,
+    "renumber": renumber,
 }
 FAMILIES = ("chars", *STRUCTURAL, "mixed")
 
@@ -297,7 +323,11 @@ FAMILIES = ("chars", *STRUCTURAL, "mixed")
 
 def char_edit(rng: random.Random, text: str) -> tuple[str, str]:
     """One character-level edit, as ``tests.test_fuzz_lint.mutated`` makes them."""
-    kind = rng.choice(["delete", "duplicate", "swap", "insert", "value", "value"])
+    kind = rng.choice(["delete", "duplicate", "swap", "insert", "value", "value", "ends"])
+    if kind == "ends":  # as Jackson reads them: CR, CR LF, or LF CR (two ends)
+        ending, every = rng.choice(LINE_ENDS), rng.random() < 0.5
+        where = " everywhere" if every else ""
+        return line_ends(text, ending, every), f"line ends {ending!r}{where}"
     size = len(text)
     start = rng.randint(0, size)
     end = rng.randint(start, min(size, start + 40))
@@ -315,7 +345,7 @@ def char_edit(rng: random.Random, text: str) -> tuple[str, str]:
     if not tokens:
         return text, "value: nothing"
     token = rng.choice(tokens)
-    value = rng.choice(REPLACEMENTS)
+    value = rng.choice(REPLACEMENTS + NUMBER_TOKENS)
     return text[: token.start()] + value + text[token.end() :], f"value {token.start()} {value}"
 
 
@@ -386,7 +416,7 @@ def check_case(case: Case, workdir: Path, *, samples: int = 4) -> int:
     prepared = prepare_pair(
         Side("BASE", "dir", directory=base_dir),
         Side("HEAD", "dir", directory=head_dir),
-        released_mode="base",
+        released_mode=ReleasedMode.BASE,
         history=False,
     )
     outcome = check_pair(prepared, proof=True, samples=samples)

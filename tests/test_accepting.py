@@ -35,11 +35,15 @@ def spec(name: str = "ShelfCountResponse", item_type: str = "int32", api_key: in
     )
 
 
-def two_breaks(tmp_path: Path, config: str = "") -> Path:
-    """Two retyped fields: one in ShelfCountResponse, one in an early-access message."""
+def two_breaks(tmp_path: Path, config: str = "", *, in_base: bool = False) -> Path:
+    """Two retyped fields: one in ShelfCountResponse, one in an early-access message;
+    ``config`` comes with the change (``in_base``: BASE has it already)."""
     repo = init_repo(tmp_path / "repo")
     preview = spec("ConsumerShelfValue", api_key=161)
-    commit_tree(repo, {SHELF: spec(), "ConsumerShelfValue.json": preview}, "base")
+    base = {SHELF: spec(), "ConsumerShelfValue.json": preview}
+    if config and in_base:
+        base["kcompat.toml"] = config
+    commit_tree(repo, base, "base")
     head = {
         SHELF: spec(item_type="int64"),
         "ConsumerShelfValue.json": spec("ConsumerShelfValue", "int64", 161),
@@ -71,48 +75,69 @@ def test_both_breaks_fail_without_configuration(tmp_path: Path) -> None:
     ]
 
 
+ACCEPT_SHELF = (
+    "[[ignore]]\n"
+    'rule = "field-type-changed"\n'
+    'message = "ShelfCount*"\n'
+    'reason = "KIP-9999: counts outgrew int32; every client upgrades together"\n'
+)
+KIP = "KIP-9999: counts outgrew int32; every client upgrades together"
+
+
 def test_an_ignore_entry_accepts_on_the_record(tmp_path: Path) -> None:
-    config = (
-        "[[ignore]]\n"
-        'rule = "field-type-changed"\n'
-        'message = "ShelfCount*"\n'
-        'reason = "KIP-9999: counts outgrew int32; every client upgrades together"\n'
-    )
-    code, report = diff(two_breaks(tmp_path, config))
+    code, report = diff(two_breaks(tmp_path, ACCEPT_SHELF, in_base=True))
     assert code == 1  # the other break still fails
     assert verdicts(report) == [
         ("ConsumerShelfValue", "field-type-changed", "error", None),
-        (
-            "ShelfCountResponse",
-            "field-type-changed",
-            "error",
-            "KIP-9999: counts outgrew int32; every client upgrades together",
-        ),
+        ("ShelfCountResponse", "field-type-changed", "error", KIP),
     ]
     assert report["summary"]["accepted"] == 1 and report["summary"]["error"] == 1
     run = run_cli(["diff", "HEAD~1", "HEAD", "--no-proof", "--color", "never"],
                   tmp_path / "repo")  # fmt: skip
     lines = run.stdout.splitlines()
     assert any("error (accepted) [field-type-changed]" in line for line in lines)
-    assert "    accepted: KIP-9999: counts outgrew int32; every client upgrades together" in lines
+    assert f"    accepted: {KIP}" in lines
     assert lines[-1] == "Found 1 error in 2 spec files (1 accepted by the configuration)."
+
+
+def test_an_ignore_entry_the_change_adds_is_accepted_in_this_change(tmp_path: Path) -> None:
+    """The documented workflow (accept a break in the pull request that makes it) still
+    passes, in the open: the entry is a config-weakened warning and what it accepts is
+    accepted in this change."""
+    code, report = diff(two_breaks(tmp_path, ACCEPT_SHELF))
+    assert code == 1  # the other break still fails
+    assert verdicts(report) == [
+        ("", "config-weakened", "warning", None),
+        ("ConsumerShelfValue", "field-type-changed", "error", None),
+        ("ShelfCountResponse", "field-type-changed", "error", KIP),
+    ]
+    accepted = [f for f in report["findings"] if f["accepted"]]
+    assert [f["weakened_by"] for f in accepted] == ["[[ignore]] #1"]
+    assert report["summary"]["accepted_in_change"] == 1
+    run = run_cli(["diff", "HEAD~1", "HEAD", "--no-proof", "--color", "never"],
+                  tmp_path / "repo")  # fmt: skip
+    lines = run.stdout.splitlines()
+    assert any("error (accepted in this change) [field-type-changed]" in line for line in lines)
+    assert f"    accepted in this change: {KIP}" in lines
+    assert lines[-1] == "Found 1 error, 1 warning in 2 spec files (1 accepted in this change)."
 
 
 def test_accepted_alone_passes_and_a_path_glob_matches(tmp_path: Path) -> None:
     config = '[[ignore]]\npath = "*.json"\nreason = "a planned major release"\n'
-    code, report = diff(two_breaks(tmp_path, config))
+    code, report = diff(two_breaks(tmp_path, config, in_base=True))
     assert code == 0
     assert [f["accepted"] for f in report["findings"]] == ["a planned major release"] * 2
 
 
 def test_preview_messages_break_with_a_warning_that_says_why(tmp_path: Path) -> None:
     config = 'preview = [{ message = "Consumer*Value", reason = "early access (KIP-848)" }]\n'
-    code, report = diff(two_breaks(tmp_path, config))
+    code, report = diff(two_breaks(tmp_path, config, in_base=True))
     assert code == 1
     (preview,) = [f for f in report["findings"] if f["message_name"] == "ConsumerShelfValue"]
     assert preview["severity"] == "warning"
     assert preview["notes"][-1].startswith("Consumer*Value: early access (KIP-848) (preview)")
-    code, report = diff(two_breaks(tmp_path / "plain", 'preview = ["*Value", "ShelfCount*"]\n'))
+    plain = 'preview = ["*Value", "ShelfCount*"]\n'
+    code, report = diff(two_breaks(tmp_path / "plain", plain, in_base=True))
     assert code == 0 and {f["severity"] for f in report["findings"]} == {"warning"}
 
 

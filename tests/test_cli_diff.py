@@ -436,6 +436,8 @@ def test_json_format_follows_the_schema(broken: Path) -> None:
         "suppressed": 0,
         "baselined": 0,
         "hidden": 0,
+        "accepted_in_change": 0,
+        "suppressions": [],
     }
     assert {f["base_file"] for f in report["findings"]} == {LEASE, SHELF}
 
@@ -587,9 +589,19 @@ def test_config_paths_limit_discovery(repo: Path) -> None:
     write_files(repo, {"pyproject.toml": '[tool.kcompat]\npaths = ["elsewhere"]\n'})
     (repo / "elsewhere").mkdir()
     run = diff(repo)
+    # the working tree's paths leave the break out, in the open (config-weakened)
+    assert run.code == 0
+    assert [(f["rule"], f["weakened_by"]) for f in run.findings()] == [
+        ("field-removed", "paths"),
+        ("config-weakened", None),
+    ]
+    git(repo, "add", "pyproject.toml")
+    git(repo, "commit", "-q", "-m", "compare elsewhere")
+    run = diff(repo)  # BASE (the commit) has the same paths: nothing to say
     assert (run.code, run.findings()) == (0, [])
     write_files(repo, {"pyproject.toml": f'[tool.kcompat]\npaths = ["{SPEC_DIR}"]\n'})
-    assert rules(diff(repo)) == [("field-removed", "HolderEpoch")]
+    # "elsewhere" is left out now: a change of paths a reviewer should see, hiding nothing
+    assert rules(diff(repo)) == [("config-weakened", "paths"), ("field-removed", "HolderEpoch")]
 
 
 def test_config_severity_makes_dropping_old_versions_a_warning(repo: Path) -> None:
@@ -602,7 +614,8 @@ def test_config_severity_makes_dropping_old_versions_a_warning(repo: Path) -> No
     run = diff(repo)
     assert run.code == 0
     assert [(f["rule"], f["severity"]) for f in run.findings()] == [
-        ("lowest-version-raised", "warning")
+        ("config-weakened", "warning"),  # the working tree lowers it: said so
+        ("lowest-version-raised", "warning"),
     ]
     assert diff(repo, "--fail-on", "warning").code == 1
 

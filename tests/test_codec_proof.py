@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from copy import deepcopy
+from functools import partial
 from typing import Any
 
 import json5
@@ -367,3 +368,116 @@ def test_a_long_arrays_default_structs_are_equal_copies() -> None:
     nested = [key for key, value in items[0].items() if isinstance(value, list | dict)]
     assert nested and all(items[1][key] is not items[0][key] for key in nested)
     assert generate_samples(layout, 5, seed=0) == generate_samples(layout, 5, seed=0)
+
+
+# ----------------------------------------------------------------------------------------
+# Big messages: the proof samples only what can show something new (issue 22.11)
+# ----------------------------------------------------------------------------------------
+
+#: Every break above, and one deep in the example (inside an array of structs).
+ALL_BREAKS = [(tiny(), changed(tiny(), change)) for change in BREAKS.values()] + [
+    (example("WidgetRequest"), changed(example("WidgetRequest"), set_key(path, key, value)))
+    for path, key, value in (
+        ("Widgets.Dimensions.WidthMm", "type", "int64"),
+        ("Widgets.Note", "tag", 5),
+        ("TimeoutMs", "type", "int64"),
+    )
+]
+
+
+def test_blame_anywhere_is_what_blame_names_for_every_path() -> None:
+    """Where :func:`blame_anywhere` names a field, :func:`blame` names it for every value
+    path where a reading can part from the writer's (any of the writer's byte spans from
+    the first one the reader does not share on): the premise of stopping at the first
+    counterexample."""
+    from kcompat.codec.blame import blame, blame_anywhere
+    from kcompat.codec.reference_decoder import decode_spans
+
+    checked = 0
+    for base, head in ALL_BREAKS:
+        old, new = read(base), read(head)
+        for version in old.valid_versions & new.valid_versions:
+            for writer, reader, direction in (
+                (resolve(old, version), resolve(new, version), "base->head"),
+                (resolve(new, version), resolve(old, version), "head->base"),
+            ):
+                anywhere = blame_anywhere(writer.root, reader.root, direction)
+                if anywhere is None:
+                    continue
+                for sample in generate_samples(writer, 6, seed=1):
+                    data = codec_for(writer).encode(sample)
+                    _, spans, _ = decode_spans(writer, data)
+                    _, read_spans, _ = decode_spans(reader, data, java=True)
+                    bounds = [(s.start, s.end) for s in read_spans]
+                    parted = next(
+                        (
+                            i
+                            for i, s in enumerate(spans)
+                            if (s.start, s.end) not in bounds[i : i + 1]
+                        ),
+                        len(spans),
+                    )
+                    for path in {span.path or "(message)" for span in spans[parted:]}:
+                        assert blame(writer.root, reader.root, path, direction) == anywhere
+                        checked += 1
+    assert checked > 1000
+
+
+def test_stopping_at_the_first_counterexample_changes_no_evidence(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The proof with its shortcut finds exactly what sampling every sample finds."""
+    from kcompat.codec import proof
+
+    def evidence(base: dict[str, Any], head: dict[str, Any]) -> list[dict[str, Any]]:
+        monkeypatch.setattr(proof, "_PROVEN", {})  # no proof remembered from the other run
+        return [e.to_dict() for e in proven(base, head)]
+
+    shortcut = [evidence(base, head) for base, head in ALL_BREAKS]
+    monkeypatch.setattr(proof, "blame_anywhere", lambda *_: None)
+    assert shortcut == [evidence(base, head) for base, head in ALL_BREAKS]
+    assert all(shortcut)
+
+
+def test_the_reference_codec_stands_in_for_the_compiled_one() -> None:
+    """What the proof uses for a layout sampled too few times to compile: the same bytes,
+    the same values and the same errors, strict and as Java reads."""
+    from kcompat.codec.codec import (
+        COMPILE_AT_MOST,
+        COMPILE_PAYS_AFTER,
+        Interpreted,
+        codec_for_uses,
+    )
+    from kcompat.codec.errors import DecodeError, EncodeError
+
+    def outcome(action: Callable[[], Any]) -> str:
+        try:
+            return repr(action())
+        except (DecodeError, EncodeError) as err:
+            return f"{type(err).__name__}: {err}"
+
+    for message in load_dir(EXAMPLES):
+        for version in message.valid_versions:
+            layout = resolve(message, version)
+            interpreted, compiled = Interpreted(layout), codec_for(layout)  # side by side
+            for sample in generate_samples(layout, 8, seed=2):
+                data = compiled.encode(sample)
+                assert interpreted.encode(sample) == data
+                for cut in (data, data[: len(data) // 2], data + b"\x00", b"\xff" * 9):
+                    for java in (False, True):
+                        assert outcome(partial(interpreted.decode, cut, java=java)) == outcome(
+                            partial(compiled.decode, cut, java=java)
+                        )
+            wrong = {"NoSuchField": 1}
+            assert outcome(partial(interpreted.encode, wrong)) == outcome(
+                partial(compiled.encode, wrong)
+            )
+    small = resolve(read(tiny()), 0)
+    assert codec_for_uses(small, 1) is codec_for(small)  # small: compiled, as always
+    big = changed(tiny(), lambda doc: doc["fields"].extend(
+        {"name": f"F{n}", "type": "int8", "versions": "0+"} for n in range(COMPILE_AT_MOST)
+    ))  # fmt: skip
+    fresh = resolve(read(big), 0)
+    assert isinstance(codec_for_uses(fresh, 20), Interpreted)
+    assert codec_for_uses(fresh, COMPILE_PAYS_AFTER) is codec_for(fresh)
+    assert codec_for_uses(fresh, 1) is codec_for(fresh)  # compiled already: use it

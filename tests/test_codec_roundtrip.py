@@ -27,7 +27,7 @@ from kcompat.spec.model import Message
 from kcompat.spec.resolve import Layout, resolve
 from tests.codec_helpers import EXAMPLES, field, load_dir, message
 from tests.codec_strategies import values
-from tests.decode_fuzz import check_decoding, run_cases, seed_cases
+from tests.decode_fuzz import check_decoding, hostile_messages, run_cases, seed_cases
 
 EXAMPLE_MESSAGES = load_dir(EXAMPLES)
 INLINE = [
@@ -167,7 +167,7 @@ def test_fuzz_mutated_encodings(data: st.DataObject) -> None:
 
 def test_fuzz_mutated_samples_in_both_modes() -> None:
     """A bounded run of ``benchmarks/fuzz_decode.py`` on the examples (fixed seed)."""
-    seeds = seed_cases([*EXAMPLE_MESSAGES, *INLINE], 6)
+    seeds = seed_cases([*EXAMPLE_MESSAGES, *INLINE, *hostile_messages()], 6)
     tally = run_cases(seeds, 2500, random.Random(20261121))
     assert sum(tally.values()) == 2500
     assert tally["both read"] and tally["only Java reads"] and tally["neither reads"]

@@ -17,7 +17,7 @@ import pytest
 from tests.diff_fuzz import FAMILIES, check_case, make_case
 from tests.test_fuzz_lint import example_seeds
 
-#: Cases per family: eleven families, a few seconds in all.
+#: Cases per family: twelve families, a few seconds in all.
 CASES = 12
 
 

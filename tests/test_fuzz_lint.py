@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from kcompat.findings import Finding
@@ -43,15 +43,19 @@ KAFKA_SEEDS = (
 # -- the check every input goes through --------------------------------------------------------
 
 
+#: Where a line ends, as Jackson (Kafka's parser) counts lines: CR LF, a lone CR, or LF.
+LINE_END = re.compile(r"\r\n|\r|\n")
+
+
 def line_lengths(data: bytes, spec: SpecFile) -> list[int]:
     """Length of each line in the units positions use (characters, or bytes if undecodable)."""
     if spec.document is not None:
-        return [len(line) for line in spec.document.text.split("\n")]
+        return [len(line) for line in LINE_END.split(spec.document.text)]
     try:
         text = data.decode("utf-8").removeprefix("\ufeff")
     except UnicodeDecodeError:
-        return [len(line) for line in data.split(b"\n")]
-    return [len(line) for line in text.split("\n")]
+        return [len(line) for line in re.split(rb"\r\n|\r|\n", data)]
+    return [len(line) for line in LINE_END.split(text)]
 
 
 def check_location(finding: Finding, lengths: Sequence[int]) -> None:
@@ -112,6 +116,13 @@ JSON_TOKENS = (
     "\ufeff",
     "\u00e9",
     "\x00",
+    "\r",
+    "\r\n",
+    "\x0b",
+    "\x0c",
+    "\u2028",
+    "1e400",
+    "-0",
 )
 KEYS = (
     "name",
@@ -184,6 +195,30 @@ TYPES = (
     "[]",
 )
 NAMES = ("Foo", "Bar", "A", "a", "Foo_Bar", "1x", "", "FuzzRequest", "FuzzResponse", "Fields")
+#: Defaults Java reads as Infinity, NaN or the smallest double, or one past a long's range.
+HOSTILE_NUMBERS: tuple[Any, ...] = (
+    "0x1p1024",
+    "-0x1p1024",
+    "0x1.fffffffffffff8p1023",
+    "1e400",
+    "-1e400",
+    "Infinity",
+    "-Infinity",
+    "NaN",
+    "4.9e-324",
+    "0x1p-1075",
+    "9223372036854775808",
+    "-9223372036854775809",
+    "0x8000000000000000",
+    "0xffffffffffffffff",
+    "1.0f",
+    " 1 ",
+    "1_000",
+    "0x",
+    1e308,
+    2**63,
+    -(2**63) - 1,
+)
 SCALARS: tuple[Any, ...] = (
     None,
     True,
@@ -208,6 +243,7 @@ SCALARS: tuple[Any, ...] = (
     "request",
     "\u00b2",
     "9" * 30,
+    *HOSTILE_NUMBERS,
 )
 
 
@@ -317,7 +353,18 @@ INSERTIONS = (
     ':"x"',
     "// kcompat: ignore[invalid-type]\n",
     "/* kcompat: ignore-file[unknown-key] */",
+    # line ends as Jackson reads them: a lone CR ends a // comment too
+    "// c\r",
+    "\r",
+    "\r\n",
+    "/* c\r */",
+    "// kcompat: ignore[invalid-type]\r",
+    "/* kcompat: ignore[duplicate-key] why\n more\n */",
+    "\x0b",
+    "// \x0c\n",
 )
+#: Number tokens no JSON writer produces but a hand-edited spec may hold.
+NUMBER_TOKENS = ("1e400", "-1e400", "123456789012345678901234567890", "-0", "1e-400", "0.0")
 VALUE_TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"|-?[0-9]+(?:\.[0-9]+)?|true|false|null')
 
 
@@ -326,7 +373,9 @@ def mutated(draw: st.DrawFn, seeds: Sequence[tuple[str, str]]) -> tuple[str, str
     """One of the seed specs with 1-4 mutations: (path, text)."""
     path, text = draw(st.sampled_from(seeds))
     for _ in range(draw(st.integers(1, 4))):
-        kind = draw(st.sampled_from(["delete", "duplicate", "swap", "insert", "value", "value"]))
+        kind = draw(
+            st.sampled_from(["delete", "duplicate", "swap", "insert", "value", "value", "ends"])
+        )
         size = len(text)
         start = draw(st.integers(0, size))
         end = draw(st.integers(start, min(size, start + 40)))
@@ -345,10 +394,20 @@ def mutated(draw: st.DrawFn, seeds: Sequence[tuple[str, str]]) -> tuple[str, str
                 token = draw(st.sampled_from(tokens))
                 text = (
                     text[: token.start()]
-                    + draw(st.sampled_from(REPLACEMENTS))
+                    + draw(st.sampled_from(REPLACEMENTS + NUMBER_TOKENS))
                     + text[token.end() :]
                 )
+        else:
+            text = line_ends(text, draw(st.sampled_from(LINE_ENDS)), draw(st.booleans()))
     return path, text
+
+
+LINE_ENDS = ("\r", "\r\n", "\n\r")
+
+
+def line_ends(text: str, end: str, every: bool) -> str:
+    """``text`` with every LF (or only the first, ``every`` false) written as ``end``."""
+    return text.replace("\n", end) if every else text.replace("\n", end, 1)
 
 
 # -- seeds -------------------------------------------------------------------------------------
@@ -435,6 +494,32 @@ def test_random_spec_documents(text: str, with_response: bool) -> None:
 def test_mutated_real_specs(seeds: list[tuple[str, str]], data: st.DataObject) -> None:
     path, text = data.draw(mutated(seeds))
     check_spec_bytes(text.encode("utf-8", errors="surrogatepass"), path)
+
+
+def _as_seen(findings: Sequence[Finding]) -> list[tuple[str, ...]]:
+    """Findings by rule, line, column and message; an unreadable file's by rule alone (why
+    Kafka cannot read it depends on the line end: an LF ends an unterminated string, a CR
+    in one is a control character)."""
+    return sorted(
+        (f.rule,)
+        if f.rule == "invalid-json"
+        else (f.rule, str(f.location.line), str(f.location.column), f.message)
+        for f in findings
+    )
+
+
+@settings(FUZZ, max_examples=200)
+@given(st.data())
+def test_line_ends_change_no_finding(seeds: list[tuple[str, str]], data: st.DataObject) -> None:
+    """LF, CR and CR LF are each one line end to Jackson: a spec (mutated, comments and
+    ignores included) written with any of them has the same findings at the same lines
+    and columns."""
+    path, text = data.draw(mutated(seeds))
+    assume("\r" not in text)
+    plain = _as_seen(check_spec_bytes(text.encode("utf-8", errors="surrogatepass"), path))
+    for end in ("\r", "\r\n"):
+        other = check_spec_bytes(line_ends(text, end, True).encode("utf-8", "surrogatepass"), path)
+        assert _as_seen(other) == plain, end
 
 
 def test_known_crashers_stay_fixed() -> None:

@@ -1,6 +1,7 @@
-"""Reading git without GitPython (:mod:`kcompat.sources.gitrun`): the persistent
-``git cat-file --batch`` reader keeps in step whatever it is asked (a blob past the cap,
-a missing object, a tree, a name git cannot be asked for), and a repository is found
+"""Reading git through GitPython (:mod:`kcompat.sources.gitcmd`): its persistent
+``git cat-file --batch`` keeps in step whatever it is asked (a blob past the cap, a
+missing object, a tree, a name git cannot be asked for), a blob over the cap costs no
+memory, GitPython is imported only by commands that read git, and a repository is found
 with the same root, git directory and bareness from anywhere inside it.
 """
 
@@ -16,8 +17,9 @@ import pytest
 
 from kcompat.errors import UsageError
 from kcompat.sources.git import GitRepo, NotARepository
-from kcompat.sources.gitrun import BatchReader, GitFailed, git_env, locate, run_git_in
+from kcompat.sources.gitcmd import GitFailed, ObjectReader, locate, open_repo, run, runner_in
 from tests.diff_runner import git, init_repo
+from tests.git_calls import commands, record
 
 CAP = 100
 
@@ -38,13 +40,13 @@ def repo(tmp_path: Path) -> Path:
 
 
 @pytest.fixture()
-def reader(repo: Path) -> Iterator[BatchReader]:
-    found = BatchReader(repo, git_env())
+def reader(repo: Path) -> Iterator[ObjectReader]:
+    found = ObjectReader(open_repo(locate(repo)))
     yield found
     found.close()
 
 
-def test_blobs_are_read_up_to_one_byte_past_the_cap(reader: BatchReader) -> None:
+def test_blobs_are_read_up_to_one_byte_past_the_cap(reader: ObjectReader) -> None:
     assert reader.read("HEAD:empty.json", CAP) == ("blob", b"")
     assert reader.read("HEAD:at-cap.json", CAP) == ("blob", b"a" * CAP)
     assert reader.read("HEAD:over-cap.json", CAP) == ("blob", b"b" * (CAP + 1))
@@ -54,14 +56,14 @@ def test_blobs_are_read_up_to_one_byte_past_the_cap(reader: BatchReader) -> None
 
 
 def test_a_skipped_rest_longer_than_one_chunk_keeps_the_stream_in_step(
-    repo: Path, reader: BatchReader, monkeypatch: pytest.MonkeyPatch
+    repo: Path, reader: ObjectReader, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("kcompat.sources.gitrun.SKIP_CHUNK", 7)
+    monkeypatch.setattr("kcompat.sources.gitcmd.SKIP_CHUNK", 7)
     assert reader.read("HEAD:huge.json", 3) == ("blob", b"cccc")
     assert reader.read("HEAD:sub/Small.json", CAP) == ("blob", b'{"x": 1}\n')
 
 
-def test_a_missing_object_is_none_and_the_next_read_still_works(reader: BatchReader) -> None:
+def test_a_missing_object_is_none_and_the_next_read_still_works(reader: ObjectReader) -> None:
     assert reader.read("HEAD:no-such.json", CAP) is None
     assert reader.read("HEAD:name with spaces missing.json", CAP) is None
     assert reader.read("0" * 40, CAP) is None
@@ -69,19 +71,19 @@ def test_a_missing_object_is_none_and_the_next_read_still_works(reader: BatchRea
     assert reader.read("HEAD:sub/Small.json", CAP) == ("blob", b'{"x": 1}\n')
 
 
-def test_a_name_with_a_line_feed_is_not_asked(reader: BatchReader) -> None:
+def test_a_name_with_a_line_feed_is_not_asked(reader: ObjectReader) -> None:
     """A line feed would end the request early and leave every later answer one behind."""
     assert reader.read("HEAD:sub/Small.json\nHEAD:empty.json", CAP) is None
     assert reader.read("HEAD:empty.json", CAP) == ("blob", b"")
 
 
-def test_a_tree_is_read_as_a_tree(reader: BatchReader, repo: Path) -> None:
+def test_a_tree_is_read_as_a_tree(reader: ObjectReader, repo: Path) -> None:
     found = reader.read("HEAD:sub", CAP)
     assert found is not None and found[0] == "tree"
     assert reader.read("HEAD:empty.json", CAP) == ("blob", b"")
 
 
-def test_git_stopping_is_one_line(reader: BatchReader) -> None:
+def test_git_stopping_is_one_line(reader: ObjectReader) -> None:
     assert reader.read("HEAD:empty.json", CAP) == ("blob", b"")
     process = reader.process  # the live git process, stopped under the reader
     assert process is not None
@@ -143,7 +145,7 @@ def test_no_repository_is_its_own_error(tmp_path: Path) -> None:
 
 def test_a_failed_command_keeps_gits_last_line(repo: Path) -> None:
     with pytest.raises(GitFailed) as failed:
-        run_git_in(repo, ["rev-parse", "--verify", "no-such-ref"])
+        run(runner_in(repo), ["rev-parse", "--verify", "no-such-ref"])
     assert failed.value.status != 0
     assert failed.value.last_line() == "fatal: Needed a single revision"
     opened = GitRepo.open(repo)
@@ -156,19 +158,15 @@ def test_one_git_call_opens_the_repository_and_answers_for_head(
 ) -> None:
     """The pre-commit path opens the repository, asks whether HEAD exists, then what it
     is: one git process (before: four, and GitPython's two ``git version``)."""
-    calls: list[list[str]] = []
+    import git as gitpython  # imported before counting: its own "git version" is not ours
 
-    def counting(cwd: Path, args: list[str], stdin: object = None) -> str:
-        calls.append(list(args))
-        return run_git_in(cwd, args)
-
-    monkeypatch.setattr("kcompat.sources.git.run_git_in", counting)
-    monkeypatch.setattr("kcompat.sources.gitrun.run_git_in", counting)
+    assert gitpython.Git.GIT_PYTHON_GIT_EXECUTABLE
+    calls = record(monkeypatch)
     opened = GitRepo.open(repo / "sub")
     assert opened.has_commits()
     assert opened.head_sha() == git(repo, "rev-parse", "HEAD").strip()
     assert opened.is_revision("HEAD")
-    assert len(calls) == 1, calls
+    assert list(commands(calls)) == ["rev-parse --is-bare-repository"]
 
 
 def test_an_unborn_head_has_no_commits(tmp_path: Path) -> None:
@@ -193,8 +191,71 @@ from kcompat.sources.git import GitRepo
 opened = GitRepo.open({str(repo)!r})
 assert opened.read_at(opened.head_sha(), "empty.json") == b""
 seen.append(opened.objects.process)
+assert seen[0] is not None
 """
     done = subprocess.run(
         [sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=60
     )
     assert done.stdout.strip() == "exit status 0", done.stdout + done.stderr
+
+
+def test_a_blob_over_the_cap_costs_no_memory(tmp_path: Path) -> None:
+    """The rest of a 64 MiB blob is skipped in chunks: reading it under a cap of 100 bytes
+    holds about one chunk at a time, never the blob (GitPython's own stream would read
+    the whole rest at once when dropped)."""
+    import tracemalloc
+
+    top = init_repo(tmp_path / "big")
+    (top / "big.json").write_bytes(b"x" * (64 << 20))
+    git(top, "add", "-A")
+    git(top, "commit", "-q", "-m", "big")
+    reader = ObjectReader(open_repo(locate(top)))
+    try:
+        tracemalloc.start()
+        assert reader.read("HEAD:big.json", CAP) == ("blob", b"x" * (CAP + 1))
+        _, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        assert peak < 8 << 20, peak
+        assert reader.read("HEAD:big.json", CAP) == ("blob", b"x" * (CAP + 1))  # in step
+    finally:
+        reader.close()
+
+
+def test_commands_without_git_never_import_gitpython(repo: Path) -> None:
+    """lint, explain without a revision, rules and --version pay nothing for git."""
+    script = """
+import sys
+from kcompat.cli import main
+for args in (["--version"], ["lint", "sub"], ["rules", "field-type-changed"]):
+    main(args)
+print("git" in sys.modules, "kcompat.sources.git" in sys.modules)
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=repo, capture_output=True, text=True, timeout=60
+    )
+    assert done.stdout.strip().splitlines()[-1] == "False False", done.stdout + done.stderr
+
+
+def test_all_git_goes_through_the_sources_package() -> None:
+    """Only ``kcompat/sources/`` starts git: nothing else imports GitPython or
+    ``subprocess``, or runs a git command through a repository."""
+    import ast
+
+    package = Path(__file__).resolve().parent.parent / "kcompat"
+    offenders = []
+    for path in sorted(package.rglob("*.py")):
+        if path.relative_to(package).parts[0] == "sources":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = (
+                [alias.name for alias in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+                if isinstance(node, ast.ImportFrom)
+                else []
+            )
+            if any(n.split(".")[0] in ("git", "subprocess") for n in names):
+                offenders.append(f"{path.name} imports {names}")
+            if isinstance(node, ast.Attribute) and node.attr == "run_git":
+                offenders.append(f"{path.name}:{node.lineno} runs git")
+    assert offenders == []

@@ -12,6 +12,7 @@ import pytest
 from rich.console import Console
 
 from kcompat.errors import UsageError
+from kcompat.modes import HistoryMode, ReleasedMode
 from kcompat.pipeline.history_driver import HistoryResult, summarise
 from kcompat.pipeline.revisions import Comparison, releases
 from kcompat.report.history_summary import render_summary
@@ -92,12 +93,12 @@ def test_the_summary_names_where_each_error_came_in() -> None:
         Comparison(1, "b", "c", "1.1.0", "1.2.0"),
         Comparison(2, "c", "d", "1.2.0", "2.0.0"),
     ]
-    summary = summarise(FINDINGS, comparisons, "releases", "tags")
+    summary = summarise(FINDINGS, comparisons, HistoryMode.RELEASES, ReleasedMode.TAGS)
     assert [(e["introduced_in"], e["rule"], e["field_path"]) for e in summary["introduced"]] == [
         ("1.2.0", "field-removed", "Label"),
         ("2.0.0", "field-type-changed", "ShelfId"),
     ]
-    result = HistoryResult(3, FINDINGS, summary, Path("/audit"), "tags", 1.0)
+    result = HistoryResult(3, FINDINGS, summary, Path("/audit"), ReleasedMode.TAGS, 1.0)
     text = _render(result, width=60, chosen=True)
     table = text.split("Errors and the release that introduced each\n", 1)[1].splitlines()
     assert table[0].split() == ["introduced", "in", "against", "rule", "message", "field"]
@@ -113,8 +114,8 @@ def _render(result: HistoryResult, *, width: int, chosen: bool) -> str:
 
 
 def test_without_out_the_summary_says_where_the_parquet_is_kept() -> None:
-    summary = summarise([], [], "consecutive", "tags")
-    result = HistoryResult(0, [], summary, Path("/tmp/kcompat-history-x1"), "tags", 0.5)
+    summary = summarise([], [], HistoryMode.CONSECUTIVE, ReleasedMode.TAGS)
+    result = HistoryResult(0, [], summary, Path("/tmp/kcompat-history-x1"), ReleasedMode.TAGS, 0.5)
     first = _render(result, width=200, chosen=False).splitlines()[0]
     assert first.endswith(
         "Parquet and summary.json in /tmp/kcompat-history-x1 (kept there; --out DIR chooses "

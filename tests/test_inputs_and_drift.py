@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from kcompat.cli import main
+from kcompat.modes import ReleasedMode
 from tests.conftest import git
 
 REQUEST = """{
@@ -271,7 +272,9 @@ def test_history_defaults_to_tags_when_the_repo_has_releases(tagged_repo: Path) 
 
     repo = GitRepo.open(tagged_repo)
     assert released_mode_for(HistoryRequest(tagged_repo), repo) == "tags"
-    assert released_mode_for(HistoryRequest(tagged_repo, released="base"), repo) == "base"
+    assert (
+        released_mode_for(HistoryRequest(tagged_repo, released=ReleasedMode.BASE), repo) == "base"
+    )
     git(tagged_repo, "tag", "-d", "v1.0.0")
     assert released_mode_for(HistoryRequest(tagged_repo), GitRepo.open(tagged_repo)) == "base"
 

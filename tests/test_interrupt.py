@@ -254,3 +254,47 @@ def test_ctrl_c_during_history_stops_spark(moment: str, long_history: Path, tmp_
     command = [*_kcompat(), *HISTORY, "--out", str(tmp_path / "out")]
     code, err = interrupt_when(command, long_history, MOMENTS[moment]())
     assert (code, err) == (130, INTERRUPTED)
+
+
+# -- finding the processes to stop ------------------------------------------------------
+
+#: A process that starts a child which starts a grandchild (both asleep), stops whatever it
+#: started as an interrupted kcompat does, and reports what is still running.
+STOPPING = """
+import subprocess, sys, time
+import psutil
+from kcompat import interrupt
+
+sleeper = "import time; time.sleep(120)"
+starter = (
+    "import subprocess, sys, time; "
+    f"subprocess.Popen([sys.executable, '-c', {sleeper!r}]); time.sleep(120)"
+)
+child = subprocess.Popen([sys.executable, "-c", starter])
+while len(psutil.Process().children(recursive=True)) < 2:
+    time.sleep(0.02)
+started = [p.pid for p in psutil.Process().children(recursive=True)]
+interrupt.stop_children(grace=2)
+running = []
+for pid in started:
+    try:
+        if psutil.Process(pid).status() != psutil.STATUS_ZOMBIE:
+            running.append(pid)
+    except psutil.NoSuchProcess:
+        pass
+print(len(started), running)
+"""
+
+
+def test_every_process_below_is_stopped() -> None:
+    """Children and theirs, found as psutil finds them on any platform (not from /proc,
+    which macOS has not), are stopped."""
+    done = subprocess.run(
+        [sys.executable, "-c", STOPPING],
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert done.stdout.split(maxsplit=1) == ["2", "[]\n"]

@@ -23,6 +23,7 @@ FINDINGS_TAIL = [
     "--report-unused-ignores",
     "--color",
     "--config",
+    "--show-suppressed",
 ]
 CORPUS_TAIL = ["--master", "--remote", "--specs-path", "--partitions", "--color", "--config"]
 

@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 import kcompat.commands
 from kcompat.app import app
 from kcompat.cli import main
+from kcompat.modes import HistoryMode
 from kcompat.pipeline.corpus_build import BuildRequest, build
 from kcompat.pipeline.corpus_verify import VerifyRequest, VerifyResult, verify
 from kcompat.rules.registry import get_rule
@@ -366,7 +367,8 @@ def test_uri_outputs_go_through_spark(
     result = verify(VerifyRequest(uri, "v2.0.0", repo, f"file://{tmp_path}/verify"), spark)
     assert result.errors == 6 and (tmp_path / "verify" / "summary.json").is_file()
     history = run_history(
-        HistoryRequest(repo, "releases", out=f"file://{tmp_path}/history", proof=False), spark
+        HistoryRequest(repo, HistoryMode.RELEASES, out=f"file://{tmp_path}/history", proof=False),
+        spark,
     )
     assert history.out == f"file://{tmp_path}/history"
     assert json.loads((tmp_path / "history" / "summary.json").read_text())["comparisons"] == 2

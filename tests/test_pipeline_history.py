@@ -24,9 +24,11 @@ from typer.testing import CliRunner
 import kcompat.commands
 from kcompat.app import app
 from kcompat.config import Config, parse_config
+from kcompat.modes import HistoryMode
 from kcompat.pipeline.history_driver import HistoryRequest, HistoryResult, run_history
 from kcompat.rules.registry import rule_categories
 from tests.conftest import git
+from tests.diff_runner import init_repo
 
 kcompat.commands.register_all()
 
@@ -354,7 +356,7 @@ def test_parallel_preparation_is_prepare_pair(kafka_repo: Path, mode: str) -> No
     start, end = TRUNK_RANGE
     request = HistoryRequest(
         repo.root,
-        mode,
+        HistoryMode(mode),
         # consecutive: commits of trunk; transitive: the releases from tag to tag
         revision_range=(
             f"{commits[start - 10]}..{commits[end]}" if mode == "consecutive" else "3.4.0..3.8.0"
@@ -573,6 +575,28 @@ def test_the_archive_is_on_by_default_in_the_users_cache(
     assert final.read_bytes() == b"archive" and not gone.exists()
 
 
+def test_the_archive_is_never_kept_where_others_may_write(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The JVM maps the archive's classes: a folder others may write (a shared cache) or
+    a working tree gets none (the run is as right, only slower to start)."""
+    from kcompat.pipeline.session import local_java_options
+
+    monkeypatch.delenv("KCOMPAT_SPARK_CDS", raising=False)
+    monkeypatch.setenv("KCOMPAT_SPARK_JIT", "full")
+    shared = tmp_path / "shared"
+    (shared / "kcompat").mkdir(parents=True)
+    (shared / "kcompat").chmod(0o777)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(shared))
+    assert local_java_options() == ""
+    (shared / "kcompat").chmod(0o700)
+    assert "-XX:ArchiveClassesAtExit=" in local_java_options()
+    init_repo(tmp_path / "dotfiles")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "dotfiles" / ".cache"))
+    assert local_java_options() == ""
+    assert not (tmp_path / "dotfiles" / ".cache").exists()
+
+
 def test_the_session_jvm_runs_with_the_local_options(spark: Any) -> None:
     arguments = list(
         spark._jvm.java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()
@@ -669,7 +693,9 @@ def test_a_range_without_spec_changes_needs_no_spark(
         raise AssertionError("Spark was started for an empty audit")
 
     out = tmp_path / "empty"
-    request = HistoryRequest(repo, "consecutive", revision_range="v2.0.0..v2.0.0", out=out)
+    request = HistoryRequest(
+        repo, HistoryMode.CONSECUTIVE, revision_range="v2.0.0..v2.0.0", out=out
+    )
     result = run_history(request, no_spark)
     assert result.comparisons == 0 and result.findings == []
     assert pq.read_table(out / "findings").num_rows == 0

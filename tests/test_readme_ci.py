@@ -60,19 +60,24 @@ def test_the_acceptance_configuration_accepts_what_it_says(tmp_path: Path) -> No
     assert [(p.pattern, p.reason) for p in config.preview] == [
         ("ConsumerGroup*Value", "early access (KIP-848)")
     ]
-    repo = init_repo(tmp_path / "repo")
-    commit_tree(repo, {"ShelfCountResponse.json": count_spec("ShelfCountResponse", "int32")}, "a")
-    head = {
-        "ShelfCountResponse.json": count_spec("ShelfCountResponse", "int64"),
-        "kcompat.toml": text,
-    }
-    commit_tree(repo, head, "b")
-    run = run_cli(["diff", "HEAD~1", "HEAD", "--no-proof", "--color", "never"], repo)
-    assert run.code == 0
-    assert (
-        run.stdout.splitlines()[-1]
-        == "No problems in 1 spec file (1 accepted by the configuration)."
-    )
+    for config_in_base, last in (
+        (True, "No problems in 1 spec file (1 accepted by the configuration)."),
+        # added by the change itself: accepted, in the open (config-weakened)
+        (False, "Found 2 warnings in 1 spec file (1 accepted in this change)."),
+    ):
+        repo = init_repo(tmp_path / f"repo-{config_in_base}")
+        base = {"ShelfCountResponse.json": count_spec("ShelfCountResponse", "int32")}
+        if config_in_base:
+            base["kcompat.toml"] = text
+        commit_tree(repo, base, "a")
+        head = {
+            "ShelfCountResponse.json": count_spec("ShelfCountResponse", "int64"),
+            "kcompat.toml": text,
+        }
+        commit_tree(repo, head, "b")
+        run = run_cli(["diff", "HEAD~1", "HEAD", "--no-proof", "--color", "never"], repo)
+        assert run.code == 0
+        assert run.stdout.splitlines()[-1] == last
 
 
 def test_the_workflow_uses_the_actions_inputs() -> None:
@@ -85,6 +90,24 @@ def test_the_workflow_uses_the_actions_inputs() -> None:
     ours = next(s for s in steps if s["uses"].startswith("kcompat/kcompat@"))
     assert set(ours["with"]) <= set(action["inputs"])
     assert workflow["permissions"]["pull-requests"] == "write"
+
+
+def test_the_workflow_runs_when_the_skip_label_changes_and_specs_or_settings_do() -> None:
+    """``on: pull_request`` with the default types never fires on ``labeled``: the skip
+    label would never take effect (issue 27, points 2 and 3)."""
+    workflow = yaml_of("workflow")
+    trigger = workflow[True] if True in workflow else workflow["on"]  # YAML 1.1 reads on: as True
+    assert set(trigger) == {"pull_request"}  # never pull_request_target (docs/SECURITY.md)
+    pull = trigger["pull_request"]
+    assert pull["types"] == ["opened", "synchronize", "reopened", "labeled", "unlabeled"]
+    paths = pull["paths"]
+    assert {"kcompat.toml", "pyproject.toml"} <= set(paths)  # where kcompat's settings live
+    folders = [p for p in paths if p.endswith("/**")]
+    assert folders and all((ROOT / p.removesuffix("/**")).is_dir() for p in folders)
+    steps = workflow["jobs"]["kcompat"]["steps"]
+    ours = next(s for s in steps if s["uses"].startswith("kcompat/kcompat@"))
+    assert ours["with"]["skip-label"] == "kcompat: expected break"
+    assert ours["with"]["lint"] is True
 
 
 def test_the_gitlab_job_writes_a_code_quality_report(tmp_path: Path) -> None:

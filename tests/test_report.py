@@ -339,6 +339,47 @@ def test_a_bad_audit_directory_is_one_line(tmp_path: Path, make: Any, expected: 
     assert not (tmp_path / "a.html").exists()
 
 
+def _pairs(summary: dict[str, Any], pairs: Any) -> dict[str, Any]:
+    return {**summary, "pairs": pairs}
+
+
+@pytest.mark.parametrize(
+    ("summary", "index", "expected"),
+    [
+        (transitive_summary(), 7, "{d}/findings: finding 1 (field-removed) names pair 7, but "
+         "summary.json has 3 pairs (0 to 2); the audit is inconsistent, rerun it"),
+        (transitive_summary(), -1, "{d}/findings: finding 1 (field-removed) names pair -1, "
+         "but summary.json has 3 pairs (0 to 2); the audit is inconsistent, rerun it"),
+        (transitive_summary(), None, "{d}/findings: finding 1 (field-removed) names pair None"),
+        (_pairs(transitive_summary(), []), 0, "{d}/findings: finding 1 (field-removed) names "
+         "pair 0, but summary.json has no pairs"),
+        ({"mode": "releases", "comparisons": 2}, 2, "{d}/findings: finding 1 (field-removed) "
+         "names pair 2, but summary.json has 2 pairs (0 to 1)"),
+        ({"mode": "releases", "comparisons": 10**12}, 0, "{d}/summary.json: 1000000000000 "
+         "comparisons is no real audit; rerun it"),
+        ({"mode": "releases"}, 0, "{d}/summary.json: no 'pairs' (nor a count of 'comparisons')"),
+        (_pairs(transitive_summary(), "1.0..2.0"), 0, "{d}/summary.json: 'pairs' is not a list "
+         "of [base, head] labels; rerun it"),
+        (_pairs(transitive_summary(), [["1.0", 2]]), 0, "{d}/summary.json: 'pairs' is not"),
+    ],
+    ids=["past-the-end", "negative", "none", "no-pairs", "comparisons", "huge-count",
+         "no-count", "pairs-text", "label-number"],
+)  # fmt: skip
+def test_a_finding_outside_the_pairs_is_one_line(
+    tmp_path: Path, summary: dict[str, Any], index: Any, expected: str
+) -> None:
+    """A history audit whose finding names a pair the summary does not list (a damaged
+    or hand-edited audit): one line and exit 2, not an internal error or a wrong page."""
+    audit = write_audit(tmp_path / "audit", summary, [finding(0, "1.0", "1.1", pair_index=index)])
+    args = ["report", str(audit), "-o", str(tmp_path / "a.html")]
+    # a real process for the first case (no traceback on any stream), in-process for the rest
+    run = run_process(args, tmp_path) if index == 7 else run_cli(args, tmp_path)
+    assert run.code == 2, run.stderr
+    lines = run.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("kcompat: error: " + expected.format(d=audit))
+    assert not (tmp_path / "a.html").exists()
+
+
 def test_a_bad_output_is_one_line_before_reading(tmp_path: Path) -> None:
     audit = write_audit(tmp_path / "audit", transitive_summary(), transitive_rows())
     for output, expected in (

@@ -36,8 +36,11 @@ def count_spec(item_type: str = "int32", note: str = "") -> str:
 
 
 def broken_repo(tmp_path: Path, note: str = "", config: str | None = None) -> Path:
+    """ItemCount retyped; ``config`` on both sides (what it does, not a change of it)."""
     repo = init_repo(tmp_path / "repo")
     files = {NAME: count_spec()}
+    if config is not None:
+        files["kcompat.toml"] = config
     commit_tree(repo, files, "base")
     head = {NAME: count_spec("int64", note)}
     if config is not None:

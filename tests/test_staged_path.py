@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from kcompat.sources import gitrun
 from kcompat.spec import load, specfile
 from tests.conftest import EXAMPLES
 from tests.diff_runner import commit_tree, git, init_repo, run_cli
+from tests.git_calls import commands, record
 
 BREAK = ('"name": "TimeoutMs", "type": "int32"', '"name": "TimeoutMs", "type": "int64"')
 
@@ -34,24 +34,18 @@ def staged_break(tmp_path: Path) -> Path:
 def test_the_git_commands_of_a_staged_diff(
     staged_break: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    ran: list[str] = []
-    real = gitrun.run_git_in
-
-    def counting(cwd: Path, args: Any, stdin: Any = None) -> str:
-        ran.append(" ".join(args[:2]))
-        return real(cwd, args, stdin)
-
-    monkeypatch.setattr("kcompat.sources.gitrun.run_git_in", counting)
-    monkeypatch.setattr("kcompat.sources.git.run_git_in", counting)
+    calls = record(monkeypatch)
     run = run_cli(["diff", "--staged", "--no-history"], staged_break)
     assert run.code == 1, run.stderr
-    # where the repository is and HEAD's commit, what is staged, the release tags (blobs
-    # come from one git cat-file --batch): before, rev-parse three times more
-    assert ran == [
-        "rev-parse --is-bare-repository",
-        "diff --cached",
+    # where the repository is and HEAD's commit, what is staged, the release tags, and
+    # one git cat-file --batch for every blob: before, rev-parse three times more
+    assert sorted(commands(calls)) == [
+        "cat-file --batch",
+        "diff-index --cached",
         "for-each-ref --format=%(refname:strip=2)%00%(*objectname)%00%(objectname)",
+        "rev-parse --is-bare-repository",
     ]
+    assert all(call.hardened for call in calls), calls
 
 
 def test_each_side_is_parsed_once(staged_break: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -12,7 +12,11 @@ from pathlib import Path
 from typing import Any
 
 from kcompat.errors import UsageError
+from kcompat.escaping import shown
+from kcompat.modes import HistoryMode
 
+#: More pairs than any history (a million commits) means a damaged summary.
+MAX_PAIRS = 1_000_000
 HISTORY = "history"
 CORPUS = "corpus"
 
@@ -31,7 +35,7 @@ def kind_of(summary: dict[str, Any]) -> str | None:
     """``history`` or ``corpus`` (verify), from the summary's own keys; None if neither."""
     if "corpus" in summary and "reader" in summary:
         return CORPUS
-    if summary.get("mode") in ("consecutive", "releases", "transitive"):
+    if summary.get("mode") in set(HistoryMode):
         return HISTORY
     return None
 
@@ -54,7 +58,47 @@ def load_audit(directory: Path) -> AuditData:
         raise UsageError(
             f"{directory / 'summary.json'}: not the summary of kcompat history or corpus verify"
         )
-    return AuditData(kind, summary, tuple(read_findings(directory / "findings")), str(directory))
+    findings = tuple(read_findings(directory / "findings"))
+    if kind == HISTORY:
+        _check_pairs(directory, summary, findings)
+    return AuditData(kind, summary, findings, str(directory))
+
+
+def _check_pairs(
+    directory: Path, summary: dict[str, Any], findings: tuple[dict[str, Any], ...]
+) -> None:
+    """Every finding of a history audit names a pair the summary has: the page lists the
+    compared pairs by index, so an index outside them is an inconsistent audit."""
+    where = directory / "summary.json"
+    listed, comparisons = summary.get("pairs"), summary.get("comparisons")
+    if listed is not None:
+        if not isinstance(listed, list) or not all(_is_pair(p) for p in listed):
+            raise UsageError(f"{where}: 'pairs' is not a list of [base, head] labels; rerun it")
+        count = len(listed)
+    elif isinstance(comparisons, int) and not isinstance(comparisons, bool):
+        if not 0 <= comparisons <= MAX_PAIRS:  # the page lists every pair: keep it bounded
+            raise UsageError(f"{where}: {comparisons} comparisons is no real audit; rerun it")
+        count = comparisons  # a summary written before the pairs were listed
+    else:
+        raise UsageError(f"{where}: no 'pairs' (nor a count of 'comparisons'); rerun the audit")
+    has = f"{count} pairs (0 to {count - 1})" if count else "no pairs"
+    for row, finding in enumerate(findings, 1):
+        index = finding.get("pair_index")
+        if not isinstance(index, int) or not 0 <= index < count:
+            raise UsageError(
+                f"{directory / 'findings'}: finding {row} ({_shown(finding.get('rule'))}) "
+                f"names pair {_shown(index)}, but {where.name} has {has}; the audit is "
+                "inconsistent, rerun it"
+            )
+
+
+def _is_pair(value: object) -> bool:
+    return isinstance(value, list) and len(value) == 2 and all(isinstance(v, str) for v in value)
+
+
+def _shown(value: object) -> str:
+    """A value from the audit in one line, escaped and short."""
+    return shown(str(value))[:80]
 
 
 def _summary(directory: Path) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kcompat.auditreport.load import CORPUS, AuditData
+from kcompat.modes import HistoryMode
 from kcompat.naming import release_order
 
 SEVERITIES = ("error", "warning", "info")
@@ -130,15 +131,19 @@ def history_steps(summary: dict[str, Any], findings: Sequence[dict[str, Any]]) -
 
 def _history_view(audit: AuditData) -> View:
     summary, findings = audit.summary, audit.findings
-    mode = str(summary.get("mode"))
+    mode = HistoryMode(str(summary.get("mode")))
     steps = history_steps(summary, findings)
     groups = _history_groups(findings)
     totals = Counter(str(f["severity"]) for f in findings)
-    if mode == "transitive":
+    if mode == HistoryMode.TRANSITIVE:
         timeline = _first_release_timeline(groups, steps)
     else:
         timeline = _per_pair_timeline(findings, steps, mode)
-    noun = {"consecutive": "commits", "releases": "releases", "transitive": "release pairs"}
+    noun = {
+        HistoryMode.CONSECUTIVE: "commits",
+        HistoryMode.RELEASES: "releases",
+        HistoryMode.TRANSITIVE: "release pairs",
+    }
     facts = [
         ("compared", f"{len(steps)} {noun.get(mode, 'pairs')} ({mode})"),
         ("findings", _severity_counts(totals)),
@@ -223,7 +228,7 @@ def _per_pair_timeline(
         index = int(f["pair_index"])
         if 0 <= index < len(steps):
             row[index] += 1
-    axis = "commit" if mode == "consecutive" else "release"
+    axis = "commit" if mode == HistoryMode.CONSECUTIVE else "release"
     labels = tuple(step.split("..", 1)[-1] for step in steps)
     caption = (
         "Errors and warnings each commit brought (against its first parent), by rule."
@@ -268,11 +273,12 @@ def _history_messages(groups: Sequence[Group], steps: Sequence[str], mode: str) 
     """Every message with errors or warnings: which releases (or commits) broke it, and
     each break with the first release that has it."""
     heads = [step.split("..", 1)[-1] for step in steps]
-    labels = sorted(set(heads) - {""}, key=release_order) if mode == "transitive" else heads
+    transitive = mode == HistoryMode.TRANSITIVE
+    labels = sorted(set(heads) - {""}, key=release_order) if transitive else heads
     position = {label: i for i, label in enumerate(labels)}
 
     def when(step: int) -> int:  # a step's place on the time axis
-        return position[heads[step]] if mode == "transitive" else step
+        return position[heads[step]] if transitive else step
 
     errors: Counter[str] = Counter()
     warnings: Counter[str] = Counter()

@@ -9,8 +9,8 @@ reading of every change, compatible or not, version by version.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
+from typing import NamedTuple
 
 from kcompat.changelog.fields import existing_version_changes, new_version_changes
 from kcompat.changelog.model import Change, ChangeKind, Changelog, MessageChanges
@@ -19,7 +19,7 @@ from kcompat.changelog.settings import Versioning, setting_changes
 from kcompat.naming import request_name_for
 from kcompat.rules.evolution.pairing import MessagePair, Pairing
 from kcompat.rules.evolution.released import Releases
-from kcompat.spec.model import Message
+from kcompat.spec.model import NO_VERSIONS, Message
 from kcompat.spec.specfile import SpecFile
 from kcompat.spec.versions import Versions
 
@@ -42,8 +42,7 @@ _SECTION = {
 }
 
 
-@dataclass(frozen=True)
-class Sides:
+class Sides(NamedTuple):
     """What one changelog is computed from: the two sides as diff paired them."""
 
     pairing: Pairing
@@ -54,10 +53,10 @@ class Sides:
 def compute(sides: Sides, *, base: str, head: str, diff_command: str = "") -> Changelog:
     """Every protocol change from BASE to HEAD, grouped by message."""
     pairing = sides.pairing
-    base_unstable = _Unstable.of(
+    base_unstable = _unstable_of(
         [p.base for p in pairing.pairs] + [s.message for s in pairing.removed if s.message]
     )
-    head_unstable = _Unstable.of(
+    head_unstable = _unstable_of(
         [p.head for p in pairing.pairs] + [s.message for s in pairing.added if s.message]
     )
     groups: dict[str, tuple[str, int | None, list[Change]]] = {}
@@ -142,27 +141,21 @@ def _message_removed(message: Message, released: Versions) -> Change:
     )
 
 
-@dataclass(frozen=True)
-class _Unstable:
+def _unstable_of(messages: Iterable[Message]) -> Callable[[Message], Versions]:
     """The versions of a message marked unstable on one side: its own highest with
     ``latestVersionUnstable``, or, for a response, its request's (when that side's
     request was read)."""
+    requests = {m.api_key: m for m in messages if m.kind == "request" and m.api_key is not None}
 
-    requests: Mapping[int, Message]
-
-    @staticmethod
-    def of(messages: Iterable[Message]) -> _Unstable:
-        return _Unstable(
-            {m.api_key: m for m in messages if m.kind == "request" and m.api_key is not None}
-        )
-
-    def __call__(self, message: Message) -> Versions:
+    def unstable(message: Message) -> Versions:
         owner: Message | None = message
         if message.kind == "response" and message.api_key is not None:
-            owner = self.requests.get(message.api_key)
+            owner = requests.get(message.api_key)
             if owner is None or request_name_for(message.name) is None:
-                return Versions()
+                return NO_VERSIONS
         if owner is None or not owner.latest_version_unstable or owner.valid_versions.empty:
-            return Versions()
+            return NO_VERSIONS
         highest = owner.valid_versions.highest
         return Versions.of(highest, highest) & message.valid_versions
+
+    return unstable

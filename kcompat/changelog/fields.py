@@ -23,8 +23,8 @@ from dataclasses import replace
 
 from kcompat.changelog.model import Change, ChangeKind
 from kcompat.rules.evolution.pairing import MessagePair, StructPair, pair_layouts
-from kcompat.spec.model import Field, Message, show_value
-from kcompat.spec.resolve import Kind, LayoutField, Wire, resolve
+from kcompat.spec.model import NO_VERSIONS, Field, Message, show_value
+from kcompat.spec.resolve import Kind, LayoutField, StructLayout, Wire, resolve
 from kcompat.spec.runs import boundaries, runs
 from kcompat.spec.shape import version_signature
 from kcompat.spec.versions import Versions
@@ -55,11 +55,39 @@ def new_version_changes(base: Message, head: Message) -> list[Change]:
             continue
         previous = (head.valid_versions & Versions.of(0, version - 1)).highest
         before, after = resolve(head, previous), resolve(head, version)
-        pairs = pair_layouts(run, before.root, after.root, before.flexible != after.flexible)
         at = Versions.of(version, version)
-        for change in _struct_changes(head.name, pairs, head, head, renames=False):
-            out.append(replace(change, versions=at))
+        out += _version_step(head.name, before.root, after.root, at)
     return out
+
+
+def _version_step(
+    message: str, before: StructLayout, after: StructLayout, at: Versions
+) -> Iterator[Change]:
+    """One spec's version against the version before it, struct by struct, by name: in
+    one spec a name that ends and one that starts are two fields, as written (no renames
+    to recognise). A field resolved alike in both is the same object, and is skipped."""
+    old = {f.field.name: f for f in before.all_fields()}
+    names = set()
+    for entry in after.all_fields():
+        name = entry.field.name
+        names.add(name)
+        was = old.get(name)
+        if was is None:
+            yield _added(message, entry, at)
+        elif was is not entry:
+            yield from _field_changes(message, was, entry, at)
+            inner = _child_struct(was.wire), _child_struct(entry.wire)
+            if inner[0] is not None and inner[1] is not None:
+                yield from _version_step(message, inner[0], inner[1], at)
+    for entry in before.all_fields():
+        if entry.field.name not in names:
+            yield _gone(message, entry, False, at)
+
+
+def _child_struct(wire: Wire) -> StructLayout | None:
+    if wire.struct is not None:
+        return wire.struct
+    return wire.element.struct if wire.element is not None else None
 
 
 def existing_version_changes(pair: MessagePair, released: Versions) -> list[Change]:
@@ -74,19 +102,30 @@ def existing_version_changes(pair: MessagePair, released: Versions) -> list[Chan
     base, head = pair.base, pair.head
     same_structs = _structs(base) == _structs(head)
 
+    verdicts: dict[int, bool] = {}  # by a run's lowest version: a run has many structs
+
     def unchanged(run: Versions) -> bool:
         version = run.lowest
-        return same_structs and version_signature(base, version) == version_signature(head, version)
+        found = verdicts.get(version)
+        if found is None:
+            before, after = version_signature(base, version), version_signature(head, version)
+            found = verdicts[version] = same_structs and before == after
+        return found
 
-    out: list[Change] = []
+    # one change per identity and release state, its versions gathered over the runs
+    gathered: dict[tuple[object, ...], tuple[Change, bool, list[tuple[int, int]]]] = {}
+
+    def keep(change: Change, versions: Versions, shipped: bool) -> None:
+        entry = gathered.setdefault((change.identity(), shipped), (change, shipped, []))
+        entry[2].extend(versions.ranges)
+
     for struct_pair in pair.struct_pairs:  # released versions as the rules saw them
         if unchanged(struct_pair.versions):
             continue
         found = _struct_changes(head.name, (struct_pair,), base, head, renames=True, forms=False)
         for change in found:
             if _keeps_bytes(change):
-                versions = struct_pair.versions
-                out.append(replace(change, versions=versions, existing=True, released=True))
+                keep(change, struct_pair.versions, True)
     rest = (base.valid_versions & head.valid_versions) - pair.common
     for run in runs(base, head, rest):
         if unchanged(run):
@@ -95,11 +134,14 @@ def existing_version_changes(pair: MessagePair, released: Versions) -> list[Chan
         pairs = pair_layouts(run, before.root, after.root, before.flexible != after.flexible)
         shipped = run & released  # released, but judged apart (restored or diverged)
         for change in _struct_changes(head.name, pairs, base, head, renames=True):
-            if not (run - shipped).empty:
-                out.append(replace(change, versions=run - shipped, existing=True))
-            if not shipped.empty and _keeps_bytes(change):
-                out.append(replace(change, versions=shipped, existing=True, released=True))
-    return merged(out)
+            keep(change, run - shipped, False)
+            if _keeps_bytes(change):
+                keep(change, shipped, True)
+    return [
+        replace(change, versions=Versions.from_ranges(ranges), existing=True, released=shipped)
+        for change, shipped, ranges in gathered.values()
+        if ranges
+    ]
 
 
 def _structs(message: Message) -> frozenset[tuple[str, bool]]:
@@ -112,15 +154,6 @@ def _keeps_bytes(change: Change) -> bool:
     if change.kind is ChangeKind.FIELD_REMOVED:
         return change.tag is not None  # a tagged field dropped: old readers skip it
     return change.kind in KEEPS_BYTES
-
-
-def merged(changes: Iterable[Change]) -> list[Change]:
-    """One change per everything-but-versions, with the union of its versions."""
-    groups: dict[Change, Versions] = {}
-    for change in changes:
-        key = replace(change, versions=Versions())
-        groups[key] = groups.get(key, Versions()) | change.versions
-    return [replace(key, versions=versions) for key, versions in groups.items()]
 
 
 def _struct_changes(
@@ -162,11 +195,12 @@ def _struct_changes(
                 yield from _struct_identity(message, old, new, base, head)
 
 
-def _added(message: str, field: LayoutField) -> Change:
+def _added(message: str, field: LayoutField, at: Versions = NO_VERSIONS) -> Change:
     kind = ChangeKind.TAGGED_FIELD_ADDED if field.tagged else ChangeKind.FIELD_ADDED
     return Change(
         message,
         kind,
+        at,
         field=field.path,
         type=_type_of(field),
         default=default_text(field.field),
@@ -174,9 +208,9 @@ def _added(message: str, field: LayoutField) -> Change:
     )
 
 
-def _gone(message: str, field: LayoutField, existing: bool) -> Change:
+def _gone(message: str, field: LayoutField, existing: bool, at: Versions = NO_VERSIONS) -> Change:
     kind = ChangeKind.FIELD_REMOVED if existing else ChangeKind.FIELD_ENDED
-    return Change(message, kind, field=field.path, type=_type_of(field), tag=field.tag)
+    return Change(message, kind, at, field=field.path, type=_type_of(field), tag=field.tag)
 
 
 def _type_of(field: LayoutField) -> str:
@@ -195,8 +229,17 @@ def default_text(field: Field) -> str:
     return show_value(default.value)
 
 
-def _field_changes(message: str, old: LayoutField, new: LayoutField) -> Iterator[Change]:
+def _field_changes(
+    message: str, old: LayoutField, new: LayoutField, at: Versions = NO_VERSIONS
+) -> Iterator[Change]:
     """A matched field's own form: type, nullability, tag, integer encoding, default."""
+    if (
+        old.field is new.field  # one definition: only what depends on the version can differ
+        and old.nullable == new.nullable
+        and old.tag == new.tag
+        and (old.wire.kind is not Kind.INT or _encoding(old.wire) == _encoding(new.wire))
+    ):
+        return
     path = new.path
     old_type, new_type = old.field.type, new.field.type
     if old_type.is_array != new_type.is_array or (
@@ -205,17 +248,19 @@ def _field_changes(message: str, old: LayoutField, new: LayoutField) -> Iterator
         yield Change(
             message,
             ChangeKind.TYPE_CHANGED,
+            at,
             field=path,
             before=old_type.text,
             after=new_type.text,
         )
     if old.nullable != new.nullable:
         kind = ChangeKind.NULLABLE_STARTED if new.nullable else ChangeKind.NULLABLE_ENDED
-        yield Change(message, kind, field=path, type=new.field.type.text)
+        yield Change(message, kind, at, field=path, type=new_type.text)
     if old.tag != new.tag:
         yield Change(
             message,
             ChangeKind.TAGGING_CHANGED,
+            at,
             field=path,
             before=_tagging(old.tag),
             after=_tagging(new.tag),
@@ -223,13 +268,15 @@ def _field_changes(message: str, old: LayoutField, new: LayoutField) -> Iterator
         )
     before, after = _encoding(old.wire), _encoding(new.wire)
     if before != after and old_type.text == new_type.text:  # a new type says it already
-        yield Change(message, ChangeKind.ENCODING_CHANGED, field=path, before=before, after=after)
-    if old.field.default.key() != new.field.default.key() and (
-        old.field.default.explicit or new.field.default.explicit
-    ):
+        yield Change(
+            message, ChangeKind.ENCODING_CHANGED, at, field=path, before=before, after=after
+        )
+    old_default, new_default = old.field.default, new.field.default
+    if old_default.key() != new_default.key() and (old_default.explicit or new_default.explicit):
         yield Change(
             message,
             ChangeKind.DEFAULT_CHANGED,
+            at,
             field=path,
             before=default_text(old.field) or "the type's",
             after=default_text(new.field) or "the type's",

@@ -9,8 +9,9 @@ it concerns and the field (dotted path) or spec setting (``validVersions``,
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from enum import StrEnum
+from operator import attrgetter
 
 from kcompat.spec.model import NO_VERSIONS
 from kcompat.spec.versions import Versions
@@ -83,6 +84,10 @@ class Change:
     severity: str = ""  # a break: error or warning
     accepted: str = ""  # a break the configuration accepts: the reason it gives
 
+    def identity(self) -> tuple[object, ...]:
+        """Everything but the versions: what one change in several runs shares."""
+        return _IDENTITY(self)
+
     def sort_key(self) -> tuple[object, ...]:
         lowest = self.versions.lowest if not self.versions.empty else -1
         return (self.existing, lowest, self.kind.rank, self.field, self.before, self.note)
@@ -91,6 +96,10 @@ class Change:
     def counts_as_break(self) -> bool:
         return self.kind is ChangeKind.BREAK and self.severity == "error" and not self.accepted
 
+
+_IDENTITY = attrgetter(*(f.name for f in fields(Change) if f.name != "versions"))
+
+_VERSIONED = frozenset({ChangeKind.VERSIONS_ADDED, ChangeKind.VERSIONS_REMOVED})
 
 #: Message types in the order a changelog lists them after requests and responses.
 _TYPE_ORDER = {"request": 0, "response": 0, "header": 1}
@@ -111,9 +120,6 @@ class MessageChanges:
         group = _TYPE_ORDER.get(self.message_type, 2)
         key = self.api_key if self.api_key is not None and group == 0 else -1
         return (group, key, self.message_type != "request", self.name)
-
-    def has(self, *kinds: ChangeKind) -> bool:
-        return any(change.kind in kinds for change in self.changes)
 
     @property
     def title(self) -> str:
@@ -156,22 +162,33 @@ class Changelog:
             yield from group.changes
 
     def counts(self) -> Counts:
-        groups = self.groups
-        structural = (ChangeKind.MESSAGE_ADDED, ChangeKind.MESSAGE_REMOVED)
-        versioned = (ChangeKind.VERSIONS_ADDED, ChangeKind.VERSIONS_REMOVED)
+        """What the first line says (one pass over the changes; kept, the model is
+        immutable)."""
+        found: Counts | None = self.__dict__.get("_counts")
+        if found is not None:
+            return found
+        tally = dict.fromkeys(("added", "removed", "renamed", "reversioned", "changed"), 0)
+        for group in self.groups:
+            kinds = {change.kind for change in group.changes}
+            if ChangeKind.MESSAGE_ADDED in kinds:
+                tally["added"] += 1
+            elif ChangeKind.MESSAGE_REMOVED in kinds:
+                tally["removed"] += 1
+            elif ChangeKind.MESSAGE_RENAMED in kinds:
+                tally["renamed"] += 1
+            elif not kinds.isdisjoint(_VERSIONED):
+                tally["reversioned"] += 1
+            else:
+                tally["changed"] += 1
         breaks = [c for c in self.changes if c.kind is ChangeKind.BREAK]
-        return Counts(
-            added=sum(1 for g in groups if g.has(ChangeKind.MESSAGE_ADDED)),
-            removed=sum(1 for g in groups if g.has(ChangeKind.MESSAGE_REMOVED)),
-            renamed=sum(1 for g in groups if g.has(ChangeKind.MESSAGE_RENAMED)),
-            reversioned=sum(1 for g in groups if not g.has(*structural) and g.has(*versioned)),
-            changed=sum(
-                1 for g in groups if not g.has(*structural, *versioned, ChangeKind.MESSAGE_RENAMED)
-            ),
+        found = Counts(
+            **tally,
             breaks=sum(1 for c in breaks if c.counts_as_break),
             accepted=sum(1 for c in breaks if c.accepted),
             warnings=sum(1 for c in breaks if c.severity == "warning" and not c.accepted),
         )
+        object.__setattr__(self, "_counts", found)
+        return found
 
     def only(self, names: frozenset[str]) -> Changelog:
         """The changelog of some messages (``kcompat explain NAME --since A``)."""

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import NamedTuple
 
 _VERSION = re.compile(r"\b[Vv]ersions?\s+(\d{1,5})(?:\s*(?:-|to|through|and)\s*(\d{1,5}))?")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
@@ -23,15 +23,15 @@ _REFERENCE = re.compile(r"\b(KIP|KAFKA)-(\d{1,6})\b")
 #: page address carries its title, which the spec does not give).
 KIP_URL = "https://cwiki.apache.org/confluence/dosearchsite.action?queryString=%22KIP-{}%22"
 JIRA_URL = "https://issues.apache.org/jira/browse/KAFKA-{}"
+_NONE: Mapping[int, tuple[str, ...]] = MappingProxyType({})
 #: A version range wider than this in a comment is prose, not a list of versions.
 _WIDEST = 64
 
 
-@dataclass(frozen=True)
-class References:
+class References(NamedTuple):
     """References by version, and those the comments give for the whole message."""
 
-    by_version: Mapping[int, tuple[str, ...]] = field(default_factory=lambda: MappingProxyType({}))
+    by_version: Mapping[int, tuple[str, ...]] = _NONE
     general: tuple[str, ...] = ()
 
     def of(self, versions: Iterator[int] | range | list[int]) -> tuple[str, ...]:
@@ -66,6 +66,8 @@ def references(text: str) -> References:
     by_version: dict[int, dict[str, None]] = {}
     general: dict[str, None] = {}
     for paragraph in _paragraphs(text):
+        if "KIP-" not in paragraph and "KAFKA-" not in paragraph:
+            continue  # nothing to attribute (the licence, most field notes)
         current: list[int] = []
         for sentence in _SENTENCE_END.split(paragraph):
             subject = _VERSION.search(sentence)  # "Version 14 is the same as version 13"

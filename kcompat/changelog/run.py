@@ -9,17 +9,20 @@ without the byte proof: the changelog says what breaks, ``kcompat diff`` shows t
 from __future__ import annotations
 
 import shlex
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import NamedTuple
 
 from kcompat.changelog.breaks import from_findings
 from kcompat.changelog.compute import Sides, compute
 from kcompat.changelog.model import Changelog
-from kcompat.config import ConfigChoice
+from kcompat.config import Config, ConfigChoice
 from kcompat.diff.check import check_pair, paired_specs
 from kcompat.diff.prepared import prepare_pair
 from kcompat.diff.run import DiffRequest, pathspecs, resolve_sides
-from kcompat.rules.registry import rule_categories
+from kcompat.findings import Severity
+from kcompat.modes import ReleasedMode
+from kcompat.rules.registry import all_rules, rule_categories
 from kcompat.sources.git import GitRepo
 from kcompat.spec.specfile import parsed_once
 
@@ -35,8 +38,7 @@ class ChangelogRequest:
     config_choice: ConfigChoice = field(default_factory=ConfigChoice)
 
 
-@dataclass(frozen=True)
-class ChangelogResult:
+class ChangelogResult(NamedTuple):
     changelog: Changelog
     files: int
     note: str = ""  # one line for stderr (how to fetch the release tags)
@@ -66,11 +68,15 @@ def run_changelog(request: ChangelogRequest) -> ChangelogResult:
             base,
             head,
             pathspecs=pathspecs(config, repo),
-            released_mode=request.released or config.released or "auto",
+            released_mode=(
+                ReleasedMode.parse(request.released, "--released")
+                if request.released
+                else config.released or ReleasedMode.AUTO
+            ),
             config=config,
         )
         paired = paired_specs(prepared)  # one pairing: the rules' and the changelog's
-        outcome = check_pair(prepared, config=config, proof=False, paired=paired)
+        outcome = check_pair(prepared, config=breaking_rules(config), proof=False, paired=paired)
         sides = Sides(paired.pairing, prepared.releases, from_findings(outcome.findings))
         changelog = compute(
             sides,
@@ -79,6 +85,18 @@ def run_changelog(request: ChangelogRequest) -> ChangelogResult:
             diff_command=diff_command(request),
         )
     return ChangelogResult(changelog, prepared.compared, prepared.note)
+
+
+def breaking_rules(config: Config) -> Config:
+    """``config`` with the diff rules that cannot report an error turned off: a rule whose
+    severity (as configured) is a warning or an info only ever says what the changelog
+    says itself (a field renamed, a version added), so running it changes no break."""
+    quiet = {
+        rule.id
+        for rule in all_rules("diff")
+        if config.severities.get(rule.id, rule.severity) < Severity.ERROR
+    }
+    return replace(config, disabled=config.disabled | quiet)
 
 
 def _head_label(request: ChangelogRequest) -> str:

@@ -8,7 +8,7 @@ changes nothing here.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from kcompat.changelog.model import Change, ChangeKind
 from kcompat.changelog.references import References
@@ -16,8 +16,7 @@ from kcompat.spec.model import NO_VERSIONS, Message
 from kcompat.spec.versions import Versions
 
 
-@dataclass(frozen=True)
-class Versioning:
+class Versioning(NamedTuple):
     """What is known about versions beyond the two models: which BASE versions count as
     released, which were deprecated before they went (and by what), and the versions
     marked unstable on each side (a response follows its request)."""
@@ -67,7 +66,9 @@ def _setting(name: str, key: str, before: object, after: object) -> Change:
 def _versions_changes(
     base: Message, head: Message, versioning: Versioning, refs: References
 ) -> list[Change]:
-    out = []
+    out: list[Change] = []
+    if base.valid_versions == head.valid_versions:
+        return out
     added = head.valid_versions - base.valid_versions
     for run in added.ranges:
         versions = Versions((run,))
@@ -110,6 +111,10 @@ def _versions_changes(
 
 
 def _deprecation_changes(base: Message, head: Message) -> list[Change]:
+    if base.deprecated_versions == head.deprecated_versions and (
+        base.valid_versions == head.valid_versions or base.deprecated_versions.empty
+    ):
+        return []
     before = base.deprecated_versions & base.valid_versions
     after = head.deprecated_versions & head.valid_versions
     out = []
@@ -145,6 +150,8 @@ def _stability_changes(
 ) -> list[Change]:
     """Versions both sides have that became stable (``latestVersionUnstable`` dropped, or
     a later version is now the unstable one) or unstable."""
+    if versioning.base_unstable == versioning.head_unstable:
+        return []
     common = base.valid_versions & head.valid_versions
     out = []
     stable = (versioning.base_unstable - versioning.head_unstable) & common
@@ -176,6 +183,8 @@ def _flexible_change(base: Message, head: Message, released: Versions) -> Change
     """``flexibleVersions`` changed for a version HEAD has (a new version simply being
     flexible, as the range already said, is no change); on released versions that is
     diff's break, not repeated here."""
+    if base.flexible_versions == head.flexible_versions:
+        return None
     differ = (base.flexible_versions ^ head.flexible_versions) & head.valid_versions
     differ = differ - (released & base.valid_versions)
     if differ.empty:

@@ -1,241 +1,354 @@
 """The GitHub Action's step: diff a pull request against its base and report it where
 reviewers look.
 
-``action.yml`` runs ``python -m kcompat.ci.github``. From GitHub's environment
-(``GITHUB_EVENT_PATH``, ``GITHUB_STEP_SUMMARY``, ``GITHUB_OUTPUT``, ``GITHUB_TOKEN``,
-``GITHUB_REPOSITORY``, ``GITHUB_API_URL``) and the action's inputs (``KCOMPAT_*``) it:
+``action.yml`` runs ``python -I -m kcompat.ci.github --repo "$GITHUB_WORKSPACE"`` from a
+venv outside the workspace, in ``RUNNER_TEMP``: nothing of the pull request's checkout is
+ever imported (``-I``: no working directory, no ``PYTHON*`` variables on ``sys.path``).
+The step then moves into the workspace to read it as data. From GitHub's environment
+(:mod:`kcompat.ci.environment`) it:
 
-1. skips the check when the pull request carries the skip label (an expected break);
-2. runs ``kcompat diff BASE HEAD --merge-base`` (BASE: the pull request's base branch);
-3. writes annotations within GitHub's limits (10 errors and 10 warnings shown per step:
-   errors first, then one annotation that counts the rest);
-4. appends the Markdown report to the job summary, and optionally posts (or updates) one
-   pull-request comment, kept under GitHub's 65,536-character limit;
+1. skips the check when the pull request carries the skip label (an expected break),
+   and turns an earlier comment of its own into "skipped, by whom, with which label";
+2. runs ``kcompat diff BASE HEAD --merge-base`` with the ``args`` input parsed by the diff
+   command's own parser (:mod:`kcompat.ci.args`), and with ``lint: true`` lints the
+   specs the pull request changed;
+3. writes annotations within GitHub's limits (10 per level and step: 9 and one that
+   counts the rest, per level);
+4. appends the report to the job summary and, with ``comment: true``, posts or updates
+   one comment (:mod:`kcompat.ci.comment`): the commits and every location linked, and
+   how to accept a break. A pull request that changes no spec gets no new comment; an
+   earlier one is updated to say so;
 5. sets the outputs ``errors``, ``warnings``, ``infos``, ``skipped`` and ``exit-code``,
    and exits 1 when a finding reaches ``fail-on``.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import sys
-import urllib.error
-import urllib.request
-from collections.abc import Mapping
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-#: The comment kcompat updates instead of adding another one on every push.
-MARKER = "<!-- kcompat -->"
+from kcompat.ci.api import ApiError, GitHubApi
+from kcompat.ci.args import DiffSettings, parse_args
+from kcompat.ci.comment import (
+    CHANGES,
+    HOW_TO_ACCEPT,
+    LINT,
+    MARKER,
+    NO_LONGER_APPLIES,
+    REPORT,
+    SUMMARY_BUDGET,
+    Section,
+    assemble,
+    comment_body,
+    commit_link,
+    fine_now,
+    fixed,
+    how_to_accept,
+    skipped,
+)
+from kcompat.ci.environment import Inputs, RunnerFiles, isolate_imports, take_token
+from kcompat.ci.workflow import append_summary, command, set_outputs
+from kcompat.errors import UsageError, one_line
+from kcompat.findings import Finding, Severity
+from kcompat.report.document import Report
+from kcompat.report.links import SourceLinks, github_repository_url
+from kcompat.report.markdown import escape, render_markdown
+
+#: Where the annotations send a reader for the rest.
+_REST = "The job summary lists them all."
 
 
 @dataclass(frozen=True)
-class Inputs:
-    """The action's inputs and what GitHub tells the step."""
+class Checked:
+    """What the check found: the diff's report, the lint's (with ``lint: true``), the
+    commits compared and the exit status."""
 
-    base: str
-    fail_on: str  # "" leaves it to the configuration
-    comment: bool
-    skip_label: str
-    extra: tuple[str, ...]
-    event: Mapping[str, Any]
-    summary: Path | None
-    output: Path | None
-    token: str
-    repository: str
-    api_url: str
-
-    @staticmethod
-    def from_environment(env: Mapping[str, str]) -> Inputs:
-        event_path = env.get("GITHUB_EVENT_PATH", "")
-        event: dict[str, Any] = {}
-        if event_path and Path(event_path).is_file():
-            event = json.loads(Path(event_path).read_text(encoding="utf-8"))
-        base = env.get("KCOMPAT_BASE", "").strip()
-        if not base:
-            ref = env.get("GITHUB_BASE_REF") or _dig(event, "pull_request", "base", "ref") or ""
-            base = f"origin/{ref}" if ref else "origin/HEAD"
-        return Inputs(
-            base=base,
-            fail_on=env.get("KCOMPAT_FAIL_ON", "").strip(),
-            comment=env.get("KCOMPAT_COMMENT", "false").strip().lower() == "true",
-            skip_label=env.get("KCOMPAT_SKIP_LABEL", "kcompat: expected break").strip(),
-            extra=tuple(env.get("KCOMPAT_ARGS", "").split()),
-            event=event,
-            summary=Path(env["GITHUB_STEP_SUMMARY"]) if env.get("GITHUB_STEP_SUMMARY") else None,
-            output=Path(env["GITHUB_OUTPUT"]) if env.get("GITHUB_OUTPUT") else None,
-            token=env.get("GITHUB_TOKEN", ""),
-            repository=env.get("GITHUB_REPOSITORY", ""),
-            api_url=env.get("GITHUB_API_URL", "https://api.github.com").rstrip("/"),
-        )
+    diff: Report
+    lint: Report | None
+    links: SourceLinks | None
+    base_sha: str
+    head_sha: str
+    code: int
+    changes: tuple[str, str] = ("", "")  # what the change does to the protocol: comment, summary
 
     @property
-    def pull_request(self) -> int | None:
-        number = _dig(self.event, "pull_request", "number")
-        return int(number) if isinstance(number, int) else None
+    def findings(self) -> list[Finding]:
+        """Every finding, for annotations: errors first, across diff and lint."""
+        found = (*self.diff.findings, *(self.lint.findings if self.lint else ()))
+        return Report("diff", tuple(found), 0).by_severity()
+
+    def count(self, severity: Severity) -> int:
+        return self.diff.count(severity) + (self.lint.count(severity) if self.lint else 0)
 
     @property
-    def labels(self) -> list[str]:
-        labels = _dig(self.event, "pull_request", "labels") or []
-        return [str(label.get("name", "")) for label in labels if isinstance(label, dict)]
+    def nothing_changed(self) -> bool:
+        """No spec changed (and, so, nothing to lint): nothing new to say in a comment."""
+        return bool(self.diff.nothing_compared()) and not (self.lint and self.lint.findings)
 
 
-def _dig(data: Mapping[str, Any], *keys: str) -> Any:
-    for key in keys:
-        if not isinstance(data, Mapping):
-            return None
-        data = data.get(key)  # type: ignore[assignment]
-    return data
-
-
-def main(env: Mapping[str, str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     """One run of the step; returns the exit status."""
-    inputs = Inputs.from_environment(os.environ if env is None else env)
-    if inputs.fail_on and inputs.fail_on not in ("error", "warning", "info", "never"):
-        print(f"::error title=kcompat::fail-on must be error, warning, info or never, "
-              f"not {inputs.fail_on!r}")  # fmt: skip
-        return 2
-    if inputs.skip_label and inputs.skip_label in inputs.labels:
-        text = (
-            f"### kcompat compatibility check\n\n⏭️ Skipped: the pull request has the label "
-            f"`{inputs.skip_label}` (an expected break).\n"
-        )
-        _append(inputs.summary, text)
-        _outputs(inputs.output, {"skipped": "true", "errors": "0", "warnings": "0",
-                                 "infos": "0", "exit-code": "0"})  # fmt: skip
-        print(f"kcompat: skipped (label {inputs.skip_label!r})")
-        return 0
-    return _check(inputs)
-
-
-def _check(inputs: Inputs) -> int:
-    from kcompat.app import FailOn, exit_status
-    from kcompat.changelog.pull_request import protocol_sections
-    from kcompat.diff.run import DiffRequest, run_diff
-    from kcompat.errors import UsageError
-    from kcompat.findings import Severity
-    from kcompat.report.document import Report
-    from kcompat.report.github import PER_LEVEL, escape, render_github
-    from kcompat.report.markdown import BUDGET, render_markdown
-    from kcompat.report.markdown import escape as markdown_text
-
-    released = _option(inputs.extra, "--released")
     try:
-        result = run_diff(
-            DiffRequest(base=inputs.base, head="HEAD", merge_base=True, released=released)
-        )
+        repo = _repo_argument(list(sys.argv[1:] if argv is None else argv))
+        inputs = Inputs.from_environment(os.environ)
     except UsageError as err:
-        print(f"::error title=kcompat::{escape(str(err))}")
-        _append(
-            inputs.summary, f"### kcompat compatibility check\n\n❌ {markdown_text(str(err))}\n"
-        )
-        _outputs(inputs.output, {"skipped": "false", "exit-code": "2"})
+        return _refuse(Inputs.runner_files(os.environ), str(err))
+    take_token(os.environ)  # read once; no git process the step starts inherits it
+    isolate_imports(sys.path)
+    try:
+        os.chdir(repo)
+    except OSError as err:
+        print(command("error", f"--repo {repo}: {err.strerror or err}"))
         return 2
+    try:
+        return run_step(inputs)
+    except Exception as err:
+        if os.environ.get("KCOMPAT_DEBUG"):
+            raise
+        text = f"internal error: {type(err).__name__}: {one_line(err)} (please report it)"
+        print(command("error", text))
+        return 3
+
+
+def _repo_argument(argv: list[str]) -> Path:
+    """``--repo DIR`` (the workspace), else ``GITHUB_WORKSPACE``, else here."""
+    if argv and argv[0].startswith("--repo="):
+        argv = ["--repo", argv[0].partition("=")[2], *argv[1:]]
+    if len(argv) == 2 and argv[0] == "--repo" and argv[1]:
+        return Path(argv[1]).resolve()
+    if argv:
+        raise UsageError(f"kcompat.ci.github takes --repo DIR only, not {' '.join(argv)!r}")
+    return Path(os.environ.get("GITHUB_WORKSPACE") or ".").resolve()
+
+
+def run_step(inputs: Inputs) -> int:
+    try:
+        settings = parse_args(inputs.args)
+        settings = _with_fail_on(settings, inputs.fail_on)
+    except UsageError as err:
+        return _refuse(inputs, str(err))
+    api = GitHubApi(inputs.api_url, inputs.repository, inputs.token) if _can_call(inputs) else None
+    if inputs.skip_label and inputs.skip_label in _labels(inputs, api):
+        return _skip(inputs, api)
+    from kcompat.config import ConfigError
+
+    try:
+        checked = check(settings, inputs)
+    except (UsageError, ConfigError) as err:
+        return _refuse(inputs, str(err))
+    print("\n".join(_annotations(checked)))
+    rest = "the full report is in the job summary" if inputs.summary else "the job log"
+    # the summary is where the annotations send a reader for every finding: those first
+    summary = _sections(checked, inputs, "", checked.changes[1], findings_first=True)
+    append_summary(inputs.summary, assemble(summary, SUMMARY_BUDGET))
+    if inputs.comment:
+        body = comment_body(_sections(checked, inputs, rest, checked.changes[0]))
+        if checked.nothing_changed:
+            base = commit_link(checked.links, checked.base_sha)
+            body = f"{MARKER}\n" + fine_now(base, commit_link(checked.links, checked.head_sha))
+        _publish(inputs, api, body, create=not checked.nothing_changed)
+    set_outputs(
+        inputs.output,
+        {
+            "skipped": "false",
+            "errors": str(checked.count(Severity.ERROR)),
+            "warnings": str(checked.count(Severity.WARNING)),
+            "infos": str(checked.count(Severity.INFO)),
+            "exit-code": str(checked.code),
+        },
+    )
+    return checked.code
+
+
+def _with_fail_on(settings: DiffSettings, fail_on: str) -> DiffSettings:
+    """The ``fail-on`` input and ``--fail-on`` in ``args`` are one setting."""
+    from dataclasses import replace
+
+    from kcompat.app import FailOn
+
+    if not fail_on:
+        return settings
+    if fail_on not in FailOn.__members__:
+        raise UsageError(
+            f"the fail-on input must be error, warning, info or never, not {fail_on!r}"
+        )
+    if settings.fail_on is not None and settings.fail_on.value != fail_on:
+        raise UsageError(
+            f"the fail-on input says {fail_on} and args say --fail-on {settings.fail_on.value}: "
+            "keep one"
+        )
+    return replace(settings, fail_on=FailOn(fail_on))
+
+
+def check(settings: DiffSettings, inputs: Inputs) -> Checked:
+    """The diff (and lint) of the pull request, as reports, with the exit status."""
+    from kcompat.app import exit_status, severity_of
+    from kcompat.diff.run import DiffRequest, run_diff
+    from kcompat.report.baseline import read_baseline
+
+    baseline = read_baseline(settings.baseline) if settings.baseline is not None else frozenset()
+    request = DiffRequest(
+        base=inputs.base,
+        head="HEAD",
+        merge_base=True,
+        history=settings.history,
+        proof=settings.proof,
+        samples=settings.samples,
+        released=settings.released,
+        config_choice=settings.config_choice(),
+        baseline=frozenset(baseline),
+    )
+    result = run_diff(request)
     if result.note:
-        print(f"::notice title=kcompat::{escape(result.note)}")
-    report = Report.of(
+        print(command("notice", result.note))
+    level = severity_of(settings.level)
+    diff = Report.of(
         "diff",
         result.outcome,
         files=result.files,
+        level=level,
         base=result.base_label,
         head=result.head_label,
         released=result.released,
     )
-    print(render_github(report, limit=PER_LEVEL, rest="The job summary lists them all."))
+    code = exit_status(result.outcome.findings, settings.fail_on, result.fail_on)
+    lint = None
+    if inputs.lint and result.changed:
+        lint, lint_code = _lint(result.changed, settings)
+        code = max(code, lint_code)
+    links = None
+    if inputs.repository and result.head_sha:
+        url = github_repository_url(inputs.server_url, inputs.repository)
+        links = SourceLinks(url, result.base_sha, result.head_sha)
+    changes = _protocol_changes(inputs, settings)
+    return Checked(diff, lint, links, result.base_sha, result.head_sha, code, changes)
+
+
+def _protocol_changes(inputs: Inputs, settings: DiffSettings) -> tuple[str, str]:
+    """ "What this change does to the protocol" (``kcompat changelog`` of the same two
+    sides): the comment's section (within its own budget) and the summary's."""
+    from kcompat.changelog.pull_request import protocol_sections
+
     where = "the job summary" if inputs.summary is not None else "the job log"
-    changes, all_changes = protocol_sections(inputs.base, released, f"see {where}")
-    budget = BUDGET - len(changes) - 2
-    markdown = render_markdown(report, budget=budget, rest=f"the full report is in {where}")
-    _append(inputs.summary, render_markdown(report, budget=1_000_000) + f"\n\n{all_changes}\n")
+    return protocol_sections(inputs.base, settings.released, f"see {where}")
+
+
+def _lint(changed: Sequence[str], settings: DiffSettings) -> tuple[Report | None, int]:
+    """``kcompat lint`` on the specs the pull request changed (as the workspace has them)."""
+    from kcompat.app import exit_status, severity_of
+    from kcompat.lint.run import LintRequest, lint_request
+
+    result = lint_request(LintRequest(tuple(changed), settings.config_choice()))
+    if result.outcome is None:
+        return None, 0
+    report = Report.of(
+        "lint", result.outcome, files=result.files, level=severity_of(settings.level)
+    )
+    return report, exit_status(result.outcome.findings, settings.fail_on, result.config.fail_on)
+
+
+def _annotations(checked: Checked) -> list[str]:
+    from kcompat.report.github import PER_LEVEL, annotation_lines, summary_line
+
+    lines = annotation_lines(checked.findings, limit=PER_LEVEL, rest=_REST)
+    lines.append(summary_line(checked.diff))
+    if checked.lint is not None:
+        lines.append(summary_line(checked.lint))
+    return lines
+
+
+def _sections(
+    checked: Checked, inputs: Inputs, rest: str, changes: str, *, findings_first: bool = False
+) -> list[Section]:
+    """The report's sections, by priority: how to accept (short), what the change does to
+    the protocol (within its own budget), the diff's findings, the lint's; with
+    ``findings_first`` the findings come before the protocol section."""
+    sections = []
+    breaks = [f for f in checked.diff.counted if f.severity >= Severity.WARNING]
+    if breaks:
+        sections.append(fixed(HOW_TO_ACCEPT, how_to_accept(breaks, inputs.skip_label)))
+    findings = [_report_section(REPORT, checked.diff, rest, checked.links)]
+    if checked.lint is not None:
+        findings.append(_report_section(LINT, checked.lint, rest, checked.links))
+    protocol = [fixed(CHANGES, changes)] if changes else []
+    return [*sections, *(findings + protocol if findings_first else protocol + findings)]
+
+
+def _report_section(place: int, report: Report, rest: str, links: SourceLinks | None) -> Section:
+    def render(budget: int) -> str:
+        text = render_markdown(report, budget=budget, rest=rest, links=links)
+        if len(text) > budget:  # the renderer's estimate ran over: ask for that much less
+            text = render_markdown(
+                report, budget=2 * budget - len(text) - 200, rest=rest, links=links
+            )
+        return text
+
+    return Section(place, render)
+
+
+def _can_call(inputs: Inputs) -> bool:
+    return bool(inputs.token and inputs.repository and inputs.event.number is not None)
+
+
+def _labels(inputs: Inputs, api: GitHubApi | None) -> tuple[str, ...]:
+    """The pull request's labels as they are now (a re-run reuses the old event), else as
+    the event says."""
+    if api is not None and inputs.event.number is not None:
+        try:
+            return api.labels(inputs.event.number)
+        except ApiError:
+            pass
+    return inputs.event.labels
+
+
+def _skip(inputs: Inputs, api: GitHubApi | None) -> int:
+    event = inputs.event
+    who = event.sender if event.action == "labeled" and event.label == inputs.skip_label else ""
+    links = None
+    if inputs.repository:
+        links = SourceLinks(github_repository_url(inputs.server_url, inputs.repository), "", "")
+    text = skipped(inputs.skip_label, who, commit_link(links, event.head_sha))
+    append_summary(inputs.summary, text)
     if inputs.comment:
-        _comment(inputs, f"{MARKER}\n{markdown}\n\n{changes}")
-    fail_on = FailOn(inputs.fail_on) if inputs.fail_on else None  # else the configuration's
-    code = exit_status(result.outcome.findings, fail_on, result.fail_on)
-    _outputs(
+        _publish(inputs, api, f"{MARKER}\n{text}\n\n{NO_LONGER_APPLIES}", create=False)
+    set_outputs(
         inputs.output,
-        {
-            "skipped": "false",
-            "errors": str(report.count(Severity.ERROR)),
-            "warnings": str(report.count(Severity.WARNING)),
-            "infos": str(report.count(Severity.INFO)),
-            "exit-code": str(code),
-        },
+        {"skipped": "true", "errors": "0", "warnings": "0", "infos": "0", "exit-code": "0"},
     )
-    return code
+    print(f"kcompat: skipped (the pull request has the label {inputs.skip_label!r})")
+    return 0
 
 
-def _option(args: tuple[str, ...], name: str) -> str | None:
-    for index, arg in enumerate(args):
-        if arg == name and index + 1 < len(args):
-            return args[index + 1]
-        if arg.startswith(name + "="):
-            return arg.partition("=")[2]
-    return None
-
-
-def _append(path: Path | None, text: str) -> None:
-    if path is not None:
-        with path.open("a", encoding="utf-8") as handle:
-            handle.write(text)
-
-
-def _outputs(path: Path | None, values: Mapping[str, str]) -> None:
-    if path is not None:
-        with path.open("a", encoding="utf-8") as handle:
-            for key, value in values.items():
-                handle.write(f"{key}={value}\n")
-
-
-def _comment(inputs: Inputs, body: str) -> None:
-    """Update kcompat's comment on the pull request, or post the first one."""
-    number = inputs.pull_request
-    if number is None or not inputs.repository or not inputs.token:
-        print("::warning title=kcompat::no pull request or token: the comment was not posted")
+def _publish(inputs: Inputs, api: GitHubApi | None, body: str, *, create: bool) -> None:
+    """Update kcompat's own comment (marker and author), or post one when ``create``."""
+    number = inputs.event.number
+    if api is None or number is None:
+        print(command("warning", "no pull request or token: the comment was not posted"))
         return
-    base = f"{inputs.api_url}/repos/{inputs.repository}"
     try:
-        existing = _our_comment(inputs, f"{base}/issues/{number}/comments")
+        existing = api.own_comment(number, MARKER, api.login())
         if existing is not None:
-            _api(inputs, "PATCH", f"{base}/issues/comments/{existing}", {"body": body})
-        else:
-            _api(inputs, "POST", f"{base}/issues/{number}/comments", {"body": body})
-    except (urllib.error.URLError, OSError, ValueError) as err:
-        from kcompat.report.github import escape
-
-        print(f"::warning title=kcompat::the comment was not posted: {escape(str(err))}")
-
-
-def _our_comment(inputs: Inputs, url: str) -> int | None:
-    """The id of the comment kcompat posted before (it starts with :data:`MARKER`)."""
-    for page in range(1, 101):
-        comments = _api(inputs, "GET", f"{url}?per_page=100&page={page}")
-        if not comments:
-            return None
-        for comment in comments:
-            if str(comment.get("body", "")).startswith(MARKER):
-                return int(comment["id"])
-    return None
+            api.update(existing, body)
+        elif create:
+            api.post(number, body)
+    except ApiError as err:
+        why = (
+            " (a pull request from a fork gets a read-only token: the job summary has the report)"
+            if err.status == 403
+            else ""
+        )
+        print(command("warning", f"the comment was not posted: {err}{why}"))
 
 
-def _api(inputs: Inputs, method: str, url: str, payload: Any = None) -> Any:
-    data = json.dumps(payload).encode("utf-8") if payload is not None else None
-    request = urllib.request.Request(
-        url,
-        data=data,
-        method=method,
-        headers={
-            "Authorization": f"Bearer {inputs.token}",
-            "Accept": "application/vnd.github+json",
-            "X-GitHub-Api-Version": "2022-11-28",
-            "Content-Type": "application/json",
-            "User-Agent": "kcompat-action",
-        },
-    )
-    with urllib.request.urlopen(request, timeout=30) as response:
-        text = response.read().decode("utf-8")
-    return json.loads(text) if text else None
+def _refuse(inputs: Inputs | RunnerFiles, message: str) -> int:
+    """Bad input (exit 2): one line in the log, the same in the summary."""
+    print(command("error", message))
+    append_summary(inputs.summary, f"### kcompat compatibility check\n\n❌ {escape(message)}\n")
+    set_outputs(inputs.output, {"skipped": "false", "exit-code": "2"})
+    return 2
 
 
 if __name__ == "__main__":

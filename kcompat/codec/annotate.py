@@ -30,6 +30,7 @@ from kcompat.codec.reference_decoder import decode_spans, walk_spans
 from kcompat.codec.spans import NO_VALUE, Span
 from kcompat.escaping import shown
 from kcompat.spec.defaults import uuid_text
+from kcompat.spec.model import show_value
 from kcompat.spec.resolve import Layout
 
 #: Bytes shown per line; longer spans are cut with an ellipsis.
@@ -172,7 +173,7 @@ def show(value: Any, limit: int = VALUE_CHARS) -> str:
     if isinstance(value, uuid.UUID):
         return uuid_text(value)
     if isinstance(value, float) and not math.isfinite(value):
-        return str(value)
+        return show_value(value)  # Java's spelling: Infinity, -Infinity, NaN
     if isinstance(value, list):
         return f"[{len(value)} items]"
     if isinstance(value, dict):

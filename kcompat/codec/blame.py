@@ -121,6 +121,21 @@ def blame(writer: StructLayout, reader: StructLayout, value_path: str, direction
     return _deepest(changed[1], changed[2], head_is_reader)
 
 
+def blame_anywhere(writer: StructLayout, reader: StructLayout, direction: str) -> str | None:
+    """What :func:`blame` names for every value path, when the path cannot change it: the
+    sides differ in flexibility, or in an untagged field of the struct itself (fields
+    before it are the same bytes on both sides, so every misreading comes at or after it,
+    and it is the change blamed). None when the change lies deeper, or only among tagged
+    fields, and the path decides. The proof stops sampling once it has evidence for it."""
+    if writer.flexible != reader.flexible:
+        return ""
+    head_is_reader = direction == BASE_TO_HEAD
+    changed = _first_change(writer, reader, head_is_reader)
+    if changed is None:
+        return None
+    return _deepest(changed[1], changed[2], head_is_reader)
+
+
 def _first_change(
     writer: StructLayout, reader: StructLayout, head_is_reader: bool
 ) -> tuple[int, LayoutField | None, LayoutField | None] | None:

@@ -20,10 +20,10 @@ from functools import cached_property
 from typing import Any
 
 from kcompat.codec import reference
-from kcompat.codec.compiler import compile_java_decoder, compile_layout
+from kcompat.codec.compiler import CodeStore, compile_java_decoder, compile_layout
 from kcompat.codec.errors import CodecBug, DecodeError, EncodeError
-from kcompat.spec.model import Message
-from kcompat.spec.resolve import Layout, resolve
+from kcompat.spec.model import Memo, Message
+from kcompat.spec.resolve import Layout, StructLayout, resolve
 
 
 @dataclass(frozen=True)
@@ -34,6 +34,7 @@ class Codec:
     source: str = field(repr=False)
     _encode: Callable[[Any], bytearray] = field(repr=False)
     _decode: Callable[[bytes], dict[str, Any]] = field(repr=False)
+    code_cache: CodeStore | None = field(default=None, repr=False, compare=False)
 
     def encode(self, value: Any) -> bytes:
         """The bytes of ``value``; :class:`EncodeError` names the offending field."""
@@ -56,7 +57,7 @@ class Codec:
     @cached_property
     def _decode_java(self) -> Callable[[bytes], dict[str, Any]]:
         """The Java-mode decoder, generated on first use (most callers never need it)."""
-        return compile_java_decoder(self.layout)
+        return compile_java_decoder(self.layout, self.code_cache)
 
     def _explain_encode(self, value: Any, failure: Exception) -> Exception:
         try:
@@ -84,23 +85,80 @@ class Codec:
         )
 
 
-_CACHE_KEY = "_kcompat_codecs"
+#: Compiled codecs by version, kept on the message whose layouts they encode.
+_CODECS: Memo[dict[int, Codec]] = Memo("codecs")
 
 
-def codec_for(layout: Layout) -> Codec:
-    """The compiled codec of ``layout`` (compiled on first use, then cached)."""
-    message = layout.message
-    cache: dict[int, Codec] | None = message.__dict__.get(_CACHE_KEY)
-    if cache is None:
-        cache = {}
-        object.__setattr__(message, _CACHE_KEY, cache)
+def codec_for(layout: Layout, code_cache: CodeStore | None = None) -> Codec:
+    """The compiled codec of ``layout`` (compiled on first use, then cached on its
+    message; ``code_cache``: where a command keeps compiled code between processes)."""
+    cache = _CODECS(layout.message, dict)
     found = cache.get(layout.version)
     if found is not None and found.layout is layout:
         return found
-    encoder, decoder, source = compile_layout(layout)
-    codec = Codec(layout, source, encoder, decoder)
+    encoder, decoder, source = compile_layout(layout, code_cache)
+    codec = Codec(layout, source, encoder, decoder, code_cache)
     cache[layout.version] = codec
     return codec
+
+
+#: A layout of more fields than this (nested ones included) is interpreted unless it is
+#: used often: compiling costs about 0.5 ms a field, so a message of thousands of fields
+#: took seconds to compile for a proof's twenty samples. Kafka's largest has 30.
+COMPILE_AT_MOST = 256
+#: Compiling costs about as much as running the reference codec this many times (both
+#: grow with the fields: about 0.5 ms and 5 us a field).
+COMPILE_PAYS_AFTER = 100
+
+
+class Interpreted:
+    """The reference codec of one layout behind :class:`Codec`'s ``encode`` and ``decode``:
+    the same bytes, values and errors, without compiling (see :func:`codec_for_uses`)."""
+
+    def __init__(self, layout: Layout) -> None:
+        self.layout = layout
+
+    def encode(self, value: Any) -> bytes:
+        try:
+            return bytes(reference.encode(self.layout, value))
+        except RecursionError:
+            raise EncodeError("", "the value nests too deeply (is it recursive?)") from None
+
+    def decode(self, data: bytes | bytearray | memoryview, *, java: bool = False) -> dict[str, Any]:
+        buf = data if type(data) is bytes else bytes(data)
+        try:
+            return reference.decode(self.layout, buf, java=java)
+        except RecursionError:
+            raise DecodeError(0, "", "the message nests too deeply to read") from None
+
+
+def codec_for_uses(
+    layout: Layout, uses: int, code_cache: CodeStore | None = None
+) -> Codec | Interpreted:
+    """A codec for about ``uses`` encodes and decodes of ``layout``: the compiled one,
+    unless the layout is too big to compile for that few uses (and this process has not
+    compiled it already): then the reference codec, which gives the same results."""
+    found = _CODECS(layout.message, dict).get(layout.version)
+    compiled = found is not None and found.layout is layout
+    if compiled or uses >= COMPILE_PAYS_AFTER or _fields(layout.root) <= COMPILE_AT_MOST:
+        return codec_for(layout, code_cache)
+    return Interpreted(layout)
+
+
+def _fields(root: StructLayout) -> int:
+    """How many fields the layout's code handles, nested ones included (counting stops
+    past :data:`COMPILE_AT_MOST`)."""
+    count, pending = 0, [root]
+    while pending and count <= COMPILE_AT_MOST:
+        struct = pending.pop()
+        for entry in struct.all_fields():
+            count += 1
+            wire = entry.wire
+            while wire.element is not None:
+                wire = wire.element
+            if wire.struct is not None:
+                pending.append(wire.struct)
+    return count
 
 
 def encode(layout: Layout, value: Any) -> bytes:

@@ -27,14 +27,23 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Callable
 from types import CodeType
-from typing import Any
+from typing import Any, Protocol
 
 from kcompat.codec.decoders import ARGUMENTS, DecoderGenerator
 from kcompat.codec.encoders import EncoderGenerator
 from kcompat.codec.generator import Source
 from kcompat.codec.runtime import namespace
-from kcompat.codecache import ACTIVE
 from kcompat.spec.resolve import Layout
+
+
+class CodeStore(Protocol):
+    """Compiled code kept between processes, by source text. The codec never finds one by
+    itself: a command hands it one (:class:`kcompat.cache.code.CodeEntries`), and the code
+    it returns was verified there as the user's own, whole, compiled from that source."""
+
+    def load(self, source: str) -> CodeType | None: ...
+
+    def store(self, source: str, code: CodeType) -> None: ...
 
 
 class Generator(EncoderGenerator, DecoderGenerator):
@@ -68,8 +77,8 @@ class Generator(EncoderGenerator, DecoderGenerator):
 
 
 # ------------------------------------------------------------------------------------
-# Compilation with a cache of code objects keyed by source (and one on disk for the
-# command line's short processes: kcompat.codecache)
+# Compilation with a cache of code objects keyed by source (and, when a command hands
+# one in, a CodeStore that keeps them between its short processes)
 # ------------------------------------------------------------------------------------
 
 _CODE_CACHE: OrderedDict[str, CodeType] = OrderedDict()
@@ -77,7 +86,7 @@ _CODE_CACHE_SIZE = 512
 
 
 def compile_layout(
-    layout: Layout,
+    layout: Layout, code_cache: CodeStore | None = None
 ) -> tuple[Callable[[Any], bytearray], Callable[[bytes], dict[str, Any]], str]:
     """The generated encoder and strict decoder for ``layout``, and their source.
 
@@ -86,25 +95,30 @@ def compile_layout(
     """
     generator = Generator(layout)
     code = generator.build()
-    namespace = _run(code, generator)
+    namespace = _run(code, generator, code_cache)
     return namespace["_enc"], namespace["_dec"], code + generator.constants_text()
 
 
-def compile_java_decoder(layout: Layout) -> Callable[[bytes], dict[str, Any]]:
+def compile_java_decoder(
+    layout: Layout, code_cache: CodeStore | None = None
+) -> Callable[[bytes], dict[str, Any]]:
     """The generated decoder for ``layout`` that reads as Kafka's Java readers do."""
     generator = Generator(layout, java=True)
-    decoder: Callable[[bytes], dict[str, Any]] = _run(generator.build(), generator)["_dec"]
+    module = _run(generator.build(), generator, code_cache)
+    decoder: Callable[[bytes], dict[str, Any]] = module["_dec"]
     return decoder
 
 
-def _run(source: str, generator: Generator) -> dict[str, Any]:
+def _run(source: str, generator: Generator, code_cache: CodeStore | None) -> dict[str, Any]:
     """Execute a generated module (its code object cached by source) with its constants."""
     code = _CODE_CACHE.get(source)
     if code is None:
-        code = ACTIVE.load(source)  # a command-line process: compiled by an earlier one
+        # compiled by an earlier process of the user's, or now
+        code = code_cache.load(source) if code_cache is not None else None
         if code is None:
             code = compile(source, "<kcompat codec>", "exec")
-            ACTIVE.store(source, code)
+            if code_cache is not None:
+                code_cache.store(source, code)
         _CODE_CACHE[source] = code
         if len(_CODE_CACHE) > _CODE_CACHE_SIZE:
             _CODE_CACHE.popitem(last=False)

@@ -4,6 +4,7 @@ or reading as Kafka's Java readers do (``java``)."""
 from __future__ import annotations
 
 import struct
+from collections.abc import Callable
 from typing import NamedTuple
 
 from kcompat.codec.generator import FIXED_CODES, MAX_INLINE_LOOPS, GeneratorBase, Source
@@ -397,41 +398,54 @@ class DecoderGenerator(GeneratorBase):
                     with src.block(f"if {end} > {blen} or {tag} in {seen} or {tag} > {INT32_MAX}:"):
                         src("raise _Bad")
                     src(f"{seen}.add({tag})")
-                keyword = "if"
-                for i, lf in enumerate(layout.tagged):
-                    if lf.tag is None or dispatch.get(lf.tag) != i:
-                        continue  # a repeated tag reaches the first field declaring it
-                    with src.block(f"{keyword} {tag} == {self.k(lf.tag)}:"):
-                        if self.java:
-                            self.dec_value(src, lf.wire, f"t{k}_{i}", at, loops + 1)
-                        else:
-                            sub, subpos, sublen = f"sb{k}_{i}", f"sp{k}_{i}", f"sl{k}_{i}"
-                            src(f"{sub} = {buf}[{pos}:{end}]")
-                            src(f"{subpos} = 0")
-                            src(f"{sublen} = {size}")
-                            target_var = f"t{k}_{i}"
-                            self.dec_value(
-                                src, lf.wire, target_var, Cursor(sub, subpos, sublen), loops + 1
-                            )
-                            with src.block(f"if {subpos} != {sublen}:"):
-                                src("raise _Bad")
-                            src(f"{pos} = {end}")
-                    keyword = "elif"
-                if declared:
-                    with src.block(f"{keyword} {tag} in {self.k(declared)}:"):
-                        src("raise _Bad")
-                    keyword = "elif"
-                if keyword == "elif":
-                    with src.block("else:"):
+                known = [
+                    (lf.tag, self._tag_reader(src, lf.wire, i, k, at, loops))
+                    for i, lf in enumerate(layout.tagged)
+                    if lf.tag is not None and dispatch.get(lf.tag) == i
+                ]  # a repeated tag reaches the first field declaring it
+
+                def other_tags(keyword: str) -> None:
+                    if declared:
+                        with src.block(f"{keyword} {tag} in {self.k(declared)}:"):
+                            src("raise _Bad")
+                        keyword = "elif"
+                    if keyword == "elif":
+                        with src.block("else:"):
+                            self.dec_unknown_tag(src, unknown, tag, size, at, end)
+                    else:  # no known tags at all: every tag is unknown
                         self.dec_unknown_tag(src, unknown, tag, size, at, end)
-                else:  # no known tags at all: every tag is unknown
-                    self.dec_unknown_tag(src, unknown, tag, size, at, end)
+
+                self.dispatch(src, tag, known, other_tags)
             src(f"{target} = {self.dict_display([*values, *tagged_vars])}")
             with src.block(f"if {unknown} is not None:"):
                 src(f"{target}[{UNKNOWN_TAGS!r}] = {unknown}")
         with src.block("else:"):
             defaults = [(lf.name, self.fresh(default_value(lf))) for lf in layout.tagged]
             src(f"{target} = {self.dict_display([*values, *defaults])}")
+
+    def _tag_reader(
+        self, src: Source, wire: Wire, i: int, k: int, at: Cursor, loops: int
+    ) -> Callable[[], None]:
+        """What reads the value of the ``i``-th tagged field once its tag matched: Java reads
+        it from the stream; strict mode from a slice of the entry's declared size, which
+        it must fill exactly."""
+        buf, pos, _ = at
+        size, end, target = f"sz{k}", f"te{k}", f"t{k}_{i}"
+
+        def read() -> None:
+            if self.java:
+                self.dec_value(src, wire, target, at, loops + 1)
+                return
+            sub, subpos, sublen = f"sb{k}_{i}", f"sp{k}_{i}", f"sl{k}_{i}"
+            src(f"{sub} = {buf}[{pos}:{end}]")
+            src(f"{subpos} = 0")
+            src(f"{sublen} = {size}")
+            self.dec_value(src, wire, target, Cursor(sub, subpos, sublen), loops + 1)
+            with src.block(f"if {subpos} != {sublen}:"):
+                src("raise _Bad")
+            src(f"{pos} = {end}")
+
+        return read
 
     def dec_unknown_tag(
         self, src: Source, unknown: str, tag: str, size: str, at: Cursor, end: str

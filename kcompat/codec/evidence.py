@@ -16,6 +16,7 @@ from typing import Any
 from kcompat.codec.annotate import Line, annotate_lines, focus, show
 from kcompat.codec.jsonform import value_to_json
 from kcompat.codec.values import UNKNOWN_TAGS
+from kcompat.escaping import shown
 from kcompat.spec.resolve import Layout
 
 #: Bytes shown as hex in evidence; the dump covers the rest around the field.
@@ -85,14 +86,17 @@ class Evidence:
         }
 
     def summary(self) -> str:
+        """The counterexample in one line, for people: names and values from the spec are
+        escaped, so a newline in a name cannot start a line of its own (in a terminal, a
+        JUnit failure, a Markdown block, a CI log where a line can be a command)."""
         where = f"{self.message} v{self.version} {self.direction}"
         path = self.value_path or self.field_path
         if INDEX.sub("", path) != self.field_path:
             # the misreading surfaces after the field that changed
             where += f": {self.field_path or 'the message'} changed"
         if self.error is not None:
-            return f"{where}: {path}: the reader fails ({self.size} bytes): {self.error}"
-        return (
+            return shown(f"{where}: {path}: the reader fails ({self.size} bytes): {self.error}")
+        return shown(
             f"{where}: {path}: wrote {show(self.written)}, read {show(self.read)} "
             f"({self.size} bytes)"
         )
@@ -112,16 +116,16 @@ def make_evidence(
     read: Any,
     error: str | None,
 ) -> Evidence:
-    shown = data[:MAX_HEX_BYTES].hex()
+    hex_text = data[:MAX_HEX_BYTES].hex()
     if len(data) > MAX_HEX_BYTES:
-        shown += f"...(+{len(data) - MAX_HEX_BYTES} bytes)"
+        hex_text += f"...(+{len(data) - MAX_HEX_BYTES} bytes)"
     return Evidence(
         message=writer.message.name,
         version=writer.version,
         direction=direction,
         field_path=changed,
         value_path=path,
-        hex=shown,
+        hex=hex_text,
         written=written,
         read=read,
         error=error,

@@ -3,7 +3,7 @@ the constants a generated module binds once (:mod:`kcompat.codec.compiler`)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -16,6 +16,8 @@ from kcompat.spec.resolve import Kind, Layout, StructLayout
 #: Loops nested deeper than this are moved into their own function (CPython allows 20
 #: nested blocks per function).
 MAX_INLINE_LOOPS = 8
+#: An ``if``/``elif`` chain longer than this is split by bisection (see ``dispatch``).
+MAX_CHAIN = 32
 FIXED_CODES = {Kind.BOOL: "?", Kind.FLOAT64: "d", Kind.UUID: "16s"}
 
 
@@ -89,6 +91,34 @@ class GeneratorBase:
             if key is not None:
                 self.value_names[key] = name
         return name
+
+    def dispatch(
+        self,
+        src: Source,
+        var: str,
+        branches: Sequence[tuple[int, Callable[[], None]]],
+        otherwise: Callable[[str], None],
+    ) -> None:
+        """``if var == A: ... elif var == B: ...`` over ``branches``, then ``otherwise``
+        writes the rest of the chain, given its next keyword (``if`` when there was no
+        branch). CPython compiles an ``elif`` chain recursively, so thousands of tagged
+        fields would overflow its stack: a chain longer than ``MAX_CHAIN`` is split in two
+        on ``var < middle``, again and again, so the generated nesting grows with the
+        logarithm of the branches. The values must differ from each other."""
+        if len(branches) <= MAX_CHAIN:
+            keyword = "if"
+            for value, body in branches:
+                with src.block(f"{keyword} {var} == {self.k(value)}:"):
+                    body()
+                keyword = "elif"
+            otherwise(keyword)
+            return
+        ordered = sorted(branches, key=lambda branch: branch[0])
+        middle = len(ordered) // 2
+        with src.block(f"if {var} < {self.k(ordered[middle][0])}:"):
+            self.dispatch(src, var, ordered[:middle], otherwise)
+        with src.block("else:"):
+            self.dispatch(src, var, ordered[middle:], otherwise)
 
     def fresh(self, value: Any) -> str:
         """An expression for a default a decoded value owns: new lists and dicts each time

@@ -43,9 +43,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from kcompat.codec.blame import blame, divergence, layout_delta
-from kcompat.codec.codec import codec_for
+from kcompat.codec.blame import blame, blame_anywhere, divergence, layout_delta
+from kcompat.codec.codec import codec_for_uses
 from kcompat.codec.compare import Comparer
+from kcompat.codec.compiler import CodeStore
 from kcompat.codec.errors import DecodeError, EncodeError
 from kcompat.codec.evidence import (
     BASE_TO_HEAD,
@@ -86,14 +87,25 @@ class Judge:
 
 
 def prove(
-    base: Message, head: Message, versions: Versions, *, samples: int = 20, seed: int = 0
+    base: Message,
+    head: Message,
+    versions: Versions,
+    *,
+    samples: int = 20,
+    seed: int = 0,
+    code_cache: CodeStore | None = None,
 ) -> list[Evidence]:
     """Evidence of every (version, direction) whose bytes do not survive the change.
 
-    A version whose two layouts compile to the same codec (the same wire and the same
-    field names) cannot differ and is skipped, so unchanged versions cost next to nothing.
+    A version whose two layouts have the same signature (the same wire, field names and
+    defaults: the same codec) cannot differ and is skipped, so unchanged versions cost
+    next to nothing. A layout of thousands of fields is sampled with the reference codec:
+    compiling it would cost more than its twenty samples. ``code_cache``: where the
+    command keeps compiled codecs between its processes.
     """
-    return _Prover(samples, seed, skip_identical=True).run(base, head, versions)
+    return _Prover(samples, seed, skip_identical=True, code_cache=code_cache).run(
+        base, head, versions
+    )
 
 
 @dataclass(frozen=True)
@@ -148,10 +160,13 @@ _PROVEN_LIMIT = 20_000
 
 
 class _Prover:
-    def __init__(self, samples: int, seed: int, skip_identical: bool) -> None:
+    def __init__(
+        self, samples: int, seed: int, skip_identical: bool, code_cache: CodeStore | None = None
+    ) -> None:
         self.samples = samples
         self.seed = seed
         self.skip_identical = skip_identical
+        self.code_cache = code_cache
         self.count = 0
         self.comparer = Comparer()
 
@@ -221,9 +236,7 @@ class _Prover:
         return list(found)
 
     def _sample(self, writer: Layout, reader: Layout, direction: str) -> list[Evidence]:
-        writer_codec, reader_codec = codec_for(writer), codec_for(reader)
-        if self.skip_identical and writer_codec.source == reader_codec.source:
-            return []
+        writer_codec = codec_for_uses(writer, self.samples, self.code_cache)
         encoded: list[tuple[int, int, dict[str, Any], bytes]] = []
         for index, sample in enumerate(generate_samples(writer, self.samples, self.seed)):
             try:
@@ -233,13 +246,16 @@ class _Prover:
             encoded.append((len(data), index, sample, data))
         encoded.sort(key=lambda item: (item[0], item[1]))
         found: dict[str, Evidence] = {}
+        # When every misreading is blamed on one field, later samples can only find it
+        # again: its first (smallest) counterexample is all there is to find.
+        only = blame_anywhere(writer.root, reader.root, direction)
         for _, _, sample, data in encoded:
             self.count += 1
             evidence = self.judge(writer, reader, sample, data, direction)
             if evidence is None:
                 continue
             found.setdefault(evidence.field_path, evidence)
-            if len(found) >= MAX_FIELDS_PER_CHECK:
+            if len(found) >= MAX_FIELDS_PER_CHECK or only in found:
                 break
         return list(found.values())
 
@@ -248,7 +264,7 @@ class _Prover:
     ) -> Evidence | None:
         """Whether the reader makes of ``data`` what the writer meant by ``written``."""
         try:
-            value = codec_for(reader).decode(data, java=True)
+            value = codec_for_uses(reader, self.samples, self.code_cache).decode(data, java=True)
         except DecodeError as err:
             # Where the two readings part, not where reading failed (see divergence).
             path, read = divergence(writer, reader, data, err)

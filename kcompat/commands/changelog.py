@@ -12,7 +12,7 @@ from kcompat.app import Color, ColorOption, ConfigOption, RepoOption, app
 
 if TYPE_CHECKING:
     from kcompat.changelog.model import Changelog
-    from kcompat.report.text import Line
+    from kcompat.changelog.render_text import Line
 
 
 class ChangelogFormat(StrEnum):
@@ -93,11 +93,15 @@ def changelog(
 def show(changelog: Changelog, fmt: ChangelogFormat, color: Color) -> None:
     """Print a changelog in a format (``kcompat explain --since`` prints with it too)."""
     if fmt is ChangelogFormat.text:
-        from kcompat.changelog.render_text import render
+        from kcompat.app import uses_color
 
-        print_lines(render(changelog), color)
-        return
-    if fmt is ChangelogFormat.markdown:
+        if uses_color(color):
+            from kcompat.changelog.render_text import render
+
+            print_lines(render(changelog), color)
+            return
+        from kcompat.changelog.render_text import plain_text as render_format
+    elif fmt is ChangelogFormat.markdown:
         from kcompat.changelog.render_markdown import render_markdown as render_format
     elif fmt is ChangelogFormat.json:
         from kcompat.changelog.render_json import render_json as render_format
@@ -114,18 +118,14 @@ def show(changelog: Changelog, fmt: ChangelogFormat, color: Color) -> None:
 
 
 def print_lines(lines: list[Line], color: Color) -> None:
-    """Styled lines through rich on a terminal (or ``--color always``), plain otherwise;
-    a reader that stops early (``| head``) is no failure."""
-    from kcompat.app import console_for, silence_stdout, uses_color
-    from kcompat.report.text import plain, styled
+    """Styled lines through rich (a terminal, or ``--color always``); a reader that stops
+    early (``| head``) is no failure."""
+    from kcompat.app import console_for, silence_stdout
+    from kcompat.report.text import styled
 
     try:
-        if uses_color(color):
-            console = console_for(color)
-            for line in lines:
-                console.print(styled(line))
-            return
-        sys.stdout.write("".join(plain(line) + "\n" for line in lines))
-        sys.stdout.flush()
+        console = console_for(color)
+        for line in lines:
+            console.print(styled(line))
     except BrokenPipeError:
         silence_stdout()

@@ -70,7 +70,7 @@ def encode(
     config_file: ConfigOption = None,
 ) -> None:
     """Encode a JSON value as the message's bytes at a version (printed as hex)."""
-    from kcompat.codec import EncodeError, encode_message
+    from kcompat.codec import EncodeError, codec_for
     from kcompat.codec.jsonform import from_json
     from kcompat.jsontext import load_json
     from kcompat.spec.resolve import resolve
@@ -78,9 +78,10 @@ def encode(
     found = _find_message(message, kind, version, specs, config_file)
     text = _read_input(source, MAX_JSON_BYTES)
     data = load_json(text, _label(source), "give a value as kcompat decode prints it")
+    layout = resolve(found, version)
     try:
-        value = from_json(resolve(found, version), data)
-        encoded = encode_message(found, version, value)
+        value = from_json(layout, data)
+        encoded = codec_for(layout, _code_cache()).encode(value)
     except EncodeError as err:
         _codec_failure(f"cannot encode {found.name} v{version}: {err}")
     if raw:
@@ -130,7 +131,7 @@ def decode(
     config_file: ConfigOption = None,
 ) -> None:
     """Decode the message's bytes at a version and print the value as JSON."""
-    from kcompat.codec import DecodeError, decode_message
+    from kcompat.codec import DecodeError, codec_for
     from kcompat.codec.jsonform import iter_json
     from kcompat.spec.resolve import resolve
 
@@ -146,7 +147,7 @@ def decode(
             _codec_failure(f"cannot decode {found.name} v{version}: {error}")
         return
     try:
-        value = decode_message(found, version, payload, java=java)
+        value = codec_for(resolve(found, version), _code_cache()).decode(payload, java=java)
     except DecodeError as err:
         _codec_failure(f"cannot decode {found.name} v{version}: {err}")
     from kcompat.escaping import json_safe
@@ -154,6 +155,14 @@ def decode(
     for chunk in iter_json(resolve(found, version), value):
         sys.stdout.write(json_safe(chunk))
     sys.stdout.write("\n")
+
+
+def _code_cache() -> Any:
+    """Where compiled codecs are kept for the next run (None: no cache)."""
+    from kcompat.cache import user_cache
+
+    cache = user_cache()
+    return cache.code if cache is not None else None
 
 
 def _codec_failure(message: str) -> Any:

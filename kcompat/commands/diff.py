@@ -78,6 +78,7 @@ def diff(
     """Every breaking change between BASE and HEAD (revisions, the index, or directories)."""
     import sys
 
+    from kcompat.cache import user_cache
     from kcompat.diff.run import DiffRequest, run_diff
     from kcompat.errors import UsageError
     from kcompat.escaping import shown
@@ -97,6 +98,7 @@ def diff(
             released=released,
             config_choice=options.config_choice(),
             baseline=frozenset(accepted),
+            cache=user_cache(),  # compiled codecs and release facts, for the next run
         )
     )
     outcome = result.outcome

@@ -114,6 +114,7 @@ def explain(
     A version matrix and per-field timelines; one version's wire layout (--version); what
     changed since BASE (--against); or its changelog since a revision (--since).
     """
+    from kcompat.cache import user_cache
     from kcompat.explain.run import ExplainRequest, run_explain
 
     request = ExplainRequest(
@@ -126,6 +127,7 @@ def explain(
         repo=repo_dir,
         config_file=config_file,
         proof=proof,
+        cache=user_cache(),
     )
     if since is not None:
         _since(request, since, fmt, color)

@@ -10,6 +10,7 @@ import typer
 from kcompat.app import Color, ColorOption, ConfigOption, RepoOption, app, console_for
 from kcompat.commands import spark_options as spark
 from kcompat.commands.table_format import TableFormatOption, check_table_format
+from kcompat.modes import HistoryMode
 
 
 @app.command(short_help="Diff every commit or release of a history, on Spark.")
@@ -22,7 +23,7 @@ def history(
             metavar="MODE",
             help="consecutive (commits), releases, or transitive (all pairs).",
         ),
-    ] = "consecutive",
+    ] = HistoryMode.CONSECUTIVE.value,
     revision_range: Annotated[
         str | None,
         typer.Option(
@@ -69,16 +70,18 @@ def history(
 ) -> None:
     """Diff every commit, every release, or every pair of releases, on Spark."""
     from kcompat.config import load_config
-    from kcompat.errors import UsageError
-    from kcompat.pipeline.history_driver import MODES, HistoryRequest, run_history
+    from kcompat.modes import ReleasedMode
+    from kcompat.pipeline.history_driver import HistoryRequest, run_history
     from kcompat.pipeline.session import preflight, spark_session
     from kcompat.rules.registry import rule_categories
     from kcompat.sources.git import GitRepo
 
-    if mode not in MODES:
-        raise UsageError(f"--mode must be one of {', '.join(MODES)}, not {mode!r}")
+    audit = HistoryMode.parse(mode, "--mode")
+    released_mode = ReleasedMode.parse(released, "--released") if released else None
     check_table_format(fmt)
-    if changelog and mode != "releases":
+    if changelog and audit != HistoryMode.RELEASES:
+        from kcompat.errors import UsageError
+
         raise UsageError("--changelog writes each release's changelog: use it with --mode releases")
     remote = preflight(master, remote)
     if report is not None:
@@ -88,16 +91,16 @@ def history(
         check_output(report)
     if tags is not None:
         check_pattern("--tags", tags)
-    repo = GitRepo.open(repo_dir or Path("."))
+    repo = GitRepo.open(repo_dir or Path("."), named=repo_dir is not None)
     config = load_config(start=repo.root, explicit=config_file, rules=rule_categories)
     console = console_for(color)
     err_console = console_for(color, stderr=True)
     request = HistoryRequest(
         repo=repo.root,
-        mode=mode,
+        mode=audit,
         revision_range=revision_range,
         tags=tags,
-        released=released,
+        released=released_mode,
         out=out,
         master=master,
         proof=proof,
@@ -136,11 +139,10 @@ def write_report(result: Any, path: Path) -> None:
 
 def check_pattern(option: str, pattern: str) -> None:
     """A regular expression given on the command line, or one line saying what is wrong."""
-    import re
-
     from kcompat.errors import UsageError
+    from kcompat.patterns import PatternError, compiled
 
     try:
-        re.compile(pattern)
-    except re.error as err:
+        compiled(pattern)
+    except PatternError as err:
         raise UsageError(f"{option} {pattern!r} is not a valid regular expression: {err}") from None

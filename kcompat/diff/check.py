@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import PurePosixPath
+from typing import TYPE_CHECKING
 
 from kcompat.config import Config
 from kcompat.diff.prepared import PreparedPair
@@ -21,10 +22,26 @@ from kcompat.rules.evolution.ledger import Binding, TagLedger
 from kcompat.rules.evolution.pairing import MessagePair, Pairing, pair_messages
 from kcompat.rules.evolution.released import Releases
 from kcompat.rules.registry import Rule, Subject, all_rules
-from kcompat.rules.runner import Call, Finishing, Outcome, finish, run_rules
+from kcompat.rules.runner import Call, Finishing, Outcome, compared, finish, run_rules
 from kcompat.spec.model import Message
 from kcompat.spec.specfile import SpecFile, read_spec
 from kcompat.spec.versions import Versions
+
+if TYPE_CHECKING:
+    from kcompat.codec.compiler import CodeStore
+
+
+@dataclass(frozen=True)
+class Unfinished:
+    """A comparison's findings before finishing, so that one run can be finished under
+    more than one configuration (a change's own and BASE's: :mod:`kcompat.diff.weakened`)."""
+
+    raw: tuple[Finding, ...]
+    evidence: tuple[Finding, ...]
+    how: Finishing
+
+    def finish(self, config: Config) -> Outcome:
+        return finish(self.raw, replace(self.how, config=config), self.evidence)
 
 
 def diff_specs(
@@ -38,11 +55,41 @@ def diff_specs(
     samples: int = 20,
     baseline: frozenset[str] = frozenset(),
     paired: Paired | None = None,
+    code_cache: CodeStore | None = None,
 ) -> Outcome:
     """Every evolution finding between two sets of spec files, proof included if asked
     (``paired``: the same specs as :func:`pair_specs` paired them, when the caller needs
-    the pairing too: the changelog reads what the rules judged)."""
+    the pairing too: the changelog reads what the rules judged; ``code_cache``: where the
+    command keeps the proof's compiled codecs between runs)."""
     config = config if config is not None else Config()
+    return unfinished_diff(
+        base_specs,
+        head_specs,
+        rules_off=config.disabled,
+        releases=releases,
+        ledger=ledger,
+        proof=proof,
+        samples=samples,
+        baseline=baseline,
+        paired=paired,
+        code_cache=code_cache,
+    ).finish(config)
+
+
+def unfinished_diff(
+    base_specs: Sequence[SpecFile],
+    head_specs: Sequence[SpecFile],
+    *,
+    rules_off: frozenset[str] = frozenset(),
+    releases: Releases | None = None,
+    ledger: TagLedger | None = None,
+    proof: bool = False,
+    samples: int = 20,
+    baseline: frozenset[str] = frozenset(),
+    paired: Paired | None = None,
+    code_cache: CodeStore | None = None,
+) -> Unfinished:
+    """The raw findings and the proof's bytes of every rule not in ``rules_off``."""
     policy = releases if releases is not None else Releases.from_base(_messages(base_specs))
     if paired is None:
         paired = pair_specs(base_specs, head_specs, policy)
@@ -59,7 +106,7 @@ def diff_specs(
     # A rule turned off does not run, so the bytes it would have explained stay the
     # proof's own finding: disabling a check never hides a proven break (an inline ignore
     # comment accepts one, bytes and all).
-    rules = [r for r in all_rules("diff") if r.id not in config.disabled]
+    rules = [r for r in all_rules("diff") if r.id not in rules_off]
     raw = run_rules(rules, calls)
     pair_rules = [r for r in rules if r.subject is Subject.PAIR]
 
@@ -75,10 +122,10 @@ def diff_specs(
         if not broken.empty:
             proven.append(replace(judged.change, released=broken))
     evidence: list[Finding] = []
-    if proof and "roundtrip-mismatch" not in config.disabled:
+    if proof and "roundtrip-mismatch" not in rules_off:
         from kcompat.rules.evolution.proof import proof_findings
 
-        evidence = proof_findings(proven, samples=samples)
+        evidence = proof_findings(proven, samples=samples, code_cache=code_cache)
 
     base_names = {p.head.name: p.base.name for p in pairing.pairs}
 
@@ -90,13 +137,13 @@ def diff_specs(
         return policy.reason(name, versions)
 
     how = Finishing(
-        config=config,
         kinds=frozenset({"diff"}),
         comments={s.path: s.document.comments for s in head_specs if s.document is not None},
         baseline=baseline,
         released_by=released_by,
+        subjects=compared((*base_specs, *head_specs)),
     )
-    return finish(raw, how, evidence)
+    return Unfinished(tuple(raw), tuple(evidence), how)
 
 
 @dataclass(frozen=True)
@@ -108,6 +155,8 @@ class Paired:
     pairing: Pairing
     unreadable: tuple[SpecFile, ...]
     invalid: tuple[tuple[SpecFile, str, Finding], ...]
+    base: tuple[SpecFile, ...] = ()  # the spec files paired, as given
+    head: tuple[SpecFile, ...] = ()
 
 
 def pair_specs(
@@ -122,7 +171,7 @@ def pair_specs(
         _without(list(head_specs), left_out),
         releases,
     )
-    return Paired(pairing, unreadable, invalid)
+    return Paired(pairing, unreadable, invalid, tuple(base_specs), tuple(head_specs))
 
 
 def _pair_call(pair: MessagePair, context: DiffContext) -> Call:
@@ -175,24 +224,54 @@ def check_pair(
     samples: int = 20,
     baseline: frozenset[str] = frozenset(),
     paired: Paired | None = None,
+    code_cache: CodeStore | None = None,
 ) -> Outcome:
-    """All findings for a prepared comparison (pure: no git, no file system); ``paired``
-    is its specs as :func:`paired_specs` paired them, when the caller needs the pairing."""
-    base_specs = [read_spec(path, data) for path, data in pair.base_files]
-    head_specs = [read_spec(path, data) for path, data in pair.head_files]
+    """All findings for a prepared comparison (pure: no git, no file system but the
+    compiled codecs a command keeps in ``code_cache``); ``paired`` is its specs as
+    :func:`paired_specs` paired them, when the caller needs the pairing."""
+    config = config if config is not None else Config()
+    return unfinished_pair(
+        pair,
+        rules_off=config.disabled,
+        proof=proof,
+        samples=samples,
+        baseline=baseline,
+        paired=paired,
+        code_cache=code_cache,
+    ).finish(config)
+
+
+def unfinished_pair(
+    pair: PreparedPair,
+    *,
+    rules_off: frozenset[str] = frozenset(),
+    proof: bool = False,
+    samples: int = 20,
+    baseline: frozenset[str] = frozenset(),
+    paired: Paired | None = None,
+    code_cache: CodeStore | None = None,
+) -> Unfinished:
+    """A prepared comparison's findings before finishing, every rule not in ``rules_off``
+    run (pure), to finish under any configuration."""
+    if paired is not None:  # read already
+        base_specs, head_specs = list(paired.base), list(paired.head)
+    else:
+        base_specs = [read_spec(path, data) for path, data in pair.base_files]
+        head_specs = [read_spec(path, data) for path, data in pair.head_files]
     ledger = TagLedger.empty()
     for name, path, tag, bindings in pair.ledger:
         ledger.entries.setdefault(name, {})[(path, tag)] = [Binding(*b) for b in bindings]
-    return diff_specs(
+    return unfinished_diff(
         base_specs,
         head_specs,
-        config=config,
+        rules_off=rules_off,
         releases=pair.releases,
         ledger=ledger,
         proof=proof,
         samples=samples,
         baseline=baseline,
         paired=paired,
+        code_cache=code_cache,
     )
 
 

@@ -12,20 +12,21 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kcompat.config import Config
 from kcompat.errors import UsageError
+from kcompat.modes import ReleasedMode
 from kcompat.rules.evolution.ledger import TagLedger
-from kcompat.rules.evolution.released import BASE, TAGS, Releases
+from kcompat.rules.evolution.released import Releases
 from kcompat.sources.releases import TagReleases, releases_for
 from kcompat.sources.sides import Side, companion_requests, load_sides, source_path
 from kcompat.sources.tag_history import ledger_from_history
 from kcompat.spec.model import Message
 from kcompat.spec.specfile import SpecFile
 
-#: ``--released`` values: ``auto`` is ``tags`` where the repository has releases.
-MODES = ("auto", BASE, TAGS)
+if TYPE_CHECKING:
+    from kcompat.cache import Cache
 
 
 @dataclass(frozen=True)
@@ -73,24 +74,31 @@ def prepare_pair(
     head: Side,
     *,
     pathspecs: Sequence[str] = (),
-    released_mode: str = "auto",
+    released_mode: ReleasedMode = ReleasedMode.AUTO,
     config: Config | None = None,
     history: bool = True,
     releases: TagReleases | None = None,
+    cache: Cache | None = None,
 ) -> PreparedPair:
     """Read what differs between two sides and decide the git-dependent policies.
 
     ``releases`` may be shared by many comparisons of one repository (its caches then
-    serve them all); without it, releases are read from BASE's repository as needed.
+    serve them all); without it, releases are read from BASE's repository as needed
+    (what release texts say is kept between runs in ``cache``, when a command gives one).
     """
     config = config if config is not None else Config()
     loaded = load_sides(base, head, pathspecs)
     mode = _chosen_mode(released_mode, config)
-    if releases is None and mode != BASE and base.kind == "rev" and base.repo is not None:
+    if (
+        releases is None
+        and mode != ReleasedMode.BASE
+        and base.kind == "rev"
+        and base.repo is not None
+    ):
         releases = releases_for(
-            base.repo, config.release_tags, config.release_branches or None, pathspecs
+            base.repo, config.release_tags, config.release_branches or None, pathspecs, cache
         )
-    by_tags = releases if mode != BASE else None
+    by_tags = releases if mode != ReleasedMode.BASE else None
     counted = by_tags.counted(base, head) if by_tags is not None else ()
     if by_tags is not None:
         policy, note = by_tags.policy(_with_heads(base, loaded.base, loaded.head), counted), ""
@@ -116,12 +124,11 @@ def prepare_pair(
     )
 
 
-def _chosen_mode(released_mode: str, config: Config) -> str:
+def _chosen_mode(released_mode: ReleasedMode, config: Config) -> ReleasedMode:
     """The ``--released`` mode: the option's, else the configuration's, else auto."""
-    mode = released_mode if released_mode != "auto" else config.released or "auto"
-    if mode not in MODES:
-        raise UsageError(f"--released must be one of {', '.join(MODES)}, not {mode!r}")
-    return mode
+    if released_mode != ReleasedMode.AUTO:
+        return released_mode
+    return config.released or ReleasedMode.AUTO
 
 
 def _policy_of_base(base: Side, base_specs: Sequence[SpecFile]) -> Releases:
@@ -159,18 +166,18 @@ def _with_heads(
     return out
 
 
-def _no_releases_note(base: Side, mode: str, config: Config) -> str:
+def _no_releases_note(base: Side, mode: ReleasedMode, config: Config) -> str:
     """What to tell the user when releases were wanted (or could be) but none exist."""
-    if mode == BASE:
+    if mode == ReleasedMode.BASE:
         return ""
     if base.kind != "rev" or base.repo is None:
-        if mode == TAGS:
+        if mode == ReleasedMode.TAGS:
             raise UsageError(
                 "--released tags needs BASE to be a git revision (releases come from git tags)"
             )
         return ""
     repo = base.repo
-    if mode == "auto" and not repo.remotes() and not repo.shallow:
+    if mode == ReleasedMode.AUTO and not repo.remotes() and not repo.shallow:
         return ""  # a repository that never fetched anything: nothing to fetch, say nothing
     remote = (repo.remotes() or ["origin"])[0]
     fetch = (

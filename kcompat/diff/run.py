@@ -10,11 +10,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from kcompat.cache import Cache
 from kcompat.config import Config, ConfigChoice, ConfigError
 from kcompat.diff.check import check_pair
 from kcompat.diff.prepared import prepare_pair
+from kcompat.diff.weakened import review_configuration
 from kcompat.errors import UsageError
 from kcompat.findings import Severity
+from kcompat.modes import ReleasedMode
 from kcompat.rules.registry import rule_categories
 from kcompat.rules.runner import Outcome
 from kcompat.sources.git import GitRepo
@@ -35,6 +38,7 @@ class DiffRequest:
     released: str | None = None  # auto | base | tags (default: configuration, else auto)
     config_choice: ConfigChoice = field(default_factory=ConfigChoice)
     baseline: frozenset[str] = frozenset()
+    cache: Cache | None = None  # the user's disk cache, when the command keeps one
 
 
 @dataclass(frozen=True)
@@ -47,6 +51,9 @@ class DiffResult:
     released: str  # which versions counted as released (for the summary)
     note: str = ""  # one line for stderr (e.g. how to fetch the release tags)
     first_commit: bool = False  # no commit yet: nothing was compared (the note says why)
+    base_sha: str = ""  # the commits compared, where the sides are commits (CI links them)
+    head_sha: str = ""
+    changed: tuple[str, ...] = ()  # the spec files HEAD changed, as findings name them
 
 
 def resolve_sides(request: DiffRequest, repo: GitRepo | None) -> tuple[Side, Side]:
@@ -113,9 +120,14 @@ def run_diff(request: DiffRequest) -> DiffResult:
             base,
             head,
             pathspecs=pathspecs(config, repo),
-            released_mode=request.released or config.released or "auto",
+            released_mode=(
+                ReleasedMode.parse(request.released, "--released")
+                if request.released
+                else config.released or ReleasedMode.AUTO
+            ),
             config=config,
             history=request.history,
+            cache=request.cache,
         )
         outcome = check_pair(
             prepared,
@@ -123,13 +135,19 @@ def run_diff(request: DiffRequest) -> DiffResult:
             proof=request.proof,
             samples=request.samples,
             baseline=request.baseline,
+            code_cache=request.cache.code if request.cache is not None else None,
         )
+        # the change's own configuration edits, in the open (config-weakened)
+        review = review_configuration(request, base, head, config, prepared, outcome)
     return DiffResult(
-        outcome,
+        review.outcome,
         prepared.compared,
         base.label,
         head.label,
         config.fail_on,
         prepared.releases.describe(),
-        prepared.note,
+        "; ".join(note for note in (prepared.note, review.note) if note),
+        base_sha=(base.sha or "") if base.kind == "rev" else "",
+        head_sha=(head.sha or "") if head.kind == "rev" else "",
+        changed=tuple(path for path, _ in prepared.head_files),
     )

@@ -12,7 +12,7 @@ from collections.abc import Iterator, Sequence
 from kcompat.config import Config
 from kcompat.rules.drift.adapters import pair_drift
 from kcompat.rules.registry import Rule, Subject, all_rules
-from kcompat.rules.runner import Call, Finishing, Outcome, finish, run_rules
+from kcompat.rules.runner import Call, Finishing, Outcome, compared, finish, run_rules
 from kcompat.spec.specfile import SpecFile
 
 
@@ -34,5 +34,6 @@ def drift_specs(
         config=config,
         kinds=frozenset({"drift"}),
         comments={s.path: s.document.comments for s in local if s.document is not None},
+        subjects=compared((*upstream, *local)),
     )
     return finish(run_rules(all_rules("drift"), calls), how)

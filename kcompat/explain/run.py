@@ -16,9 +16,11 @@ from kcompat.config import Config, configured_roots, load_config
 from kcompat.errors import UsageError
 from kcompat.explain.explanation import Against, Explanation, explain
 from kcompat.explain.find import FileSource, Found, SideSource, Source, find_exact, find_messages
+from kcompat.modes import ReleasedMode
 from kcompat.rules.registry import rule_categories
 
 if TYPE_CHECKING:
+    from kcompat.cache import Cache
     from kcompat.findings import Finding
     from kcompat.sources.git import GitRepo
     from kcompat.sources.sides import Side
@@ -37,6 +39,7 @@ class ExplainRequest:
     config_file: Path | None = None
     proof: bool = True  # diff's round-trip proof for --against
     samples: int = 20
+    cache: Cache | None = None  # the user's disk cache, when the command keeps one
 
 
 def run_explain(request: ExplainRequest) -> list[Explanation]:
@@ -158,6 +161,14 @@ def _findings(
     from kcompat.diff.check import check_pair
     from kcompat.diff.prepared import prepare_pair
 
-    prepared = prepare_pair(base, head, released_mode=config.released or "auto", config=config)
-    outcome = check_pair(prepared, config=config, proof=request.proof, samples=request.samples)
+    cache = request.cache
+    mode = config.released or ReleasedMode.AUTO
+    prepared = prepare_pair(base, head, released_mode=mode, config=config, cache=cache)
+    outcome = check_pair(
+        prepared,
+        config=config,
+        proof=request.proof,
+        samples=request.samples,
+        code_cache=cache.code if cache is not None else None,
+    )
     return [f for f in outcome.findings if not f.message_name or f.message_name == name]

@@ -13,7 +13,7 @@ from kcompat.config import Config
 from kcompat.findings import Finding
 from kcompat.rules.lint.layout import one_spec_call
 from kcompat.rules.registry import Rule, Subject, all_rules
-from kcompat.rules.runner import Call, Finishing, Outcome, finish, run_rules
+from kcompat.rules.runner import Call, Finishing, Outcome, compared, finish, run_rules
 from kcompat.spec.model import Message
 from kcompat.spec.specfile import SpecFile
 
@@ -46,6 +46,7 @@ def run_lint(
         kinds=frozenset({"lint"}),
         comments={s.path: s.document.comments for s in targets if s.document is not None},
         baseline=baseline,
+        subjects=compared(targets),
     )
     return finish(raw, how)
 

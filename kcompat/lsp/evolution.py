@@ -17,6 +17,7 @@ from kcompat.diff.check import check_pair
 from kcompat.diff.prepared import prepare_pair
 from kcompat.errors import UsageError
 from kcompat.findings import Finding
+from kcompat.modes import ReleasedMode
 from kcompat.sources.git import GitRepo
 from kcompat.sources.sides import rev_path_side, side_for
 from kcompat.spec.specfile import parsed_once
@@ -76,7 +77,10 @@ def against_base(repo: GitRepo | None, base: str, path: str, config: Config) -> 
         head_side = side_for(path, repo)
         with parsed_once():
             prepared = prepare_pair(
-                base_side, head_side, released_mode=config.released or "auto", config=config
+                base_side,
+                head_side,
+                released_mode=config.released or ReleasedMode.AUTO,
+                config=config,
             )
             outcome = check_pair(prepared, config=config, proof=True)
     except UsageError as err:

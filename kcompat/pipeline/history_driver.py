@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from kcompat.config import Config
-from kcompat.errors import UsageError
+from kcompat.modes import HistoryMode, ReleasedMode
 from kcompat.naming import release_order
 from kcompat.pipeline.history_tasks import (
     FINDING_SCHEMA,
@@ -28,18 +28,17 @@ from kcompat.pipeline.prepare import Preparation, PrepareJob, prefetched, worker
 from kcompat.pipeline.revisions import Comparison, consecutive, releases
 from kcompat.pipeline.sparkapi import is_connect, label_jobs
 from kcompat.sources.git import GitRepo
+from kcompat.sources.gitwalk import subjects
 from kcompat.sources.releases import release_tags
-
-MODES = ("consecutive", "releases", "transitive")
 
 
 @dataclass(frozen=True)
 class HistoryRequest:
     repo: Path = Path(".")
-    mode: str = "consecutive"
+    mode: HistoryMode = HistoryMode.CONSECUTIVE
     revision_range: str | None = None
     tags: str | None = None  # release tag pattern (default: configuration)
-    released: str | None = None  # base | tags (default: tags when the repo has release tags)
+    released: ReleasedMode | None = None  # default: tags when the repo has release tags
     out: Path | str | None = None  # a directory, or a URI Spark writes (hdfs://, s3a://)
     master: str | None = None
     proof: bool = True
@@ -58,37 +57,35 @@ class HistoryResult:
     findings: list[dict[str, Any]]
     summary: dict[str, Any]
     out: Path | str
-    released_mode: str
+    released_mode: ReleasedMode
     seconds: float
 
 
 def plan(request: HistoryRequest, repo: GitRepo, pathspecs: Sequence[str]) -> list[Comparison]:
     pattern = request.tags or request.config.release_tags
-    if request.mode == "consecutive":
+    if request.mode == HistoryMode.CONSECUTIVE:
         return consecutive(repo, request.revision_range, pathspecs)
-    if request.mode in ("releases", "transitive"):
-        return releases(
-            repo,
-            pattern,
-            transitive=request.mode == "transitive",
-            revision_range=request.revision_range,
-        )
-    raise UsageError(f"--mode must be one of {', '.join(MODES)}, not {request.mode!r}")
+    return releases(
+        repo,
+        pattern,
+        transitive=request.mode == HistoryMode.TRANSITIVE,
+        revision_range=request.revision_range,
+    )
 
 
-def released_mode_for(request: HistoryRequest, repo: GitRepo) -> str:
+def released_mode_for(request: HistoryRequest, repo: GitRepo) -> ReleasedMode:
     """``tags`` when the repository has release tags (and the user did not choose)."""
-    if request.released is not None:
+    if request.released is not None and request.released != ReleasedMode.AUTO:
         return request.released
     pattern = request.tags or request.config.release_tags
-    return "tags" if release_tags(repo, pattern) else "base"
+    return ReleasedMode.TAGS if release_tags(repo, pattern) else ReleasedMode.BASE
 
 
 def prepare_job(
     request: HistoryRequest,
     repo: GitRepo,
     comparisons: Sequence[Comparison],
-    released_mode: str,
+    released_mode: ReleasedMode,
     pathspecs: Sequence[str],
 ) -> PrepareJob:
     """What preparing needs: the policies, and git's answers prefetched for every pair."""
@@ -97,7 +94,7 @@ def prepare_job(
     pattern = request.tags or request.config.release_tags
     known = (
         releases_for(repo, pattern, request.config.release_branches or None)
-        if released_mode != "base"
+        if released_mode != ReleasedMode.BASE
         else None
     )
     return PrepareJob(
@@ -245,9 +242,9 @@ def run_history(request: HistoryRequest, spark: Any, console: Any = None) -> His
             findings = read_findings(session, out)
         timings["checked"] = time.perf_counter() - started
     summary = summarise(findings, comparisons, request.mode, mode)
-    if request.mode == "consecutive":
+    if request.mode == HistoryMode.CONSECUTIVE:
         name_commits(repo, summary["introduced"])
-    if request.changelog and request.mode == "releases":
+    if request.changelog and request.mode == HistoryMode.RELEASES:
         from kcompat.pipeline.history_changelogs import write_changelogs
 
         summary["changelogs"] = write_changelogs(out, session, rows, texts, findings)
@@ -264,7 +261,7 @@ def run_history(request: HistoryRequest, spark: Any, console: Any = None) -> His
 
 
 def _nothing_to_compare(
-    request: HistoryRequest, out: Output, released_mode: str, started: float
+    request: HistoryRequest, out: Output, released_mode: ReleasedMode, started: float
 ) -> HistoryResult:
     """A range with no spec changes (a CI run on a branch that touched none) needs no
     Spark: the same empty findings table and summary, written with pyarrow at once."""
@@ -305,8 +302,8 @@ def _finding_key(row: dict[str, Any]) -> tuple[str, str, str]:
 def summarise(
     findings: Sequence[dict[str, Any]],
     comparisons: Sequence[Comparison],
-    audit_mode: str,
-    released_mode: str,
+    audit_mode: HistoryMode,
+    released_mode: ReleasedMode,
 ) -> dict[str, Any]:
     """Counts per rule, per message and per release; for transitive audits, each break's
     first release and every release pair it affects."""
@@ -338,12 +335,12 @@ def summarise(
             }
             for c in comparisons
         ]
-        if audit_mode == "releases"
+        if audit_mode == HistoryMode.RELEASES
         else [],
     }
-    if audit_mode != "transitive":  # transitive: each break's first release, below
+    if audit_mode != HistoryMode.TRANSITIVE:  # transitive: each break's first release, below
         summary["introduced"] = introduced(findings)
-    if audit_mode == "transitive":
+    if audit_mode == HistoryMode.TRANSITIVE:
         breaks: dict[tuple[str, str, str], dict[str, Any]] = {}
         for f in findings:
             if f["severity"] != "error":
@@ -401,13 +398,9 @@ def name_commits(repo: GitRepo, entries: Sequence[dict[str, Any]]) -> None:
     labels = sorted({e["introduced_in"] for e in entries})
     if not labels:
         return
-    out = repo.run_git("log", "--no-walk", "--format=%h%x00%H%x00%s", *labels, "--")
-    subjects: dict[str, str] = {}
-    for line in out.splitlines():
-        _short, full, subject = [*line.split("\x00"), "", ""][:3]
-        subjects[full[:12]] = subject
+    by_short = {full[:12]: line for full, line in subjects(repo, labels).items()}
     for entry in entries:
-        entry["subject"] = subjects.get(entry["introduced_in"], "")
+        entry["subject"] = by_short.get(entry["introduced_in"], "")
 
 
 def _release_order(labels: Sequence[str]) -> list[str]:

@@ -6,7 +6,7 @@ give the same findings). On a long trunk that preparation (git reads and spec pa
 is as much work as the checks themselves; done serially it would cap Spark's speed-up.
 So it runs in as many worker processes as the audit has cores, on contiguous chunks of
 comparisons (neighbouring commits share blobs and tag trees, which each worker caches),
-with git's per-pair answers prefetched in two calls (:mod:`kcompat.pipeline.prefetch`).
+with git's per-pair answers prefetched in two calls (:mod:`kcompat.sources.prefetch`).
 It starts before Spark does: the JVM boots while the workers read git.
 """
 
@@ -29,10 +29,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kcompat.config import Config
+from kcompat.modes import ReleasedMode
 from kcompat.pipeline.history_tasks import Texts, pair_row, split_texts
-from kcompat.pipeline.prefetch import GitTables, PrefetchedRepo
 from kcompat.pipeline.revisions import Comparison
 from kcompat.sources.git import GitRepo, Tag
+from kcompat.sources.gittables import GitTables
 
 #: Below this many comparisons, worker processes cost more than they save.
 MIN_PARALLEL = 12
@@ -45,7 +46,7 @@ class PrepareJob:
     """What every chunk needs besides its comparisons (pickled to worker processes)."""
 
     root: str
-    released_mode: str
+    released_mode: ReleasedMode
     pattern: str  # release tags
     config: Config
     history: bool
@@ -68,32 +69,29 @@ def prefetched(
     releases: Sequence[Tag] = (),
 ) -> GitTables:
     """Changed files of every pair, and the commit graph that says which releases
-    already contain each pair's change."""
-    fetched = PrefetchedRepo.wrap(repo)
-    fetched.prefetch_changes([(c.base, c.head) for c in comparisons], pathspecs)
-    if releases:
-        shas = {s for c in comparisons for s in (c.base, c.head)}
-        fetched.prefetch_graph(shas, {t.ref: t.sha for t in releases if t.ref})
-    return fetched.tables
+    already contain each pair's change (kept by ``repo`` too)."""
+    from kcompat.sources.prefetch import prefetched as asked
+
+    refs = {t.ref: t.sha for t in releases if t.ref}
+    return asked(repo, [(c.base, c.head) for c in comparisons], pathspecs, refs)
 
 
 # -- one process's state ------------------------------------------------------------------
 
-_STATE: dict[str, tuple[PrefetchedRepo, Any]] = {}
+_STATE: dict[str, tuple[GitRepo, Any]] = {}
 
 
-def _state(job: PrepareJob, repo: GitRepo | None = None) -> tuple[PrefetchedRepo, Any]:
+def _state(job: PrepareJob, repo: GitRepo | None = None) -> tuple[GitRepo, Any]:
     """This process's repository and shared tag releases (caches live across chunks)."""
     from kcompat.sources.releases import releases_for
 
     found = _STATE.get(job.token)
     if found is None:
         _STATE.clear()  # a new audit: the previous one's caches go
-        opened = repo if repo is not None else GitRepo.open(job.root)
-        fetched = PrefetchedRepo.wrap(opened, job.tables)
+        fetched = repo if repo is not None else GitRepo.open(job.root, tables=job.tables)
         shared = (
             releases_for(fetched, job.pattern, job.config.release_branches or None, job.pathspecs)
-            if job.released_mode != "base"
+            if job.released_mode != ReleasedMode.BASE
             else None
         )
         found = (fetched, shared)

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from kcompat.errors import UsageError
 from kcompat.sources.git import GitRepo, Tag
+from kcompat.sources.gitwalk import commits_in, first_parent_line
 from kcompat.sources.releases import release_tags
 
 
@@ -35,23 +36,10 @@ def consecutive(
         rev_args = [f"{start_sha}..{end_sha}"] if start_sha else [end_sha]
     else:
         rev_args = [repo.resolve(spec)]
-    out = repo.run_git(
-        "rev-list",
-        "--first-parent",
-        "--reverse",
-        "--parents",
-        *rev_args,
-        "--",
-        *(pathspecs or ["."]),
-    )
-    comparisons: list[Comparison] = []
-    for line in out.splitlines():
-        shas = line.split()
-        if len(shas) < 2:
-            continue  # the root commit has nothing to compare with
-        commit, parent = shas[0], shas[1]
-        comparisons.append(Comparison(len(comparisons), parent, commit, parent[:12], commit[:12]))
-    return comparisons
+    return [
+        Comparison(index, parent, commit, parent[:12], commit[:12])
+        for index, (parent, commit) in enumerate(first_parent_line(repo, rev_args, pathspecs))
+    ]
 
 
 def releases(
@@ -90,5 +78,5 @@ def releases_in_range(repo: GitRepo, tags: Sequence[Tag], revision_range: str) -
         return list(tags[first : last + 1])
     end_sha = repo.resolve(end or "HEAD")
     rev_args = [f"{repo.resolve(start)}..{end_sha}"] if start else [end_sha]
-    inside = set(repo.run_git("rev-list", *rev_args, "--").split())
+    inside = commits_in(repo, rev_args)
     return [t for t in tags if t.sha in inside]

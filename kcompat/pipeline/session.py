@@ -50,7 +50,7 @@ def class_data_sharing() -> str | None:
     classes (about 4 s, then 1.5 s in the first job); mapping an archive of those classes
     saves about 3 s of wall time per run. The first run writes the archive at exit (about
     160 MB, after kcompat's own output), into the user's cache directory
-    (``$XDG_CACHE_HOME/kcompat``, never under a repository), one per Java and Spark
+    (``~/.cache/kcompat``, as :mod:`kcompat.cache` places it), one per Java and Spark
     installation; later runs map it. ``KCOMPAT_SPARK_CDS=off`` turns this off (a one-off
     CI run gains nothing from it); ``KCOMPAT_SPARK_CDS=FILE`` chooses the archive.
     """
@@ -71,24 +71,25 @@ def class_data_sharing() -> str | None:
 
 
 def _default_archive() -> str | None:
-    """The archive for this Java and this pyspark, in the user's cache directory (None
-    where there is none to write to)."""
+    """The archive for this Java and this pyspark, in kcompat's folder of the user's cache
+    directory (:mod:`kcompat.cache`: platformdirs', never in a working tree, made private,
+    and used only when it is the user's own and nobody else may write it: the JVM maps
+    the archive's classes), or None where there is none."""
     import hashlib
+
+    from kcompat.cache import Cache
+    from kcompat.cache.location import user_cache_root
 
     try:
         import pyspark
     except ImportError:
         return None
-    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    root = user_cache_root()
+    directory = Cache(root).trusted_directory() if root is not None else None
+    if directory is None:
+        return None
     java = os.environ.get("JAVA_HOME") or shutil.which("java") or "java"
     key = hashlib.sha256(f"{pyspark.__version__}\0{os.path.realpath(java)}".encode()).hexdigest()
-    directory = os.path.join(cache, "kcompat")
-    try:
-        os.makedirs(directory, exist_ok=True)
-    except OSError:
-        return None
-    if not os.access(directory, os.W_OK):
-        return None
     return os.path.join(directory, f"spark-{pyspark.__version__}-{key[:12]}.jsa")
 
 

@@ -62,6 +62,8 @@ FINDING_COLUMNS: tuple[Column, ...] = (
     Column("evidence", "string", _evidence, structured=True),
     Column("notes", "string", lambda f: list(f.notes), structured=True),
     Column("accepted", "string", lambda f: f.accepted or None),
+    Column("suppressed", "string", lambda f: f.suppressed or None),
+    Column("weakened_by", "string", lambda f: f.weakened_by or None),
 )
 
 

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import hashlib
+from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from kcompat.escaping import shown
 from kcompat.findings import Finding, Severity
 from kcompat.rules.runner import Outcome
+from kcompat.rules.suppress import NO_REASON
 
 
 @dataclass(frozen=True)
@@ -22,6 +26,7 @@ class Report:
     hidden: int = 0  # below --level
     suppressed: int = 0  # silenced by inline ignore comments
     baselined: int = 0  # accepted by --baseline
+    suppressions: tuple[tuple[str, int], ...] = ()  # each ignore comment reason, how many
 
     @staticmethod
     def of(
@@ -33,11 +38,15 @@ class Report:
         base: str | None = None,
         head: str | None = None,
         released: str = "",
+        show_suppressed: bool = False,
     ) -> Report:
+        """The report of ``outcome`` at ``level``; with ``show_suppressed``, the findings
+        ignore comments silence are listed too (marked, never counting)."""
         shown = tuple(f for f in outcome.findings if f.severity >= level)
+        silenced = tuple(f for f in outcome.suppressed if f.severity >= level)
         return Report(
             command,
-            shown,
+            shown + silenced if show_suppressed else shown,
             files,
             base,
             head,
@@ -45,25 +54,31 @@ class Report:
             hidden=len(outcome.findings) - len(shown),
             suppressed=len(outcome.suppressed),
             baselined=len(outcome.baselined),
+            suppressions=tuple(Counter(f.suppressed for f in outcome.suppressed).most_common()),
         )
 
     def by_severity(self) -> list[Finding]:
-        """Errors first, then warnings, then infos (accepted ones after the others of their
-        severity); by place within each."""
-        return sorted(self.findings, key=lambda f: (-f.severity, bool(f.accepted), *f.sort_key()))
+        """Errors first, then warnings, then infos (accepted and suppressed ones after the
+        others of their severity); by place within each."""
+        return sorted(self.findings, key=lambda f: (-f.severity, set_aside(f), *f.sort_key()))
 
     def count(self, severity: Severity) -> int:
-        """Findings of a severity that count (not accepted by the configuration)."""
-        return sum(1 for f in self.findings if f.severity is severity and not f.accepted)
+        """Findings of a severity that count (not accepted, not suppressed)."""
+        return sum(1 for f in self.findings if f.severity is severity and not set_aside(f))
 
     @property
     def counted(self) -> list[Finding]:
-        """The findings that count: all shown but those the configuration accepts."""
-        return [f for f in self.findings if not f.accepted]
+        """The findings that count: all shown but those accepted or suppressed."""
+        return [f for f in self.findings if not set_aside(f)]
 
     @property
     def accepted(self) -> int:
         return sum(1 for f in self.findings if f.accepted)
+
+    @property
+    def accepted_in_change(self) -> int:
+        """Accepted because the change's own configuration hides them (diff)."""
+        return sum(1 for f in self.findings if f.accepted and f.weakened_by)
 
     def nothing_compared(self, base_label: str | None = None) -> str:
         """ "No spec file changed between A and B" when a comparison had nothing to compare
@@ -72,19 +87,49 @@ class Report:
             return ""
         return f"No spec file changed between {base_label or self.base} and {self.head}"
 
-    def set_aside(self) -> str:
-        """What was accepted, suppressed or hidden, e.g. "2 accepted by the
-        configuration, 1 suppressed by ignore comments"; "" when nothing was."""
+    def set_aside(self, quote: Callable[[str], str] = '"{}"'.format) -> str:
+        """What was accepted, suppressed or hidden, e.g. "1 accepted in this change, 2
+        accepted by the configuration, 1 suppressed by ignore comments ("KIP-12")"; ""
+        when nothing was. Each reason is written by ``quote``."""
         parts = []
-        if self.accepted:
-            parts.append(f"{self.accepted} accepted by the configuration")
+        if self.accepted_in_change:
+            parts.append(f"{self.accepted_in_change} accepted in this change")
+        lowered = sum(1 for f in self.findings if f.weakened_by and not set_aside(f))
+        if lowered:
+            parts.append(f"{lowered} lowered in this change")
+        if self.accepted - self.accepted_in_change:
+            parts.append(f"{self.accepted - self.accepted_in_change} accepted by the configuration")
         if self.suppressed:
-            parts.append(f"{self.suppressed} suppressed by ignore comments")
+            parts.append(f"{self.suppressed} suppressed by ignore comments ({self.reasons(quote)})")
         if self.baselined:
             parts.append(f"{self.baselined} accepted by the baseline")
         if self.hidden:
             parts.append(f"{self.hidden} hidden by --level")
         return ", ".join(parts)
+
+    def reasons(self, quote: Callable[[str], str] = '"{}"'.format, most: int = 3) -> str:
+        """The ignore comments' reasons, most used first: ``"KIP-12" ×2, no reason given``."""
+        said = [
+            (reason if reason == NO_REASON else quote(reason)) + (f" ×{n}" if n > 1 else "")
+            for reason, n in self.suppressions[:most]
+        ]
+        rest = sum(n for _reason, n in self.suppressions[most:])
+        return ", ".join(said) + (f" and {rest} more" if rest else "")
+
+
+def set_aside(finding: Finding) -> bool:
+    """Whether a finding is listed without counting: accepted, or silenced by a comment."""
+    return bool(finding.accepted or finding.suppressed)
+
+
+def status(finding: Finding) -> str:
+    """Why a listed finding does not count as its severity says ("" when it does):
+    ``accepted``, ``accepted in this change``, ``suppressed``, ``lowered in this change``."""
+    if finding.accepted:
+        return "accepted in this change" if finding.weakened_by else "accepted"
+    if finding.suppressed:
+        return "suppressed"
+    return "lowered in this change" if finding.weakened_by else ""
 
 
 def plural(count: int, word: str) -> str:
@@ -105,14 +150,41 @@ def counts_phrase(findings: Sequence[Finding]) -> str:
 def details(finding: Finding, *, hint: str = " Hint: {}") -> str:
     """A finding's message with its acceptance, hint (placed by the ``hint`` format),
     notes and counterexample, as plain text (an annotation, a SARIF result, a JUnit
-    failure)."""
-    text = finding.message
+    failure). Each part is one line with what came from a spec escaped: a newline in a
+    name never starts a line of its own."""
+    text = shown(finding.message)
     if finding.accepted:
-        text += f"\naccepted: {finding.accepted}"
+        text += f"\n{status(finding)}: {shown(finding.accepted)}"
+    elif finding.suppressed:
+        text += f"\nsuppressed: {shown(finding.suppressed)}"
     elif finding.hint:
-        text += hint.format(finding.hint)
+        text += hint.format(shown(finding.hint))
     for note in finding.notes:
-        text += f"\nnote: {note}"
+        text += f"\nnote: {shown(note)}"
     if finding.evidence is not None:
-        text += "\n" + str(finding.evidence)
+        text += "\n" + str(finding.evidence)  # a line per row, each escaped
     return text
+
+
+def distinct_fingerprints(findings: Sequence[Finding]) -> list[str]:
+    """One fingerprint per finding, none repeated (SARIF's ``partialFingerprints`` and
+    GitLab's ``fingerprint`` each name one alert). A finding's own fingerprint ignores
+    lines and files, so it survives moved lines and renames; findings of a report that
+    share one (the same message in two files, the same duplicate key twice in a file) are
+    told apart by their file, then their line and column, then their order, all of them
+    alike, so which one came first does not decide whose fingerprint stays."""
+    keys: list[tuple[str, ...]] = [(f.fingerprint,) for f in findings]
+    for part in (lambda f: f.location.path, lambda f: f"{f.location.line}:{f.location.column}"):
+        counts = Counter(keys)
+        keys = [(*k, part(f)) if counts[k] > 1 else k for k, f in zip(keys, findings, strict=True)]
+    seen: Counter[tuple[str, ...]] = Counter()
+    ordered = []
+    for key in keys:
+        seen[key] += 1
+        ordered.append((*key, str(seen[key])) if seen[key] > 1 else key)
+    return [k[0] if len(k) == 1 else _digest(k) for k in ordered]
+
+
+def _digest(parts: tuple[str, ...]) -> str:
+    raw = "\x1f".join(parts).encode("utf-8", "surrogatepass")
+    return hashlib.sha256(raw).hexdigest()[:16]

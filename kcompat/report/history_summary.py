@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from kcompat.modes import HistoryMode
+
 #: rows of the "introduced" table shown (summary.json has them all)
 _INTRODUCED_ROWS = 40
 
@@ -30,7 +32,7 @@ def render_summary(
     ]
     introduced = summary.get("introduced") or []
     if introduced:
-        commits = summary["mode"] == "consecutive"
+        commits = summary["mode"] == HistoryMode.CONSECUTIVE
         more = len(introduced) - _INTRODUCED_ROWS
         tail = f" (first {_INTRODUCED_ROWS} of {len(introduced)}: all in summary.json)"
         tables.append(

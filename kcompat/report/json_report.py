@@ -41,6 +41,8 @@ def render_json(report: Report) -> str:
             "suppressed": report.suppressed,
             "baselined": report.baselined,
             "hidden": report.hidden,
+            "accepted_in_change": report.accepted_in_change,
+            "suppressions": [{"reason": r, "count": n} for r, n in report.suppressions],
         },
     }
     if report.base is not None or report.head is not None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from kcompat.escaping import shown, shown_block
 from kcompat.findings import Finding, Severity
-from kcompat.report.document import Report, details
+from kcompat.report.document import Report, details, set_aside
 
 
 def escape(text: str) -> str:
@@ -26,7 +26,7 @@ def quoteattr(text: str) -> str:
 
 
 def _fails(finding: Finding) -> bool:
-    return finding.severity >= Severity.WARNING and not finding.accepted
+    return finding.severity >= Severity.WARNING and not set_aside(finding)
 
 
 def render_junit(report: Report) -> str:
@@ -74,8 +74,12 @@ def _properties(report: Report) -> str:
         "suppressed": report.suppressed,
         "baselined": report.baselined,
         "hidden": report.hidden,
+        "accepted_in_change": report.accepted_in_change,
     }
     inner = "".join(
         f'<property name="kcompat.{name}" value="{value}"/>' for name, value in counts.items()
     )
+    if report.suppressions:
+        inner += f'<property name="kcompat.suppressions" value={quoteattr(report.reasons())}/>'
+
     return f"    <properties>{inner}</properties>"

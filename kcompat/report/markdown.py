@@ -5,8 +5,10 @@ it the details of each: hint, why its versions count as released, notes and byte
 GitHub refuses comments over 65,536 characters, so the report keeps under ``budget``:
 errors in full first, then warnings and infos while they fit, then one line that says
 how many were left out and how to see them all. Names and values from spec files are
-:func:`~kcompat.escaping.shown`, HTML-escaped in text and table cells, and fenced so no
-backtick in them ends a code span or block.
+:func:`~kcompat.escaping.shown`, HTML-escaped in text and table cells, made inert there
+(:func:`inert`: no @mention, issue reference, link, image or autolink) and fenced so no
+backtick in them ends a code span or block. With :class:`SourceLinks` (CI knows the
+repository's address) the commits and every location link to the code.
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ from collections import Counter
 
 from kcompat.escaping import shown, shown_lines
 from kcompat.findings import Finding, Severity
-from kcompat.report.document import Report, plural
+from kcompat.report.document import Report, plural, status
+from kcompat.report.links import SourceLinks
 
 HELP_URI = "https://github.com/kcompat/kcompat/blob/main/rules/{}.md"
 #: GitHub's limit for a comment body is 65,536 characters; keep a margin for a marker.
@@ -25,9 +28,32 @@ _ICON = {Severity.ERROR: "🔴", Severity.WARNING: "🟡", Severity.INFO: "🔵"
 _TITLE = {"diff": "compatibility check", "lint": "spec lint", "drift": "spec drift"}
 
 
-def escape(text: str) -> str:
-    """Text for HTML inside Markdown (details blocks), one line, nothing raw."""
+#: What GitHub acts on in Markdown text: an @mention (it notifies), a #123 reference (it
+#: links back from that issue), a link or an image (``[..](..)``, ``![..](..)``: fetched
+#: from anywhere; ``[..][..]``, ``[..]:``), an autolink (``scheme://``, ``www.``,
+#: ``a@b.c``). Raw HTML (``<img>``, ``<a>``) is already escaped.
+_ACTIVE = re.compile(r"@|#(?=\d)|\](?=[(\[:])|(?<=\w)(?=://)|(?i:\bwww)(?=\.)")
+_INERT = {"]": "&#93;"}
+_ZWSP = "&#8203;"
+
+
+def inert(text: str) -> str:
+    """Markdown text (already HTML-escaped) that reads the same and does nothing: a
+    zero-width space after ``@``, ``#`` before digits, ``www`` and before ``://``, and the
+    ``]`` that would end a link's text as a character reference, so no renderer's pattern
+    matches any more."""
+    return _ACTIVE.sub(lambda m: _INERT.get(m.group()) or m.group() + _ZWSP, text)
+
+
+def _html(text: str) -> str:
+    """Text for HTML inside Markdown, one line, nothing raw."""
     return shown(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def escape(text: str) -> str:
+    """Text for Markdown or HTML inside it (details blocks), one line, nothing raw, nothing
+    GitHub would act on (:func:`inert`)."""
+    return inert(_html(text))
 
 
 def _cell(text: str) -> str:
@@ -51,10 +77,15 @@ def fenced(lines: list[str]) -> list[str]:
     return [fence, *lines, fence]
 
 
-def render_markdown(report: Report, *, budget: int = BUDGET, rest: str = "") -> str:
+def render_markdown(
+    report: Report, *, budget: int = BUDGET, rest: str = "", links: SourceLinks | None = None
+) -> str:
     """The whole report if it fits ``budget`` characters, else errors first and a line
-    saying what was left out (``rest`` says where to get it all)."""
-    head = _header(report)
+    saying what was left out (``rest`` says where to get it all); ``links`` name the
+    commits and link each location to its line at HEAD."""
+    from kcompat.report.config_section import config_section
+
+    head = _header(report, links) + config_section(report)
     if not report.findings:
         return "\n".join(head)
     ordered = report.by_severity()
@@ -64,7 +95,7 @@ def render_markdown(report: Report, *, budget: int = BUDGET, rest: str = "") -> 
     size = len("\n".join([*head, *rules])) + 200  # the table header and the last line
     shown: list[Finding] = []
     for finding in ordered:
-        row = _row(finding)
+        row = _row(finding, links)
         block = _block(finding)
         cost = len(row) + len(block) + 2
         if size + cost > budget:
@@ -82,7 +113,7 @@ def render_markdown(report: Report, *, budget: int = BUDGET, rest: str = "") -> 
     return "\n".join(lines)
 
 
-def _header(report: Report) -> list[str]:
+def _header(report: Report, links: SourceLinks | None = None) -> list[str]:
     errors = report.count(Severity.ERROR)
     if errors:
         verdict = (
@@ -90,7 +121,7 @@ def _header(report: Report) -> list[str]:
         )
     else:
         verdict = "✅ **No errors**"
-    aside = report.set_aside()
+    aside = report.set_aside(lambda reason: code(reason, cell=False))
     counts = (
         f"{plural(errors, 'error')}, {plural(report.count(Severity.WARNING), 'warning')}, "
         f"{plural(report.count(Severity.INFO), 'info')}"
@@ -106,6 +137,9 @@ def _header(report: Report) -> list[str]:
     ]
     if report.base is not None:
         base, head = code(report.base, cell=False), code(report.head or "", cell=False)
+        if links is not None:
+            base = f"{_commit(links, links.base_sha)} ({base})"
+            head = f"{_commit(links, links.head_sha)} ({head})"
         lines += [f"Base {base}, head {head}.", ""]
     if report.released and report.findings:
         lines += [f"Released: {report.released}.", ""]
@@ -113,43 +147,51 @@ def _header(report: Report) -> list[str]:
 
 
 def _rule_table(report: Report) -> list[str]:
-    per_rule = Counter((f.rule, f.severity, bool(f.accepted)) for f in report.findings)
+    per_rule = Counter((f.rule, f.severity, status(f)) for f in report.findings)
     lines = ["| rule | severity | count |", "|---|---|---|"]
-    for (rule_id, severity, accepted), n in sorted(
+    for (rule_id, severity, why), n in sorted(
         per_rule.items(), key=lambda kv: (-kv[0][1], kv[0][2], kv[0][0])
     ):
-        label = f"{severity.label} (accepted)" if accepted else severity.label
+        label = f"{severity.label} ({why})" if why else severity.label
         lines.append(f"| [{code(rule_id)}]({HELP_URI.format(rule_id)}) | {label} | {n} |")
     return lines
 
 
-def _row(finding: Finding) -> str:
-    icon = "✅" if finding.accepted else _ICON[finding.severity]
+def _commit(links: SourceLinks, sha: str) -> str:
+    return f"[{code(links.short(sha), cell=False)}]({links.commit(sha)})"
+
+
+def _row(finding: Finding, links: SourceLinks | None = None) -> str:
+    icon = "✅" if finding.accepted else "🔇" if finding.suppressed else _ICON[finding.severity]
     where, rule = code(str(finding.location)), code(finding.rule)
+    if links is not None and links.head_sha:
+        where = f"[{where}]({links.line(finding.location.path, finding.location.line)})"
     return f"| {icon} | {where} | {_cell(finding.message)} | {rule} |"
 
 
 def _block(finding: Finding) -> str:
     """The folded details of a finding ("" when it has none)."""
-    body = []
+    body = []  # one line each: a newline in a name never starts a line of its own
     if finding.accepted:
-        body.append(f"accepted: {finding.accepted}")
+        body.append(shown(f"{status(finding)}: {finding.accepted}"))
+    elif finding.suppressed:
+        body.append(shown(f"suppressed: {finding.suppressed}"))
     elif finding.hint:
-        body.append(f"hint: {finding.hint}")
+        body.append(shown(f"hint: {finding.hint}"))
     if finding.released_by and finding.severity >= Severity.WARNING:
-        body.append(f"why: {finding.released_by}")
-    body += [f"note: {note}" for note in finding.notes]
+        body.append(shown(f"why: {finding.released_by}"))
+    body += [shown(f"note: {note}") for note in finding.notes]
     if finding.evidence is not None:
-        body.append(str(finding.evidence))
+        body += shown_lines(str(finding.evidence))
     if not body:
         return ""
     return "\n".join(
         [
-            f"<details><summary><code>{escape(finding.rule)}</code> on "
-            f"<code>{escape(finding.message_name or finding.location.path)}</code> "
+            f"<details><summary><code>{_html(finding.rule)}</code> on "
+            f"<code>{_html(finding.message_name or finding.location.path)}</code> "
             f"{escape(finding.field_path)}</summary>",
             "",
-            *fenced([line for text in body for line in shown_lines(text)]),
+            *fenced(body),
             "",
             "</details>",
         ]

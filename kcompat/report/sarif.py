@@ -8,7 +8,7 @@ from typing import Any
 from kcompat import __version__
 from kcompat.escaping import json_safe
 from kcompat.findings import Severity
-from kcompat.report.document import Report, details
+from kcompat.report.document import Report, details, distinct_fingerprints, status
 from kcompat.rules.registry import get_rule
 
 _LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
@@ -33,7 +33,7 @@ def render_sarif(report: Report) -> str:
             entry["properties"] = {"category": meta.category, "kind": meta.kind}
         rules.append(entry)
     results = []
-    for finding in findings:
+    for finding, fingerprint in zip(findings, distinct_fingerprints(findings), strict=True):
         result: dict[str, Any] = {
             "ruleId": finding.rule,
             "ruleIndex": index[finding.rule],
@@ -42,7 +42,7 @@ def render_sarif(report: Report) -> str:
             "locations": [
                 _location(finding.location.path, finding.location.line, finding.location.column)
             ],
-            "partialFingerprints": {"kcompat/v1": finding.fingerprint},
+            "partialFingerprints": {"kcompat/v1": fingerprint},
             "properties": {
                 "message_name": finding.message_name,
                 "field_path": finding.field_path,
@@ -50,8 +50,17 @@ def render_sarif(report: Report) -> str:
             },
         }
         if finding.accepted:
+            why = f"{status(finding)}: {finding.accepted}" if finding.weakened_by else ""
             result["suppressions"] = [
-                {"kind": "external", "justification": finding.accepted, "status": "accepted"}
+                {
+                    "kind": "external",
+                    "justification": why or finding.accepted,
+                    "status": "accepted",
+                }
+            ]
+        elif finding.suppressed:
+            result["suppressions"] = [
+                {"kind": "inSource", "justification": finding.suppressed, "status": "accepted"}
             ]
         if finding.base_location is not None:
             base = finding.base_location
@@ -76,6 +85,8 @@ def render_sarif(report: Report) -> str:
             "accepted": report.accepted,
             "suppressed": report.suppressed,
             "baselined": report.baselined,
+            "accepted_in_change": report.accepted_in_change,
+            "suppressions": [{"reason": r, "count": n} for r, n in report.suppressions],
         },
     }
     document = {

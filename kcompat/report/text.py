@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from kcompat.escaping import shown
 from kcompat.findings import Finding, Severity
-from kcompat.report.document import Report, counts_phrase, plural
+from kcompat.report.document import Report, counts_phrase, plural, set_aside, status
 
 if TYPE_CHECKING:
     from rich.text import Text
@@ -26,9 +26,10 @@ _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO:
 
 
 def finding_segments(finding: Finding, base_label: str = "BASE") -> Line:
+    why = status(finding)
     severity = (
-        (f"{finding.severity.label} (accepted)", "green")
-        if finding.accepted
+        (f"{finding.severity.label} ({why})", "green" if set_aside(finding) else "yellow")
+        if why
         else (finding.severity.label, _STYLE[finding.severity])
     )
     line = [
@@ -50,8 +51,10 @@ def finding_block(finding: Finding, base_label: str = "BASE", hints: bool = True
     """A finding's line and what is indented under it."""
     lines = [finding_segments(finding, base_label)]
     if finding.accepted:
-        lines.append(((f"    accepted: {finding.accepted}", "green"),))
-    if hints and finding.hint and not finding.accepted:
+        lines.append(((f"    {status(finding)}: {finding.accepted}", "green"),))
+    elif finding.suppressed:
+        lines.append(((f"    suppressed: {finding.suppressed}", "green"),))
+    if hints and finding.hint and not set_aside(finding):
         lines.append(((f"    hint: {finding.hint}", "dim"),))
     if finding.released_by and finding.severity >= Severity.WARNING:
         lines.append(((f"    why: {finding.released_by}", "dim"),))

@@ -205,7 +205,7 @@ def elsewhere(kind: RuleKind, *rules: tuple[Elsewhere, str]) -> tuple[str, ...]:
 #: Where each kind of rule is defined (importing a module registers its rules).
 RULE_MODULES: dict[RuleKind, tuple[str, ...]] = {
     RuleKind.LINT: ("kcompat.rules.lint",),
-    RuleKind.DIFF: ("kcompat.rules.evolution",),
+    RuleKind.DIFF: ("kcompat.rules.evolution", "kcompat.rules.config_change"),
     RuleKind.DRIFT: ("kcompat.rules.drift",),
     RuleKind.CORPUS: ("kcompat.rules.corpus",),
 }

@@ -5,16 +5,19 @@ here, so they agree on what a configuration, an inline ``ignore`` comment or a b
 does. Each command says only which rules look at which subjects (:class:`Call`); the
 finishing step is the same for all of them and runs in this order:
 
-1. merge per-version findings of one change into one (versions ``0-7``, not eight);
+1. drop rules the configuration disables (a finding of a rule that is off explains no
+   bytes), and merge per-version findings of one change into one (versions ``0-7``, not
+   eight);
 2. attach the proof's counterexamples to the findings that explain them
    (:mod:`kcompat.rules.evidence`); unexplained ones stay ``roundtrip-mismatch``;
 3. say why the versions count as released;
-4. drop rules the configuration disables, then findings an inline comment silences
-   (their evidence goes with them), and report ignore comments that name no rule (or,
-   when asked, silence nothing);
+4. drop findings an inline comment silences
+   (their evidence goes with them, and the comment's reason with each), and report
+   ignore comments that name no rule (or, when asked, silence nothing);
 5. apply configured severities, then ``preview`` (a message in early access breaks
    with a warning), then the configuration's ``[[ignore]]`` entries (accepted on the
-   record: still shown, never failing), then the baseline;
+   record: still shown, never failing; when asked, entries that accept nothing are
+   reported), then the baseline;
 6. sort.
 """
 
@@ -26,10 +29,12 @@ from dataclasses import dataclass, field, replace
 
 from kcompat.config import Config
 from kcompat.findings import Finding, Location, Reporter, Severity
+from kcompat.rules.acceptances import accepting, unused_acceptances
 from kcompat.rules.evidence import attach_evidence
 from kcompat.rules.registry import Rule, all_rules, get_rule
-from kcompat.rules.suppress import Directive, covering, parse_directives
+from kcompat.rules.suppress import NO_REASON, Directive, covering, parse_directives
 from kcompat.spec.load import Comment
+from kcompat.spec.specfile import SpecFile
 from kcompat.spec.versions import Versions, released_phrase
 
 
@@ -70,6 +75,9 @@ class Finishing:
     baseline: frozenset[str] = frozenset()
     released_by: Callable[[Finding], str] | None = None
     kinds: frozenset[str] = frozenset()  # the rule kinds this run checks (unused ignores)
+    # (path, message name) of every spec compared: what an unused [[ignore]] entry's
+    # patterns are matched against for a did-you-mean
+    subjects: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -86,14 +94,20 @@ class Outcome:
         return tuple(f for f in self.findings if f.accepted)
 
 
+def compared(specs: Iterable[SpecFile]) -> tuple[tuple[str, str], ...]:
+    """(path, message name) of each spec: :attr:`Finishing.subjects`."""
+    return tuple((s.path, s.message.name if s.message is not None else "") for s in specs)
+
+
 def finish(raw: Sequence[Finding], how: Finishing, evidence: Sequence[Finding] = ()) -> Outcome:
     """Merge, explain, silence, weigh and sort one run's findings."""
     config = how.config
-    merged = merge_versions(raw)
-    explained = attach_evidence(merged, evidence)
+    # rules turned off before the proof's bytes attach: a finding of a rule that is off
+    # explains nothing, so its bytes stay the proof's own (unless that is off too)
+    merged = merge_versions([f for f in raw if f.rule not in config.disabled])
+    enabled = attach_evidence(merged, [e for e in evidence if e.rule not in config.disabled])
     if how.released_by is not None:
-        explained = [_with_reason(f, how.released_by) for f in explained]
-    enabled = [f for f in explained if f.rule not in config.disabled]
+        enabled = [_with_reason(f, how.released_by) for f in enabled]
     directives = [
         directive
         for path, comments in how.comments.items()
@@ -103,6 +117,8 @@ def finish(raw: Sequence[Finding], how: Finishing, evidence: Sequence[Finding] =
     kept, suppressed, used = _suppress(enabled, directives)
     kept += _directive_findings(directives, used, how)
     weighed = [_weigh(f, config) for f in kept if f.rule not in config.disabled]
+    if config.report_unused_ignores and config.ignore:
+        weighed += unused_acceptances(config, weighed, how.kinds, how.subjects)
     accepted = [f for f in weighed if f.fingerprint in how.baseline]
     final = [f for f in weighed if f.fingerprint not in how.baseline]
     return Outcome(
@@ -126,14 +142,7 @@ def _weigh(finding: Finding, config: Config) -> Finding:
         if preview is not None:
             note = f"{preview.pattern}: {preview.reason} (preview), so a warning, not an error"
             finding = replace(finding, severity=Severity.WARNING, notes=(*finding.notes, note))
-    acceptance = next(
-        (
-            a
-            for a in config.ignore
-            if a.matches(finding.rule, finding.message_name, finding.location.path)
-        ),
-        None,
-    )
+    acceptance = accepting(config, finding)
     if acceptance is not None:
         finding = replace(finding, accepted=acceptance.reason)
     return finding
@@ -157,7 +166,7 @@ def _suppress(
         if found is None:
             kept.append(finding)
         else:
-            silenced.append(finding)
+            silenced.append(replace(finding, suppressed=found.reason or NO_REASON))
             used.add((found, finding.rule))
     return kept, silenced, used
 

@@ -1,9 +1,12 @@
 """Inline suppression: ``// kcompat: ignore[rule-id, ...] reason``.
 
-A comment silences the listed rules on its own line and on the line below it, so it can
-sit at the end of the offending line or on its own line above it. ``ignore-file[...]``
-anywhere silences the rules for the whole file. A silenced finding takes its evidence
-with it: accepting a break accepts the bytes that prove it.
+A directive silences the listed rules on its own line and on the line below it, so it
+can sit at the end of the offending line or on its own line above it; inside a ``/* */``
+block its own line is the line it is written on, so an ignore at the top of a long
+comment never reaches past the comment's end (a pull request's diff would show only the
+``*/``). Lines end as Jackson ends them (LF, CR, CR LF). ``ignore-file[...]`` anywhere
+silences the rules for the whole file. A silenced finding takes its evidence with it:
+accepting a break accepts the bytes that prove it.
 """
 
 from __future__ import annotations
@@ -13,9 +16,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from kcompat.findings import Finding
+from kcompat.spec.jackson import line_and_column
 from kcompat.spec.load import Comment
 
-_DIRECTIVE = re.compile(r"kcompat:\s*(ignore|ignore-file)\[([^\]]*)\]\s*(.*)")
+#: What a suppressed finding's reason says when its comment gives none.
+NO_REASON = "no reason given"
+
+_DIRECTIVE = re.compile(r"kcompat:\s*(ignore|ignore-file)\[([^\]]*)\][ \t]*([^\r\n]*)")
 
 
 @dataclass(frozen=True)
@@ -42,20 +49,27 @@ def parse_directives(path: str, comments: Sequence[Comment]) -> list[Directive]:
     for comment in comments:
         for match in _DIRECTIVE.finditer(comment.text):
             rules = tuple(r.strip() for r in match.group(2).split(",") if r.strip())
-            last_line = comment.line + comment.text.count("\n")
+            line, column = _where(comment, match.start())
             reason = match.group(3).strip().removesuffix("*/").strip()
             directives.append(
                 Directive(
                     path,
-                    comment.line,
+                    line,
                     rules,
                     match.group(1) == "ignore-file",
-                    frozenset({comment.line, last_line, last_line + 1}),
+                    frozenset({line, line + 1}),
                     reason,
-                    comment.column,
+                    column,
                 )
             )
     return directives
+
+
+def _where(comment: Comment, offset: int) -> tuple[int, int]:
+    """The line of ``offset`` in the comment's text, and the column the directive is
+    reported at: the comment's own on its first line, the directive's on a later one."""
+    line, column = line_and_column(comment.text, offset)
+    return comment.line + line - 1, comment.column if line == 1 else column
 
 
 def covering(directives: Sequence[Directive], finding: Finding) -> Directive | None:

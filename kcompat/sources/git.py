@@ -1,56 +1,59 @@
-"""Spec texts from git, read-only: revisions, the index and the working tree.
+"""A repository opened read-only: revisions, refs, and spec texts at a commit, in the
+index and in the working tree.
 
-git runs without a shell (:mod:`kcompat.sources.gitrun`); revisions are resolved to
-commit SHAs first (with ``--end-of-options``), so a ref name can never be read as an
-option or reach a shell. Nothing is checked out and neither the index nor the working
-tree is written: blobs come from git's object store through one persistent
-``git cat-file --batch`` process.
+Every git command goes through :mod:`kcompat.sources.gitcmd` (GitPython, hardened).
+Revisions are resolved to commit SHAs first, and every revision on a command line
+follows ``--end-of-options``, so a ref name is never read as an option. Nothing is
+checked out and neither the index nor the working tree is written.
+
+Files are read by object id wherever a listing gave one (``-z`` listings with ``--raw``:
+a path may hold any byte but NUL, a newline included), else by ``REV:path``; blobs come
+from GitPython's persistent ``git cat-file --batch``, read only up to the spec size
+limit. Answers prefetched for many comparisons (:class:`GitTables`) are asked first.
 """
 
 from __future__ import annotations
 
 import os
-import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 from kcompat.bounded import read_if_present
 from kcompat.errors import UsageError
-from kcompat.naming import release_order
-from kcompat.sources.gitrun import (
-    BatchReader,
+from kcompat.sources import gitenv
+from kcompat.sources.gitcmd import (
+    FILTER_KEYS,
+    NO_DRIVERS,
     GitFailed,
+    GitStopped,
     Location,
-    git_env,
+    ObjectReader,
     locate,
+    open_repo,
     refused_at,
-    run_git_in,
+    run,
+)
+from kcompat.sources.githints import SHALLOW_HINT, access_problem, fetch_hint, near_misses
+from kcompat.sources.gittables import (
+    SHA,
+    Ancestry,
+    Change,
+    GitTables,
+    log_history,
+    raw_changes,
 )
 from kcompat.spec.load import MAX_BYTES
 
-#: What a comparison's HEAD side can be.
-HEAD_KINDS = ("rev", "index", "worktree")
+if TYPE_CHECKING:
+    import git
 
-
-def access_problem(root: Path, stderr: str) -> str:
-    """What git's refusal to open ``root`` means, and the command that fixes it."""
-    if "dubious ownership" in stderr:
-        command = re.search(r"git config --global --add safe\.directory \S.*", stderr)
-        fix = (
-            command.group().strip(" '\"")
-            if command
-            else (f"git config --global --add safe.directory {root}")
-        )
-        return (
-            f"{root}: git refuses to read this repository because another user owns it; "
-            f"if you trust it: {fix}"
-        )
-    lines = [line.strip() for line in stderr.splitlines() if line.strip()]
-    detail = lines[-1].removeprefix("stderr: ").strip(" '") if lines else "unknown error"
-    return f"{root}: git cannot read this repository: {detail}"
+#: The key of the index in the table of object ids (commits are keyed by SHA).
+INDEX = ":index"
+#: Options of every listing of changed files.
+CHANGES = ("--raw", "-z", "--no-abbrev", "--no-renames", "--ignore-submodules", *NO_DRIVERS)
 
 
 class NotARepository(UsageError):
@@ -72,17 +75,31 @@ class GitRepo:
 
     root: Path
     where: Location = field(repr=False)
-    objects: BatchReader = field(repr=False)  # the persistent ``git cat-file --batch``
-    _blob_cache: dict[str, bytes | None] = field(default_factory=dict, repr=False)
+    handle: git.Repo = field(repr=False)  # GitPython's Repo
+    objects: ObjectReader = field(repr=False)  # its persistent ``git cat-file --batch``
+    tables: GitTables = field(default_factory=GitTables, repr=False)
+    _blobs: dict[str, bytes | None] = field(default_factory=dict, repr=False)
+    _missing: dict[str, bool] = field(default_factory=dict, repr=False)
+    _ids: dict[tuple[str, str], str | None] = field(default_factory=dict, repr=False)
     _commits: dict[str, str | None] = field(default_factory=dict, repr=False)
+    _histories: dict[tuple[str, str, int], list[tuple[str, str]]] = field(
+        default_factory=dict, repr=False
+    )
 
     @staticmethod
-    def open(path: str | Path = ".") -> GitRepo:
-        """Open the repository containing ``path``; exit 2 with a clear line if there is none,
-        or if git refuses it (one owned by another user: git's safe.directory)."""
+    def open(
+        path: str | Path = ".", *, named: bool = False, tables: GitTables | None = None
+    ) -> GitRepo:
+        """Open the repository containing ``path``; exit 2 with a clear line if there is
+        none, or if git refuses it (one owned by another user: git's safe.directory).
+
+        ``named``: the user named it (``--repo``), so variables inherited from the
+        environment that reroute git elsewhere are set aside (:mod:`gitenv`).
+        """
         start = Path(path)
         if not start.exists():
             raise UsageError(f"{path}: no such directory")
+        inherited = gitenv.cleared_for_repo() if named else {}
         try:
             where = locate(start)
         except GitFailed as err:
@@ -92,9 +109,10 @@ class GitRepo:
                 ) from None
             root = refused_at(err.stderr) or Path(os.path.abspath(start))
             raise UsageError(access_problem(root, err.stderr or str(err))) from None
-        # Reading never takes git's optional locks (nor refreshes an index: the user's
-        # own or a submodule's): nothing under .git changes because kcompat ran.
-        opened = GitRepo(where.root, where, BatchReader(where.root, git_env()))
+        if inherited:
+            gitenv.settle(inherited, where.git_dir, str(path))
+        handle = open_repo(where)
+        opened = GitRepo(where.root, where, handle, ObjectReader(handle), tables or GitTables())
         opened._commits["HEAD"] = where.head
         return opened
 
@@ -106,7 +124,7 @@ class GitRepo:
         be compared without git); a ``--repo`` that is not one is the user's error.
         """
         try:
-            return GitRepo.open(repo_dir or Path("."))
+            return GitRepo.open(repo_dir or Path("."), named=repo_dir is not None)
         except NotARepository:
             if repo_dir is not None or required:
                 raise
@@ -120,8 +138,7 @@ class GitRepo:
     def worktrees(self) -> list[str]:
         """The working trees linked to this repository (``git worktree add``)."""
         out = self.run_git("worktree", "list", "--porcelain")
-        paths = [line.removeprefix("worktree ") for line in out.splitlines()]
-        listed = [p for line, p in zip(out.splitlines(), paths, strict=True) if line != p]
+        listed = [e.removeprefix("worktree ") for e in out.splitlines() if e[:9] == "worktree "]
         return [p for p in listed if Path(p).resolve() != self.root.resolve()]
 
     def internal(self, path: Path) -> bool:
@@ -136,7 +153,7 @@ class GitRepo:
     def run_git(self, *args: str, stdin: IO[bytes] | None = None) -> str:
         """``git ARGS`` in this repository, its output as text; a failure is one line."""
         try:
-            return run_git_in(self.root, args, stdin)
+            return run(self.handle.git, args, stdin)
         except GitFailed as err:
             raise UsageError(f"git {args[0]} failed: {err.last_line()}") from None
 
@@ -145,7 +162,7 @@ class GitRepo:
         if rev not in self._commits:
             verify = ["rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}"]
             try:
-                self._commits[rev] = run_git_in(self.root, verify).strip()
+                self._commits[rev] = run(self.handle.git, verify).strip()
             except GitFailed:
                 self._commits[rev] = None
         return self._commits[rev]
@@ -160,16 +177,17 @@ class GitRepo:
         if not rev or rev.startswith("-") or "\n" in rev or "\x00" in rev:
             raise UsageError(f"invalid revision {rev!r}")
         sha = self._commit(rev) or ""
-        if not re.fullmatch(r"[0-9a-f]{40,64}", sha):
-            near, sure = self.near_misses(rev)
+        if not SHA.match(sha):
+            near, sure = near_misses(rev, self._ref_names())
+            hint = fetch_hint(rev, self._remote_names, self.shallow) if not sure else ""
             if near and sure:
                 raise UsageError(f"unknown revision {rev!r} in {self.root}; did you mean {near}?")
             if near:
                 raise UsageError(
                     f"unknown revision {rev!r} in {self.root}; did you mean {near}? "
-                    f"(if not, {self.fetch_hint(rev)})"
+                    f"(if not, {hint})"
                 )
-            raise UsageError(f"unknown revision {rev!r} in {self.root}; {self.fetch_hint(rev)}")
+            raise UsageError(f"unknown revision {rev!r} in {self.root}; {hint}")
         return sha
 
     def is_revision(self, text: str) -> bool:
@@ -178,52 +196,11 @@ class GitRepo:
             return False
         return self._commit(text) is not None
 
-    def near_misses(self, rev: str) -> tuple[str, bool]:
-        """Refs the user probably meant, and whether they surely did: ``origin/3.7`` and tag
-        ``3.7.0`` for ``3.7`` (a branch only a remote has, the first release tag of that
-        line), else close spellings (which may instead be a ref not fetched yet)."""
-        import difflib
-
+    def _ref_names(self) -> list[str]:
         out = self.run_git(
             "for-each-ref", "--format=%(refname)", "refs/heads", "refs/remotes", "refs/tags"
         )
-        kinds = {
-            "refs/heads/": "a branch",
-            "refs/remotes/": "a remote branch",
-            "refs/tags/": "a tag",
-        }
-        named: dict[str, str] = {}
-        for ref in out.splitlines():
-            for prefix, kind in kinds.items():
-                if ref.startswith(prefix) and not ref.endswith("/HEAD"):
-                    named.setdefault(ref.removeprefix(prefix), kind)
-        exact = [
-            n
-            for n, kind in named.items()
-            if kind == "a remote branch" and n.split("/", 1)[-1] == rev
-        ]
-        line = sorted(
-            (n for n, kind in named.items() if kind == "a tag" and n.startswith(f"{rev}.")),
-            key=release_order,
-        )[:1]
-        sure = exact + line
-        chosen = sure or difflib.get_close_matches(rev, list(named), n=3, cutoff=0.75)
-        return " or ".join(f"{name} ({named[name]})" for name in chosen), bool(sure)
-
-    def fetch_hint(self, rev: str) -> str:
-        """The exact command that would make ``rev`` available."""
-        remotes = self._remote_names
-        if "/" in rev:
-            remote, _, branch = rev.partition("/")
-            if remote in remotes:
-                return f"fetch it first: git fetch {remote} {branch}"
-        if re.fullmatch(r"v?\d+(\.\d+)*", rev):
-            return f"fetch the tag first: git fetch {remotes[0] if remotes else 'origin'} tag {rev}"
-        if self.shallow:
-            return "this is a shallow clone: git fetch --unshallow (or fetch-depth: 0 in CI)"
-        if remotes:
-            return f"fetch it first: git fetch {remotes[0]} {rev}"
-        return "check the name with: git log --oneline --all"
+        return out.splitlines()
 
     def remotes(self) -> list[str]:
         """The names of the repository's remotes (``origin`` first if there is one)."""
@@ -236,16 +213,12 @@ class GitRepo:
 
     def merge_base(self, a: str, b: str) -> str:
         try:
-            out = run_git_in(self.root, ["merge-base", a, b])
+            out = run(self.handle.git, ["merge-base", "--end-of-options", a, b])
         except GitFailed:
             out = ""
         sha = out.strip().splitlines()[0] if out.strip() else ""
         if not sha:
-            hint = (
-                "this is a shallow clone: git fetch --unshallow (or fetch-depth: 0 in CI)"
-                if self.shallow
-                else "the two revisions share no history"
-            )
+            hint = SHALLOW_HINT if self.shallow else "the two revisions share no history"
             raise UsageError(f"no merge base of {a[:12]} and {b[:12]}; {hint}")
         return sha
 
@@ -288,21 +261,28 @@ class GitRepo:
                 found.append(Tag(short, sha, ref))
         return found
 
+    def refs_with(self, base: str, head: str) -> set[str]:
+        """Full names of the refs that already contain some commit of ``base..head`` (a
+        release cut after a change cannot be broken by it): from the prefetched graph
+        when it holds both, else two git calls."""
+        if self.tables.knows_graph(base, head):
+            return self._ancestry.refs_with(self.tables.refs, base, head)
+        return self.refs_containing(self.range_roots(base, head))
+
+    @cached_property
+    def _ancestry(self) -> Ancestry:
+        return Ancestry(self.tables.parents)
+
     def range_roots(self, base: str, head: str) -> list[str]:
         """The first commits of ``base..head``: those whose parents are all outside it.
 
         Any commit that contains some commit of the range contains one of these, so they
         decide which refs already include a change (see :meth:`refs_containing`).
         """
-        out = self.run_git("rev-list", "--parents", f"{base}..{head}", "--")
+        out = self.run_git("rev-list", "--parents", "--end-of-options", f"{base}..{head}", "--")
         rows = [line.split() for line in out.splitlines() if line.strip()]
         inside = {row[0] for row in rows}
         return [row[0] for row in rows if not any(p in inside for p in row[1:])]
-
-    def refs_with(self, base: str, head: str) -> set[str]:
-        """Full names of the refs that already contain some commit of ``base..head``
-        (a release cut after a change cannot be broken by it): two git calls."""
-        return self.refs_containing(self.range_roots(base, head))
 
     def refs_containing(self, commits: Sequence[str]) -> set[str]:
         """Full names of the tags and branches that contain any of ``commits`` (one call)."""
@@ -314,92 +294,183 @@ class GitRepo:
         )
         return {line for line in out.splitlines() if line}
 
-    # -- files ----------------------------------------------------------------------
+    # -- listings -------------------------------------------------------------------
     def list_files(self, sha: str, pathspecs: Sequence[str] = ()) -> dict[str, str]:
         """path -> blob SHA of every file at a commit (under ``pathspecs`` if given)."""
-        out = self.run_git("ls-tree", "-r", "-z", "--full-tree", sha, "--", *pathspecs)
+        # ls-tree takes its paths after the tree, as they are: after --end-of-options a
+        # "--" would be one more path
+        out = self.run_git(
+            "ls-tree", "-r", "-z", "--full-tree", "--end-of-options", sha, *pathspecs
+        )
         files = {}
         for entry in out.split("\x00"):
-            if not entry:
-                continue
             meta, _, path = entry.partition("\t")
             parts = meta.split()
             if len(parts) == 3 and parts[1] == "blob":
                 files[path] = parts[2]
+                self._ids[(sha, path)] = parts[2]
         return files
 
-    def changed_paths(
-        self, base: str, head_kind: str, head: str | None = None, pathspecs: Sequence[str] = ()
-    ) -> list[str]:
-        """Files that differ between commit ``base`` and the HEAD side (a commit, the
-        index, or the working tree, untracked files included)."""
-        specs = list(pathspecs) or ["."]
-        # Submodules are other repositories, never spec files of this one: not looked
-        # into (a submodule's status would refresh, and rewrite, its index).
-        quiet = ("--name-only", "-z", "--no-renames", "--ignore-submodules")
-        if head_kind == "rev":
-            assert head is not None
-            out = self.run_git("diff", *quiet, base, head, "--", *specs)
-        elif head_kind == "index":
-            out = self.run_git("diff", "--cached", *quiet, base, "--", *specs)
-        else:
-            # diff-index, not diff: `git diff` refreshes and rewrites .git/index as a side
-            # effect; a stat-dirty but unchanged file only costs a read here.
-            out = self.run_git("diff-index", *quiet, base, "--", *specs)
-            out += "\x00" + self.run_git(
-                "ls-files", "--others", "--exclude-standard", "-z", "--", *specs
-            )
-        return sorted({p for p in out.split("\x00") if p})
+    def changed_between(self, base: str, head: str, pathspecs: Sequence[str] = ()) -> list[str]:
+        """Files that differ between commits ``base`` and ``head``."""
+        found = self.tables.changed.get((base, head, tuple(pathspecs)))
+        if found is None:
+            out = self.run_git(
+                "diff-tree", "-r", *CHANGES, "--end-of-options", base, head, "--",
+                *(pathspecs or ["."]),
+            )  # fmt: skip
+            found = tuple(raw_changes(out.split("\x00")))
+        return self._noted(found, base, head)
 
+    def changed_in_index(self, base: str, pathspecs: Sequence[str] = ()) -> list[str]:
+        """Files whose staged text differs from commit ``base``'s."""
+        out = self.run_git(
+            "diff-index", "--cached", *CHANGES, "--end-of-options", base, "--",
+            *(pathspecs or ["."]),
+        )  # fmt: skip
+        return self._noted(raw_changes(out.split("\x00")), base, INDEX)
+
+    def changed_in_worktree(self, base: str, pathspecs: Sequence[str] = ()) -> list[str]:
+        """Files of the working tree that differ from commit ``base``'s, untracked ones
+        included. diff-index, not diff: ``git diff`` refreshes and rewrites .git/index as a
+        side effect; a stat-dirty but unchanged file only costs a read here. That read
+        would run the file's clean filter: every filter driver configured is emptied."""
+        specs = pathspecs or ["."]
+        args = ("diff-index", *CHANGES, "--end-of-options", base, "--", *specs)
+        try:
+            out = run(self.handle.git, args, settings=self._no_filters())
+        except GitFailed as err:
+            raise UsageError(f"git diff-index failed: {err.last_line()}") from None
+        changed = self._noted(raw_changes(out.split("\x00")), base, None)
+        untracked = self.run_git("ls-files", "--others", "--exclude-standard", "-z", "--", *specs)
+        return sorted({*changed, *(p for p in untracked.split("\x00") if p)})
+
+    def _no_filters(self) -> list[str]:
+        """``-c`` settings that empty every filter driver git's configuration names."""
+        try:
+            names = run(
+                self.handle.git, ["config", "-z", "--name-only", "--get-regexp", FILTER_KEYS]
+            )
+        except GitFailed:  # none (status 1)
+            return []
+        return [f"{name}=" for name in names.split("\x00") if name]
+
+    def _noted(self, changes: Iterable[Change], base: str, head: str | None) -> list[str]:
+        """The paths of ``changes``, each side's blob noted for reading by id."""
+        paths = set()
+        for path, old, new in changes:
+            paths.add(path)
+            self._ids[(base, path)] = old
+            if head is not None and (head != INDEX or new is not None):
+                self._ids[(head, path)] = new  # an unmerged entry is read by name
+        return sorted(paths)
+
+    # -- texts ----------------------------------------------------------------------
     def read_at(self, sha: str, path: str) -> bytes | None:
         """A file's bytes at a commit, or None if it does not exist there."""
-        return self._object(f"{sha}:{path}")
+        key = (sha, path)
+        if key not in self._ids and "\n" in path:  # cat-file cannot be asked its name
+            self.list_files(sha, [f":(literal){path}"])
+            self._ids.setdefault(key, None)
+        if key in self._ids:
+            blob = self._ids[key]
+            return self._listed(blob, path) if blob is not None else None
+        try:
+            data = self._object(f"{sha}:{path}")
+        except GitStopped:
+            if not self.partial:
+                raise
+            data = None
+        if data is None and self.partial and path in self.list_files(sha, [f":(literal){path}"]):
+            return self._listed(self._ids[key] or "", path)
+        return data
 
     def read_index(self, path: str) -> bytes | None:
         """A file's staged bytes, or None if it is not in the index; a file with an
         unresolved merge conflict (only its conflict stages staged) is one line saying
         so, not a file removed."""
-        data = self._object(f":{path}")
-        if data is None and any(self._object(f":{stage}:{path}") is not None for stage in "23"):
+        blob = self._ids.get((INDEX, path))
+        if blob is not None:
+            return self._listed(blob, path)
+        if "\n" in path:
+            stages = self._index_entries(path)
+            found = self._listed(stages["0"], path) if "0" in stages else None
+            conflict = "2" in stages or "3" in stages
+        else:  # stage 0 named: a path like "1:x" is no stage number
+            found = self._object(f":0:{path}")
+            conflict = found is None and any(self._object(f":{n}:{path}") for n in "23")
+        if conflict:
+            shown = display(path, self)
             raise UsageError(
-                f"{display(path, self)}: unresolved merge conflict in the index; resolve it, "
-                f"then git add {display(path, self)}"
+                f"{shown}: unresolved merge conflict in the index; resolve it, then git add {shown}"
             )
-        return data
+        return found
+
+    def _index_entries(self, path: str) -> dict[str, str]:
+        """Stage -> blob of ``path`` in the index (``ls-files -s``: any byte in a name)."""
+        out = self.run_git("ls-files", "-s", "-z", "--", f":(literal){path}")
+        stages = {}
+        for entry in out.split("\x00"):
+            meta, _, name = entry.partition("\t")
+            parts = meta.split()
+            if name == path and len(parts) == 3:
+                stages[parts[2]] = parts[1]
+        return stages
 
     def read_worktree(self, path: str) -> bytes | None:
         """A working-tree file's first bytes (at most the spec size limit and one more), or
         None if it is not there; a FIFO or a device (a committed symlink) is refused."""
         return read_if_present(self.root / path, MAX_BYTES, path)
 
+    def _listed(self, blob: str, path: str) -> bytes | None:
+        """A blob a listing named: missing from the object store only in a partial clone,
+        whose lazy fetch would run what the remote's configuration names (refused: git
+        says it is missing, or an older git's cat-file stops)."""
+        try:
+            data = self._object(blob)
+        except GitStopped:
+            if not self.partial:
+                raise
+            data, self._missing[blob] = None, True
+        if data is None and self._missing.get(blob, False):
+            raise UsageError(
+                f"{display(path, self)}: the text (blob {blob[:12]}) is not in this partial "
+                f"clone, and kcompat never fetches; fetch it first: git -C {self.root} "
+                f"cat-file -p {blob} > /dev/null (or clone without --filter)"
+            )
+        return data
+
+    @cached_property
+    def partial(self) -> bool:
+        """A partial clone (objects may be missing until fetched)."""
+        reader = self.handle.config_reader("repository")
+        return bool(reader.get_value("extensions", "partialclone", ""))
+
     def _object(self, name: str) -> bytes | None:
-        if name in self._blob_cache:
-            return self._blob_cache[name]
-        # The first bytes only, the rest skipped in chunks: a huge blob costs no memory.
+        if name in self._blobs:
+            return self._blobs[name]
         found = self.objects.read(name, MAX_BYTES)
         result = found[1] if found is not None and found[0] == "blob" else None
-        self._blob_cache[name] = result
+        self._blobs[name] = result
+        self._missing[name] = found is None
         return result
 
+    # -- history --------------------------------------------------------------------
     def file_history(self, sha: str, path: str, limit: int = 2000) -> list[tuple[str, str]]:
         """(commit, path at that commit) for every commit reachable from ``sha`` that touched
-        the file, newest first, following renames."""
-        out = self.run_git(
-            "log",
-            f"--max-count={limit}",
-            "--format=%x01%H",
-            "--name-only",
-            "--follow",
-            sha,
-            "--",
-            path,
-        )
-        history = []
-        for chunk in out.split("\x01"):
-            lines = [line for line in chunk.splitlines() if line.strip()]
-            if len(lines) >= 2:
-                history.append((lines[0], lines[-1]))
-        return history
+        the file, newest first, following renames (asked once per commit and path: the
+        release pairs of an audit share their BASEs, and so their tag ledgers)."""
+        key = (sha, path, limit)
+        if key not in self._histories:
+            out = self.run_git(
+                "log", f"--max-count={limit}", "--format=%H", "--raw", "-z", "--no-abbrev",
+                "--follow", *NO_DRIVERS, "--end-of-options", sha, "--", f":(literal){path}",
+            )  # fmt: skip
+            found = log_history(out)
+            for commit, at, blob in found:
+                self._ids[(commit, at)] = blob
+            self._histories[key] = [(commit, at) for commit, at, _ in found]
+        return list(self._histories[key])
 
     def relative(self, path: str | Path) -> str:
         """A path relative to the repository root (for files named on the command line)."""

@@ -4,35 +4,32 @@ The ledger of a cold ``kcompat diff --staged`` reads the changed message as ever
 tag shipped it: for one of Kafka's messages, 16 distinct texts parsed and their layouts
 digested, 18 ms of the hook's 0.2 s, the same every time (releases do not change). A
 :class:`ReleaseText` holds a text's header facts, :class:`ReleaseTexts` the layout
-digests worked out so far; a command-line process also keeps both in the code cache's
-directory (:mod:`kcompat.codecache`: same switch, same trust rules), one small JSON file
-per text.
+digests worked out so far; when the command hands it the user's cache
+(:class:`kcompat.cache.Cache`), both are kept there too, one small sealed entry per text.
 
-A stored entry is found by the text's bytes *and* by kcompat's own code (the size and
-modification time of every module of the package, and the interpreter's version): a
-digest is only comparable with digests the same code computed, so an upgraded or edited
-kcompat never reads an older entry. An entry that cannot be read is worked out again.
+An entry is found by the text's bytes *and* by kcompat's own code (the cache's key rule
+for :data:`kcompat.cache.RELEASE`): a digest is only comparable with digests the same code
+computed, so an upgraded or edited kcompat never reads an older entry. Like every entry,
+it is read only from a directory and a file of the user's own and only when its seal
+verifies; one that is not, or that does not hold what an entry holds, is worked out again
+(a planted ``valid: none`` would turn a break into a note).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import os
-import sys
 from dataclasses import dataclass, field
-from functools import cache
-from pathlib import Path
+from typing import TYPE_CHECKING
 
-from kcompat import codecache
+from kcompat.cache.entries import RELEASE
 from kcompat.spec.model import Message, releasable
 from kcompat.spec.shape import signature_digest, version_signature
 from kcompat.spec.specfile import read_spec
 from kcompat.spec.versions import Versions
 
-#: Bump when an entry's meaning changes (what a digest covers, a new fact).
-FORMAT = 1
-SUFFIX = ".release.json"
+if TYPE_CHECKING:
+    from kcompat.cache import Cache
 
 
 @dataclass(frozen=True)
@@ -40,7 +37,7 @@ class ReleaseText:
     """One text of a message that a release shipped: its header facts, and its bytes (to
     parse when a layout digest is asked for the first time)."""
 
-    key: str  # the bytes and kcompat's code, hashed
+    key: str  # the bytes, hashed
     path: str
     data: bytes = field(repr=False, compare=False)
     name: str
@@ -59,7 +56,8 @@ class ReleaseTexts:
     """Release texts by their bytes and their layout digests by version, read from the
     disk cache or worked out, for one ledger."""
 
-    def __init__(self) -> None:
+    def __init__(self, cache: Cache | None = None) -> None:
+        self.cache = cache
         self._texts: dict[bytes, ReleaseText | None] = {}
         self._digests: dict[str, dict[int, str]] = {}  # by text key, then version
         self._messages: dict[str, Message] = {}  # parsed in this process, by key
@@ -87,19 +85,18 @@ class ReleaseTexts:
         return found
 
     def save(self) -> None:
-        """Store the texts whose facts or digests are new (when the cache is on)."""
-        directory = codecache.ACTIVE.directory
-        if directory is None or not self._changed:
+        """Store the texts whose facts or digests are new (when there is a cache)."""
+        if self.cache is None or not self._changed:
             return
         for text in self._texts.values():
             if text is not None and text.key in self._changed:
-                _store(text, self._digests.get(text.key, {}))
+                self.cache.write(RELEASE, text.data, _entry(text, self._digests.get(text.key, {})))
         self._changed.clear()
 
     def _read(self, data: bytes, path: str) -> ReleaseText | None:
-        key = _key(data)
-        directory = codecache.ACTIVE.directory
-        stored = _load(directory, key, path, data) if directory is not None else None
+        key = hashlib.blake2b(data, digest_size=20).hexdigest()
+        payload = self.cache.read(RELEASE, data) if self.cache is not None else None
+        stored = _facts(payload, key, path, data) if payload is not None else None
         if stored is not None:
             text, self._digests[key] = stored
             return text
@@ -120,50 +117,41 @@ class ReleaseTexts:
         )
 
 
-def _key(data: bytes) -> str:
-    digest = hashlib.blake2b(_code_version().encode("utf-8"), digest_size=20)
-    digest.update(data)
-    return digest.hexdigest()
-
-
-@cache
-def _code_version() -> str:
-    """kcompat's code as it is on disk: every module's path, size and modification time."""
-    parts = [str(FORMAT), sys.version]
-    folders = [Path(__file__).resolve().parent.parent]
-    while folders:
-        with os.scandir(folders.pop()) as entries:
-            for entry in entries:
-                if entry.name.endswith(".py"):
-                    found = entry.stat()
-                    parts.append(f"{entry.path}:{found.st_size}:{found.st_mtime_ns}")
-                elif entry.is_dir() and entry.name != "__pycache__":
-                    folders.append(Path(entry.path))
-    return "\n".join(sorted(parts))
-
-
-def _load(
-    directory: Path, key: str, path: str, data: bytes
+def _facts(
+    payload: bytes, key: str, path: str, data: bytes
 ) -> tuple[ReleaseText, dict[int, str]] | None:
-    """A stored entry: the text's facts and its digests (None: none, or damaged)."""
+    """A stored entry: the text's facts and its digests (None: not what an entry holds)."""
     try:
-        entry = json.loads((directory / f"{key}{SUFFIX}").read_text(encoding="utf-8"))
+        entry = json.loads(payload)
         text = ReleaseText(
             key,
             path,
             data,
-            str(entry["name"]),
-            str(entry["kind"]),
-            Versions.parse(entry["valid"]),
-            Versions.parse(entry["deprecated"]),
-            bool(entry["unstable"]),
+            _string(entry["name"]),
+            _string(entry["kind"]),
+            Versions.parse(_string(entry["valid"])),
+            Versions.parse(_string(entry["deprecated"])),
+            _boolean(entry["unstable"]),
         )
-        return text, {int(v): str(d) for v, d in entry["digests"].items()}
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):  # damaged: again
+        digests = {int(v): _string(d) for v, d in entry["digests"].items()}
+    except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
         return None
+    return text, digests
 
 
-def _store(text: ReleaseText, digests: dict[int, str]) -> None:
+def _string(value: object) -> str:
+    if not isinstance(value, str):
+        raise TypeError("not a string")
+    return value
+
+
+def _boolean(value: object) -> bool:
+    if not isinstance(value, bool):
+        raise TypeError("not a boolean")
+    return value
+
+
+def _entry(text: ReleaseText, digests: dict[int, str]) -> bytes:
     entry = {
         "name": text.name,
         "kind": text.kind,
@@ -172,4 +160,4 @@ def _store(text: ReleaseText, digests: dict[int, str]) -> None:
         "unstable": text.latest_version_unstable,
         "digests": {str(v): d for v, d in sorted(digests.items())},
     }
-    codecache.ACTIVE.store_file(f"{text.key}{SUFFIX}", json.dumps(entry).encode("utf-8"))
+    return json.dumps(entry).encode("utf-8")

@@ -11,14 +11,14 @@ plain data the rules apply without git.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import PurePosixPath
 from types import MappingProxyType
-from typing import Protocol, TypeVar
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from kcompat.naming import release_order, request_name_for
+from kcompat.patterns import matching
 from kcompat.rules.evolution.released import TAGS, Releases, Shipped
 from kcompat.sources.git import GitRepo, Tag
 from kcompat.sources.release_texts import ReleaseText, ReleaseTexts
@@ -27,6 +27,9 @@ from kcompat.spec.model import Message
 from kcompat.spec.shape import signature_digest, version_signature
 from kcompat.spec.specfile import read_spec
 from kcompat.spec.versions import Versions
+
+if TYPE_CHECKING:
+    from kcompat.cache import Cache
 
 
 class _Named(Protocol):
@@ -40,19 +43,16 @@ _Found = TypeVar("_Found", bound=_Named)
 def release_tags(repo: GitRepo, pattern: str) -> list[Tag]:
     """Tags that look like releases (``1.2.3``, ``v1.2.3`` by default; no ``-rc``), oldest
     release first."""
-    regex = re.compile(pattern)
-    chosen = [t for t in repo.tags() if regex.search(t.name)]
+    chosen = matching(pattern, repo.tags(), _name, "release-tags")
     return sorted(chosen, key=lambda t: release_order(t.name))
 
 
 def release_branches(repo: GitRepo, pattern: str) -> list[Tag]:
     """Tips of branches (local or remote-tracking) whose short name matches ``pattern``,
     as releases about to ship (named ``3.9 (branch)``), oldest first."""
-    regex = re.compile(pattern)
     tips: dict[str, Tag] = {}
-    for branch in repo.branches():
-        if regex.search(branch.name):
-            tips.setdefault(branch.name, Tag(f"{branch.name} (branch)", branch.sha, branch.ref))
+    for branch in matching(pattern, repo.branches(), _name, "release-branches"):
+        tips.setdefault(branch.name, Tag(f"{branch.name} (branch)", branch.sha, branch.ref))
     return sorted(tips.values(), key=lambda t: release_order(t.name))
 
 
@@ -272,12 +272,20 @@ def releases_for(
     pattern: str,
     branch_pattern: str | None = None,
     pathspecs: Sequence[str] = (),
+    cache: Cache | None = None,
 ) -> TagReleases | None:
-    """The releases of a repository, or None when it has none matching the patterns."""
+    """The releases of a repository, or None when it has none matching the patterns
+    (what their texts say is kept between runs in ``cache``, when a command gives one)."""
     tags = release_tags(repo, pattern)
     if branch_pattern:
         tags = sorted([*tags, *release_branches(repo, branch_pattern)], key=_tag_order)
-    return TagReleases(repo, tags, tuple(pathspecs)) if tags else None
+    if not tags:
+        return None
+    return TagReleases(repo, tags, tuple(pathspecs), _texts=ReleaseTexts(cache))
+
+
+def _name(tag: Tag) -> str:
+    return tag.name
 
 
 def _tag_order(tag: Tag) -> tuple[tuple[int, ...], str]:

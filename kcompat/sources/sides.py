@@ -55,6 +55,16 @@ class Side:
             return self.repo.read_index(path)
         return self.repo.read_worktree(path)
 
+    def changed_since(self, base: str, pathspecs: Sequence[str] = ()) -> list[str]:
+        """Files of this git side that differ from commit ``base``."""
+        assert self.repo is not None
+        if self.kind == "rev":
+            assert self.sha is not None
+            return self.repo.changed_between(base, self.sha, pathspecs)
+        if self.kind == "index":
+            return self.repo.changed_in_index(base, pathspecs)
+        return self.repo.changed_in_worktree(base, pathspecs)
+
     def all_json(self, pathspecs: Sequence[str] = ()) -> list[str]:
         """Every *.json path on this side (used when the other side is not the same repo)."""
         if self.kind == "dir":
@@ -70,7 +80,7 @@ class Side:
             return sorted(p for p in paths if p.endswith(".json"))
         head = self.repo.head_sha()
         tracked = set(self.repo.list_files(head, specs))
-        changed = self.repo.changed_paths(head, self.kind, None, specs)
+        changed = self.changed_since(head, specs)
         return sorted(p for p in tracked | set(changed) if p.endswith(".json"))
 
 
@@ -163,7 +173,7 @@ def load_sides(base: Side, head: Side, pathspecs: Sequence[str] = ()) -> Loaded:
         and not head.subpath
     ):
         assert base.repo is not None and base.sha is not None
-        changed = base.repo.changed_paths(base.sha, head.kind, head.sha, pathspecs)
+        changed = head.changed_since(base.sha, pathspecs)
         candidates = [p for p in changed if p.endswith(".json")]
         return _load_pairs(base, head, candidates, candidates)
     return _load_pairs(

@@ -192,8 +192,11 @@ def _parse_float(text: str) -> float:
     if special is not None:
         return math.nan if special == "NaN" else sign * math.inf
     if match.group("hex") is not None:
-        return sign * float.fromhex(match.group("hex"))
-    return sign * float(match.group("decimal"))
+        try:
+            return sign * float.fromhex(match.group("hex"))
+        except OverflowError:  # Java rounds a hex literal past Double.MAX_VALUE to Infinity
+            return sign * math.inf
+    return sign * float(match.group("decimal"))  # float() already gives inf past the range
 
 
 #: Characters Java's String.trim() removes: everything up to and including the space.

@@ -16,12 +16,15 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from kcompat.spec.jackson import line_and_column, unified_line_ends
+from kcompat.spec.syntax_errors import LoadError as LoadError  # re-exported: the loader's error
+from kcompat.spec.syntax_errors import Position as Position
+from kcompat.spec.syntax_errors import bad_token
+
 #: Larger inputs are refused up front: Kafka's largest spec is about 40 KB.
 MAX_BYTES = 4 * 1024 * 1024
 #: JSON nesting deeper than this is refused; Kafka's deepest spec nests about 12 levels.
 MAX_DEPTH = 64
-
-Position = tuple[int, int]  # (line, column), both 1-based
 
 
 class JObject(dict[str, Any]):
@@ -87,19 +90,19 @@ class Document:
     comments: tuple[Comment, ...] = field(default=(), repr=False)
 
 
-class LoadError(Exception):
-    """Input that cannot be read as a document at all; carries a precise position."""
-
-    def __init__(self, message: str, pos: Position = (1, 1)) -> None:
-        super().__init__(message)
-        self.message = message
-        self.pos = pos
-
-
+# Comments as Jackson reads them: a ``//`` comment ends at LF or CR (a lone CR too), and
+# neither kind may hold a control character other than tab, CR and LF (Jackson refuses
+# the file; the tokenizer stops there and ``_bad_token`` says why).
+_LINE_COMMENT = r"//[^\x00-\x08\x0a-\x1f]*"
+_BLOCK_COMMENT = r"/\*[^\x00-\x08\x0b\x0c\x0e-\x1f]*?\*/"
 # One match per token: skippable whitespace and comments, then the token itself.
 _TOKEN = re.compile(
     r"""
-    (?P<skip>(?:[ \t\r\n]+|//[^\n]*|/\*[\s\S]*?\*/)*)
+    (?P<skip>(?:[ \t\r\n]+|"""
+    + _LINE_COMMENT
+    + "|"
+    + _BLOCK_COMMENT
+    + r""")*)
     (?:
       (?P<string>"(?:[^"\\\x00-\x1f]|\\.)*")
     | (?P<punct>[{}\[\]:,])
@@ -109,7 +112,7 @@ _TOKEN = re.compile(
     """,
     re.VERBOSE,
 )
-_COMMENT = re.compile(r"//[^\n]*|/\*[\s\S]*?\*/")
+_COMMENT = re.compile(_LINE_COMMENT + "|" + _BLOCK_COMMENT)
 _KINDS = ("string", "punct", "number", "literal")
 
 _LITERALS = {"true": True, "false": False, "null": None}
@@ -133,12 +136,11 @@ def decode_bytes(data: bytes, path: str, size: int | None = None) -> str:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:
-        line = data.count(b"\n", 0, err.start) + 1
-        column = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
+        before = data[: err.start].decode("utf-8")  # valid up to there, by definition
         raise LoadError(
             f"not valid UTF-8 (byte 0x{data[err.start]:02x} at offset {err.start}); "
             "save the file as UTF-8",
-            (line, column),
+            line_and_column(before, len(before)),
         ) from None
     return text[1:] if text.startswith(_BOM) else text
 
@@ -153,10 +155,10 @@ def parse_document(text: str, path: str = "<string>") -> Document:
     try:
         root = parser.parse()
     except LoadError:
-        conflict = _CONFLICT.search(text)
+        conflict = _CONFLICT.search(unified_line_ends(text))
         if conflict is None:
             raise
-        line = text.count("\n", 0, conflict.start()) + 1
+        line = parser.lines.count("\n", 0, conflict.start()) + 1
         raise LoadError(
             "unresolved merge conflict (<<<<<<< marker): resolve it, then git add the file",
             (line, 1),
@@ -191,6 +193,8 @@ class _Parser:
 
     def __init__(self, text: str) -> None:
         self.text = text
+        # the same text with Jackson's line ends as LF (same offsets): lines are counted here
+        self.lines = unified_line_ends(text)
         self.pos = 0
         self.line = 1
         self.line_start = 0  # offset of the first character of the current line
@@ -203,10 +207,10 @@ class _Parser:
         return (self.line, offset - self.line_start + 1)
 
     def _advance_lines(self, start: int, end: int) -> None:
-        count = self.text.count("\n", start, end)
+        count = self.lines.count("\n", start, end)
         if count:
             self.line += count
-            self.line_start = self.text.rfind("\n", start, end) + 1
+            self.line_start = self.lines.rfind("\n", start, end) + 1
 
     def _next(self) -> tuple[str, str, int]:
         """The next significant token as (kind, text, offset); ('eof', '', offset) at the end."""
@@ -219,10 +223,11 @@ class _Parser:
             if self.track_comments:
                 self._skipped(pos, skip_end)
             else:  # the common case, inlined: only line numbers to account for
-                count = text.count("\n", pos, skip_end)
+                lines = self.lines
+                count = lines.count("\n", pos, skip_end)
                 if count:
                     self.line += count
-                    self.line_start = text.rfind("\n", pos, skip_end) + 1
+                    self.line_start = lines.rfind("\n", pos, skip_end) + 1
         kind = match.lastgroup
         if kind is None or kind == "skip":
             if skip_end >= len(text):
@@ -248,78 +253,7 @@ class _Parser:
         self._advance_lines(start, end)
 
     def _bad_token(self, offset: int) -> LoadError:
-        text = self.text
-        char = text[offset]
-        where = self._where(offset)
-        if text.startswith("/*", offset):
-            return LoadError("unterminated /* comment; close it with */", where)
-        if char == '"':
-            return self._bad_string(offset)
-        if char == "'":
-            return LoadError("single-quoted string; JSON strings use double quotes", where)
-        if char.isalpha() or char == "_":
-            word = re.match(r"[A-Za-z_][A-Za-z0-9_]*", text[offset:])
-            name = word.group() if word else char
-            if name in ("True", "False", "None", "NaN", "Infinity", "undefined"):
-                hint = {"True": "true", "False": "false", "None": "null"}.get(name)
-                fix = f"; write {hint}" if hint else "; it is not JSON"
-                return LoadError(f"unexpected {name!r}{fix}", where)
-            return LoadError(f"unexpected {name!r}: keys and strings must be double-quoted", where)
-        if char in "+-.0123456789":
-            word = re.match(r"[-+.0-9A-Za-z_]+", text[offset:])
-            number = word.group() if word else char
-            return LoadError(
-                f"invalid number {number!r}: JSON numbers are decimal, without a leading + "
-                'or leading zeros (write hex defaults as strings, e.g. "0x10")',
-                where,
-            )
-        if char == "/":
-            return LoadError("stray '/': comments start with // or /*", where)
-        return LoadError(f"unexpected character {char!r}", where)
-
-    def _bad_string(self, offset: int) -> LoadError:
-        """Why the string starting at ``offset`` is not a JSON string, where exactly."""
-        text = self.text
-        index = offset + 1
-        while index < len(text):
-            char = text[index]
-            if char == '"':  # unreachable for a well-formed prefix; kept for safety
-                break
-            if char == "\n" or text.startswith("\r\n", index):
-                break
-            if char < " ":
-                return LoadError(
-                    f"control character {char!r} inside a string; write it escaped "
-                    "(\\t, \\u0000...)",
-                    self._where(index),
-                )
-            if char == "\\":
-                escape = text[index + 1 : index + 2]
-                if escape == "u":
-                    digits = text[index + 2 : index + 6]
-                    if re.fullmatch(r"[0-9A-Fa-f]{4}", digits) is None:
-                        return LoadError(
-                            "invalid \\u escape in string: write four hex digits",
-                            self._where(index),
-                        )
-                    index += 6
-                    continue
-                if escape in ("", "\n", "\r"):
-                    break  # a backslash at the end of the line: the string never ends
-                if escape not in '"\\/bfnrt':
-                    shown = "\\" + escape
-                    return LoadError(
-                        f"invalid escape {shown!r} in string; JSON allows "
-                        '\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX',
-                        self._where(index),
-                    )
-                index += 2
-                continue
-            index += 1
-        return LoadError(
-            "unterminated string; add the closing double quote on the same line",
-            self._where(offset),
-        )
+        return bad_token(self.text, offset, self._where(offset))
 
     @staticmethod
     def _string_value(token: str, where: Position) -> str:
@@ -340,20 +274,18 @@ class _Parser:
         root = self._value(kind, token, offset)
         try:
             kind, token, offset = self._next()
-        except LoadError as err:  # garbage after the value: Kafka never reads that far
+        except LoadError:  # garbage after the value: Kafka never reads that far
             match = _TOKEN.match(self.text, self.pos)
             junk_at = match.end("skip") if match is not None else self.pos
             kind, token, offset = "junk", self.text[junk_at : junk_at + 1], junk_at
-            err_pos = err.pos
-        else:
-            err_pos = self._where(offset)
+        where = self._where(offset)  # where the junk starts, not where reading it failed
         if kind != "eof":
             self.notes.append(
                 SyntaxNote(
                     "trailing-content",
                     f"unexpected {token!r} after the end of the top-level object; Kafka's "
                     "parser ignores everything after it: delete it",
-                    err_pos,
+                    where,
                 )
             )
         return root

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import math
 import uuid
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import Any, ClassVar, Generic, TypeVar, cast
 
 from kcompat.spec.load import JObject
 from kcompat.spec.versions import Versions
@@ -180,6 +180,8 @@ def show_value(value: Any) -> str:
         return "[]" if not value else f"[{len(value)} items]"
     if isinstance(value, uuid.UUID):
         return str(value)
+    if isinstance(value, float) and not math.isfinite(value):
+        return "NaN" if math.isnan(value) else ("-Infinity" if value < 0 else "Infinity")
     return repr(value) if not isinstance(value, int | float) else str(value)
 
 
@@ -317,3 +319,45 @@ class Message:
         for struct in self.common_structs:
             for child in struct.fields:
                 yield from child.walk(struct.name)
+
+
+_V = TypeVar("_V")
+_ABSENT = object()
+
+
+class Memo(Generic[_V]):
+    """A value derived from a frozen :class:`Message`, worked out once and kept on it.
+
+    The one way kcompat memoises on a frozen model object (nothing else writes into one):
+    what is derived from a message (its layouts, signatures, scopes, compiled codecs) is
+    a pure function of it, so it lives and dies with the message, and equal messages built
+    apart keep their own. Each memo is declared once, at module level, under a name of its
+    own: ``_LAYOUTS: Memo[dict[int, Layout]] = Memo("layouts")``, then
+    ``_LAYOUTS(message, dict)`` is the message's dictionary, made on first use.
+    """
+
+    _names: ClassVar[set[str]] = set()
+    __slots__ = ("_slot", "name")
+
+    def __init__(self, name: str) -> None:
+        if name in Memo._names:
+            raise ValueError(f"a memo named {name!r} exists already: choose another name")
+        Memo._names.add(name)
+        self.name = name
+        self._slot = f"_memo_{name}"
+
+    def __call__(self, message: Message, compute: Callable[[], _V]) -> _V:
+        """The value kept on ``message``; ``compute()`` gives it the first time."""
+        found = message.__dict__.get(self._slot, _ABSENT)
+        if found is _ABSENT:
+            found = compute()
+            message.__dict__[self._slot] = found
+        return cast(_V, found)
+
+    def known(self, message: Message) -> bool:
+        """Whether ``message`` holds this memo's value already."""
+        return self._slot in message.__dict__
+
+    def put(self, message: Message, value: _V) -> None:
+        """Keep ``value`` on ``message`` (for values worked out for many messages at once)."""
+        message.__dict__[self._slot] = value

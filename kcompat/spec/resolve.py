@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from kcompat.spec.model import INT_TYPES, Default, Field, Message
+from kcompat.spec.model import INT_TYPES, Default, Field, Memo, Message
 from kcompat.spec.versions import Versions
 
 
@@ -163,25 +163,21 @@ def layouts(message: Message, versions: Versions | None = None) -> list[Layout]:
     return [resolve(message, v) for v in wanted]
 
 
+#: Layouts by version, a memo on the (frozen) message: layouts are a pure function of it.
+_LAYOUTS: Memo[dict[int, Layout]] = Memo("layouts")
+#: Resolved fields without a struct inside, shared by every version that writes them
+#: alike: versions then hold the same objects, so comparing (and pairing) a field across
+#: versions is an identity check, and a spec with thousands of versions does not hold
+#: thousands of copies of each field.
+_SHARED: Memo[dict[tuple[object, ...], LayoutField]] = Memo("shared_fields")
+
+
 def _cache_of(message: Message) -> dict[int, Layout]:
-    # A memo on the (frozen) message: layouts are a pure function of it.
-    cache: dict[int, Layout] | None = message.__dict__.get("_layouts")
-    if cache is None:
-        cache = {}
-        object.__setattr__(message, "_layouts", cache)
-    return cache
+    return _LAYOUTS(message, dict)
 
 
 def _shared_of(message: Message) -> dict[tuple[object, ...], LayoutField]:
-    # Resolved fields without a struct inside, shared by every version that writes them
-    # alike: versions then hold the same objects, so comparing (and pairing) a field across
-    # versions is an identity check, and a spec with thousands of versions does not hold
-    # thousands of copies of each field.
-    shared: dict[tuple[object, ...], LayoutField] | None = message.__dict__.get("_shared")
-    if shared is None:
-        shared = {}
-        object.__setattr__(message, "_shared", shared)
-    return shared
+    return _SHARED(message, dict)
 
 
 @dataclass(frozen=True, slots=True)

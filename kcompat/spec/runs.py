@@ -13,24 +13,26 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from kcompat.spec.model import Field, Message
+from kcompat.spec.model import Field, Memo, Message
 from kcompat.spec.versions import Versions
+
+_BOUNDARIES: Memo[frozenset[int]] = Memo("boundaries")
 
 
 def boundaries(message: Message) -> frozenset[int]:
     """Every version at which some range of ``message`` starts, or the one after it ends
     (memoised on the frozen message)."""
-    found: frozenset[int] | None = message.__dict__.get("_boundaries")
-    if found is None:
-        marks: set[int] = set()
-        _add(marks, message.valid_versions)
-        _add(marks, message.flexible_versions)
-        for field in _every_field(message):
-            for versions in _field_ranges(field):
-                _add(marks, versions)
-        found = frozenset(marks)
-        object.__setattr__(message, "_boundaries", found)
-    return found
+    return _BOUNDARIES(message, lambda: _boundaries(message))
+
+
+def _boundaries(message: Message) -> frozenset[int]:
+    marks: set[int] = set()
+    _add(marks, message.valid_versions)
+    _add(marks, message.flexible_versions)
+    for field in _every_field(message):
+        for versions in _field_ranges(field):
+            _add(marks, versions)
+    return frozenset(marks)
 
 
 def runs(base: Message, head: Message, versions: Versions) -> tuple[Versions, ...]:

@@ -7,7 +7,7 @@ is written exactly like ``bytes``.
 
 from __future__ import annotations
 
-from kcompat.spec.model import Message
+from kcompat.spec.model import Memo, Message
 from kcompat.spec.resolve import Kind, LayoutField, StructLayout, Wire
 
 
@@ -120,15 +120,16 @@ def _wire_signature(wire: Wire) -> tuple[object, ...]:
     )
 
 
+#: Layout signatures by version, kept on the message.
+_SIGNATURES: Memo[dict[int, tuple[object, ...]]] = Memo("signatures")
+
+
 def version_signature(message: Message, version: int) -> tuple[object, ...]:
     """:func:`layout_signature` of a message version, memoised on the (frozen) message:
     history audits ask about the same message versions in hundreds of comparisons."""
     from kcompat.spec.resolve import resolve
 
-    cache: dict[int, tuple[object, ...]] | None = message.__dict__.get("_signatures")
-    if cache is None:
-        cache = {}
-        object.__setattr__(message, "_signatures", cache)
+    cache = _SIGNATURES(message, dict)
     found = cache.get(version)
     if found is None:
         found = layout_signature(resolve(message, version).root)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from kcompat.spec.model import Field, Message
+from kcompat.spec.model import Field, Memo, Message
 
 
 @dataclass(frozen=True)
@@ -23,11 +23,13 @@ class Binding:
     seen_in: str  # "BASE", or a revision (short SHA) of BASE's history
 
 
+#: Tag bindings by where they were seen, kept on the message.
+_BINDINGS: Memo[dict[str, dict[tuple[str, int], Binding]]] = Memo("tag_bindings")
+
+
 def tag_bindings(message: Message, seen_in: str) -> dict[tuple[str, int], Binding]:
     """(struct path, tag) -> binding, for every tagged field (common structs expanded)."""
-    cache: dict[str, dict[tuple[str, int], Binding]] = message.__dict__.setdefault(
-        "_tag_bindings", {}
-    )  # a memo on the frozen message: a history audit asks again and again
+    cache = _BINDINGS(message, dict)  # a history audit asks again and again
     found = cache.get(seen_in)
     if found is None:
         found = {}

@@ -194,21 +194,22 @@ def _renames(
     base_only: list[LayoutField],
     head_only: list[LayoutField],
 ) -> tuple[tuple[LayoutField, LayoutField], ...]:
-    """Unmatched fields at the same wire position (or tag) with the same wire shape."""
+    """Unmatched fields at the same wire position (or tag) with the same wire shape: each
+    BASE field takes the first HEAD field (in order) still free in its slot. HEAD's
+    fields are looked up by slot, so thousands of unmatched fields cost no more than
+    their number."""
     pairs = []
     head_left = {id(f) for f in head_only}
     base_index = {id(f): i for i, f in enumerate(base.fields)}
     head_index = {id(f): i for i, f in enumerate(head.fields)}
+    by_slot: dict[tuple[bool, object], list[LayoutField]] = {}
+    for new in head_only:
+        slot = new.tag if new.tagged else head_index.get(id(new))
+        by_slot.setdefault((new.tagged, slot), []).append(new)
     for old in base_only:
-        for new in head_only:
-            if id(new) not in head_left or old.tagged != new.tagged:
-                continue
-            same_slot = (
-                old.tag == new.tag
-                if old.tagged
-                else base_index.get(id(old)) == head_index.get(id(new))
-            )
-            if same_slot and untagged_shape(old.wire) == untagged_shape(new.wire):
+        slot = old.tag if old.tagged else base_index.get(id(old))
+        for new in by_slot.get((old.tagged, slot), ()):
+            if id(new) in head_left and untagged_shape(old.wire) == untagged_shape(new.wire):
                 pairs.append((old, new))
                 head_left.discard(id(new))
                 break

@@ -10,12 +10,16 @@ explains it, or merges it into a standalone ``roundtrip-mismatch`` error
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from kcompat.findings import Finding, Reporter, Severity
 from kcompat.rules.evolution.pairing import MessagePair
 from kcompat.rules.registry import Category, Elsewhere, RuleKind, elsewhere, get_rule
 from kcompat.spec.load import JObject
 from kcompat.spec.model import Field, Message
+
+if TYPE_CHECKING:
+    from kcompat.codec.compiler import CodeStore
 
 _PROOF = "kcompat.rules.evolution.proof:proof_findings"
 
@@ -28,8 +32,11 @@ _PROOF = "kcompat.rules.evolution.proof:proof_findings"
 )
 
 
-def proof_findings(pairs: Sequence[MessagePair], *, samples: int = 20) -> list[Finding]:
-    """One raw finding per counterexample, on the changed field, for every message pair."""
+def proof_findings(
+    pairs: Sequence[MessagePair], *, samples: int = 20, code_cache: CodeStore | None = None
+) -> list[Finding]:
+    """One raw finding per counterexample, on the changed field, for every message pair
+    (``code_cache``: where the command keeps compiled codecs between its processes)."""
     from kcompat.codec.proof import prove
 
     meta = get_rule(ROUNDTRIP_MISMATCH)
@@ -48,7 +55,8 @@ def proof_findings(pairs: Sequence[MessagePair], *, samples: int = 20) -> list[F
         # Each side's fields by path once per pair, not once per counterexample: a break
         # in 256 versions of a 2,000-field message is 512 counterexamples.
         head_fields, base_fields = dict(pair.head.walk()), dict(pair.base.walk())
-        for evidence in prove(pair.base, pair.head, pair.common, samples=samples):
+        proven = prove(pair.base, pair.head, pair.common, samples=samples, code_cache=code_cache)
+        for evidence in proven:
             path = evidence.field_path
             reporter(
                 node_of(pair.head, path, head_fields),

@@ -20,12 +20,13 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from kcompat.modes import ReleasedMode
 from kcompat.naming import release_order
 from kcompat.spec.model import Message
 from kcompat.spec.versions import Versions
 
-BASE = "base"
-TAGS = "tags"
+BASE = ReleasedMode.BASE
+TAGS = ReleasedMode.TAGS
 
 
 @dataclass(frozen=True)
@@ -73,7 +74,7 @@ _NOT_SHIPPED = Shipped()
 class Releases:
     """The released-version policy of one comparison (pure data)."""
 
-    mode: str = BASE
+    mode: ReleasedMode = BASE
     shipped: Mapping[str, Shipped] = field(default_factory=lambda: MappingProxyType({}))
     unstable: Mapping[int, int] = field(default_factory=lambda: MappingProxyType({}))
     tags: tuple[str, ...] = ()  # tags mode: the releases considered, oldest first
@@ -184,7 +185,7 @@ class Releases:
             ].items()
         }
         return Releases(
-            str(data["mode"]),
+            ReleasedMode(data["mode"]),
             MappingProxyType(shipped),
             MappingProxyType({int(k): int(v) for k, v in data["unstable"].items()}),
             tuple(data["tags"]),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from kcompat.findings import Reporter, Severity
+from kcompat.modes import ReleasedMode
 from kcompat.rules.evolution.adapters import pair_rule, pair_rule_in_context
 from kcompat.rules.evolution.context import DiffContext
 from kcompat.rules.evolution.pairing import MessagePair
@@ -191,7 +192,7 @@ def unreleased_change(pair: MessagePair, report: Reporter, context: DiffContext)
         return
     why = (
         "not in any release"
-        if context.releases.mode == "tags"
+        if context.releases.mode == ReleasedMode.TAGS
         else "unstable in BASE (latestVersionUnstable)"
     )
     parts = []

@@ -13,6 +13,7 @@ from collections.abc import Iterator, Sequence
 from kcompat.findings import Finding, Reporter, Severity
 from kcompat.rules.registry import Rule, Subject, all_rules, get_rule
 from kcompat.rules.runner import Call, run_rules
+from kcompat.spec.model import Memo
 from kcompat.spec.specfile import SpecFile
 
 #: Lint rules whose errors leave a spec's wire layout a guess (a type nobody knows, a
@@ -40,22 +41,26 @@ LAYOUT_RULES = frozenset(
 )
 
 
+#: A spec's first layout error (None: it has none), kept on its message.
+_LAYOUT_ERROR: Memo[Finding | None] = Memo("layout_error")
+
+
 def layout_errors(specs: Sequence[SpecFile]) -> dict[str, Finding]:
     """The first layout error of each spec that has one (see :data:`LAYOUT_RULES`),
     memoised on the spec's (frozen) message: an audit asks about one file many times."""
     out: dict[str, Finding] = {}
     fresh = []
     for spec in specs:
-        known = spec.message is not None and "_layout_error" in spec.message.__dict__
-        memo: Finding | None = spec.message.__dict__["_layout_error"] if known else None
-        if not known:
+        if spec.message is None or not _LAYOUT_ERROR.known(spec.message):
             fresh.append(spec)
-        elif memo is not None:
+            continue
+        memo = _LAYOUT_ERROR(spec.message, lambda: None)
+        if memo is not None:
             out[spec.path] = memo
     found = _layout_errors(fresh)
     for spec in fresh:
         if spec.message is not None:
-            spec.message.__dict__["_layout_error"] = found.get(spec.path)
+            _LAYOUT_ERROR.put(spec.message, found.get(spec.path))
     return {**out, **found}
 
 

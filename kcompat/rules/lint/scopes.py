@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from kcompat.findings import Reporter
 from kcompat.spec.load import JArray, JObject
-from kcompat.spec.model import Field, Message
+from kcompat.spec.model import Field, Memo, Message
 from kcompat.spec.specfile import SpecFile
 from kcompat.spec.versions import Versions
 
@@ -32,16 +32,17 @@ class Scope:
         return f"{self.path}.{field.name}" if self.path else field.name
 
 
+#: A message's scopes, and its fields with their scopes (every lint rule walks them).
+_SCOPES: Memo[tuple[Scope, ...]] = Memo("scopes")
+_FIELDS: Memo[tuple[tuple[Scope, Field], ...]] = Memo("fields_with_scopes")
+
+
 def scopes(message: Message) -> tuple[Scope, ...]:
     """The top level, every inline struct (depth first), then every common struct.
 
     Memoised on the (frozen) message: every lint rule walks the same scopes.
     """
-    cached: tuple[Scope, ...] | None = message.__dict__.get("_scopes")
-    if cached is None:
-        cached = tuple(_scopes(message))
-        object.__setattr__(message, "_scopes", cached)
-    return cached
+    return _SCOPES(message, lambda: tuple(_scopes(message)))
 
 
 def _scopes(message: Message) -> Iterator[Scope]:
@@ -78,11 +79,10 @@ def _inline(scope: Scope) -> Iterator[Scope]:
 
 def fields_of(message: Message) -> tuple[tuple[Scope, Field], ...]:
     """Every field written in the spec, with the scope it belongs to (memoised)."""
-    cached: tuple[tuple[Scope, Field], ...] | None = message.__dict__.get("_fields_of")
-    if cached is None:
-        cached = tuple((scope, field) for scope in scopes(message) for field in scope.fields)
-        object.__setattr__(message, "_fields_of", cached)
-    return cached
+    return _FIELDS(
+        message,
+        lambda: tuple((scope, field) for scope in scopes(message) for field in scope.fields),
+    )
 
 
 def written_fields(scope: Scope, report: Reporter) -> Iterator[tuple[Field, JObject, Reporter]]:

@@ -1,0 +1,162 @@
+"""CPU of ``kcompat changelog A B`` against ``kcompat diff A B --no-proof`` (goal: the
+changelog costs no more).
+
+Both run as fresh processes on a clone of Kafka's spec history, from this tree, with
+bytecode cached (in a temp directory; ``--as-set`` keeps the environment's
+PYTHONDONTWRITEBYTECODE) and kcompat's code cache in the temp directory, one warm-up run
+each first. The two commands alternate within each round (their order swapped every
+round), so a machine whose load drifts weighs on both alike; each figure is the CPU time
+of the process and its children (git included), median and minimum over the rounds,
+quoted with the calibration measured in the same run.
+
+    python benchmarks/changelog_bench.py                   # 15 rounds per pair
+    python benchmarks/changelog_bench.py --rounds 31 --json benchmarks/results/changelog.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from calibration import calibration
+
+ROOT = Path(__file__).resolve().parent.parent
+BUNDLE = ROOT.parent / "shared" / "corpus" / "kafka-spec-history.bundle"
+ENTRY = "import sys; from kcompat.cli import run; sys.exit(run())"
+PAIRS = (("2.2.0", "trunk"), ("3.7.0", "3.8.0"))
+
+
+@dataclass(frozen=True)
+class Figures:
+    pair: str
+    command: str
+    cpu_median: float
+    cpu_min: float
+    wall_median: float
+    rounds: int
+
+
+def _env(temp: Path, as_set: bool) -> dict[str, str]:
+    paths = [str(ROOT), *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(paths),
+        "NO_COLOR": "1",
+        "KCOMPAT_CODE_CACHE": str(temp / "codecache"),
+    }
+    if not as_set:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = str(temp / "pycache")
+    return env
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _run(args: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float]:
+    """(CPU, wall) seconds of one fresh ``kcompat ARGS``."""
+    import time
+
+    cpu, started = _children_cpu(), time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-c", ENTRY, *args], cwd=cwd, env=env, capture_output=True, check=False
+    )
+    wall = time.perf_counter() - started
+    if done.returncode not in (0, 1):
+        raise SystemExit(f"kcompat {' '.join(args)}: exit {done.returncode}: {done.stderr!r}")
+    return _children_cpu() - cpu, wall
+
+
+def measure(checkout: Path, env: dict[str, str], rounds: int) -> list[Figures]:
+    out = []
+    for base, head in PAIRS:
+        commands = {
+            "diff --no-proof": ["diff", base, head, "--no-proof", "--color", "never"],
+            "changelog": ["changelog", base, head, "--color", "never"],
+        }
+        for args in commands.values():
+            _run(args, checkout, env)  # warm-up: bytecode, code cache, page cache
+        cpus: dict[str, list[float]] = {name: [] for name in commands}
+        walls: dict[str, list[float]] = {name: [] for name in commands}
+        for index in range(rounds):
+            order = list(commands) if index % 2 == 0 else list(reversed(commands))
+            for name in order:
+                cpu, wall = _run(commands[name], checkout, env)
+                cpus[name].append(cpu)
+                walls[name].append(wall)
+        for name in commands:
+            out.append(
+                Figures(
+                    f"{base} {head}",
+                    name,
+                    statistics.median(cpus[name]),
+                    min(cpus[name]),
+                    statistics.median(walls[name]),
+                    rounds,
+                )
+            )
+    return out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=15, help="rounds per pair (default 15)")
+    parser.add_argument("--json", type=Path, help="also write the figures here")
+    parser.add_argument(
+        "--as-set",
+        action="store_true",
+        help="keep PYTHONDONTWRITEBYTECODE as the environment sets it",
+    )
+    options = parser.parse_args()
+    if not BUNDLE.is_file():
+        raise SystemExit(f"no corpus at {BUNDLE}")
+    with tempfile.TemporaryDirectory(prefix="kcompat-changelog-bench-") as temp_name:
+        temp = Path(temp_name)
+        checkout = temp / "kafka"
+        subprocess.run(["git", "clone", "-q", str(BUNDLE), str(checkout)], check=True)
+        before = calibration()
+        figures = measure(checkout, _env(temp, options.as_set), options.rounds)
+        after = calibration()
+    print(f"calibration: {before:.3f} s before, {after:.3f} s after (10,000,000-step loop)")
+    print(f"{'pair':<14} {'command':<16} {'cpu median':>10} {'cpu min':>8} {'wall':>7}")
+    failed = False
+    for row in figures:
+        print(
+            f"{row.pair:<14} {row.command:<16} {row.cpu_median:9.3f}s {row.cpu_min:7.3f}s "
+            f"{row.wall_median:6.3f}s"
+        )
+    for index in range(0, len(figures), 2):
+        diff, log = figures[index], figures[index + 1]
+        ratio = log.cpu_median / diff.cpu_median
+        ok = log.cpu_median <= diff.cpu_median
+        failed |= not ok
+        print(
+            f"{diff.pair}: changelog / diff --no-proof = {ratio:.3f} (median CPU; "
+            f"{'ok' if ok else 'OVER'}); in calibrations: {log.cpu_median / before:.2f} vs "
+            f"{diff.cpu_median / before:.2f}"
+        )
+    print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs")
+    if options.json:
+        options.json.parent.mkdir(parents=True, exist_ok=True)
+        document = {
+            "calibration": [before, after],
+            "figures": [asdict(f) for f in figures],
+        }
+        options.json.write_text(json.dumps(document, indent=2) + "\n")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,67 @@
+"""Regular expressions from configuration, matched within a time bound.
+
+``release-tags`` and ``release-branches`` come from the repository's configuration (a
+change under review can edit it) and are matched against names the repository holds.
+A pattern like ``^(1+)+$`` backtracks exponentially on a long name: Python's ``re``
+would run for hours. The ``regex`` engine takes a timeout, so matching every name of a
+repository has one budget (:data:`BUDGET`); past it, one line names the pattern and the
+name, and nothing hangs.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable
+from functools import cache
+from typing import TYPE_CHECKING, TypeVar
+
+from kcompat.errors import UsageError
+
+if TYPE_CHECKING:
+    import regex
+
+#: Seconds all the names one pattern is matched against may take together.
+BUDGET = 1.0
+
+_Named = TypeVar("_Named")
+
+
+class PatternError(ValueError):
+    """A pattern the engine does not accept: its message says why."""
+
+
+@cache
+def compiled(pattern: str) -> regex.Pattern[str]:
+    """``pattern`` compiled (:class:`PatternError` if it is not a regular expression)."""
+    import regex
+
+    try:
+        return regex.compile(pattern)
+    except (regex.error, ValueError, OverflowError) as err:
+        raise PatternError(str(err)) from None
+
+
+def matching(
+    pattern: str, items: Iterable[_Named], name: Callable[[_Named], str], what: str
+) -> list[_Named]:
+    """The items whose name ``pattern`` finds a match in (``re.search``), all within
+    :data:`BUDGET`; a :class:`UsageError` naming ``what`` (``release-tags``) when the
+    pattern is not valid or takes longer."""
+    try:
+        found = compiled(pattern)
+    except PatternError as err:
+        raise UsageError(f"{what} {pattern!r} is not a valid regular expression: {err}") from None
+    deadline = time.monotonic() + BUDGET
+    chosen = []
+    for item in items:
+        text = name(item)
+        try:
+            hit = found.search(text, timeout=max(deadline - time.monotonic(), 0.001))
+        except TimeoutError:
+            raise UsageError(
+                f"{what} {pattern!r} takes over {BUDGET:g} s to match the names in this "
+                f"repository (stuck on {text[:80]!r}): simplify the pattern"
+            ) from None
+        if hit is not None:
+            chosen.append(item)
+    return chosen

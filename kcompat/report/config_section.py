@@ -1,0 +1,40 @@
+"""The Markdown section that opens a report when the change edits kcompat's own
+configuration: what each weakening setting hides, and the findings accepted in this
+change. It comes first, before anything the comment's size limit may cut, because it is
+what a reviewer must not miss (``config-weakened``, issue 22.4)."""
+
+from __future__ import annotations
+
+from kcompat.report.document import Report, plural, status
+from kcompat.report.markdown import code, escape
+
+#: Findings accepted in this change listed in the section; the table below has them all.
+LISTED = 20
+
+
+def config_section(report: Report) -> list[str]:
+    """The section's lines ([] when the configuration does not weaken the gate)."""
+    settings = [f for f in report.by_severity() if f.rule == "config-weakened"]
+    hidden = [f for f in report.by_severity() if f.weakened_by]
+    if not settings and not hidden:
+        return []
+    lines = ["#### ⚠️ This change edits kcompat's configuration", ""]
+    if hidden:
+        lines += [
+            f"Its own settings hide or lower {plural(len(hidden), 'finding')} that BASE's "
+            "configuration reports; each is listed as accepted (or lowered) in this change.",
+            "",
+        ]
+    lines += [f"- {code(str(f.location), cell=False)}: {escape(f.message)}" for f in settings]
+    if hidden:
+        lines += ["", "Hidden by this change's configuration:", ""]
+        for finding in hidden[:LISTED]:
+            where = code(str(finding.location), cell=False)
+            rule = code(finding.rule, cell=False)
+            lines.append(
+                f"- {finding.severity.label} ({status(finding)}) {where} {rule}: "
+                f"{escape(finding.message)} (by {code(finding.weakened_by, cell=False)})"
+            )
+        if len(hidden) > LISTED:
+            lines.append(f"- and {len(hidden) - LISTED} more, in the table below")
+    return [*lines, ""]

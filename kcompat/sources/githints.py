@@ -1,0 +1,73 @@
+"""What to tell a user whom git cannot help: the command that fixes it.
+
+A repository git refuses (another user's), a revision that is not there (a branch only a
+remote has, a tag not fetched, a shallow clone): each is one line naming the command to
+run, never a traceback or git's own words alone.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from kcompat.naming import release_order
+
+SHALLOW_HINT = "this is a shallow clone: git fetch --unshallow (or fetch-depth: 0 in CI)"
+_KINDS = {"refs/heads/": "a branch", "refs/remotes/": "a remote branch", "refs/tags/": "a tag"}
+
+
+def access_problem(root: Path, stderr: str) -> str:
+    """What git's refusal to open ``root`` means, and the command that fixes it."""
+    if "dubious ownership" in stderr:
+        command = re.search(r"git config --global --add safe\.directory \S.*", stderr)
+        fix = (
+            command.group().strip(" '\"")
+            if command
+            else (f"git config --global --add safe.directory {root}")
+        )
+        return (
+            f"{root}: git refuses to read this repository because another user owns it; "
+            f"if you trust it: {fix}"
+        )
+    lines = [line.strip() for line in stderr.splitlines() if line.strip()]
+    detail = lines[-1].removeprefix("stderr: ").strip(" '") if lines else "unknown error"
+    return f"{root}: git cannot read this repository: {detail}"
+
+
+def near_misses(rev: str, refs: Iterable[str]) -> tuple[str, bool]:
+    """Refs (full names) the user probably meant by ``rev``, and whether they surely did:
+    ``origin/3.7`` and tag ``3.7.0`` for ``3.7`` (a branch only a remote has, the first
+    release tag of that line), else close spellings (which may instead be a ref not
+    fetched yet)."""
+    named: dict[str, str] = {}
+    for ref in refs:
+        for prefix, kind in _KINDS.items():
+            if ref.startswith(prefix) and not ref.endswith("/HEAD"):
+                named.setdefault(ref.removeprefix(prefix), kind)
+    exact = [
+        n for n, kind in named.items() if kind == "a remote branch" and n.split("/", 1)[-1] == rev
+    ]
+    line = sorted(
+        (n for n, kind in named.items() if kind == "a tag" and n.startswith(f"{rev}.")),
+        key=release_order,
+    )[:1]
+    sure = exact + line
+    chosen = sure or difflib.get_close_matches(rev, list(named), n=3, cutoff=0.75)
+    return " or ".join(f"{name} ({named[name]})" for name in chosen), bool(sure)
+
+
+def fetch_hint(rev: str, remotes: Sequence[str], shallow: bool) -> str:
+    """The exact command that would make ``rev`` available."""
+    if "/" in rev:
+        remote, _, branch = rev.partition("/")
+        if remote in remotes:
+            return f"fetch it first: git fetch {remote} {branch}"
+    if re.fullmatch(r"v?\d+(\.\d+)*", rev):
+        return f"fetch the tag first: git fetch {remotes[0] if remotes else 'origin'} tag {rev}"
+    if shallow:
+        return SHALLOW_HINT
+    if remotes:
+        return f"fetch it first: git fetch {remotes[0]} {rev}"
+    return "check the name with: git log --oneline --all"
