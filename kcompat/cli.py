@@ -36,9 +36,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(argv: Sequence[str] | None) -> int:
-    from kcompat.app import app, completion_args, silence_stdout
+    from kcompat.app import app, completion_args
     from kcompat.commands import COMMAND_MODULES, register
     from kcompat.config import ConfigError
+    from kcompat.terminal import silence_stdout
 
     escape_unencodable()  # a lone surrogate in a spec name is written, not a crash
     args = list(argv) if argv is not None else sys.argv[1:]
@@ -116,6 +117,6 @@ def _flush_stdout() -> None:
     try:
         sys.stdout.flush()
     except BrokenPipeError:
-        from kcompat.app import silence_stdout
+        from kcompat.terminal import silence_stdout
 
         silence_stdout()

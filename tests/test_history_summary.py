@@ -15,9 +15,10 @@ from kcompat.errors import UsageError
 from kcompat.modes import HistoryMode, ReleasedMode
 from kcompat.pipeline.history_driver import HistoryResult, summarise
 from kcompat.pipeline.revisions import Comparison, releases
-from kcompat.report.history_summary import render_summary
-from kcompat.report.tables import print_tables
+from kcompat.report.history_summary import history_document
+from kcompat.report.tables import TableDocument
 from kcompat.sources.git import GitRepo
+from kcompat.terminal import draw_document
 from tests.conftest import git
 
 PATTERN = r"^v?\d+\.\d+\.\d+$"
@@ -109,7 +110,7 @@ def test_the_summary_names_where_each_error_came_in() -> None:
 def _render(result: HistoryResult, *, width: int, chosen: bool) -> str:
     buffer = io.StringIO()
     console = Console(file=buffer, width=width, force_terminal=False, soft_wrap=True)
-    render_summary(result, console, chosen=chosen)
+    draw_document(history_document(result, chosen=chosen), console)
     return buffer.getvalue()
 
 
@@ -132,7 +133,8 @@ def test_tables_in_a_log_never_split_a_word() -> None:
     ]
     buffer = io.StringIO()
     console = Console(file=buffer, width=40, force_terminal=False, soft_wrap=True)
-    print_tables(console, "head", [("Per message", ["message", "severity", "count"], long_rows)])
+    tables = (("Per message", ["message", "severity", "count"], long_rows),)
+    draw_document(TableDocument({}, "head", tables), console)
     lines = buffer.getvalue().splitlines()
     words = {word for row in long_rows for word in row}
     printed = {word for line in lines for word in line.split()}

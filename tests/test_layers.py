@@ -38,7 +38,11 @@ def _run(root: Path) -> subprocess.CompletedProcess[str]:
 def test_the_layer_contracts_are_kept() -> None:
     done = _run(ROOT)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "Contracts: 2 kept, 0 broken." in done.stdout
+    contracts = (ROOT / "pyproject.toml").read_text(encoding="utf-8").count(
+        "[[tool.importlinter.contracts]]"
+    )
+    assert contracts >= 4  # layers, the pure core, report renders, json5 for tests only
+    assert f"Contracts: {contracts} kept, 0 broken." in done.stdout
 
 
 def test_an_import_inside_a_function_that_climbs_a_layer_breaks_them(tmp_path: Path) -> None:
@@ -54,3 +58,30 @@ def test_an_import_inside_a_function_that_climbs_a_layer_breaks_them(tmp_path: P
     assert done.returncode == 1, done.stdout + done.stderr
     assert "kcompat.spec is not allowed to import kcompat.rules" in done.stdout
     assert "kcompat.spec.versions -> kcompat.rules.registry" in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("module", "line", "broken"),
+    [
+        ("rules/lint/tags.py", "from rich.console import Console", "kcompat.rules"),
+        ("codec/proof.py", "import subprocess", "kcompat.codec"),
+        ("report/text.py", "from kcompat.terminal import console_for", "kcompat.report"),
+        ("report/markdown.py", "import tempfile", "kcompat.report"),
+    ],
+    ids=["rules-print", "codec-runs", "report-prints", "report-writes"],
+)
+def test_the_pure_core_printing_or_running_git_breaks_them(
+    tmp_path: Path, module: str, line: str, broken: str
+) -> None:
+    """The purity sentence of docs/ARCHITECTURE.md, held by the contracts: the core and
+    the report renderers never print (rich, the terminal), run git or write files."""
+    shutil.copytree(ROOT / "kcompat", tmp_path / "kcompat", ignore=shutil.ignore_patterns("*.pyc"))
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    source = tmp_path / "kcompat" / module
+    source.write_text(
+        source.read_text(encoding="utf-8") + f"\n\ndef _impure() -> None:\n    {line}\n",
+        encoding="utf-8",
+    )
+    done = _run(tmp_path)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert f"{broken} is not allowed to import" in done.stdout

@@ -1,19 +1,18 @@
-"""The summary ``kcompat history`` prints: counts per rule and message, what introduced
-each error, per release, and the breaks (rich tables on a terminal, else Markdown or text)."""
+"""The summary ``kcompat history`` shows: counts per rule and message, what introduced
+each error, per release, and the breaks (tables; JSON: the summary itself)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from kcompat.modes import HistoryMode
+from kcompat.report.tables import TableDocument
 
 #: rows of the "introduced" table shown (summary.json has them all)
 _INTRODUCED_ROWS = 40
 
 
-def render_summary(
-    result: Any, console: Any, *, markdown: bool = False, chosen: bool = True
-) -> None:
+def history_document(result: Any, *, chosen: bool = True) -> TableDocument:
     from kcompat.report.tables import Table, per_rule_table, written_to
 
     summary = result.summary
@@ -90,10 +89,10 @@ def render_summary(
                 ],
             )
         )
-    from kcompat.report.tables import markdown_tables, print_tables
-
-    if markdown:
-        lines = markdown_tables("kcompat history", head, tables)
-        console.print("\n".join(lines), markup=False, highlight=False)
-        return
-    print_tables(console, head, tables)
+    return TableDocument(
+        {**summary, "out": str(result.out)},
+        head,
+        tuple(tables),
+        title="kcompat history",
+        ascii_json=True,
+    )
