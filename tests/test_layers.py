@@ -38,8 +38,10 @@ def _run(root: Path) -> subprocess.CompletedProcess[str]:
 def test_the_layer_contracts_are_kept() -> None:
     done = _run(ROOT)
     assert done.returncode == 0, done.stdout + done.stderr
-    contracts = (ROOT / "pyproject.toml").read_text(encoding="utf-8").count(
-        "[[tool.importlinter.contracts]]"
+    contracts = (
+        (ROOT / "pyproject.toml")
+        .read_text(encoding="utf-8")
+        .count("[[tool.importlinter.contracts]]")
     )
     assert contracts >= 4  # layers, the pure core, report renders, json5 for tests only
     assert f"Contracts: {contracts} kept, 0 broken." in done.stdout

@@ -55,7 +55,8 @@ class Subject(StrEnum):
     own arguments: one field, one matched field pair, ...)."""
 
     DOCUMENT = "document"  # one spec file as parsed, whatever its content
-    MESSAGE = "message"  # one message model (field rules: each of its fields in turn)
+    MESSAGE = "message"  # one message model
+    FIELD = "field"  # one field written in a spec (lint: every field rule in one walk)
     PAIR = "pair"  # one BASE/HEAD (or upstream/local) message pair
     SET = "set"  # everything at once: a spec directory, the whole pairing, the drift set
     ELSEWHERE = "elsewhere"  # findings come from another stage (see ``Rule.origin``)

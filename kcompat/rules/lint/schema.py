@@ -4,8 +4,8 @@ The published schema is recursive and full of patterns for editors. Lint derives
 ``$ref``-free schemas for a message, a field and a common struct from it, keeping only
 the keywords whose findings no dedicated rule reports better (unknown keys, missing
 keys, value types, enum values). What is left depends only on an object's keys, its
-values' JSON types and its enum values, so validation is memoised by that shape: a
-repository's thousands of fields validate as a few dozen distinct shapes.
+values' JSON types and its enum values, which a check written here from the schema
+clears for nearly every object: jsonschema is imported and run only for the others.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 import difflib
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import cache
 from typing import Any
 
@@ -54,45 +54,87 @@ def published_schema() -> dict[str, Any]:
 
 
 class _FlatSchema:
-    """One object kind (message, field, common struct): a validator and its shape memo."""
+    """One object kind (message, field, common struct): a quick check, then the validator.
+
+    The flat schema only says which keys an object may and must have and what JSON type
+    (or enum value) each holds, so most objects are cleared by a check written here from
+    the schema; jsonschema runs (and is imported) only for an object that check does not
+    clear, and says exactly what is wrong with it.
+    """
 
     def __init__(self, schema: dict[str, Any]) -> None:
-        from jsonschema import Draft202012Validator
-
         self.schema = schema
         self.properties: dict[str, Any] = schema.get("properties", {})
-        self.validator = Draft202012Validator(schema)
-        self.valid_shapes: set[tuple[Any, ...]] = set()
+        self.checks = {key: _value_check(sub) for key, sub in self.properties.items()}
+        self.required = tuple(schema.get("required", ()))
+        self.any_required = tuple(tuple(alt.get("required", ())) for alt in schema.get("anyOf", ()))
+        self._validator: Any = None
 
-    def shape(self, obj: JObject) -> tuple[Any, ...] | None:
-        items = []
+    def clearly_valid(self, obj: JObject) -> bool:
         for key, value in obj.items():
-            sub = self.properties.get(key)
-            if sub is None:
-                return None  # an unknown key: validate (and report) it
-            if "enum" in sub or "enum" in sub.get("items", {}):
-                if isinstance(value, JArray):
-                    if any(isinstance(item, dict | list) for item in value):
-                        return None  # nested containers: not hashable, validate every time
-                    value = tuple(value)
-                if isinstance(value, JObject | dict):
-                    return None
-                items.append((key, value))
-            elif isinstance(value, JArray):  # "fields" items must be objects: note their kinds
-                kinds = tuple(sorted({type(item).__name__ for item in value}))
-                items.append((key, ("JArray", *kinds)))
-            else:
-                items.append((key, type(value).__name__))
-        return tuple(sorted(items, key=lambda kv: kv[0]))
+            check = self.checks.get(key)
+            if check is None or not check(value):
+                return False
+        if not all(key in obj for key in self.required):
+            return False
+        return not self.any_required or any(
+            all(key in obj for key in keys) for keys in self.any_required
+        )
 
     def errors(self, obj: JObject) -> list[Any]:
-        shape = self.shape(obj)
-        if shape is not None and shape in self.valid_shapes:
+        if self.clearly_valid(obj):
             return []
-        found = list(self.validator.iter_errors(obj))
-        if not found and shape is not None:
-            self.valid_shapes.add(shape)
-        return found
+        if self._validator is None:
+            from jsonschema import Draft202012Validator
+
+            self._validator = Draft202012Validator(self.schema)
+        return list(self._validator.iter_errors(obj))
+
+
+#: The Python classes the loader gives each JSON type (a bool is no JSON integer or number).
+_CLASSES = {
+    "object": (JObject,),
+    "array": (JArray,),
+    "string": (str,),
+    "integer": (int,),
+    "number": (int, float),
+    "boolean": (bool,),
+}
+_SIMPLE_KEYWORDS = {"type", "enum", "items", "additionalProperties"}
+
+
+def _never(_value: Any) -> bool:
+    return False
+
+
+def _anything(_value: Any) -> bool:
+    return True
+
+
+def _value_check(sub: dict[str, Any]) -> Callable[[Any], bool]:
+    """A check that a value certainly meets ``sub`` (False: let the validator say)."""
+    if not set(sub) <= _SIMPLE_KEYWORDS or sub.get("additionalProperties") is False:
+        return _never
+    if "enum" in sub:
+        if set(sub) != {"enum"} or not all(isinstance(o, str) for o in sub["enum"]):
+            return _never
+        options = frozenset(sub["enum"])
+        return lambda v: v.__class__ is str and v in options
+    if "type" not in sub:
+        return _anything if not sub else _never
+    names = sub["type"] if isinstance(sub["type"], list) else [sub["type"]]
+    if not all(name in _CLASSES for name in names):
+        return _never
+    classes = frozenset(c for name in names for c in _CLASSES[name])
+    inner = sub.get("items", sub.get("additionalProperties"))
+    if inner is None:
+        return lambda v: v.__class__ in classes
+    each = _value_check(inner)
+    if classes == {JArray}:
+        return lambda v: v.__class__ is JArray and all(map(each, v))
+    if classes == {JObject}:
+        return lambda v: v.__class__ is JObject and all(map(each, v.values()))
+    return _never
 
 
 @cache
