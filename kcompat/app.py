@@ -10,7 +10,7 @@ import functools
 import inspect
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, fields
 from enum import StrEnum
 from pathlib import Path
@@ -284,15 +284,31 @@ def option_group(command: Callable[..., None]) -> Callable[..., None]:
     return run
 
 
-def exit_status(findings: Sequence[Finding], fail_on: FailOn | None, configured: int) -> int:
-    """1 when a finding is at or above ``--fail-on`` (default: the configured severity);
-    findings the configuration accepts ([[ignore]]) never fail."""
+def exit_status(
+    findings: Iterable[Finding | Severity],
+    fail_on: FailOn | None = None,
+    configured: int = 3,
+    *,
+    internal: int = 0,
+) -> int:
+    """Every command's verdict: 3 when the run reported internal errors (the Spark
+    commands' ``internal-error`` findings), else 1 when a finding (or a bare severity) is
+    at or above ``--fail-on`` (default: the configured severity, else error); findings
+    the configuration accepts ([[ignore]]) never fail."""
     from kcompat.findings import Severity
 
+    if internal:
+        return 3
     if fail_on is FailOn.never:
         return 0
     threshold = Severity[fail_on.name.upper()] if fail_on is not None else Severity(configured)
-    return 1 if any(f.severity >= threshold and not f.accepted for f in findings) else 0
+    for found in findings:
+        if isinstance(found, Severity):
+            if found >= threshold:
+                return 1
+        elif found.severity >= threshold and not found.accepted:
+            return 1
+    return 0
 
 
 def emit(report: Report, *, fmt: FindingsFormat, color: Color) -> None:

@@ -95,7 +95,7 @@ def test_the_summary_names_where_each_error_came_in() -> None:
         Comparison(2, "c", "d", "1.2.0", "2.0.0"),
     ]
     summary = summarise(FINDINGS, comparisons, HistoryMode.RELEASES, ReleasedMode.TAGS)
-    assert [(e["introduced_in"], e["rule"], e["field_path"]) for e in summary["introduced"]] == [
+    assert [(e.introduced_in, e.rule, e.field_path) for e in summary.introduced or ()] == [
         ("1.2.0", "field-removed", "Label"),
         ("2.0.0", "field-type-changed", "ShelfId"),
     ]
@@ -110,7 +110,9 @@ def test_the_summary_names_where_each_error_came_in() -> None:
 def _render(result: HistoryResult, *, width: int, chosen: bool) -> str:
     buffer = io.StringIO()
     console = Console(file=buffer, width=width, force_terminal=False, soft_wrap=True)
-    draw_document(history_document(result, chosen=chosen), console)
+    draw_document(
+        history_document(result.summary, result.out, result.seconds, chosen=chosen), console
+    )
     return buffer.getvalue()
 
 
@@ -148,3 +150,24 @@ def test_history_range_help_covers_releases(tmp_path: Path) -> None:
 
     done = run_process(["history", "--help"], tmp_path, env={"COLUMNS": "80"})
     assert "or the releases inside it (releases, transitive" in " ".join(done.stdout.split())
+
+
+def test_a_summary_reads_back_as_it_was_written() -> None:
+    """summary.json is the summary's own shape, and kcompat report reads it back whole."""
+    import json
+
+    from kcompat.report.audit_summary import HistorySummary
+
+    comparisons = [
+        Comparison(0, "a", "b", "1.0.0", "1.1.0"),
+        Comparison(1, "b", "c", "1.1.0", "1.2.0"),
+        Comparison(2, "c", "d", "1.2.0", "2.0.0"),
+    ]
+    for mode in HistoryMode:
+        summary = summarise(FINDINGS, comparisons, mode, ReleasedMode.TAGS)
+        written = json.loads(json.dumps(summary.to_json()))
+        assert HistorySummary.from_json(written) == summary
+        assert ("breaks" in written) == (mode == HistoryMode.TRANSITIVE)
+        assert ("introduced" in written) == (mode != HistoryMode.TRANSITIVE)
+    older = {"mode": "transitive", "released": "tags", "comparisons": 2, "findings": 0}
+    assert HistorySummary.from_json(older).pairs is None  # written before pairs were listed

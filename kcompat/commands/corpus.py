@@ -22,6 +22,7 @@ from kcompat.app import (
     ConfigOption,
     RepoOption,
     app,
+    exit_status,
     option_group,
 )
 from kcompat.commands import spark_options as spark
@@ -160,4 +161,4 @@ def verify(
         result = run_verify(plan, session)
     document = corpus_document(result, chosen=out is not None)
     show_document(document, chosen, options.color)
-    raise typer.Exit(3 if result.internal else (1 if result.errors else 0))
+    raise typer.Exit(exit_status(result.severities, internal=result.internal))

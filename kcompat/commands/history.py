@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 import typer
 
-from kcompat.app import Color, ColorOption, ConfigOption, RepoOption, app
+from kcompat.app import Color, ColorOption, ConfigOption, RepoOption, app, exit_status
 from kcompat.commands import spark_options as spark
 from kcompat.commands.table_format import TableFormatOption, table_format
 from kcompat.modes import HistoryMode
@@ -115,10 +115,9 @@ def history(
     result = run_history(request, lambda: spark_session(master, remote=remote), err_console)
     if report is not None:
         write_report(result, report)
-    show_document(history_document(result, chosen=out is not None), chosen, color)
-    errors = sum(1 for f in result.findings if f["severity"] == "error")
-    internal = sum(1 for f in result.findings if f["rule"] == "internal-error")
-    raise typer.Exit(3 if internal else (1 if errors else 0))
+    document = history_document(result.summary, result.out, result.seconds, chosen=out is not None)
+    show_document(document, chosen, color)
+    raise typer.Exit(exit_status(result.severities, internal=result.internal))
 
 
 def write_report(result: Any, path: Path) -> None:

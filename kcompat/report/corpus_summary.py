@@ -28,11 +28,11 @@ def corpus_data(result: Any) -> dict[str, Any]:
         findings.append(finding)
     document = {
         **envelope("corpus-verify"),
-        "base": result.summary["corpus"]["revision_label"],
-        "head": result.summary["reader"],
+        "base": result.summary.corpus.revision_label,
+        "head": result.summary.reader,
         "findings": findings,
-        "summary": {"files": result.summary["messages"], **counts},
-        "corpus": result.summary,
+        "summary": {"files": result.summary.messages, **counts},
+        "corpus": result.summary.to_json(),
     }
     return document
 
@@ -43,19 +43,19 @@ def corpus_document(result: Any, *, chosen: bool = True) -> TableDocument:
 
     summary = result.summary
     head = (
-        f"{summary['rows']} samples of {summary['messages']} messages from "
-        f"{summary['corpus']['revision_label']} read with {summary['reader']}: "
-        f"{summary['mismatches']} mismatches, {summary['findings']} findings in "
+        f"{summary.rows} samples of {summary.messages} messages from "
+        f"{summary.corpus.revision_label} read with {summary.reader}: "
+        f"{summary.mismatches} mismatches, {summary.findings} findings in "
         f"{result.seconds:.1f} s; " + written_to(result.out, chosen)
     )
     tables = (
-        per_rule_table(summary),
+        per_rule_table(summary.per_rule),
         (
             "Mismatches per message",
             ["message", "samples", "mismatches", "versions"],
             [
-                [m["message"], str(m["samples"]), str(m["mismatches"]), m["versions"]]
-                for m in summary["per_message"][:40]
+                [m.message, str(m.samples), str(m.mismatches), m.versions]
+                for m in summary.per_message[:40]
             ],
         ),
         (

@@ -12,11 +12,14 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from kcompat.escaping import json_safe, shown
 from kcompat.formats import FormatRegistry
 from kcompat.report.markdown import escape, fenced
+
+if TYPE_CHECKING:
+    from kcompat.report.audit_summary import RuleCount
 
 #: (title, column names, rows of cells); a table without a title is drawn without borders
 Table = tuple[str, Sequence[str], Sequence[Sequence[str]]]
@@ -110,7 +113,7 @@ def written_to(out: Any, chosen: bool) -> str:
     return f"Parquet and summary.json in {out} (kept there; --out DIR chooses the place)"
 
 
-def per_rule_table(summary: dict[str, Any]) -> Table:
+def per_rule_table(per_rule: Sequence[RuleCount]) -> Table:
     """ "Findings per rule", as both Spark commands' summaries open."""
-    rows = [[r["rule"], r["severity"], str(r["count"])] for r in summary["per_rule"]]
+    rows = [[r.rule, r.severity, str(r.count)] for r in per_rule]
     return ("Findings per rule", ["rule", "severity", "count"], rows)
