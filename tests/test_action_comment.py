@@ -185,7 +185,10 @@ def test_the_comment_links_commits_and_lines_and_ends_with_how_to_accept(
     commit_tree(workspace, text, "accept the break")
     accepted = run(workspace, tmp_path / "second", github)
     assert accepted.returncode == 0, accepted.stdout
-    assert "3 accepted by the configuration" in github.comments[-1]["body"]
+    accepted_body = github.comments[-1]["body"]
+    # accepted, and in the open: the entry the change adds is its own config-weakened
+    assert "(3 accepted in this change)" in accepted_body, accepted_body[:400]
+    assert "This change edits kcompat's configuration" in accepted_body
     assert "**Breaking on purpose?**" not in github.comments[-1]["body"]
 
 

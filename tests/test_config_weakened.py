@@ -476,14 +476,13 @@ def test_every_setting_of_the_configuration_is_compared() -> None:
 
 
 def test_the_security_page_tables_every_setting() -> None:
-    """docs/SECURITY.md's section (docs/security-config.md until that page lands) shows
-    each setting with the words the code judges it by."""
+    """docs/SECURITY.md's section shows each setting with the words the code judges it by."""
     from kcompat.rules.config_change import SETTINGS
 
     root = Path(__file__).resolve().parent.parent / "docs"
     heading = "## Configuration in the change under review"
-    pages = [p for p in (root / "SECURITY.md", root / "security-config.md") if p.is_file()]
-    (text,) = [t for p in pages if heading in (t := p.read_text(encoding="utf-8"))]
+    text = (root / "SECURITY.md").read_text(encoding="utf-8")
+    assert heading in text
     section = text.split(heading, 1)[1].split("\n## ", 1)[0]
     rows = [line for line in section.splitlines() if line.startswith("| `")]
     assert rows == [f"| `{s.key}` | {s.how} |" for s in SETTINGS]

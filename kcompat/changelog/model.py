@@ -162,11 +162,7 @@ class Changelog:
             yield from group.changes
 
     def counts(self) -> Counts:
-        """What the first line says (one pass over the changes; kept, the model is
-        immutable)."""
-        found: Counts | None = self.__dict__.get("_counts")
-        if found is not None:
-            return found
+        """What the first line says (one pass over the changes)."""
         tally = dict.fromkeys(("added", "removed", "renamed", "reversioned", "changed"), 0)
         for group in self.groups:
             kinds = {change.kind for change in group.changes}
@@ -181,14 +177,12 @@ class Changelog:
             else:
                 tally["changed"] += 1
         breaks = [c for c in self.changes if c.kind is ChangeKind.BREAK]
-        found = Counts(
+        return Counts(
             **tally,
             breaks=sum(1 for c in breaks if c.counts_as_break),
             accepted=sum(1 for c in breaks if c.accepted),
             warnings=sum(1 for c in breaks if c.severity == "warning" and not c.accepted),
         )
-        object.__setattr__(self, "_counts", found)
-        return found
 
     def only(self, names: frozenset[str]) -> Changelog:
         """The changelog of some messages (``kcompat explain NAME --since A``)."""

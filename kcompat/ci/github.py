@@ -41,6 +41,7 @@ from kcompat.ci.comment import (
     REPORT,
     SUMMARY_BUDGET,
     Section,
+    accepted_section,
     assemble,
     comment_body,
     commit_link,
@@ -267,9 +268,16 @@ def _sections(
     the protocol (within its own budget), the diff's findings, the lint's; with
     ``findings_first`` the findings come before the protocol section."""
     sections = []
-    breaks = [f for f in checked.diff.counted if f.severity >= Severity.WARNING]
+    # A config-weakened warning is the change's own acceptance, in the open: not a break
+    # to accept again.
+    breaks = [
+        f
+        for f in checked.diff.counted
+        if f.severity >= Severity.WARNING and f.rule != "config-weakened"
+    ]
     if breaks:
         sections.append(fixed(HOW_TO_ACCEPT, how_to_accept(breaks, inputs.skip_label)))
+    sections.append(accepted_section(checked.diff))  # before the findings take the budget
     findings = [_report_section(REPORT, checked.diff, rest, checked.links)]
     if checked.lint is not None:
         findings.append(_report_section(LINT, checked.lint, rest, checked.links))
@@ -279,10 +287,10 @@ def _sections(
 
 def _report_section(place: int, report: Report, rest: str, links: SourceLinks | None) -> Section:
     def render(budget: int) -> str:
-        text = render_markdown(report, budget=budget, rest=rest, links=links)
+        text = render_markdown(report, budget=budget, rest=rest, links=links, config=False)
         if len(text) > budget:  # the renderer's estimate ran over: ask for that much less
             text = render_markdown(
-                report, budget=2 * budget - len(text) - 200, rest=rest, links=links
+                report, budget=2 * budget - len(text) - 200, rest=rest, links=links, config=False
             )
         return text
 

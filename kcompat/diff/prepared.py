@@ -99,9 +99,11 @@ def prepare_pair(
             base.repo, config.release_tags, config.release_branches or None, pathspecs, cache
         )
     by_tags = releases if mode != ReleasedMode.BASE else None
-    counted = by_tags.counted(base, head) if by_tags is not None else ()
+    asked = _with_heads(base, loaded.base, loaded.head)
+    counted = by_tags.counted(base, head, asked) if by_tags is not None else ()
     if by_tags is not None:
-        policy, note = by_tags.policy(_with_heads(base, loaded.base, loaded.head), counted), ""
+        present_at = base.sha if base.kind == "rev" else None
+        policy, note = by_tags.policy(asked, counted, present_at), ""
     else:
         policy = _policy_of_base(base, loaded.base)
         note = _no_releases_note(base, mode, config)

@@ -26,7 +26,7 @@ from kcompat.pipeline.history_tasks import (
 )
 from kcompat.pipeline.outputs import Output
 from kcompat.pipeline.prepare import Preparation, PrepareJob, prefetched, worker_count
-from kcompat.pipeline.revisions import Comparison, consecutive, releases
+from kcompat.pipeline.revisions import Comparison, consecutive, not_ancestors, releases
 from kcompat.pipeline.sparkapi import is_connect, label_jobs
 from kcompat.report.audit_summary import (
     Break,
@@ -267,6 +267,8 @@ def run_history(request: HistoryRequest, spark: Any, console: Any = None) -> His
 
         changelogs = write_changelogs(out, session, rows, texts, findings)
         summary = replace(summary, changelogs=changelogs)
+    if request.mode == HistoryMode.RELEASES:
+        summary = replace(summary, notes=tuple(not_ancestors(repo, comparisons)))
     summary = replace(
         summary,
         seconds=round(time.perf_counter() - started, 2),

@@ -85,6 +85,7 @@ class HistorySummary:
     introduced: tuple[Introduced, ...] | None = None  # consecutive and releases audits
     breaks: tuple[Break, ...] | None = None  # transitive audits
     changelogs: tuple[ChangelogEntry, ...] | None = None  # --changelog
+    notes: tuple[str, ...] | None = None  # releases audits: what a reader should know
     seconds: float | None = None
     timings: Mapping[str, float] | None = None
 
@@ -108,6 +109,8 @@ class HistorySummary:
             out["breaks"] = [{**_fields(b), "pairs": list(b.pairs)} for b in self.breaks]
         if self.changelogs is not None:
             out["changelogs"] = [_fields(c) for c in self.changelogs]
+        if self.notes is not None:
+            out["notes"] = list(self.notes)
         if self.seconds is not None:
             out["seconds"] = self.seconds
         if self.timings is not None:
@@ -146,6 +149,7 @@ class HistorySummary:
             else tuple(_introduced(e) for e in _objects(introduced)),
             breaks=None if breaks is None else tuple(_break(b) for b in _objects(breaks)),
             changelogs=_changelogs(data.get("changelogs")),
+            notes=_strings(data.get("notes")),
             seconds=_number(data.get("seconds")),
             timings=_timings(data.get("timings")),
         )
@@ -274,6 +278,10 @@ def _changelogs(entries: object) -> tuple[ChangelogEntry, ...] | None:
         for e in _objects(entries)
         if isinstance(e.get("html"), str)
     )
+
+
+def _strings(value: object) -> tuple[str, ...] | None:
+    return tuple(str(v) for v in value) if isinstance(value, list) else None
 
 
 def _timings(value: object) -> dict[str, float] | None:

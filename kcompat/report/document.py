@@ -27,6 +27,7 @@ class Report:
     suppressed: int = 0  # silenced by inline ignore comments
     baselined: int = 0  # accepted by --baseline
     base_label: str = "BASE"  # what the text format calls BASE ("upstream" for drift)
+    fixtures: int = 0  # diff: findings about test specs, made infos
     suppressions: tuple[tuple[str, int], ...] = ()  # each ignore comment reason, how many
 
     @staticmethod
@@ -56,6 +57,7 @@ class Report:
             hidden=len(outcome.findings) - len(shown),
             suppressed=len(outcome.suppressed),
             baselined=len(outcome.baselined),
+            fixtures=outcome.fixtures,
             suppressions=tuple(Counter(f.suppressed for f in outcome.suppressed).most_common()),
             base_label=base_label,
         )
@@ -106,6 +108,8 @@ class Report:
             parts.append(f"{self.suppressed} suppressed by ignore comments ({self.reasons(quote)})")
         if self.baselined:
             parts.append(f"{self.baselined} accepted by the baseline")
+        if self.fixtures:
+            parts.append(f"{self.fixtures} about test fixtures, at most info")
         if self.hidden:
             parts.append(f"{self.hidden} hidden by --level")
         return ", ".join(parts)

@@ -42,8 +42,8 @@ METADATA = frozenset({"source", "root", "label", "lines"})
 #: Entry attributes under the key a file writes them with (``preview``'s ``message``).
 _AS_WRITTEN = {"pattern": "message"}
 #: Values a configuration holds in another form than a file writes them (``released =
-#: "auto"`` is held as "").
-_AS_READ: dict[str, dict[Any, Any]] = {"released": {"": "auto"}}
+#: "auto"`` is held as None).
+_AS_READ: dict[str, dict[Any, Any]] = {"released": {None: "auto", "": "auto"}}
 #: A value longer than this is cut in messages (the file holds the rest).
 _SHOWN = 160
 
@@ -298,6 +298,13 @@ SETTINGS: tuple[Setting, ...] = (
         "preview",
         "a new `preview` entry turns a message's errors into warnings",
         _entries,
+    ),
+    Setting(
+        "fixtures",
+        "fixtures",
+        "more folders of test specs: the findings about their specs become infos",
+        _whole,
+        lambda base, head: bool(set(head.fixtures) - set(base.fixtures)),
     ),
     Setting(
         "diff_base",
