@@ -26,7 +26,7 @@ from kcompat.rules.evolution.pairing import MessagePair, StructPair, pair_layout
 from kcompat.spec.model import NO_VERSIONS, Field, Message, show_value
 from kcompat.spec.resolve import Kind, LayoutField, StructLayout, Wire, resolve
 from kcompat.spec.runs import boundaries, runs
-from kcompat.spec.shape import version_signature
+from kcompat.spec.shape import struct_inside, version_signature
 from kcompat.spec.versions import Versions
 
 #: What a change to versions a release shipped may be without breaking their bytes.
@@ -76,18 +76,12 @@ def _version_step(
             yield _added(message, entry, at)
         elif was is not entry:
             yield from _field_changes(message, was, entry, at)
-            inner = _child_struct(was.wire), _child_struct(entry.wire)
+            inner = struct_inside(was.wire), struct_inside(entry.wire)
             if inner[0] is not None and inner[1] is not None:
                 yield from _version_step(message, inner[0], inner[1], at)
     for entry in before.all_fields():
         if entry.field.name not in names:
             yield _gone(message, entry, False, at)
-
-
-def _child_struct(wire: Wire) -> StructLayout | None:
-    if wire.struct is not None:
-        return wire.struct
-    return wire.element.struct if wire.element is not None else None
 
 
 def existing_version_changes(pair: MessagePair, released: Versions) -> list[Change]:

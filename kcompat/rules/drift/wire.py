@@ -8,9 +8,9 @@ from dataclasses import dataclass
 from kcompat.findings import Reporter, Severity
 from kcompat.rules.drift.adapters import DriftPair, pair_rule
 from kcompat.rules.registry import Category
-from kcompat.spec.resolve import Kind, LayoutField, StructLayout, resolve
+from kcompat.spec.resolve import LayoutField, StructLayout, resolve
 from kcompat.spec.runs import runs
-from kcompat.spec.shape import own_shape, struct_shape
+from kcompat.spec.shape import own_shape, struct_inside, struct_shape
 from kcompat.spec.versions import Versions
 
 
@@ -60,21 +60,9 @@ def first_difference(upstream: StructLayout, local: StructLayout) -> Difference 
 def _compare(up: LayoutField, lo: LayoutField, position: int) -> Difference | None:
     if own_shape(up.wire) != own_shape(lo.wire):
         return Difference(up.path if up.path == lo.path else lo.path, up, lo, position)
-    for child_up, child_lo in (
-        (up.wire.struct, lo.wire.struct),
-        (_element_struct(up), _element_struct(lo)),
-    ):
-        if child_up is not None and child_lo is not None:
-            found = first_difference(child_up, child_lo)
-            if found is not None:
-                return found
-    return None
-
-
-def _element_struct(entry: LayoutField) -> StructLayout | None:
-    element = entry.wire.element
-    if element is not None and element.kind is Kind.STRUCT:
-        return element.struct
+    child_up, child_lo = struct_inside(up.wire), struct_inside(lo.wire)
+    if child_up is not None and child_lo is not None:
+        return first_difference(child_up, child_lo)
     return None
 
 

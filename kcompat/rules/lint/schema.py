@@ -116,12 +116,22 @@ def _value_check(sub: dict[str, Any]) -> Callable[[Any], bool]:
     if not set(sub) <= _SIMPLE_KEYWORDS or sub.get("additionalProperties") is False:
         return _never
     if "enum" in sub:
-        if set(sub) != {"enum"} or not all(isinstance(o, str) for o in sub["enum"]):
-            return _never
-        options = frozenset(sub["enum"])
-        return lambda v: v.__class__ is str and v in options
+        return _enum_check(sub)
     if "type" not in sub:
         return _anything if not sub else _never
+    return _type_check(sub)
+
+
+def _enum_check(sub: dict[str, Any]) -> Callable[[Any], bool]:
+    """One of a set of strings (the only enums the flat schemas have)."""
+    if set(sub) != {"enum"} or not all(isinstance(o, str) for o in sub["enum"]):
+        return _never
+    options = frozenset(sub["enum"])
+    return lambda v: v.__class__ is str and v in options
+
+
+def _type_check(sub: dict[str, Any]) -> Callable[[Any], bool]:
+    """A JSON type (or several); an array's items or an object's values checked too."""
     names = sub["type"] if isinstance(sub["type"], list) else [sub["type"]]
     if not all(name in _CLASSES for name in names):
         return _never
@@ -271,28 +281,34 @@ def missing_key(spec: SpecFile, report: Reporter) -> None:
                     )
         elif error.validator == "anyOf" and not error.path and kind == "field":
             report(obj, f"{_owner(kind, obj)} has no 'versions'", hint=_MISSING_HINTS["versions"])
-    # Kafka reads JSON null as a missing key, and takes a field's versions from a non-blank
-    # taggedVersions only: either way it fails with "You must specify the version of ...".
-    for kind, obj in written_objects(spec):
-        if kind == "commonStruct" and "versions" in obj and obj["versions"] is None:
-            why = "null is read as a missing key"
-        elif kind == "field" and obj.get("versions") is None:
-            tagged = scalar_text(obj.get("taggedVersions"))
-            if tagged is not None and tagged.strip():
-                continue
-            if "versions" in obj:
-                why = "null is read as a missing key"
-            elif "taggedVersions" in obj:
-                why = "its taggedVersions are empty, so there is nothing to take them from"
-            else:
-                continue  # neither key: reported above from the schema
-        else:
-            continue
+    for kind, obj, why in _versions_read_as_missing(spec):
         report(
             obj.where_value("versions") if "versions" in obj else obj,
             f"{_owner(kind, obj)} has no 'versions' ({why})",
             hint=_MISSING_HINTS["versions"],
         )
+
+
+def _versions_read_as_missing(spec: SpecFile) -> Iterator[tuple[str, JObject, str]]:
+    """(kind, object, why) for versions the schema sees but Kafka does not: it reads JSON
+    null as a missing key, and takes a field's versions from a non-blank taggedVersions
+    only; either way it fails with "You must specify the version of ..."."""
+    for kind, obj in written_objects(spec):
+        if kind == "commonStruct" and "versions" in obj and obj["versions"] is None:
+            yield kind, obj, "null is read as a missing key"
+        elif kind == "field" and obj.get("versions") is None:
+            tagged = scalar_text(obj.get("taggedVersions"))
+            if tagged is not None and tagged.strip():
+                continue
+            if "versions" in obj:
+                yield kind, obj, "null is read as a missing key"
+            elif "taggedVersions" in obj:
+                yield (
+                    kind,
+                    obj,
+                    "its taggedVersions are empty, so there is nothing to take them from",
+                )
+            # neither key: reported from the schema
 
 
 _MISSING_HINTS = {
