@@ -259,16 +259,12 @@ def run_history(request: HistoryRequest, spark: Any, console: Any = None) -> His
             timings["written"] = time.perf_counter() - started
             findings = read_findings(session, out)
         timings["checked"] = time.perf_counter() - started
-    summary = summarise(findings, comparisons, request.mode, mode)
-    if request.mode == HistoryMode.CONSECUTIVE:
-        summary = replace(summary, introduced=name_commits(repo, summary.introduced or ()))
+    summary = told_by_git(summarise(findings, comparisons, request.mode, mode), repo, comparisons)
     if request.changelog and request.mode == HistoryMode.RELEASES:
         from kcompat.pipeline.history_changelogs import write_changelogs
 
         changelogs = write_changelogs(out, session, rows, texts, findings)
         summary = replace(summary, changelogs=changelogs)
-    if request.mode == HistoryMode.RELEASES:
-        summary = replace(summary, notes=tuple(not_ancestors(repo, comparisons)))
     summary = replace(
         summary,
         seconds=round(time.perf_counter() - started, 2),
@@ -406,6 +402,19 @@ def introduced(findings: Sequence[dict[str, Any]]) -> tuple[Introduced, ...]:
             key = _finding_key(f)
             first.setdefault(key, Introduced(*key, f["head_label"], f["base_label"]))
     return tuple(first.values())
+
+
+def told_by_git(
+    summary: HistorySummary, repo: GitRepo, comparisons: Sequence[Comparison]
+) -> HistorySummary:
+    """What git adds to a summary: the subject of each commit that introduced an error
+    (consecutive audits), and which release pairs are not ancestor and descendant
+    (releases audits)."""
+    if summary.mode == HistoryMode.CONSECUTIVE:
+        return replace(summary, introduced=name_commits(repo, summary.introduced or ()))
+    if summary.mode == HistoryMode.RELEASES:
+        return replace(summary, notes=tuple(not_ancestors(repo, comparisons)))
+    return summary
 
 
 def name_commits(repo: GitRepo, entries: Sequence[Introduced]) -> tuple[Introduced, ...]:
