@@ -1,7 +1,7 @@
 """Running lint rules over spec files: document and message rules once per file, and the
 field rules in one walk of each message, every field handed to every field rule in turn
-(as buf's lint hands each element to all its pair handlers), with one reporter per field
-that each rule reports through."""
+(as buf's lint hands each element to all its pair handlers), through one reporter that
+names the field and the rule at hand."""
 
 from __future__ import annotations
 
@@ -34,21 +34,19 @@ def walk_fields(rules: Sequence[Rule], spec: SpecFile, sink: list[Finding]) -> N
     message = spec.message
     if message is None:
         return
+    # One reporter for the whole walk, pointed at each field and bound to each rule in
+    # turn: a check reports through it at once (nothing keeps it), so the walk builds no
+    # reporter per field or per rule; a finding is made only when a rule reports.
+    report = Reporter(rules[0], spec.path, sink, message_name=message.name)
     for scope in scopes(message):
         for field in scope.fields:
             node = field.node
             if node is None:
                 continue
-            report = Reporter(
-                rules[0],
-                spec.path,
-                sink,
-                message_name=message.name,
-                field_path=scope.field_path(field),
-            )
+            report.field_path = scope.field_path(field)
             subject = (scope, field, node)
             for rule in rules:
-                report.rule = rule  # the same reporter, bound to each rule in turn
+                report.rule = rule
                 rule.run(subject, report, None)
 
 
