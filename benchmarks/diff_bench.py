@@ -257,7 +257,7 @@ def main() -> int:
         print(
             f"{r['scenario']:<{width}}  {r['variant']:<{vwidth}}  {_seconds(r['median'])}  "
             f"{_seconds(r['min'])}  {_seconds(r['cpu'])}  {_seconds(r['cpu_min'])}  "
-            f"{'<=' if r.get('judged_by') == 'cpu' else '< '} {r['goal']:.1f} s "
+            f"{'<=' if r.get('judged_by') == 'cpu' else '< '} {r['goal']:.2f} s "
             f"{'cpu ' if r.get('judged_by') == 'cpu' else 'wall'}  {verdict}"
         )
     bytecode = "as the environment sets it" if args.as_set else "bytecode cached"

@@ -30,9 +30,10 @@ from kcompat.config_preview import glob_matches as glob_matches
 from kcompat.config_preview import parse_previews
 from kcompat.findings import Severity
 from kcompat.modes import ReleasedMode
-from kcompat.patterns import PatternError, compiled
+from kcompat.patterns import RELEASE_TAGS, PatternError, compiled
+from kcompat.tomllines import key_lines, line_of
 
-DEFAULT_RELEASE_TAGS = r"^v?\d+\.\d+(\.\d+)?$"
+DEFAULT_RELEASE_TAGS = RELEASE_TAGS
 #: Where test specs live (Maven and Gradle layouts): no release ships them, so a diff's
 #: findings about them are at most info.
 DEFAULT_FIXTURES = ("src/test/*", "src/testFixtures/*")
@@ -104,15 +105,7 @@ class Config:
     def line_of(self, key: str) -> int:
         """The line of a key (``severity.tag-changed``, ``ignore#2``), else of the nearest
         enclosing one, else 1."""
-        written = dict(self.lines)
-        while key not in written:
-            if "." in key:
-                key = key.rpartition(".")[0]
-            elif "#" in key:
-                key = key.partition("#")[0]
-            else:
-                return 1
-        return written[key]
+        return line_of(dict(self.lines), key)
 
     def is_fixture(self, path: str) -> bool:
         """Whether ``path`` is a test spec (see ``fixtures``)."""
@@ -264,8 +257,6 @@ def config_from_text(
         if not isinstance(table, dict):
             raise ConfigError(f"{named}: 'tool.kcompat' must be a table, not {_kind(table)}")
     found = parse_config(table, named, str(root if root is not None else path.parent), rules=rules)
-    from kcompat.tomllines import key_lines
-
     try:
         label = os.path.relpath(path)
     except ValueError:  # another drive (Windows)

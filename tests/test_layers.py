@@ -61,6 +61,21 @@ def test_an_import_inside_a_function_that_climbs_a_layer_breaks_them(tmp_path: P
     assert "kcompat.spec.versions -> kcompat.rules.registry" in done.stdout
 
 
+def test_importing_json5_in_kcompat_breaks_them(tmp_path: Path) -> None:
+    """json5 is the loader's test oracle (the dev extra): kcompat itself never needs it."""
+    shutil.copytree(ROOT / "kcompat", tmp_path / "kcompat", ignore=shutil.ignore_patterns("*.pyc"))
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    load = tmp_path / "kcompat" / "spec" / "load.py"
+    load.write_text(
+        load.read_text(encoding="utf-8")
+        + "\n\ndef _oracle() -> None:\n    import json5  # noqa: F401\n",
+        encoding="utf-8",
+    )
+    done = _run(tmp_path)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "kcompat.spec.load -> json5" in done.stdout
+
+
 @pytest.mark.parametrize(
     ("module", "line", "broken"),
     [

@@ -50,7 +50,7 @@ def render(changelog: Changelog) -> list[Line]:
     for group in changelog.groups:
         lines.append(())
         lines += group_lines(group, changelog.diff_command)
-    counts = changelog.counts()
+    counts = changelog.counts
     if changelog.released and (counts.breaks or counts.accepted or counts.warnings):
         lines += [(), ((f"Released: {changelog.released}.", "dim"),)]
     return lines

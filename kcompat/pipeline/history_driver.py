@@ -38,7 +38,7 @@ from kcompat.report.audit_summary import (
 )
 from kcompat.sources.git import GitRepo
 from kcompat.sources.gitwalk import subjects
-from kcompat.sources.releases import release_tags
+from kcompat.sources.release_source import release_tags
 
 
 @dataclass(frozen=True)

@@ -7,9 +7,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from kcompat.errors import UsageError
-from kcompat.sources.git import GitRepo, Tag
+from kcompat.sources.git import GitRepo
+from kcompat.sources.gitrefs import Tag
 from kcompat.sources.gitwalk import commits_in, first_parent_line
-from kcompat.sources.releases import release_tags
+from kcompat.sources.release_source import release_tags
 
 
 @dataclass(frozen=True)

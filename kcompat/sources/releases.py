@@ -1,4 +1,5 @@
-"""What each release shipped, read from git: release tags (and optionally release branches).
+"""What each release shipped, read from a :class:`~kcompat.sources.release_source.ReleaseSource`
+(a repository's release tags, and optionally its release branches).
 
 A version of a message is released when some release ships it: the release's spec has it
 in ``validVersions``, less an unstable latest version (a response follows its request).
@@ -18,12 +19,13 @@ from pathlib import PurePosixPath
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
-from kcompat.naming import release_order, request_name_for
-from kcompat.patterns import matching
+from kcompat.naming import request_name_for
 from kcompat.rules.evolution.released import TAGS, Releases, Shipped
-from kcompat.sources.git import GitRepo, Tag
+from kcompat.sources.git import GitRepo
+from kcompat.sources.gitrefs import Tag
+from kcompat.sources.release_source import GitReleases, git_releases
 from kcompat.sources.release_texts import ReleaseText, ReleaseTexts
-from kcompat.sources.sides import Side
+from kcompat.sources.source import SpecSource
 from kcompat.spec.model import Message
 from kcompat.spec.shape import signature_digest, wire_signature
 from kcompat.spec.specfile import read_spec
@@ -41,22 +43,6 @@ class _Named(Protocol):
 _Found = TypeVar("_Found", bound=_Named)
 
 
-def release_tags(repo: GitRepo, pattern: str) -> list[Tag]:
-    """Tags that look like releases (``1.2.3``, ``v1.2.3`` by default; no ``-rc``), oldest
-    release first."""
-    chosen = matching(pattern, repo.tags(), _name, "release-tags")
-    return sorted(chosen, key=lambda t: release_order(t.name))
-
-
-def release_branches(repo: GitRepo, pattern: str) -> list[Tag]:
-    """Tips of branches (local or remote-tracking) whose short name matches ``pattern``,
-    as releases about to ship (named ``3.9 (branch)``), oldest first."""
-    tips: dict[str, Tag] = {}
-    for branch in matching(pattern, repo.branches(), _name, "release-branches"):
-        tips.setdefault(branch.name, Tag(f"{branch.name} (branch)", branch.sha, branch.ref))
-    return sorted(tips.values(), key=lambda t: release_order(t.name))
-
-
 #: What releases shipped of one message: versions, first releases, first deprecations,
 #: and the (release, text) pairs behind each version.
 _Releases = tuple[
@@ -71,9 +57,7 @@ _Releases = tuple[
 class TagReleases:
     """What each release shipped, read lazily and cached per blob (one per repository)."""
 
-    repo: GitRepo
-    tags: list[Tag]
-    pathspecs: tuple[str, ...] = ()
+    source: GitReleases  # the releases, and how their texts are read
     _trees: dict[str, dict[str, str]] = field(default_factory=dict)
     _by_basename: dict[str, dict[str, list[str]]] = field(default_factory=dict)
     _messages: dict[bytes, Message | None] = field(default_factory=dict)
@@ -89,19 +73,34 @@ class TagReleases:
     _identity: dict[str, tuple[str, int]] = field(default_factory=dict)
     _roots: dict[str, str | None] = field(default_factory=dict)  # tag sha -> its root commit
 
+    @property
+    def repo(self) -> GitRepo:
+        return self.source.repo
+
+    @property
+    def tags(self) -> Sequence[Tag]:
+        """The releases, oldest first."""
+        return self.source.releases
+
+    @property
+    def pathspecs(self) -> tuple[str, ...]:
+        return self.source.pathspecs
+
     def counted(
-        self, base: Side, head: Side, messages: Sequence[tuple[str, Message, Message | None]] = ()
+        self,
+        base: SpecSource,
+        head: SpecSource,
+        messages: Sequence[tuple[str, Message, Message | None]] = (),
     ) -> tuple[Tag, ...]:
         """The releases a comparison is judged against: all of them, less those that
         already contain the change. A release contains it by ancestry (cut after it) or by
         content: it ships HEAD's layout of every version the change alters (a patch
         backported to 3.6.1 is in 3.7.0 too, which no commit of 3.6.1 is). HEAD itself,
         when it is a release, contains it."""
-        self._present_at = base.sha if base.kind == "rev" else None
-        tags = [t for t in self.tags if head.sha is None or t.sha != head.sha]
-        ranged = base.kind == "rev" and head.kind == "rev" and base.sha and head.sha
-        if ranged and base.sha and head.sha and base.sha != head.sha:
-            later = self.repo.refs_with(base.sha, head.sha)
+        self._present_at = base.commit
+        tags = [t for t in self.tags if head.commit is None or t.sha != head.commit]
+        if base.commit and head.commit and base.commit != head.commit:
+            later = self.source.containing(base.commit, head.commit)
             tags = [t for t in tags if t.ref not in later]
         self.know(messages)
         changes = [
@@ -165,7 +164,7 @@ class TagReleases:
     def _found_at(
         self, tag: Tag, path: str, name: str, read: Callable[[bytes, str], _Found | None]
     ) -> _Found | None:
-        data = self.repo.read_at(tag.sha, path)
+        data = self.source.read(tag, path)
         if data is not None:
             found = read(data, path)
             if found is not None:
@@ -174,7 +173,7 @@ class TagReleases:
         for candidate in self._by_basename[tag.sha].get(PurePosixPath(path).name, []):
             if candidate == path:
                 continue
-            data = self.repo.read_at(tag.sha, candidate)
+            data = self.source.read(tag, candidate)
             found = read(data, candidate) if data is not None else None
             if found is not None and found.name == name:
                 return found
@@ -198,7 +197,7 @@ class TagReleases:
         for candidate in sorted(self._tree(tag)):
             if candidate == path or candidate in present:
                 continue
-            data = self.repo.read_at(tag.sha, candidate)
+            data = self.source.read(tag, candidate)
             if data is None or not (
                 quoted in data or (key_text is not None and key_text.search(data))
             ):
@@ -284,8 +283,7 @@ class TagReleases:
         oldest = self.tags[0]
         root = self._roots.get(oldest.sha, "")
         if root == "":
-            out = self.repo.run_git("rev-list", "--max-parents=0", oldest.sha).split()
-            root = self._roots[oldest.sha] = out[0] if out else None
+            root = self._roots[oldest.sha] = self.source.root(oldest)
         at_root = self.text_at(Tag("(start of history)", root), path, name) if root else None
         there = at_root.valid_versions if at_root is not None else Versions.none()
         return tuple((v, f"≤ {r}" if r == oldest.name and v in there else r) for v, r in firsts)
@@ -396,17 +394,7 @@ def releases_for(
 ) -> TagReleases | None:
     """The releases of a repository, or None when it has none matching the patterns
     (what their texts say is kept between runs in ``cache``, when a command gives one)."""
-    tags = release_tags(repo, pattern)
-    if branch_pattern:
-        tags = sorted([*tags, *release_branches(repo, branch_pattern)], key=_tag_order)
-    if not tags:
+    found = git_releases(repo, pattern, branch_pattern, pathspecs)
+    if found is None:
         return None
-    return TagReleases(repo, tags, tuple(pathspecs), _texts=ReleaseTexts(cache))
-
-
-def _name(tag: Tag) -> str:
-    return tag.name
-
-
-def _tag_order(tag: Tag) -> tuple[tuple[int, ...], str]:
-    return release_order(tag.name)
+    return TagReleases(found, _texts=ReleaseTexts(cache))
