@@ -1,32 +1,25 @@
-"""Validate spec files with the JSON Schema in ``specs/`` (through ``jsonschema``).
-
-The published schema is recursive and full of patterns for editors. Lint derives flat,
-``$ref``-free schemas for a message, a field and a common struct from it, keeping only
-the keywords whose findings no dedicated rule reports better (unknown keys, missing
-keys, value types, enum values). What is left depends only on an object's keys, its
-values' JSON types and its enum values, which a check written here from the schema
-clears for nearly every object: jsonschema is imported and run only for the others.
-"""
+"""The schema rules: what the spec format's JSON Schema says is wrong with an object
+(unknown keys, missing keys, values of the wrong JSON type, values outside an enum), each
+reported as Kafka's parser would take it (:mod:`kcompat.rules.lint.flat_schema` checks
+the objects against the schema)."""
 
 from __future__ import annotations
 
 import difflib
 import json
 import re
-from collections.abc import Callable, Iterator
-from functools import cache
+from collections.abc import Iterator
 from typing import Any
 
 from kcompat.findings import Reporter, Severity
 from kcompat.rules.lint.adapters import document_rule
+from kcompat.rules.lint.flat_schema import flat_schemas
 from kcompat.rules.lint.scopes import written_objects
 from kcompat.rules.registry import Category
 from kcompat.spec.jackson import scalar_text
 from kcompat.spec.load import JArray, JObject, Position
 from kcompat.spec.specfile import SpecFile
 
-#: Keywords lint takes from the schema; the others are reported by dedicated rules.
-_KEPT = {"type", "enum", "required", "anyOf", "properties", "additionalProperties", "items"}
 #: Keys of the unshipped draft syntax: the draft-syntax rule explains them with a migration hint.
 DRAFT_KEYS = frozenset({"optionalFields", "versionsWithOptional", "nullable"})
 _JSON_TYPES = {
@@ -38,151 +31,6 @@ _JSON_TYPES = {
     "boolean": "true or false",
     "null": "null",
 }
-
-
-def schema_text() -> str:
-    """The spec-file JSON Schema shipped with the package (same file as ``specs/``)."""
-    from importlib import resources  # only for the schema rule: `kcompat diff` never asks
-
-    return resources.files("kcompat").joinpath("data/message-spec.schema.json").read_text()
-
-
-@cache
-def published_schema() -> dict[str, Any]:
-    schema: dict[str, Any] = json.loads(schema_text())
-    return schema
-
-
-class _FlatSchema:
-    """One object kind (message, field, common struct): a quick check, then the validator.
-
-    The flat schema only says which keys an object may and must have and what JSON type
-    (or enum value) each holds, so most objects are cleared by a check written here from
-    the schema; jsonschema runs (and is imported) only for an object that check does not
-    clear, and says exactly what is wrong with it.
-    """
-
-    def __init__(self, schema: dict[str, Any]) -> None:
-        self.schema = schema
-        self.properties: dict[str, Any] = schema.get("properties", {})
-        self.checks = {key: _value_check(sub) for key, sub in self.properties.items()}
-        self.required = tuple(schema.get("required", ()))
-        self.any_required = tuple(tuple(alt.get("required", ())) for alt in schema.get("anyOf", ()))
-        self._validator: Any = None
-
-    def clearly_valid(self, obj: JObject) -> bool:
-        for key, value in obj.items():
-            check = self.checks.get(key)
-            if check is None or not check(value):
-                return False
-        if not all(key in obj for key in self.required):
-            return False
-        return not self.any_required or any(
-            all(key in obj for key in keys) for keys in self.any_required
-        )
-
-    def errors(self, obj: JObject) -> list[Any]:
-        if self.clearly_valid(obj):
-            return []
-        if self._validator is None:
-            from jsonschema import Draft202012Validator
-
-            self._validator = Draft202012Validator(self.schema)
-        return list(self._validator.iter_errors(obj))
-
-
-#: The Python classes the loader gives each JSON type (a bool is no JSON integer or number).
-_CLASSES = {
-    "object": (JObject,),
-    "array": (JArray,),
-    "string": (str,),
-    "integer": (int,),
-    "number": (int, float),
-    "boolean": (bool,),
-}
-_SIMPLE_KEYWORDS = {"type", "enum", "items", "additionalProperties"}
-
-
-def _never(_value: Any) -> bool:
-    return False
-
-
-def _anything(_value: Any) -> bool:
-    return True
-
-
-def _value_check(sub: dict[str, Any]) -> Callable[[Any], bool]:
-    """A check that a value certainly meets ``sub`` (False: let the validator say)."""
-    if not set(sub) <= _SIMPLE_KEYWORDS or sub.get("additionalProperties") is False:
-        return _never
-    if "enum" in sub:
-        return _enum_check(sub)
-    if "type" not in sub:
-        return _anything if not sub else _never
-    return _type_check(sub)
-
-
-def _enum_check(sub: dict[str, Any]) -> Callable[[Any], bool]:
-    """One of a set of strings (the only enums the flat schemas have)."""
-    if set(sub) != {"enum"} or not all(isinstance(o, str) for o in sub["enum"]):
-        return _never
-    options = frozenset(sub["enum"])
-    return lambda v: v.__class__ is str and v in options
-
-
-def _type_check(sub: dict[str, Any]) -> Callable[[Any], bool]:
-    """A JSON type (or several); an array's items or an object's values checked too."""
-    names = sub["type"] if isinstance(sub["type"], list) else [sub["type"]]
-    if not all(name in _CLASSES for name in names):
-        return _never
-    classes = frozenset(c for name in names for c in _CLASSES[name])
-    inner = sub.get("items", sub.get("additionalProperties"))
-    if inner is None:
-        return lambda v: v.__class__ in classes
-    each = _value_check(inner)
-    if classes == {JArray}:
-        return lambda v: v.__class__ is JArray and all(map(each, v))
-    if classes == {JObject}:
-        return lambda v: v.__class__ is JObject and all(map(each, v.values()))
-    return _never
-
-
-@cache
-def _flat_schemas() -> dict[str, _FlatSchema]:
-    schema = published_schema()
-    defs = schema["$defs"]
-
-    def flatten(node: Any) -> Any:
-        """A schema without $refs and without the keywords dedicated rules cover."""
-        if not isinstance(node, dict):
-            return node
-        if "$ref" in node:
-            name = node["$ref"].rsplit("/", 1)[-1]
-            # nested fields and structs are validated as objects of their own; here they
-            # only have to be objects at all
-            if name in ("field", "commonStruct"):
-                return {"type": "object"}
-            return flatten(defs[name])
-        out: dict[str, Any] = {}
-        for keyword, value in node.items():
-            if keyword not in _KEPT:
-                continue
-            if keyword == "properties":
-                out[keyword] = {name: flatten(sub) for name, sub in value.items()}
-            elif keyword == "anyOf":
-                out[keyword] = [flatten(sub) for sub in value]
-            elif isinstance(value, dict):
-                out[keyword] = flatten(value)
-            else:
-                out[keyword] = value
-        return out
-
-    top = {k: v for k, v in schema.items() if k not in ("$defs", "$schema", "$id")}
-    return {
-        "message": _FlatSchema(flatten(top)),
-        "field": _FlatSchema(flatten(defs["field"])),
-        "commonStruct": _FlatSchema(flatten(defs["commonStruct"])),
-    }
 
 
 #: Keys without which a spec's wire layout is a guess (what ``diff`` checks before it
@@ -211,7 +59,7 @@ _last_validated: list[Any] = [None, ()]
 def _schema_errors(spec: SpecFile) -> tuple[tuple[str, JObject, Any], ...]:
     """One validation pass per file, shared by the four schema rules (run back to back)."""
     if _last_validated[0] is not spec:
-        flat = _flat_schemas()
+        flat = flat_schemas()
         found = tuple(
             (kind, obj, error)
             for kind, obj in written_objects(spec)
@@ -246,7 +94,7 @@ def _owner(kind: str, obj: JObject) -> str:
 @document_rule("unknown-key", Category.SCHEMA, Severity.ERROR)
 def unknown_key(spec: SpecFile, report: Reporter) -> None:
     """A key the spec format does not define (Kafka's parser rejects unknown keys)."""
-    flat = _flat_schemas()
+    flat = flat_schemas()
     for kind, obj, error in _schema_errors(spec):
         if error.validator != "additionalProperties":
             continue
