@@ -15,6 +15,7 @@ import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from kcompat.spec.load import JArray, JObject
@@ -24,10 +25,12 @@ _KEPT = {"type", "enum", "required", "anyOf", "properties", "additionalPropertie
 
 
 def schema_text() -> str:
-    """The spec-file JSON Schema shipped with the package (same file as ``specs/``)."""
-    from importlib import resources  # only for the schema rule: `kcompat diff` never asks
-
-    return resources.files("kcompat").joinpath("data/message-spec.schema.json").read_text()
+    """The spec-file JSON Schema shipped with the package (same file as ``specs/``), read
+    beside the code: ``importlib.resources`` would import ``tempfile`` for it, a tenth of
+    a lint run's imports."""
+    return (Path(__file__).resolve().parents[2] / "data" / "message-spec.schema.json").read_text(
+        encoding="utf-8"
+    )
 
 
 @cache
