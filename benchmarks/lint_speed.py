@@ -82,8 +82,9 @@ def kcompat(tree: Path) -> tuple[list[str], dict[str, str]]:
 
 def in_process(tree: Path, folder: Path) -> float:
     env = {**os.environ, "PYTHONPATH": str(tree)}
-    done = subprocess.run(
+    done = subprocess.run(  # not run from a checkout: `-c` puts the working directory first
         [sys.executable, "-c", IN_PROCESS, str(folder)],
+        cwd=folder,
         env=env,
         capture_output=True,
         text=True,
