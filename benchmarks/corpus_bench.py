@@ -51,7 +51,7 @@ def main() -> None:
         for rev in args.verify:
             print(f"verify against {rev}: load {load()}", flush=True)
             result = verify(VerifyRequest(out, rev, repo, Path(temp) / f"verify-{rev}"), spark)
-            summary = result.summary
+            summary = result.summary.to_json()
             print(
                 f"  {summary['rows']} rows in {result.seconds:.1f} s = "
                 f"{summary['rows'] / result.seconds:.0f} rows/s; {summary['mismatches']} "

@@ -10,7 +10,7 @@ import functools
 import inspect
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, fields
 from enum import StrEnum
 from pathlib import Path
@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 import typer
 
 from kcompat.errors import UsageError
+from kcompat.report.formats import FindingsFormat
+from kcompat.terminal import write_output
 
 if TYPE_CHECKING:
     from kcompat.config import ConfigChoice
@@ -143,16 +145,6 @@ class Color(StrEnum):
     never = "never"
 
 
-class LintFormat(StrEnum):
-    text = "text"
-    json = "json"
-    sarif = "sarif"
-    github = "github"
-    junit = "junit"
-    markdown = "markdown"
-    gitlab = "gitlab"
-
-
 class FailOn(StrEnum):
     error = "error"
     warning = "warning"
@@ -170,13 +162,9 @@ ColorOption = Annotated[
     ),
 ]
 FormatOption = Annotated[
-    LintFormat,
+    FindingsFormat,
     typer.Option(
-        "--format",
-        "-f",
-        metavar="FORMAT",
-        help="text, json, sarif, github, gitlab, junit or markdown.",
-        case_sensitive=False,
+        "--format", "-f", metavar="FORMAT", help=FindingsFormat.help(), case_sensitive=False
     ),
 ]
 FailOnOption = Annotated[
@@ -199,29 +187,6 @@ ConfigOption = Annotated[
         "--config", metavar="FILE", help="kcompat.toml or pyproject.toml to use (default: nearest)."
     ),
 ]
-
-
-def console_for(color: Color, stderr: bool = False):  # type: ignore[no-untyped-def]
-    from rich.console import Console
-
-    class _Console(Console):
-        def on_broken_pipe(self) -> None:
-            """A reader that stopped (``| head``): end as every command does on a closed
-            pipe (see :func:`kcompat.cli.main`), not with rich's exit status 1."""
-            self.quiet = True
-            raise BrokenPipeError
-
-    force = {Color.always: True, Color.never: False}.get(color)
-    no_color = color is Color.never or (color is Color.auto and "NO_COLOR" in os.environ)
-    return _Console(
-        stderr=stderr,
-        force_terminal=force,
-        no_color=no_color,
-        highlight=False,
-        soft_wrap=True,
-        emoji=False,
-        markup=False,
-    )
 
 
 def fail(message: str) -> NoReturn:
@@ -273,7 +238,7 @@ ShowSuppressedOption = Annotated[
 class FindingsOptions:
     """The options of every command that reports findings (lint, diff, drift)."""
 
-    fmt: FormatOption = LintFormat.text
+    fmt: FormatOption = FindingsFormat.text
     fail_on: FailOnOption = None
     level: LevelOption = Level.info
     unused_ignores: UnusedIgnoresOption = False
@@ -319,40 +284,37 @@ def option_group(command: Callable[..., None]) -> Callable[..., None]:
     return run
 
 
-def exit_status(findings: Sequence[Finding], fail_on: FailOn | None, configured: int) -> int:
-    """1 when a finding is at or above ``--fail-on`` (default: the configured severity);
-    findings the configuration accepts ([[ignore]]) never fail."""
+def exit_status(
+    findings: Iterable[Finding | Severity],
+    fail_on: FailOn | None = None,
+    configured: int = 3,
+    *,
+    internal: int = 0,
+) -> int:
+    """Every command's verdict: 3 when the run reported internal errors (the Spark
+    commands' ``internal-error`` findings), else 1 when a finding (or a bare severity) is
+    at or above ``--fail-on`` (default: the configured severity, else error); findings
+    the configuration accepts ([[ignore]]) never fail."""
     from kcompat.findings import Severity
 
+    if internal:
+        return 3
     if fail_on is FailOn.never:
         return 0
     threshold = Severity[fail_on.name.upper()] if fail_on is not None else Severity(configured)
-    return 1 if any(f.severity >= threshold and not f.accepted for f in findings) else 0
+    for found in findings:
+        if isinstance(found, Severity):
+            if found >= threshold:
+                return 1
+        elif found.severity >= threshold and not found.accepted:
+            return 1
+    return 0
 
 
-def emit(report: Report, *, fmt: LintFormat, color: Color, base_label: str = "BASE") -> None:
+def emit(report: Report, *, fmt: FindingsFormat, color: Color) -> None:
     """Render a report in the chosen format to stdout. A reader that stops early
     (``| head``) does not change the exit status: the verdict still counts every finding."""
-    try:
-        if fmt is LintFormat.text:
-            from kcompat.report.text import plain, render_text, styled
-
-            lines = render_text(report, base_label=base_label)
-            if uses_color(color):
-                console = console_for(color)
-                for line in lines:
-                    console.print(styled(line))
-            else:  # a hook's or a CI log's output: no styling, so no rich to import
-                sys.stdout.write("".join(plain(line) + "\n" for line in lines))
-                sys.stdout.flush()
-            return
-        from kcompat.report import formats
-
-        text = formats.render(fmt.value, report)
-        sys.stdout.write(text if text.endswith("\n") else text + "\n")
-        sys.stdout.flush()
-    except BrokenPipeError:
-        silence_stdout()
+    write_output(fmt.renderer()(report), color)
 
 
 def report_findings(
@@ -380,29 +342,10 @@ def report_findings(
         head=head,
         released=released,
         show_suppressed=options.show_suppressed,
+        base_label=base_label,
     )
-    emit(report, fmt=options.fmt, color=options.color, base_label=base_label)
+    emit(report, fmt=options.fmt, color=options.color)
     raise typer.Exit(exit_status(outcome.findings, options.fail_on, configured_fail_on))
-
-
-def silence_stdout() -> None:
-    """Point stdout at /dev/null after its reader went away, so later writes and the
-    interpreter's last flush neither fail nor print "Exception ignored"."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):  # no real stdout (captured in tests): nothing to silence
-        pass
-
-
-def uses_color(color: Color) -> bool:
-    """Whether text output is styled: ``always``, or ``auto`` on a terminal without
-    NO_COLOR (what rich would decide, without importing it)."""
-    if color is Color.always:
-        return True
-    if color is Color.never or "NO_COLOR" in os.environ:
-        return False
-    return sys.stdout.isatty() or bool(os.environ.get("FORCE_COLOR"))
 
 
 def severity_of(level: Level) -> Severity:

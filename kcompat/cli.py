@@ -36,9 +36,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(argv: Sequence[str] | None) -> int:
-    from kcompat.app import app, completion_args, silence_stdout
+    from kcompat.app import app, completion_args
     from kcompat.commands import COMMAND_MODULES, register
     from kcompat.config import ConfigError
+    from kcompat.terminal import silence_stdout
 
     escape_unencodable()  # a lone surrogate in a spec name is written, not a crash
     args = list(argv) if argv is not None else sys.argv[1:]
@@ -66,21 +67,31 @@ def _main(argv: Sequence[str] | None) -> int:
             return 2
         if _is_usage_error(err):  # click's bad option / missing argument: one line
             command = args[0] if args and args[0] in COMMAND_MODULES else ""
-            where = f"kcompat {command} --help" if command else "kcompat --help"
-            text = err.format_message()  # type: ignore[attr-defined]
-            print(f"kcompat: error: {text} (see: {where})", file=sys.stderr)
-            return int(getattr(err, "exit_code", 2))
+            return _usage_error(err, command)
         if type(err).__name__ == "Abort" or interrupt.requested():
             return interrupt.EXIT_STATUS
         if os.environ.get("KCOMPAT_DEBUG"):
             raise
-        print(
-            f"kcompat: internal error: {type(err).__name__}: {shown(one_line(err))} "
-            "(set KCOMPAT_DEBUG=1 for the traceback, and please report it)",
-            file=sys.stderr,
-        )
-        return 3
+        return _internal_error(err)
     return result if isinstance(result, int) else 0
+
+
+def _usage_error(err: Exception, command: str) -> int:
+    """click's bad option or missing argument: one line naming the help to read."""
+    where = f"kcompat {command} --help" if command else "kcompat --help"
+    text = err.format_message()  # type: ignore[attr-defined]
+    print(f"kcompat: error: {text} (see: {where})", file=sys.stderr)
+    return int(getattr(err, "exit_code", 2))
+
+
+def _internal_error(err: Exception) -> int:
+    """A bug: one line, and how to see the traceback."""
+    print(
+        f"kcompat: internal error: {type(err).__name__}: {shown(one_line(err))} "
+        "(set KCOMPAT_DEBUG=1 for the traceback, and please report it)",
+        file=sys.stderr,
+    )
+    return 3
 
 
 def _is_usage_error(err: Exception) -> bool:
@@ -116,6 +127,6 @@ def _flush_stdout() -> None:
     try:
         sys.stdout.flush()
     except BrokenPipeError:
-        from kcompat.app import silence_stdout
+        from kcompat.terminal import silence_stdout
 
         silence_stdout()

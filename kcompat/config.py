@@ -418,36 +418,47 @@ def _acceptances(value: Any, source: str, check_rule: Any) -> tuple[Acceptance, 
     """``[[ignore]]`` tables: rule(s), message(s) and/or path(s), and a required reason."""
     if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
         raise ConfigError(f"{source}: 'ignore' must be [[ignore]] tables")
-    out = []
-    allowed = {"rule", "rules", "message", "messages", "path", "paths", "reason"}
-    for number, entry in enumerate(value, start=1):
-        where = f"[[ignore]] #{number}"
-        unknown = sorted(set(entry) - allowed)
-        if unknown:
-            raise ConfigError(f"{source}: {where}: unknown key {unknown[0]!r}")
-        reason = entry.get("reason")
-        if not isinstance(reason, str) or not reason.strip():
-            raise ConfigError(
-                f'{source}: {where} needs a reason = "..." (why this break is accepted)'
-            )
-        rules = tuple(
-            check_rule(r, where)
-            for key in ("rule", "rules")
-            if key in entry
-            for r in _strings(entry[key], source, f"{where} {key}")
-        )
-        messages = tuple(
-            m for key in ("message", "messages") if key in entry
-            for m in _strings(entry[key], source, f"{where} {key}")
-        )  # fmt: skip
-        paths = tuple(
-            p for key in ("path", "paths") if key in entry
-            for p in _strings(entry[key], source, f"{where} {key}")
-        )  # fmt: skip
-        if not rules and not messages and not paths:
-            raise ConfigError(f"{source}: {where} needs a rule, a message or a path to match")
-        out.append(Acceptance(reason.strip(), rules, messages, paths, number))
-    return tuple(out)
+    return tuple(
+        _acceptance(entry, number, source, check_rule)
+        for number, entry in enumerate(value, start=1)
+    )
+
+
+_ACCEPTANCE_KEYS = {"rule", "rules", "message", "messages", "path", "paths", "reason"}
+
+
+def _acceptance(entry: dict[str, Any], number: int, source: str, check_rule: Any) -> Acceptance:
+    """One ``[[ignore]]`` table (the ``number``-th of the file)."""
+    where = f"[[ignore]] #{number}"
+    unknown = sorted(set(entry) - _ACCEPTANCE_KEYS)
+    if unknown:
+        raise ConfigError(f"{source}: {where}: unknown key {unknown[0]!r}")
+    reason = entry.get("reason")
+    if not isinstance(reason, str) or not reason.strip():
+        raise ConfigError(f'{source}: {where} needs a reason = "..." (why this break is accepted)')
+    rules = tuple(  # each checked as it is read: the first problem is the one reported
+        check_rule(r, where)
+        for key in ("rule", "rules")
+        if key in entry
+        for r in _strings(entry[key], source, f"{where} {key}")
+    )
+    messages = _either(entry, ("message", "messages"), source, where)
+    paths = _either(entry, ("path", "paths"), source, where)
+    if not rules and not messages and not paths:
+        raise ConfigError(f"{source}: {where} needs a rule, a message or a path to match")
+    return Acceptance(reason.strip(), rules, messages, paths, number)
+
+
+def _either(
+    entry: dict[str, Any], keys: tuple[str, str], source: str, where: str
+) -> tuple[str, ...]:
+    """The strings of a key given as one (``rule``) or as a list (``rules``), or both."""
+    return tuple(
+        item
+        for key in keys
+        if key in entry
+        for item in _strings(entry[key], source, f"{where} {key}")
+    )
 
 
 def _previews(value: Any, source: str) -> tuple[Preview, ...]:

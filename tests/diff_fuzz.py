@@ -27,10 +27,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from kcompat.diff.prepared import check_pair, prepare_pair
+from kcompat.diff.check import check_pair
+from kcompat.diff.prepared import prepare_pair
 from kcompat.modes import ReleasedMode
-from kcompat.report import formats
 from kcompat.report.document import Report
+from kcompat.report.formats import FindingsFormat
 from kcompat.report.text import plain, render_text, styled
 from kcompat.sources.directory import DirectorySource
 from kcompat.sources.files import display_path
@@ -73,7 +74,8 @@ RAW = re.compile(
     "[\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]"
 )
 SGR = re.compile("\x1b\\[[0-9;]*m")
-FORMATS = ("json", "sarif", "gitlab", "github", "junit", "markdown")
+#: every document format (text, styled lines, is checked apart)
+FORMATS = tuple(f.value for f in FindingsFormat if f is not FindingsFormat.text)
 
 
 class Violation(AssertionError):
@@ -442,7 +444,8 @@ def check_renders(report: Report) -> None:
         console.print(styled(line))
     _no_raw("coloured text", SGR.sub("", buffer.getvalue()))
     for fmt in FORMATS:
-        out = formats.render(fmt, report)
+        out = FindingsFormat[fmt].renderer()(report)
+        assert isinstance(out, str)
         _no_raw(fmt, out)
         try:
             if fmt in ("json", "sarif", "gitlab"):

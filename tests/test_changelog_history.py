@@ -21,7 +21,7 @@ def test_each_release_s_changelog_is_the_changelog_command_s(
 
     shelf_repo(repo)
     result = history(spark, repo, tmp_path, mode="releases", changelog=True, proof=False)
-    entries = result.summary["changelogs"]
+    entries = result.summary.to_json()["changelogs"]
     assert [(e["base"], e["head"]) for e in entries] == [
         ("v1.0.0", "v1.1.0"),
         ("v1.1.0", "v2.0.0"),

@@ -15,9 +15,10 @@ from kcompat.errors import UsageError
 from kcompat.modes import HistoryMode, ReleasedMode
 from kcompat.pipeline.history_driver import HistoryResult, summarise
 from kcompat.pipeline.revisions import Comparison, releases
-from kcompat.report.history_summary import render_summary
-from kcompat.report.tables import print_tables
+from kcompat.report.history_summary import history_document
+from kcompat.report.tables import TableDocument
 from kcompat.sources.git import GitRepo
+from kcompat.terminal import draw_document
 from tests.conftest import git
 
 PATTERN = r"^v?\d+\.\d+\.\d+$"
@@ -94,7 +95,7 @@ def test_the_summary_names_where_each_error_came_in() -> None:
         Comparison(2, "c", "d", "1.2.0", "2.0.0"),
     ]
     summary = summarise(FINDINGS, comparisons, HistoryMode.RELEASES, ReleasedMode.TAGS)
-    assert [(e["introduced_in"], e["rule"], e["field_path"]) for e in summary["introduced"]] == [
+    assert [(e.introduced_in, e.rule, e.field_path) for e in summary.introduced or ()] == [
         ("1.2.0", "field-removed", "Label"),
         ("2.0.0", "field-type-changed", "ShelfId"),
     ]
@@ -109,7 +110,9 @@ def test_the_summary_names_where_each_error_came_in() -> None:
 def _render(result: HistoryResult, *, width: int, chosen: bool) -> str:
     buffer = io.StringIO()
     console = Console(file=buffer, width=width, force_terminal=False, soft_wrap=True)
-    render_summary(result, console, chosen=chosen)
+    draw_document(
+        history_document(result.summary, result.out, result.seconds, chosen=chosen), console
+    )
     return buffer.getvalue()
 
 
@@ -132,7 +135,8 @@ def test_tables_in_a_log_never_split_a_word() -> None:
     ]
     buffer = io.StringIO()
     console = Console(file=buffer, width=40, force_terminal=False, soft_wrap=True)
-    print_tables(console, "head", [("Per message", ["message", "severity", "count"], long_rows)])
+    tables = (("Per message", ["message", "severity", "count"], long_rows),)
+    draw_document(TableDocument({}, "head", tables), console)
     lines = buffer.getvalue().splitlines()
     words = {word for row in long_rows for word in row}
     printed = {word for line in lines for word in line.split()}
@@ -146,3 +150,24 @@ def test_history_range_help_covers_releases(tmp_path: Path) -> None:
 
     done = run_process(["history", "--help"], tmp_path, env={"COLUMNS": "80"})
     assert "or the releases inside it (releases, transitive" in " ".join(done.stdout.split())
+
+
+def test_a_summary_reads_back_as_it_was_written() -> None:
+    """summary.json is the summary's own shape, and kcompat report reads it back whole."""
+    import json
+
+    from kcompat.report.audit_summary import HistorySummary
+
+    comparisons = [
+        Comparison(0, "a", "b", "1.0.0", "1.1.0"),
+        Comparison(1, "b", "c", "1.1.0", "1.2.0"),
+        Comparison(2, "c", "d", "1.2.0", "2.0.0"),
+    ]
+    for mode in HistoryMode:
+        summary = summarise(FINDINGS, comparisons, mode, ReleasedMode.TAGS)
+        written = json.loads(json.dumps(summary.to_json()))
+        assert HistorySummary.from_json(written) == summary
+        assert ("breaks" in written) == (mode == HistoryMode.TRANSITIVE)
+        assert ("introduced" in written) == (mode != HistoryMode.TRANSITIVE)
+    older = {"mode": "transitive", "released": "tags", "comparisons": 2, "findings": 0}
+    assert HistorySummary.from_json(older).pairs is None  # written before pairs were listed

@@ -42,6 +42,7 @@ def test_the_layer_contracts_are_kept() -> None:
     contracts = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"][
         "importlinter"
     ]["contracts"]
+    assert len(contracts) >= 4  # layers, the pure core, report renders, json5 for tests only
     assert f"Contracts: {len(contracts)} kept, 0 broken." in done.stdout
 
 
@@ -73,3 +74,30 @@ def test_importing_json5_in_kcompat_breaks_them(tmp_path: Path) -> None:
     done = _run(tmp_path)
     assert done.returncode == 1, done.stdout + done.stderr
     assert "kcompat.spec.load -> json5" in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("module", "line", "broken"),
+    [
+        ("rules/lint/tags.py", "from rich.console import Console", "kcompat.rules"),
+        ("codec/proof.py", "import subprocess", "kcompat.codec"),
+        ("report/text.py", "from kcompat.terminal import console_for", "kcompat.report"),
+        ("report/markdown.py", "import tempfile", "kcompat.report"),
+    ],
+    ids=["rules-print", "codec-runs", "report-prints", "report-writes"],
+)
+def test_the_pure_core_printing_or_running_git_breaks_them(
+    tmp_path: Path, module: str, line: str, broken: str
+) -> None:
+    """The purity sentence of docs/ARCHITECTURE.md, held by the contracts: the core and
+    the report renderers never print (rich, the terminal), run git or write files."""
+    shutil.copytree(ROOT / "kcompat", tmp_path / "kcompat", ignore=shutil.ignore_patterns("*.pyc"))
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    source = tmp_path / "kcompat" / module
+    source.write_text(
+        source.read_text(encoding="utf-8") + f"\n\ndef _impure() -> None:\n    {line}\n",
+        encoding="utf-8",
+    )
+    done = _run(tmp_path)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert f"{broken} is not allowed to import" in done.stdout

@@ -112,7 +112,7 @@ def test_verify_against_the_same_revision_finds_nothing(
     repo, _ = shelf
     result = _verify(spark, out, "v1.1.0", repo, tmp_path)
     assert result.groups == []
-    assert result.summary["rows"] == 6 * SAMPLES and result.summary["mismatches"] == 0
+    assert result.summary.rows == 6 * SAMPLES and result.summary.mismatches == 0
     assert pq.read_table(Path(result.out) / "findings").num_rows == 0
 
 
@@ -385,7 +385,7 @@ def test_directories_with_glob_characters_are_read_as_named(
     built = build(BuildRequest("v1.1.0", odd / "corpus", 2, 0, repo), spark)
     assert built.manifest["rows"] == 12
     result = verify(VerifyRequest(odd / "corpus", "v2.0.0", repo, odd / "verify"), spark)
-    assert result.errors == 6 and result.summary["rows"] == 12
+    assert result.errors == 6 and result.summary.rows == 12
     uri = f"file://{odd}/corpus"
     remote = verify(VerifyRequest(uri, "v2.0.0", repo, f"file://{odd}/verify-uri"), spark)
     assert remote.errors == 6

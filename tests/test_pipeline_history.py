@@ -163,7 +163,7 @@ def test_releases_compare_each_tag_with_the_previous(
     assert set(per_pair) == {"v1.0.0..v1.1.0", "v1.1.0..v2.0.0"}
     assert per_pair["v1.0.0..v1.1.0"] == Counter({"version-added": 2})
     assert _static(per_pair["v1.1.0..v2.0.0"]) == {"field-removed": 1, "field-type-changed": 1}
-    releases = {r["release"]: r for r in result.summary["per_release"]}
+    releases = {r["release"]: r for r in result.summary.to_json()["per_release"]}
     assert releases["v1.1.0"] == {
         "release": "v1.1.0",
         "base": "v1.0.0",
@@ -172,7 +172,7 @@ def test_releases_compare_each_tag_with_the_previous(
         "info": 2,
     }
     assert releases["v2.0.0"]["error"] >= 2
-    assert "breaks" not in result.summary
+    assert result.summary.breaks is None and "breaks" not in result.summary.to_json()
 
 
 def test_transitive_names_the_first_release_and_every_pair_of_a_break(
@@ -189,7 +189,7 @@ def test_transitive_names_the_first_release_and_every_pair_of_a_break(
         "field-type-changed": 1,
     }
     assert _static(per_pair["v1.1.0..v2.0.0"]) == {"field-removed": 1, "field-type-changed": 1}
-    breaks = {(b["rule"], b["field_path"]): b for b in result.summary["breaks"]}
+    breaks = {(b["rule"], b["field_path"]): b for b in result.summary.to_json()["breaks"]}
     for key in (("field-removed", "Label"), ("field-type-changed", "ShelfId")):
         assert breaks[key]["message"] == "ShelfRequest"
         assert breaks[key]["first_release"] == "v2.0.0"
@@ -728,7 +728,7 @@ def test_runs_under_spark_submit(spark: Any, shelf: tuple[Path, list[str]], tmp_
     submitted = json.loads(done.stdout)
     local = history(spark, repo, tmp_path, mode="releases")
     assert submitted["comparisons"] == local.comparisons == 2
-    assert submitted["per_rule"] == local.summary["per_rule"]
+    assert submitted["per_rule"] == local.summary.to_json()["per_rule"]
     assert (tmp_path / "submitted" / "findings").is_dir()
 
 
@@ -766,6 +766,6 @@ def test_releases_mode_audits_only_the_releases_in_the_range(
     result = history(spark, repo, tmp_path, mode="releases", revision_range="v1.1.0..v2.0.0")
     assert result.comparisons == 1
     assert set(rules_per_pair(result)) == {"v1.1.0..v2.0.0"}
-    assert [(e["introduced_in"], e["rule"]) for e in result.summary["introduced"]][:1] == [
+    assert [(e.introduced_in, e.rule) for e in result.summary.introduced or ()][:1] == [
         ("v2.0.0", "field-removed")
     ]

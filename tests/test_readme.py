@@ -303,3 +303,34 @@ def test_the_python_example_is_the_rule_it_names() -> None:
     assert found is not None and found.source is not None
     source = inspect.getsource(found.source)
     assert textwrap.dedent(block.body).strip() == source.strip()
+
+
+def test_the_output_format_path_shows_a_real_registry_line() -> None:
+    """ "Adding an output format": the registry line shown is the registry's own, and each
+    registry named there gives a command its --format choices and help."""
+    from kcompat.changelog.formats import ChangelogFormat
+    from kcompat.explain.formats import ExplainFormat
+    from kcompat.report.formats import FindingsFormat
+    from kcompat.report.tables import TableFormat
+
+    text = README.read_text(encoding="utf-8")
+    section = text.split("### Adding an output format", 1)[1].split("\n### ", 1)[0]
+    (line,) = re.findall(r"`(\w+ = \"\w+\", \"[\w.:]+\")`", section)
+    assert line in (ROOT / "kcompat" / "report" / "formats.py").read_text(encoding="utf-8")
+    for registry, command in (
+        (FindingsFormat, "lint"),
+        (ExplainFormat, "explain"),
+        (ChangelogFormat, "changelog"),
+        (TableFormat, "rules"),
+    ):
+        assert f"kcompat/{registry.__module__.split('.', 1)[1].replace('.', '/')}.py" in section
+        for member in registry:
+            assert callable(member.render_function()), member
+        shown = subprocess.run(
+            [str(KCOMPAT), command, "--help"],
+            env={**os.environ, "COLUMNS": "200"},
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        assert registry.help() in " ".join(shown.stdout.split()), (command, registry.help())

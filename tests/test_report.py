@@ -22,6 +22,7 @@ from kcompat.auditreport.load import HISTORY, AuditData  # noqa: E402
 from kcompat.auditreport.page import PAGE_SIZE, script_json  # noqa: E402
 from kcompat.auditreport.views import build_view  # noqa: E402
 from kcompat.pipeline.history_tasks import arrow_findings_schema  # noqa: E402
+from kcompat.report.audit_summary import HistorySummary  # noqa: E402
 
 #: A name no page may show unescaped: it closes the data block and opens a script.
 EVIL = '</script><script>alert("x")</script><!--&'
@@ -102,7 +103,11 @@ def transitive_summary() -> dict[str, Any]:
 
 
 def test_findings_repeated_across_pairs_are_one_group_with_every_pair() -> None:
-    view = build_view(AuditData(HISTORY, transitive_summary(), tuple(transitive_rows()), "x"))
+    view = build_view(
+        AuditData(
+            HISTORY, HistorySummary.from_json(transitive_summary()), tuple(transitive_rows()), "x"
+        )
+    )
     assert view.steps == ("1.0..1.1", "1.0..2.0", "1.1..2.0")
     groups = {(g.rule, g.field_path): g for g in view.groups}
     assert groups[("field-removed", "Label")].steps == (0, 1)
@@ -114,7 +119,11 @@ def test_findings_repeated_across_pairs_are_one_group_with_every_pair() -> None:
 
 
 def test_a_transitive_timeline_counts_each_break_once_at_its_first_release() -> None:
-    view = build_view(AuditData(HISTORY, transitive_summary(), tuple(transitive_rows()), "x"))
+    view = build_view(
+        AuditData(
+            HISTORY, HistorySummary.from_json(transitive_summary()), tuple(transitive_rows()), "x"
+        )
+    )
     timeline = view.timeline
     assert timeline.labels == ("1.0", "1.1", "2.0") and timeline.axis == "release"
     counts = {(s.severity, s.rule): s.counts for s in timeline.series}
@@ -140,7 +149,7 @@ def test_a_consecutive_timeline_has_every_commit_and_counts_per_commit() -> None
         finding(1, "a1", "a2", rule="field-added", field_path="Color"),
         finding(1, "a1", "a2", rule="field-renamed", severity="warning", field_path="X"),
     ]
-    view = build_view(AuditData(HISTORY, summary, tuple(rows), "x"))
+    view = build_view(AuditData(HISTORY, HistorySummary.from_json(summary), tuple(rows), "x"))
     assert view.timeline.labels == ("a1", "a2", "a3") and view.timeline.axis == "commit"
     counts = {(s.severity, s.rule): s.counts for s in view.timeline.series}
     assert counts[("error", "field-removed")] == (0, 1, 0)
@@ -150,7 +159,9 @@ def test_a_consecutive_timeline_has_every_commit_and_counts_per_commit() -> None
 
 def test_an_older_summary_without_pairs_takes_them_from_the_findings() -> None:
     summary = {"mode": "transitive", "released": "tags", "comparisons": 3}
-    view = build_view(AuditData(HISTORY, summary, tuple(transitive_rows()), "x"))
+    view = build_view(
+        AuditData(HISTORY, HistorySummary.from_json(summary), tuple(transitive_rows()), "x")
+    )
     assert view.steps == ("1.0..1.1", "1.0..2.0", "1.1..2.0")
     assert view.timeline.labels == ("1.0", "1.1", "2.0")
 

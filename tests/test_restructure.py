@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kcompat.rules.evolution.check import diff_specs
+from kcompat.diff.check import diff_specs
 from kcompat.spec.specfile import read_spec
 
 GROUPED = """{

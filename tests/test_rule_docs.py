@@ -15,9 +15,9 @@ from typer.testing import CliRunner
 
 import kcompat.commands
 from kcompat.app import app
+from kcompat.commands.catalog import implemented_in
 from kcompat.config import parse_config
 from kcompat.findings import Severity
-from kcompat.rules.catalog import implemented_in
 from kcompat.rules.registry import Rule, all_rules, get_rule, implementation, rule_categories
 from tests.conftest import ROOT
 from tests.diff_runner import run_cli
@@ -75,7 +75,7 @@ def test_every_page_names_a_registered_rule() -> None:
 
 def test_the_package_ships_the_pages() -> None:
     """Every rule's page, of every kind, is package data (kcompat/data/rules)."""
-    from kcompat.rules.catalog import rule_doc
+    from kcompat.commands.catalog import rule_doc
 
     for rule in all_rules():
         assert rule_doc(rule.id) == (RULES_DIR / f"{rule.id}.md").read_text(encoding="utf-8")

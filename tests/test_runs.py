@@ -19,7 +19,7 @@ import pytest
 import kcompat.codec.proof as proof_module
 import kcompat.rules.evolution.pairing as pairing_module
 import kcompat.rules.evolution.versions as versions_module
-from kcompat.rules.evolution.check import diff_specs
+from kcompat.diff.check import diff_specs
 from kcompat.rules.runner import Outcome
 from kcompat.spec.model import Message
 from kcompat.spec.resolve import Layout, resolve
@@ -247,11 +247,12 @@ def test_findings_per_run_are_those_per_version(
 
 def test_drift_per_run_is_drift_per_version(monkeypatch: pytest.MonkeyPatch) -> None:
     import kcompat.drift.check as drift_module
+    import kcompat.rules.drift.wire as wire_module
 
     upstream, local = rich_pair()
     per_run = as_rows(drift_module.drift_specs([upstream], [local]))
     assert "drift-wire-mismatch" in {row[0] for row in per_run}
     with monkeypatch.context() as patched:
-        patched.setattr(drift_module, "runs", lambda b, h, vs: tuple(Versions.of(v, v) for v in vs))
+        patched.setattr(wire_module, "runs", lambda b, h, vs: tuple(Versions.of(v, v) for v in vs))
         per_version = as_rows(drift_module.drift_specs([upstream], [local]))
     assert per_run == per_version

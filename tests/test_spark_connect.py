@@ -106,8 +106,8 @@ def test_history_over_connect_equals_the_classic_audit(
     remote = json.loads(done.stdout)
     local = history(spark, repo, tmp_path, mode="releases")
     assert remote["comparisons"] == local.comparisons == 2
-    assert remote["per_rule"] == local.summary["per_rule"]
-    assert remote["per_release"] == local.summary["per_release"]
+    assert remote["per_rule"] == local.summary.to_json()["per_rule"]
+    assert remote["per_release"] == local.summary.to_json()["per_release"]
     import pyarrow.parquet as pq
 
     findings = pq.read_table(tmp_path / "audit" / "findings").to_pylist()

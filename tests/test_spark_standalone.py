@@ -153,8 +153,8 @@ def test_history_on_a_standalone_cluster_equals_the_local_audit(
     on_cluster = json.loads(done.stdout)
     local = history(spark, repo, tmp_path, mode="releases")
     assert on_cluster["comparisons"] == local.comparisons == 2
-    assert on_cluster["per_rule"] == local.summary["per_rule"]
-    assert on_cluster["per_release"] == local.summary["per_release"]
+    assert on_cluster["per_rule"] == local.summary.to_json()["per_rule"]
+    assert on_cluster["per_release"] == local.summary.to_json()["per_release"]
     import pyarrow.parquet as pq
 
     assert pq.read_table(out / "findings").num_rows == len(local.findings)

@@ -239,12 +239,13 @@ def test_summary_tables(terminal: bool) -> None:
     """history and corpus verify print their tables through these (Spark-free here)."""
     from rich.console import Console
 
-    from kcompat.report.tables import markdown_tables, print_tables
+    from kcompat.report.tables import TableDocument, markdown_tables
+    from kcompat.terminal import draw_document
 
     tables = [("Breaks" + HOSTILE, ["message", "field"], [["Evil" + HOSTILE, "F" + HOSTILE]])]
     buffer = io.StringIO()
     console = Console(file=buffer, force_terminal=terminal, no_color=True, width=400)
-    print_tables(console, "head" + HOSTILE, tables)
+    draw_document(TableDocument({}, "head" + HOSTILE, tuple(tables)), console)
     out = buffer.getvalue()
     assert not raw(out, colour=True), raw(out, colour=True)
     shows_escaped(out)

@@ -14,6 +14,7 @@ from typing import Any
 from kcompat.errors import UsageError
 from kcompat.escaping import shown
 from kcompat.modes import HistoryMode
+from kcompat.report.audit_summary import CorpusSummary, HistorySummary
 
 #: More pairs than any history (a million commits) means a damaged summary.
 MAX_PAIRS = 1_000_000
@@ -26,7 +27,7 @@ class AuditData:
     """An audit as written: which command made it, its summary, and every finding."""
 
     kind: str  # HISTORY or CORPUS
-    summary: dict[str, Any]
+    summary: HistorySummary | CorpusSummary
     findings: tuple[dict[str, Any], ...]
     source: str  # where it was read from, for the page's heading
 
@@ -61,7 +62,8 @@ def load_audit(directory: Path) -> AuditData:
     findings = tuple(read_findings(directory / "findings"))
     if kind == HISTORY:
         _check_pairs(directory, summary, findings)
-    return AuditData(kind, summary, findings, str(directory))
+        return AuditData(kind, HistorySummary.from_json(summary), findings, str(directory))
+    return AuditData(kind, CorpusSummary.from_json(summary), findings, str(directory))
 
 
 def _check_pairs(

@@ -12,6 +12,7 @@ from kcompat.auditreport.page import render_page
 from kcompat.auditreport.plot import timeline_svg
 from kcompat.auditreport.views import build_view
 from kcompat.errors import UsageError
+from kcompat.report.audit_summary import HistorySummary
 
 #: The changelog pages ``history --changelog`` writes (a summary naming anything else,
 #: a ``javascript:`` link say, is not linked).
@@ -26,21 +27,19 @@ def report_html(audit: AuditData, page: Path | None = None) -> str:
 def changelog_links(audit: AuditData, page: Path | None) -> list[tuple[str, str, str]]:
     """(release pair, summary, link) of each changelog ``history --changelog`` wrote,
     linked from where the page is written to where the audit is."""
-    entries = audit.summary.get("changelogs") or []
+    summary = audit.summary
+    entries = (summary.changelogs if isinstance(summary, HistorySummary) else None) or ()
     local = "://" not in audit.source
     where = Path(audit.source)
     if local and page is not None:
         where = Path(os.path.relpath(Path(audit.source).resolve(), page.resolve().parent))
     out = []
     for entry in entries:
-        if not isinstance(entry, dict) or not isinstance(entry.get("html"), str):
-            continue
-        name = entry["html"]  # a file of the audit as history names it, nothing else
+        name = entry.html  # a file of the audit as history names it, nothing else
         if not _CHANGELOG_FILE.fullmatch(name):
             continue
         link = f"./{(where / name).as_posix()}" if local else f"{audit.source.rstrip('/')}/{name}"
-        pair = f"{entry.get('base', '')} → {entry.get('head', '')}"
-        out.append((pair, str(entry.get("summary", "")), link))
+        out.append((f"{entry.base} → {entry.head}", entry.summary, link))
     return out
 
 

@@ -17,6 +17,7 @@ from typing import Any
 from kcompat.auditreport.load import CORPUS, AuditData
 from kcompat.modes import HistoryMode
 from kcompat.naming import release_order
+from kcompat.report.audit_summary import CorpusSummary, HistorySummary
 
 SEVERITIES = ("error", "warning", "info")
 #: The columns that make two findings "the same" across pairs (everything but the pair).
@@ -116,22 +117,22 @@ def build_view(audit: AuditData) -> View:
 # -- history ------------------------------------------------------------------------------
 
 
-def history_steps(summary: dict[str, Any], findings: Sequence[dict[str, Any]]) -> list[str]:
+def history_steps(summary: HistorySummary, findings: Sequence[dict[str, Any]]) -> list[str]:
     """``BASE..HEAD`` of every pair, by pair index: the summary's list when it has one
     (pairs without findings included), else the pairs the findings name."""
-    listed = summary.get("pairs")
-    if isinstance(listed, list) and all(isinstance(p, list) and len(p) == 2 for p in listed):
-        return [f"{base}..{head}" for base, head in listed]
+    if summary.pairs is not None:
+        return [f"{base}..{head}" for base, head in summary.pairs]
     named: dict[int, str] = {}
     for f in findings:
         named.setdefault(int(f["pair_index"]), f"{f['base_label']}..{f['head_label']}")
-    count = max(int(summary.get("comparisons") or 0), max(named, default=-1) + 1)
+    count = max(summary.comparisons, max(named, default=-1) + 1)
     return [named.get(i, "") for i in range(count)]  # "": a pair without findings
 
 
 def _history_view(audit: AuditData) -> View:
     summary, findings = audit.summary, audit.findings
-    mode = HistoryMode(str(summary.get("mode")))
+    assert isinstance(summary, HistorySummary)
+    mode = HistoryMode(summary.mode)
     steps = history_steps(summary, findings)
     groups = _history_groups(findings)
     totals = Counter(str(f["severity"]) for f in findings)
@@ -148,10 +149,10 @@ def _history_view(audit: AuditData) -> View:
         ("compared", f"{len(steps)} {noun.get(mode, 'pairs')} ({mode})"),
         ("findings", _severity_counts(totals)),
         ("distinct findings", str(len(groups))),
-        ("released versions", str(summary.get("released", ""))),
+        ("released versions", summary.released),
     ]
-    if summary.get("seconds") is not None:
-        facts.append(("audit time", f"{summary['seconds']} s"))
+    if summary.seconds is not None:
+        facts.append(("audit time", f"{summary.seconds} s"))
     return View(
         kind=audit.kind,
         title=f"kcompat history: {mode} audit",
@@ -319,18 +320,19 @@ def _sample(finding: dict[str, Any]) -> int:
 def _corpus_view(audit: AuditData) -> View:
     """A corpus verify run as a report: one step (the corpus's writer to the reader)."""
     summary, findings = audit.summary, audit.findings
-    corpus = summary.get("corpus") or {}
-    writer = str(corpus.get("revision_label") or "corpus")
-    reader = str(summary.get("reader") or "reader")
+    assert isinstance(summary, CorpusSummary)
+    corpus = summary.corpus
+    writer = str(corpus.revision_label or "corpus")
+    reader = summary.reader
     groups = _corpus_groups(findings)
     totals = Counter(str(f["severity"]) for f in findings)
     facts = (
         (
             "corpus",
-            f"{writer}, {corpus.get('samples')} samples per version (seed {corpus.get('seed')})",
+            f"{writer}, {corpus.samples} samples per version (seed {corpus.seed})",
         ),
         ("read with", reader),
-        ("samples", f"{summary.get('rows')} of {summary.get('messages')} messages"),
+        ("samples", f"{summary.rows} of {summary.messages} messages"),
         ("findings", _severity_counts(totals)),
     )
     return View(
@@ -376,16 +378,16 @@ def _corpus_timeline(findings: Sequence[dict[str, Any]], writer: str, reader: st
 
 
 def _corpus_messages(
-    summary: dict[str, Any], groups: Sequence[Group], reader: str
+    summary: CorpusSummary, groups: Sequence[Group], reader: str
 ) -> tuple[MessageRow, ...]:
     """The summary's per-message rows, each with its error groups as breaks by ``reader``."""
     messages = []
-    for row in summary.get("per_message") or []:
-        name = str(row.get("message"))
+    for row in summary.per_message:
+        name = row.message
         items = tuple(
             Break(g.rule, g.field_path, reader, g.count)
             for g in groups
             if g.message_name == name and g.severity == "error"
         )
-        messages.append(MessageRow(name, int(row.get("mismatches") or 0), 0, (reader,), items))
+        messages.append(MessageRow(name, row.mismatches, 0, (reader,), items))
     return tuple(messages)

@@ -17,7 +17,8 @@ from kcompat.changelog.breaks import from_findings
 from kcompat.changelog.compute import Sides, compute
 from kcompat.changelog.model import Changelog
 from kcompat.config import Config
-from kcompat.diff.prepared import check_pair, paired_specs, prepare_pair
+from kcompat.diff.check import check_pair, paired_specs
+from kcompat.diff.prepared import prepare_pair
 from kcompat.diff.run import DiffRequest, pathspecs, resolve_sides
 from kcompat.findings import Severity
 from kcompat.modes import ReleasedMode

@@ -188,7 +188,7 @@ def check(settings: DiffSettings, inputs: Inputs) -> Checked:
     """The diff (and lint) of the pull request, as reports, with the exit status."""
     from kcompat.app import exit_status, severity_of
     from kcompat.diff.run import DiffRequest, run_diff
-    from kcompat.report.baseline import read_baseline
+    from kcompat.sources.baseline import read_baseline
 
     baseline = read_baseline(settings.baseline) if settings.baseline is not None else frozenset()
     request = DiffRequest(

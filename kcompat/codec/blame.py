@@ -15,8 +15,8 @@ from kcompat.codec.errors import DecodeError
 from kcompat.codec.evidence import BASE_TO_HEAD, INDEX
 from kcompat.codec.reference_decoder import decode_spans
 from kcompat.codec.spans import NO_VALUE
-from kcompat.spec.resolve import Kind, Layout, LayoutField, StructLayout, Wire
-from kcompat.spec.shape import layout_signature, own_shape, wire_shape
+from kcompat.spec.resolve import Layout, LayoutField, StructLayout
+from kcompat.spec.shape import layout_signature, own_shape, struct_inside, wire_shape
 
 
 def divergence(writer: Layout, reader: Layout, data: bytes, error: DecodeError) -> tuple[str, Any]:
@@ -219,11 +219,3 @@ def _position(writer: StructLayout, reader: StructLayout, name: str) -> int | No
 
 def _named(layout: StructLayout, name: str) -> LayoutField | None:
     return next((f for f in layout.all_fields() if f.name == name), None)
-
-
-def struct_inside(wire: Wire) -> StructLayout | None:
-    if wire.kind is Kind.STRUCT:
-        return wire.struct
-    if wire.kind is Kind.ARRAY and wire.element is not None:
-        return struct_inside(wire.element)
-    return None

@@ -165,34 +165,29 @@ class _Builder:
             return b"\x01"
         return self.rng.randbytes(self.rng.getrandbits(5))
 
+    def count(self, element: Wire, depth: int, plan: int) -> int:
+        """How many items an array of ``element`` gets under ``plan``."""
+        if plan == _HIGH:
+            return 2
+        if plan == _LONG:
+            # Long arrays where they stay cheap: primitives anywhere, structs near the top.
+            cheap = element.kind is not Kind.STRUCT or depth == 0
+            return LONG_ARRAY if cheap and self.budget > LONG_ARRAY * 4 else 2
+        if plan == _SMALL:
+            return 1
+        return int(self.rng.choice((0, 1, 1, 2, 3)))
+
     def array(self, wire: Wire, depth: int, plan: int) -> list[Any]:
         element = wire.element
         assert element is not None
         if plan == _LOW or self.budget <= 0:
             return []
-        if plan == _HIGH:
-            count = 2
-        elif plan == _LONG:
-            # Long arrays where they stay cheap: primitives anywhere, structs near the top.
-            cheap = element.kind is not Kind.STRUCT or depth == 0
-            count = LONG_ARRAY if cheap and self.budget > LONG_ARRAY * 4 else 2
-        elif plan == _SMALL:
-            count = 1
-        else:
-            count = self.rng.choice((0, 1, 1, 2, 3))
         items = []
         at_default: tuple[Any, int] | None = None  # a struct at its defaults, and its cost
-        for index in range(count):
+        for index in range(self.count(element, depth, plan)):
             if self.budget <= 0:
                 break
-            # A long array is there for its length (a two-byte varint count): its first item
-            # is long too, the other structs sit at their defaults (cheap: a pre-commit
-            # proof generates this sample for every version), primitives are random.
-            item_plan = plan
-            if plan == _LONG and index > 0:
-                item_plan = _DEFAULTS if element.kind is Kind.STRUCT else _RANDOM
-            elif plan == _LONG and element.kind is not Kind.STRUCT:
-                item_plan = _RANDOM
+            item_plan = _item_plan(plan, index, element)
             if item_plan != _DEFAULTS:
                 items.append(self.value(_not_null(element), depth + 1, item_plan))
             elif at_default is not None:
@@ -205,6 +200,17 @@ class _Builder:
                 if self.rng.getstate() == state:  # drew nothing: the next one is the same
                     at_default = (items[-1], budget - self.budget)
         return items
+
+
+def _item_plan(plan: int, index: int, element: Wire) -> int:
+    """A long array is there for its length (a two-byte varint count): its first item is
+    long too, the other structs sit at their defaults (cheap: a pre-commit proof generates
+    this sample for every version), primitives are random."""
+    if plan == _LONG and index > 0:
+        return _DEFAULTS if element.kind is Kind.STRUCT else _RANDOM
+    if plan == _LONG and element.kind is not Kind.STRUCT:
+        return _RANDOM
+    return plan
 
 
 def _copy(value: Any) -> Any:

@@ -3,33 +3,21 @@
 from __future__ import annotations
 
 import sys
-from enum import StrEnum
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from kcompat.app import Color, ColorOption, ConfigOption, RepoOption, app
+from kcompat.changelog.formats import ChangelogFormat
 
 if TYPE_CHECKING:
     from kcompat.changelog.model import Changelog
-    from kcompat.changelog.render_text import Line
-
-
-class ChangelogFormat(StrEnum):
-    text = "text"
-    markdown = "markdown"
-    json = "json"
-    html = "html"
 
 
 ChangelogFormatOption = Annotated[
     ChangelogFormat,
     typer.Option(
-        "--format",
-        "-f",
-        metavar="FORMAT",
-        help="text, markdown (release notes, a PR comment), json or html (one page).",
-        case_sensitive=False,
+        "--format", "-f", metavar="FORMAT", help=ChangelogFormat.help(), case_sensitive=False
     ),
 ]
 
@@ -95,40 +83,6 @@ def changelog(
 
 def show(changelog: Changelog, fmt: ChangelogFormat, color: Color) -> None:
     """Print a changelog in a format (``kcompat explain --since`` prints with it too)."""
-    if fmt is ChangelogFormat.text:
-        from kcompat.app import uses_color
+    from kcompat.terminal import write_output
 
-        if uses_color(color):
-            from kcompat.changelog.render_text import render
-
-            print_lines(render(changelog), color)
-            return
-        from kcompat.changelog.render_text import plain_text as render_format
-    elif fmt is ChangelogFormat.markdown:
-        from kcompat.changelog.render_markdown import render_markdown as render_format
-    elif fmt is ChangelogFormat.json:
-        from kcompat.changelog.render_json import render_json as render_format
-    else:
-        from kcompat.changelog.render_html import render_html as render_format
-    text = render_format(changelog)
-    try:
-        sys.stdout.write(text if text.endswith("\n") else text + "\n")
-        sys.stdout.flush()
-    except BrokenPipeError:
-        from kcompat.app import silence_stdout
-
-        silence_stdout()
-
-
-def print_lines(lines: list[Line], color: Color) -> None:
-    """Styled lines through rich (a terminal, or ``--color always``); a reader that stops
-    early (``| head``) is no failure."""
-    from kcompat.app import console_for, silence_stdout
-    from kcompat.report.text import styled
-
-    try:
-        console = console_for(color)
-        for line in lines:
-            console.print(styled(line))
-    except BrokenPipeError:
-        silence_stdout()
+    write_output(fmt.renderer()(changelog), color)

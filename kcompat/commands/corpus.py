@@ -15,18 +15,18 @@ from typing import Annotated, Any, TypeVar
 
 import typer
 
-import kcompat.pipeline.corpus_rules  # noqa: F401  (registers the corpus rules)
+import kcompat.rules.corpus  # noqa: F401  (registers the corpus rules)
 from kcompat.app import (
     Color,
     ColorOption,
     ConfigOption,
     RepoOption,
     app,
-    console_for,
+    exit_status,
     option_group,
 )
 from kcompat.commands import spark_options as spark
-from kcompat.commands.table_format import TableFormatOption, check_table_format
+from kcompat.commands.table_format import TableFormatOption, table_format
 
 corpus_app = typer.Typer(
     name="corpus",
@@ -115,6 +115,8 @@ def build(
     plan, session = options.start(lambda: plan_build(request))
     result = run_build(plan, session)
     manifest = result.manifest
+    from kcompat.terminal import console_for
+
     console = console_for(options.color)
     skipped = manifest["skipped_samples"]
     console.print(
@@ -151,20 +153,15 @@ def verify(
     from kcompat.pipeline.corpus_verify import VerifyRequest, plan_verify
     from kcompat.pipeline.corpus_verify import verify as run_verify
     from kcompat.pipeline.unreadable import reading_corpus
+    from kcompat.report.corpus_summary import corpus_document
+    from kcompat.terminal import show_document
 
-    check_table_format(fmt)
+    chosen = table_format(fmt)
     here = repo_dir or Path(".")
     request = VerifyRequest(corpus, rev, here, out, *options.scope(repo_dir))
     plan, session = options.start(lambda: plan_verify(request))
     with reading_corpus(corpus):  # a corrupt part file: one line, exit 2
         result = run_verify(plan, session)
-    console = console_for(options.color)
-    if fmt == "json":
-        from kcompat.report.corpus_summary import corpus_json
-
-        console.print(corpus_json(result), markup=False, highlight=False)
-    else:
-        from kcompat.report.corpus_summary import render_summary
-
-        render_summary(result, console, markdown=fmt == "markdown", chosen=out is not None)
-    raise typer.Exit(3 if result.internal else (1 if result.errors else 0))
+    document = corpus_document(result, chosen=out is not None)
+    show_document(document, chosen, options.color)
+    raise typer.Exit(exit_status(result.severities, internal=result.internal))

@@ -82,7 +82,7 @@ def diff(
     from kcompat.diff.run import DiffRequest, run_diff
     from kcompat.errors import UsageError
     from kcompat.escaping import shown
-    from kcompat.report.baseline import read_baseline
+    from kcompat.sources.baseline import read_baseline
 
     accepted = read_baseline(baseline) if baseline is not None else frozenset()
     result = run_diff(

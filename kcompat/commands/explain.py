@@ -7,24 +7,15 @@ Exit status: 0 shown, 2 bad usage (unknown message or version, bad revision). Th
 from __future__ import annotations
 
 import sys
-from enum import StrEnum
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from kcompat.app import Color, ColorOption, ConfigOption, MessageKindOption, RepoOption, app
+from kcompat.explain.formats import ExplainFormat, Picture, View
 
 if TYPE_CHECKING:
-    from kcompat.explain.explanation import Explanation
     from kcompat.explain.run import ExplainRequest
-
-
-class ExplainFormat(StrEnum):
-    text = "text"
-    markdown = "markdown"
-    json = "json"
-    svg = "svg"
-    html = "html"
 
 
 @app.command(short_help="One message across all its versions, at a glance.")
@@ -73,11 +64,7 @@ def explain(
     fmt: Annotated[
         ExplainFormat,
         typer.Option(
-            "--format",
-            "-f",
-            metavar="FORMAT",
-            help="text, markdown, json, svg or html.",
-            case_sensitive=False,
+            "--format", "-f", metavar="FORMAT", help=ExplainFormat.help(), case_sensitive=False
         ),
     ] = ExplainFormat.text,
     width: Annotated[
@@ -133,89 +120,37 @@ def explain(
         _since(request, since, fmt, color)
         return
     explanations = run_explain(request)
-    if fmt is ExplainFormat.json:
-        from kcompat.explain import render_json
-
-        sys.stdout.write(render_json.render(explanations))
-        return
-    if fmt is ExplainFormat.markdown:
-        from kcompat.explain import render_markdown
-
-        sys.stdout.write(render_markdown.render(explanations))
-        return
-    _picture(explanations, fmt, width, ascii_only, color)
+    rendered = fmt.renderer()(explanations, View(width, ascii_only))
+    if isinstance(rendered, Picture):
+        _draw(rendered, color)
+    else:
+        sys.stdout.write(rendered)
 
 
 def _since(request: ExplainRequest, since: str, fmt: ExplainFormat, color: Color) -> None:
     """``--since REV``: the message's changelog, in the changelog's formats."""
-    from kcompat.commands.changelog import ChangelogFormat, show
+    from kcompat.changelog.formats import ChangelogFormat
+    from kcompat.commands.changelog import show
     from kcompat.errors import UsageError
     from kcompat.escaping import shown
     from kcompat.explain.since import run_since
 
     if fmt.value not in ChangelogFormat.__members__:
-        raise UsageError("--since prints text, markdown, json or html, not svg")
+        raise UsageError(f"--since prints {ChangelogFormat.choices()}, not {fmt.value}")
     changelog, note = run_since(request, since)
     if note:
         print(f"kcompat: note: {shown(note)}", file=sys.stderr)
-    show(changelog, ChangelogFormat(fmt.value), color)
+    show(changelog, ChangelogFormat[fmt.value], color)
 
 
-def _picture(
-    explanations: list[Explanation],
-    fmt: ExplainFormat,
-    width: int | None,
-    ascii_only: bool,
-    color: Color,
-) -> None:
-    """The rich rendering: to the terminal, or recorded and exported as SVG or HTML."""
-    import io
+def _draw(picture: Picture, color: Color) -> None:
+    """A picture on the terminal: at its width (or ``--width``), in ASCII where it cannot
+    show Unicode."""
+    from kcompat.terminal import console_for
 
-    from rich.console import Console
-
-    from kcompat.app import console_for
-    from kcompat.escaping import shown
-    from kcompat.explain import render_text
-
-    exporting = fmt in (ExplainFormat.svg, ExplainFormat.html)
-    if exporting:
-        console = Console(
-            file=io.StringIO(),
-            record=True,
-            width=width or 120,
-            force_terminal=True,
-            color_system="truecolor",
-            highlight=False,
-            emoji=False,
-            markup=False,
-        )
-    else:
-        console = console_for(color)
-        console.soft_wrap = False
-        console.width = max(width or console.width, render_text.MIN_WIDTH)
+    console = console_for(color)
+    console.soft_wrap = False
+    console.width = max(picture.width or console.width, picture.min_width)
     unicode_ok = "utf" in (console.encoding or "").lower()
-    renderables = render_text.render(
-        explanations,
-        width=console.width,
-        ascii_only=ascii_only or not unicode_ok,
-        one_block=fmt is ExplainFormat.html,  # a page scrolls: one matrix, not blocks
-    )
-    if fmt is ExplainFormat.html:  # as wide as the widest line, so nothing wraps
-        console.width = max(console.width, *(len(str(item)) for item in renderables))
-    for item in renderables:
+    for item in picture.draw(console.width, picture.ascii_only or not unicode_ok):
         console.print(item)
-    title = shown("kcompat explain " + ", ".join(e.message.name for e in explanations))
-    if fmt is ExplainFormat.svg:
-        sys.stdout.write(console.export_svg(title=title))
-    elif fmt is ExplainFormat.html:
-        sys.stdout.write(console.export_html(inline_styles=True, code_format=_html_page(title)))
-
-
-def _html_page(title: str) -> str:
-    """rich's HTML page with a ``<title>`` (the name is escaped; braces doubled for format)."""
-    from html import escape
-
-    from rich._export_format import CONSOLE_HTML_FORMAT
-
-    safe = escape(title).replace("{", "{{").replace("}", "}}")
-    return CONSOLE_HTML_FORMAT.replace("<head>\n", f"<head>\n<title>{safe}</title>\n", 1)

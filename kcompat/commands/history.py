@@ -8,9 +8,9 @@ from typing import Annotated, Any
 
 import typer
 
-from kcompat.app import Color, ColorOption, ConfigOption, RepoOption, app, console_for
+from kcompat.app import Color, ColorOption, ConfigOption, RepoOption, app, exit_status
 from kcompat.commands import spark_options as spark
-from kcompat.commands.table_format import TableFormatOption, check_table_format
+from kcompat.commands.table_format import TableFormatOption, table_format
 from kcompat.modes import HistoryMode
 
 
@@ -74,12 +74,14 @@ def history(
     from kcompat.modes import ReleasedMode
     from kcompat.pipeline.history_driver import HistoryRequest, run_history
     from kcompat.pipeline.session import preflight, spark_session
+    from kcompat.report.history_summary import history_document
     from kcompat.rules.registry import rule_categories
     from kcompat.sources.git import GitRepo
+    from kcompat.terminal import console_for, show_document
 
     audit = HistoryMode.parse(mode, "--mode")
     released_mode = ReleasedMode.parse(released, "--released") if released else None
-    check_table_format(fmt)
+    chosen = table_format(fmt)
     if changelog and audit != HistoryMode.RELEASES:
         from kcompat.errors import UsageError
 
@@ -94,7 +96,6 @@ def history(
         check_pattern("--tags", tags)
     repo = GitRepo.open(repo_dir or Path("."), named=repo_dir is not None)
     config = load_config(start=repo.root, explicit=config_file, rules=rule_categories)
-    console = console_for(color)
     err_console = console_for(color, stderr=True)
     request = HistoryRequest(
         repo=repo.root,
@@ -115,22 +116,13 @@ def history(
     result = run_history(request, lambda: spark_session(master, remote=remote), err_console)
     from kcompat.escaping import shown as escaped
 
-    for note in result.summary.get("notes", ()):  # tag names: escaped for the terminal
+    for note in result.summary.notes or ():  # tag names: escaped for the terminal
         print(f"kcompat: note: {escaped(note)}", file=sys.stderr)
     if report is not None:
         write_report(result, report)
-    if fmt == "json":
-        import json
-
-        shown = {**result.summary, "out": str(result.out)}
-        console.print(json.dumps(shown, indent=2), markup=False, highlight=False)
-    else:
-        from kcompat.report.history_summary import render_summary
-
-        render_summary(result, console, markdown=fmt == "markdown", chosen=out is not None)
-    errors = sum(1 for f in result.findings if f["severity"] == "error")
-    internal = sum(1 for f in result.findings if f["rule"] == "internal-error")
-    raise typer.Exit(3 if internal else (1 if errors else 0))
+    document = history_document(result.summary, result.out, result.seconds, chosen=out is not None)
+    show_document(document, chosen, color)
+    raise typer.Exit(exit_status(result.severities, internal=result.internal))
 
 
 def write_report(result: Any, path: Path) -> None:

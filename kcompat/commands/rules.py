@@ -6,8 +6,8 @@ from typing import Annotated
 
 import typer
 
-from kcompat.app import Color, ColorOption, FailOn, app, console_for
-from kcompat.commands.table_format import TableFormatOption, check_table_format
+from kcompat.app import Color, ColorOption, FailOn, app
+from kcompat.commands.table_format import TableFormatOption, table_format
 from kcompat.rules.registry import RuleKind
 
 
@@ -31,17 +31,16 @@ def rules(
     color: ColorOption = Color.auto,
 ) -> None:
     """List the rules, or explain one (why it matters, how to fix, examples)."""
-    from kcompat.rules.catalog import explain_rule, list_rules
+    from kcompat.commands.catalog import rule_list_document, rule_page_document
+    from kcompat.terminal import show_document
 
-    check_table_format(fmt)
-    console = console_for(color)
+    chosen = table_format(fmt)
     if rule_id is not None:
-        explain_rule(rule_id, console, fmt=fmt)
+        show_document(rule_page_document(rule_id), chosen, color)
         return
-    list_rules(
-        console,
+    document = rule_list_document(
         kind=kind.value if kind else None,
         category=category,
         severity=severity.value if severity else None,
-        fmt=fmt,
     )
+    show_document(document, chosen, color)

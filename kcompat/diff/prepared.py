@@ -1,9 +1,10 @@
 """One comparison as plain data: the texts that differ, and the policies decided from git.
 
 ``prepare_pair`` runs where the repository is (it reads git: changed files, releases, the
-tag ledger's history). ``check_pair`` is pure: texts in, findings out. ``kcompat diff``
-calls both in one process; ``kcompat history`` prepares on the Spark driver and checks
-on the executors, which have no checkout. Both therefore give the same findings.
+tag ledger's history). :func:`kcompat.diff.check.check_pair` is pure: texts in, findings
+out. ``kcompat diff`` calls both in one process; ``kcompat history`` prepares on the Spark
+driver and checks on the executors, which have no checkout. Both therefore give the same
+findings.
 """
 
 from __future__ import annotations
@@ -16,20 +17,17 @@ from typing import TYPE_CHECKING, Any
 from kcompat.config import Config
 from kcompat.errors import UsageError
 from kcompat.modes import ReleasedMode
-from kcompat.rules.evolution.check import Paired, Unfinished, pair_specs, unfinished_diff
-from kcompat.rules.evolution.ledger import Binding, TagLedger
+from kcompat.rules.evolution.ledger import TagLedger
 from kcompat.rules.evolution.released import Releases
-from kcompat.rules.runner import Outcome
 from kcompat.sources.releases import TagReleases, releases_for
 from kcompat.sources.sides import companion_requests, load_sides
 from kcompat.sources.source import SpecSource
 from kcompat.sources.tag_history import ledger_from_history
 from kcompat.spec.model import Message
-from kcompat.spec.specfile import SpecFile, read_spec
+from kcompat.spec.specfile import SpecFile
 
 if TYPE_CHECKING:
     from kcompat.cache import Cache
-    from kcompat.codec.compiler import CodeStore
 
 
 @dataclass(frozen=True)
@@ -196,69 +194,3 @@ def _text_of(spec: SpecFile) -> bytes:
     if spec.document is not None:
         return spec.document.text.encode("utf-8")
     return spec.raw if spec.raw is not None else b""
-
-
-def check_pair(
-    pair: PreparedPair,
-    *,
-    config: Config | None = None,
-    proof: bool = False,
-    samples: int = 20,
-    baseline: frozenset[str] = frozenset(),
-    paired: Paired | None = None,
-    code_cache: CodeStore | None = None,
-) -> Outcome:
-    """All findings for a prepared comparison (pure: no git, no file system but the
-    compiled codecs a command keeps in ``code_cache``); ``paired`` is its specs as
-    :func:`paired_specs` paired them, when the caller needs the pairing."""
-    config = config if config is not None else Config()
-    return unfinished_pair(
-        pair,
-        rules_off=config.disabled,
-        proof=proof,
-        samples=samples,
-        baseline=baseline,
-        paired=paired,
-        code_cache=code_cache,
-    ).finish(config)
-
-
-def unfinished_pair(
-    pair: PreparedPair,
-    *,
-    rules_off: frozenset[str] = frozenset(),
-    proof: bool = False,
-    samples: int = 20,
-    baseline: frozenset[str] = frozenset(),
-    paired: Paired | None = None,
-    code_cache: CodeStore | None = None,
-) -> Unfinished:
-    """A prepared comparison's findings before finishing, every rule not in ``rules_off``
-    run (pure), to finish under any configuration."""
-    if paired is not None:  # read already
-        base_specs, head_specs = list(paired.base), list(paired.head)
-    else:
-        base_specs = [read_spec(path, data) for path, data in pair.base_files]
-        head_specs = [read_spec(path, data) for path, data in pair.head_files]
-    ledger = TagLedger.empty()
-    for name, path, tag, bindings in pair.ledger:
-        ledger.entries.setdefault(name, {})[(path, tag)] = [Binding(*b) for b in bindings]
-    return unfinished_diff(
-        base_specs,
-        head_specs,
-        rules_off=rules_off,
-        releases=pair.releases,
-        ledger=ledger,
-        proof=proof,
-        samples=samples,
-        baseline=baseline,
-        paired=paired,
-        code_cache=code_cache,
-    )
-
-
-def paired_specs(pair: PreparedPair) -> Paired:
-    """A prepared comparison's specs, paired exactly as :func:`check_pair` pairs them."""
-    base_specs = [read_spec(path, data) for path, data in pair.base_files]
-    head_specs = [read_spec(path, data) for path, data in pair.head_files]
-    return pair_specs(base_specs, head_specs, pair.releases)

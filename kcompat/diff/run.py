@@ -2,8 +2,8 @@
 
 The I/O edge: it opens the repository, reads configuration and turns command-line sides
 into :class:`~kcompat.sources.source.SpecSource` objects; :mod:`kcompat.diff.prepared`
-does the rest (prepare reads git, check is pure), exactly as ``kcompat history`` does on
-Spark.
+reads git and :mod:`kcompat.diff.check` checks, purely, exactly as ``kcompat history``
+does on Spark.
 """
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ from pathlib import Path
 
 from kcompat.cache import Cache
 from kcompat.config import Config, ConfigChoice, ConfigError
-from kcompat.diff.prepared import check_pair, prepare_pair
+from kcompat.diff.check import check_pair
+from kcompat.diff.prepared import prepare_pair
 from kcompat.diff.weakened import review_configuration
 from kcompat.errors import UsageError
 from kcompat.findings import Severity

@@ -20,12 +20,12 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from kcompat.config import Config, ConfigError
-from kcompat.diff.prepared import PreparedPair, prepare_pair, unfinished_pair
+from kcompat.diff.check import Unfinished, unfinished_pair
+from kcompat.diff.prepared import PreparedPair, prepare_pair
 from kcompat.errors import UsageError
 from kcompat.findings import Finding, Location
 from kcompat.modes import ReleasedMode
 from kcompat.rules.config_change import Matcher, SettingChange, setting_changes
-from kcompat.rules.evolution.check import Unfinished
 from kcompat.rules.registry import rule_categories
 from kcompat.rules.runner import Finishing, Outcome, finish
 from kcompat.rules.weakening import Blame, hidden, listed, no_longer_failing, weakening_finding

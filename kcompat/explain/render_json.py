@@ -51,6 +51,7 @@ from typing import Any
 
 from kcompat.escaping import json_safe
 from kcompat.explain.explanation import Explanation
+from kcompat.explain.formats import View
 from kcompat.explain.grammar import Grammar
 from kcompat.explain.matrix import LEGEND, Cell, Column, Row
 from kcompat.explain.timeline import default_text
@@ -58,9 +59,9 @@ from kcompat.explain.timeline import default_text
 SCHEMA_VERSION = 1
 
 
-def render(explanations: Sequence[Explanation]) -> str:
+def render(explanations: Sequence[Explanation], view: View | None = None) -> str:
     """The document; names keep their real values, written as ``\\u`` escapes where a
-    terminal would act on them."""
+    terminal would act on them (``view``: the drawing options, which JSON has no use for)."""
     return json_safe(dumps(document(explanations))) + "\n"
 
 

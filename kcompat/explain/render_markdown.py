@@ -11,15 +11,17 @@ from collections.abc import Sequence
 
 from kcompat.escaping import shown_block
 from kcompat.explain.explanation import Explanation
+from kcompat.explain.formats import View
 from kcompat.explain.grammar import Grammar
 from kcompat.explain.matrix import CHANGES_LEGEND, LEGEND, Column, Row
 
 _ROW_MARK = {"added": "+ ", "removed": "- ", "changed": "~ "}
 
 
-def render(explanations: Sequence[Explanation]) -> str:
+def render(explanations: Sequence[Explanation], view: View | None = None) -> str:
     """The whole document (sections separated by a rule); its only control characters
-    are its own newlines (see :func:`~kcompat.escaping.shown_block`)."""
+    are its own newlines (see :func:`~kcompat.escaping.shown_block`). ``view``: the
+    drawing options; a Markdown table has its own width."""
     parts = [shown_block(render_one(item)) for item in explanations]
     return "\n---\n\n".join(parts)
 

@@ -18,6 +18,7 @@ from rich.text import Span, Text
 
 from kcompat.escaping import UNSAFE, shown
 from kcompat.explain.explanation import Explanation
+from kcompat.explain.formats import Picture, View
 from kcompat.explain.grammar import Grammar
 from kcompat.explain.matrix import CHANGES_LEGEND, LEGEND, Cell, Column, Matrix, Row, Shape
 
@@ -58,6 +59,15 @@ _LEGEND = tuple(
 )
 #: The narrowest picture drawn; a narrower terminal gets this width (and wraps).
 MIN_WIDTH = 40
+
+
+def picture(explanations: Sequence[Explanation], view: View) -> Picture:
+    """The text format: the picture the terminal draws at its own width (or ``--width``)."""
+
+    def draw(width: int, ascii_only: bool) -> list[RenderableType]:
+        return render(explanations, width=width, ascii_only=ascii_only)
+
+    return Picture(draw, view.width, view.ascii_only, MIN_WIDTH)
 
 
 def render(

@@ -150,7 +150,8 @@ def _head_side(source: Source, item: Found, repo: GitRepo | None) -> tuple[SpecS
 def _findings(
     base: SpecSource, head: SpecSource, config: Config, request: ExplainRequest, name: str
 ) -> Sequence[Finding]:
-    from kcompat.diff.prepared import check_pair, prepare_pair
+    from kcompat.diff.check import check_pair
+    from kcompat.diff.prepared import prepare_pair
 
     cache = request.cache
     mode = config.released or ReleasedMode.AUTO

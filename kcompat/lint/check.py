@@ -7,12 +7,12 @@ changed file in pre-commit does not complain that its response is missing.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
 from kcompat.config import Config
 from kcompat.findings import Finding
-from kcompat.rules.lint.layout import one_spec_call
-from kcompat.rules.registry import Rule, Subject, all_rules
+from kcompat.rules.lint.walk import lint_findings
+from kcompat.rules.registry import Subject, all_rules
 from kcompat.rules.runner import Call, Finishing, Outcome, compared, finish, run_rules
 from kcompat.spec.model import Message
 from kcompat.spec.specfile import SpecFile
@@ -28,17 +28,13 @@ def run_lint(
     config = config if config is not None else Config()
     groups = _directories((*targets, *context))
 
-    def calls(rule: Rule) -> Iterator[Call]:
-        if rule.subject is Subject.SET:
-            yield from (Call(group) for group in groups)
-            return
-        for spec in targets:
-            yield from one_spec_call(rule, spec)
-
+    rules = all_rules("lint")
+    set_rules = [r for r in rules if r.subject is Subject.SET]
     target_paths = {spec.path for spec in targets}
-    raw = [
+    raw = lint_findings([r for r in rules if r.subject is not Subject.SET], targets)
+    raw += [
         f
-        for f in run_rules(all_rules("lint"), calls)
+        for f in run_rules(set_rules, lambda _rule: (Call(group) for group in groups))
         if f.location.path in target_paths  # set rules see context files too
     ]
     how = Finishing(

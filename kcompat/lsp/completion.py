@@ -18,7 +18,7 @@ from lsprotocol import types
 from kcompat.escaping import shown
 from kcompat.lsp.cursor import Cursor, tags_in_array
 from kcompat.lsp.hover import VERSION_KEYS
-from kcompat.rules.lint.schema import published_schema
+from kcompat.rules.lint.flat_schema import published_schema
 from kcompat.spec.model import ENTITY_TYPES, LISTENERS, MESSAGE_KINDS, PRIMITIVE_TYPES, Message
 
 #: The JSON Schema's definition of each object kind.

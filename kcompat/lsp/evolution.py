@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kcompat.config import Config
-from kcompat.diff.prepared import check_pair, prepare_pair
+from kcompat.diff.check import check_pair
+from kcompat.diff.prepared import prepare_pair
 from kcompat.errors import UsageError
 from kcompat.findings import Finding
 from kcompat.modes import ReleasedMode

@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kcompat.findings import Finding
-from kcompat.pipeline.corpus_rules import MISMATCH
 from kcompat.report.columns import arrow_schema, ddl, finding_columns, finding_row
+from kcompat.rules.corpus import MISMATCH
 from kcompat.spec.specfile import SpecFile, enable_parse_cache, read_spec
 
 #: Columns of the corpus (``DIR/samples``).

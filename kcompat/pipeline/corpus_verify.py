@@ -13,17 +13,19 @@ import tempfile
 import time
 from collections import Counter, defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from kcompat.config import Config
+from kcompat.findings import Severity
 from kcompat.pipeline.corpus_manifest import read_manifest, shown_location
 from kcompat.pipeline.corpus_revision import Revision, open_side, pathspecs_for, read_revision
-from kcompat.pipeline.corpus_rules import MESSAGE_MISSING, MISMATCH, VERSION_MISSING
 from kcompat.pipeline.corpus_tasks import FINDING_SCHEMA, VerifyContext, verify_batches
 from kcompat.pipeline.outputs import Output
 from kcompat.pipeline.sparkapi import label_jobs
+from kcompat.report.audit_summary import CorpusMessage, CorpusSource, CorpusSummary, RuleCount
+from kcompat.rules.corpus import MESSAGE_MISSING, MISMATCH, VERSION_MISSING
 from kcompat.spec.versions import Versions
 
 
@@ -41,7 +43,7 @@ class VerifyRequest:
 @dataclass(frozen=True)
 class VerifyResult:
     manifest: dict[str, Any]
-    summary: dict[str, Any]
+    summary: CorpusSummary
     groups: list[dict[str, Any]]  # one finding per (rule, message, version, field), with a count
     out: Path | str
     seconds: float
@@ -49,6 +51,11 @@ class VerifyResult:
     @property
     def errors(self) -> int:
         return sum(g["count"] for g in self.groups if g["severity"] == "error")
+
+    @property
+    def severities(self) -> list[Severity]:
+        """One severity per group (a group's count does not change the verdict)."""
+        return [Severity.parse(g["severity"]) for g in self.groups]
 
     @property
     def internal(self) -> int:
@@ -113,9 +120,11 @@ def verify(request: VerifyRequest | VerifyPlan, spark: Any) -> VerifyResult:
             findings_path
         )
     groups = grouped(spark, out.readable("findings"))
-    summary = summarise(manifest, context, checked, groups)
-    summary["seconds"] = round(time.perf_counter() - started, 2)
-    out.write_text(spark, "summary.json", json.dumps(summary, indent=2) + "\n")
+    summary = replace(
+        summarise(manifest, context, checked, groups),
+        seconds=round(time.perf_counter() - started, 2),
+    )
+    out.write_text(spark, "summary.json", json.dumps(summary.to_json(), indent=2) + "\n")
     return VerifyResult(
         manifest, summary, groups, shown_location(out), time.perf_counter() - started
     )
@@ -213,7 +222,7 @@ def summarise(
     context: VerifyContext,
     checked: Sequence[Any],
     groups: Sequence[dict[str, Any]],
-) -> dict[str, Any]:
+) -> CorpusSummary:
     """Counts per rule and per message (samples checked, mismatches, versions affected)."""
     per_rule: Counter[tuple[str, str]] = Counter()
     mismatches: Counter[str] = Counter()
@@ -226,29 +235,29 @@ def summarise(
     samples: Counter[str] = Counter()
     for row in checked:
         samples[row["message"]] += int(row["count"])
-    return {
-        "corpus": {
-            "revision": manifest.get("revision"),
-            "revision_label": manifest.get("revision_label"),
-            "samples": manifest.get("samples"),
-            "seed": manifest.get("seed"),
-        },
-        "reader": context.reader_label,
-        "rows": sum(samples.values()),
-        "messages": len(samples),
-        "findings": sum(per_rule.values()),
-        "mismatches": sum(mismatches.values()),
-        "per_rule": [
-            {"rule": rule, "severity": severity, "count": n}
+    return CorpusSummary(
+        corpus=CorpusSource(
+            manifest.get("revision"),
+            manifest.get("revision_label"),
+            manifest.get("samples"),
+            manifest.get("seed"),
+        ),
+        reader=context.reader_label,
+        rows=sum(samples.values()),
+        messages=len(samples),
+        findings=sum(per_rule.values()),
+        mismatches=sum(mismatches.values()),
+        per_rule=tuple(
+            RuleCount(rule, severity, n)
             for (rule, severity), n in sorted(per_rule.items(), key=lambda kv: (-kv[1], kv[0]))
-        ],
-        "per_message": [
-            {
-                "message": name,
-                "samples": samples[name],
-                "mismatches": n,
-                "versions": str(Versions.from_ranges((v, v) for v in versions[name])),
-            }
+        ),
+        per_message=tuple(
+            CorpusMessage(
+                name,
+                samples[name],
+                n,
+                str(Versions.from_ranges((v, v) for v in versions[name])),
+            )
             for name, n in mismatches.most_common()
-        ],
-    }
+        ),
+    )

@@ -20,9 +20,11 @@ from kcompat.changelog.compute import Sides, compute
 from kcompat.changelog.model import summary_line
 from kcompat.changelog.render_html import render_html
 from kcompat.changelog.render_markdown import render_markdown
-from kcompat.diff.prepared import PreparedPair, paired_specs
+from kcompat.diff.check import paired_specs
+from kcompat.diff.prepared import PreparedPair
 from kcompat.pipeline.history_tasks import Texts, join_texts
 from kcompat.pipeline.outputs import Output
+from kcompat.report.audit_summary import ChangelogEntry
 from kcompat.spec.specfile import parsed_once
 
 _UNSAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
@@ -39,7 +41,7 @@ def write_changelogs(
     rows: Sequence[dict[str, Any]],
     texts: Texts,
     findings: Sequence[dict[str, Any]],
-) -> list[dict[str, str]]:
+) -> tuple[ChangelogEntry, ...]:
     """Write each pair's changelog into ``out``; the summary's ``changelogs`` entries."""
     by_pair: dict[int, list[dict[str, Any]]] = {}
     for finding in findings:
@@ -61,12 +63,6 @@ def write_changelogs(
         out.write_text(session, f"{stem}.md", render_markdown(changelog))
         out.write_text(session, f"{stem}.html", render_html(changelog))
         entries.append(
-            {
-                "base": base,
-                "head": head,
-                "markdown": f"{stem}.md",
-                "html": f"{stem}.html",
-                "summary": summary_line(changelog),
-            }
+            ChangelogEntry(base, head, f"{stem}.md", f"{stem}.html", summary_line(changelog))
         )
-    return entries
+    return tuple(entries)

@@ -9,11 +9,12 @@ import threading
 import time
 from collections import Counter, defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from kcompat.config import Config
+from kcompat.findings import Severity
 from kcompat.modes import HistoryMode, ReleasedMode
 from kcompat.naming import release_order
 from kcompat.pipeline.history_tasks import (
@@ -27,6 +28,14 @@ from kcompat.pipeline.outputs import Output
 from kcompat.pipeline.prepare import Preparation, PrepareJob, prefetched, worker_count
 from kcompat.pipeline.revisions import Comparison, consecutive, not_ancestors, releases
 from kcompat.pipeline.sparkapi import is_connect, label_jobs
+from kcompat.report.audit_summary import (
+    Break,
+    HistorySummary,
+    Introduced,
+    MessageErrors,
+    ReleaseCounts,
+    RuleCount,
+)
 from kcompat.sources.git import GitRepo
 from kcompat.sources.gitwalk import subjects
 from kcompat.sources.release_source import release_tags
@@ -55,10 +64,19 @@ class HistoryRequest:
 class HistoryResult:
     comparisons: int
     findings: list[dict[str, Any]]
-    summary: dict[str, Any]
+    summary: HistorySummary
     out: Path | str
     released_mode: ReleasedMode
     seconds: float
+
+    @property
+    def severities(self) -> list[Severity]:
+        return [Severity.parse(f["severity"]) for f in self.findings]
+
+    @property
+    def internal(self) -> int:
+        """Findings of pairs that could not be checked at all (``internal-error``)."""
+        return sum(1 for f in self.findings if f["rule"] == "internal-error")
 
 
 def plan(request: HistoryRequest, repo: GitRepo, pathspecs: Sequence[str]) -> list[Comparison]:
@@ -241,21 +259,18 @@ def run_history(request: HistoryRequest, spark: Any, console: Any = None) -> His
             timings["written"] = time.perf_counter() - started
             findings = read_findings(session, out)
         timings["checked"] = time.perf_counter() - started
-    summary = summarise(findings, comparisons, request.mode, mode)
-    if request.mode == HistoryMode.CONSECUTIVE:
-        name_commits(repo, summary["introduced"])
+    summary = told_by_git(summarise(findings, comparisons, request.mode, mode), repo, comparisons)
     if request.changelog and request.mode == HistoryMode.RELEASES:
         from kcompat.pipeline.history_changelogs import write_changelogs
 
-        summary["changelogs"] = write_changelogs(out, session, rows, texts, findings)
-    if request.mode == "releases":
-        summary["notes"] = not_ancestors(repo, comparisons)
-    summary["seconds"] = round(time.perf_counter() - started, 2)
-    summary["timings"] = {
-        "workers": workers,
-        **{key: round(value, 2) for key, value in timings.items()},
-    }
-    out.write_text(session, "summary.json", json.dumps(summary, indent=2))
+        changelogs = write_changelogs(out, session, rows, texts, findings)
+        summary = replace(summary, changelogs=changelogs)
+    summary = replace(
+        summary,
+        seconds=round(time.perf_counter() - started, 2),
+        timings={"workers": workers, **{key: round(v, 2) for key, v in timings.items()}},
+    )
+    out.write_text(session, "summary.json", json.dumps(summary.to_json(), indent=2))
     shown = out.path if out.local else out.location
     return HistoryResult(
         len(comparisons), findings, summary, shown, mode, time.perf_counter() - started
@@ -278,10 +293,12 @@ def _nothing_to_compare(
     pq.write_table(
         pa.Table.from_pylist([], schema=arrow_findings_schema()), findings / "part-0.parquet"
     )
-    summary = summarise([], [], request.mode, released_mode)
-    summary["seconds"] = round(time.perf_counter() - started, 2)
-    summary["timings"] = {}
-    out.write_text(None, "summary.json", json.dumps(summary, indent=2))
+    summary = replace(
+        summarise([], [], request.mode, released_mode),
+        seconds=round(time.perf_counter() - started, 2),
+        timings={},
+    )
+    out.write_text(None, "summary.json", json.dumps(summary.to_json(), indent=2))
     return HistoryResult(0, [], summary, out.path, released_mode, time.perf_counter() - started)
 
 
@@ -306,103 +323,107 @@ def summarise(
     comparisons: Sequence[Comparison],
     audit_mode: HistoryMode,
     released_mode: ReleasedMode,
-) -> dict[str, Any]:
-    """Counts per rule, per message and per release; for transitive audits, each break's
-    first release and every release pair it affects."""
+) -> HistorySummary:
+    """Counts per rule, per message and per release; the error each comparison introduced
+    (consecutive and releases audits), or each break's first release and every release
+    pair it affects (transitive)."""
     per_rule: Counter[tuple[str, str]] = Counter((f["rule"], f["severity"]) for f in findings)
     per_message: Counter[str] = Counter(
         f["message_name"] or f["file"] for f in findings if f["severity"] == "error"
     )
+    transitive = audit_mode == HistoryMode.TRANSITIVE
+    return HistorySummary(
+        mode=audit_mode,
+        released=released_mode,
+        comparisons=len(comparisons),
+        findings=len(findings),
+        # every compared pair, by pair index (the report's time axis; pairs without
+        # findings included)
+        pairs=tuple((c.base_label, c.head_label) for c in comparisons),
+        per_rule=tuple(
+            RuleCount(rule, severity, n)
+            for (rule, severity), n in sorted(per_rule.items(), key=lambda kv: (-kv[1], kv[0]))
+        ),
+        per_message=tuple(MessageErrors(m, n) for m, n in per_message.most_common()),
+        per_release=_per_release(findings, comparisons)
+        if audit_mode == HistoryMode.RELEASES
+        else (),
+        introduced=None if transitive else introduced(findings),
+        breaks=_breaks(findings, comparisons) if transitive else None,
+    )
+
+
+def _per_release(
+    findings: Sequence[dict[str, Any]], comparisons: Sequence[Comparison]
+) -> tuple[ReleaseCounts, ...]:
     per_release: dict[str, Counter[str]] = defaultdict(Counter)
     for f in findings:
         per_release[f["head_label"]][f["severity"]] += 1
-    summary: dict[str, Any] = {
-        "mode": audit_mode,
-        "released": released_mode,
-        "comparisons": len(comparisons),
-        "findings": len(findings),
-        # every compared pair, by pair index (the report's time axis; pairs without
-        # findings included)
-        "pairs": [[c.base_label, c.head_label] for c in comparisons],
-        "per_rule": [
-            {"rule": rule, "severity": severity, "count": n}
-            for (rule, severity), n in sorted(per_rule.items(), key=lambda kv: (-kv[1], kv[0]))
-        ],
-        "per_message": [{"message": m, "errors": n} for m, n in per_message.most_common()],
-        "per_release": [
-            {
-                "release": c.head_label,
-                "base": c.base_label,
-                **{s: per_release[c.head_label].get(s, 0) for s in ("error", "warning", "info")},
-            }
-            for c in comparisons
-        ]
-        if audit_mode == HistoryMode.RELEASES
-        else [],
-    }
-    if audit_mode != HistoryMode.TRANSITIVE:  # transitive: each break's first release, below
-        summary["introduced"] = introduced(findings)
-    if audit_mode == HistoryMode.TRANSITIVE:
-        breaks: dict[tuple[str, str, str], dict[str, Any]] = {}
-        for f in findings:
-            if f["severity"] != "error":
-                continue
-            key = _finding_key(f)
-            entry = breaks.setdefault(
-                key,
-                {
-                    "rule": key[0],
-                    "message": key[1],
-                    "field_path": key[2],
-                    "first_release": None,
-                    "pairs": [],
-                },
-            )
-            entry["pairs"].append(f"{f['base_label']}..{f['head_label']}")
-        labels = _release_order(
-            [c.head_label for c in comparisons] + [c.base_label for c in comparisons]
+    return tuple(
+        ReleaseCounts(
+            c.head_label,
+            c.base_label,
+            *(per_release[c.head_label].get(s, 0) for s in ("error", "warning", "info")),
         )
-        for entry in breaks.values():
-            heads = {p.split("..")[1] for p in entry["pairs"]}
-            entry["first_release"] = min(heads, key=labels.index)
-            entry["pairs"] = sorted(
-                set(entry["pairs"]),
-                key=lambda p: (labels.index(p.split("..")[0]), labels.index(p.split("..")[1])),
-            )
-        summary["breaks"] = sorted(
-            breaks.values(), key=lambda b: (labels.index(b["first_release"]), b["rule"])
-        )
-    return summary
+        for c in comparisons
+    )
 
 
-def introduced(findings: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+def _breaks(
+    findings: Sequence[dict[str, Any]], comparisons: Sequence[Comparison]
+) -> tuple[Break, ...]:
+    """Each error (rule, message, field) once: the first release that has it, and every
+    release pair it affects, in release order."""
+    pairs_of: dict[tuple[str, str, str], list[str]] = {}
+    for f in findings:
+        if f["severity"] == "error":
+            pairs_of.setdefault(_finding_key(f), []).append(f"{f['base_label']}..{f['head_label']}")
+    labels = _release_order(
+        [c.head_label for c in comparisons] + [c.base_label for c in comparisons]
+    )
+    breaks = []
+    for (rule, message, field_path), pairs in pairs_of.items():
+        heads = {p.split("..")[1] for p in pairs}
+        ordered = sorted(
+            set(pairs),
+            key=lambda p: (labels.index(p.split("..")[0]), labels.index(p.split("..")[1])),
+        )
+        first = min(heads, key=labels.index)
+        breaks.append(Break(rule, message, field_path, first, tuple(ordered)))
+    return tuple(sorted(breaks, key=lambda b: (labels.index(b.first_release), b.rule)))
+
+
+def introduced(findings: Sequence[dict[str, Any]]) -> tuple[Introduced, ...]:
     """Each error (rule, message, field) once, with the comparison that first has it: the
     commit (consecutive) or release (releases) that introduced it, in audit order."""
-    first: dict[tuple[str, str, str], dict[str, Any]] = {}
+    first: dict[tuple[str, str, str], Introduced] = {}
     for f in sorted(findings, key=lambda f: f["pair_index"]):
         if f["severity"] == "error":
             key = _finding_key(f)
-            first.setdefault(
-                key,
-                {
-                    "rule": key[0],
-                    "message": key[1],
-                    "field_path": key[2],
-                    "introduced_in": f["head_label"],
-                    "against": f["base_label"],
-                },
-            )
-    return list(first.values())
+            first.setdefault(key, Introduced(*key, f["head_label"], f["base_label"]))
+    return tuple(first.values())
 
 
-def name_commits(repo: GitRepo, entries: Sequence[dict[str, Any]]) -> None:
-    """Add each introducing commit's subject line (one git call for all of them)."""
-    labels = sorted({e["introduced_in"] for e in entries})
+def told_by_git(
+    summary: HistorySummary, repo: GitRepo, comparisons: Sequence[Comparison]
+) -> HistorySummary:
+    """What git adds to a summary: the subject of each commit that introduced an error
+    (consecutive audits), and which release pairs are not ancestor and descendant
+    (releases audits)."""
+    if summary.mode == HistoryMode.CONSECUTIVE:
+        return replace(summary, introduced=name_commits(repo, summary.introduced or ()))
+    if summary.mode == HistoryMode.RELEASES:
+        return replace(summary, notes=tuple(not_ancestors(repo, comparisons)))
+    return summary
+
+
+def name_commits(repo: GitRepo, entries: Sequence[Introduced]) -> tuple[Introduced, ...]:
+    """The entries with each introducing commit's subject line (one git call for all)."""
+    labels = sorted({e.introduced_in for e in entries})
     if not labels:
-        return
+        return tuple(entries)
     by_short = {full[:12]: line for full, line in subjects(repo, labels).items()}
-    for entry in entries:
-        entry["subject"] = by_short.get(entry["introduced_in"], "")
+    return tuple(replace(e, subject=by_short.get(e.introduced_in, "")) for e in entries)
 
 
 def _release_order(labels: Sequence[str]) -> list[str]:

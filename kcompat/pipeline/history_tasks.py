@@ -5,7 +5,7 @@ The driver (:mod:`kcompat.pipeline.history_driver`) enumerates the comparisons a
 prepares each one from git
 (:func:`kcompat.diff.prepared.prepare_pair`: the changed spec texts, the released-version
 policy, the tag ledger), so the texts travel with the tasks and executors need no
-checkout. Executors run :func:`kcompat.diff.prepared.check_pair` (rules and the
+checkout. Executors run :func:`kcompat.diff.check.check_pair` (rules and the
 round-trip proof) inside ``mapInArrow``, which also works over Spark Connect. Findings
 are written as Parquet; the driver prints a summary per rule, per message and per release.
 """
@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kcompat.config import Config
-from kcompat.diff.prepared import PreparedPair, check_pair
+from kcompat.diff.check import check_pair
+from kcompat.diff.prepared import PreparedPair
 from kcompat.findings import Finding, Location, Severity
 from kcompat.pipeline.revisions import Comparison
 from kcompat.pipeline.sparkapi import parallelism
@@ -161,7 +162,7 @@ def warm_up(spark: Any) -> None:
 def _warm(batches: Iterator[Any]) -> Iterator[Any]:
     import pyarrow as pa
 
-    import kcompat.diff.prepared
+    import kcompat.diff.check
     import kcompat.rules.evolution.proof  # noqa: F401
     from kcompat.rules.registry import all_rules
     from kcompat.spec.specfile import enable_parse_cache
@@ -201,7 +202,7 @@ OUTPUT_BATCH = 8192
 def distinct_checks(rows: Sequence[dict[str, Any]]) -> tuple[list[dict[str, Any]], dict[int, int]]:
     """One row per distinct check, and pair index -> the index of the row checked for it.
 
-    :func:`~kcompat.diff.prepared.check_pair` reads texts, paths and policies, never the
+    :func:`~kcompat.diff.check.check_pair` reads texts, paths and policies, never the
     revisions' names, so pairs that prepare alike have the same findings. In a transitive
     audit most do: a patch release that changed no spec repeats every pair of its
     predecessor (on Kafka's 43 releases, 903 pairs are 317 distinct checks).

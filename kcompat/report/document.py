@@ -26,6 +26,7 @@ class Report:
     hidden: int = 0  # below --level
     suppressed: int = 0  # silenced by inline ignore comments
     baselined: int = 0  # accepted by --baseline
+    base_label: str = "BASE"  # what the text format calls BASE ("upstream" for drift)
     fixtures: int = 0  # diff: findings about test specs, made infos
     suppressions: tuple[tuple[str, int], ...] = ()  # each ignore comment reason, how many
 
@@ -40,6 +41,7 @@ class Report:
         head: str | None = None,
         released: str = "",
         show_suppressed: bool = False,
+        base_label: str = "BASE",
     ) -> Report:
         """The report of ``outcome`` at ``level``; with ``show_suppressed``, the findings
         ignore comments silence are listed too (marked, never counting)."""
@@ -57,6 +59,7 @@ class Report:
             baselined=len(outcome.baselined),
             fixtures=outcome.fixtures,
             suppressions=tuple(Counter(f.suppressed for f in outcome.suppressed).most_common()),
+            base_label=base_label,
         )
 
     def by_severity(self) -> list[Finding]:

@@ -1,19 +1,83 @@
-"""Summary tables (history, corpus verify): rich tables on a terminal, or Markdown.
+"""The documents of the table commands (``rules``, ``history``, ``corpus verify``) and their
+formats: one registry, :class:`TableFormat`, whose renderers take a :class:`TableDocument`.
 
 Cells hold message and field names from spec files: each is
-:func:`~kcompat.escaping.shown` (and, in Markdown, HTML-escaped) as the table is drawn.
+:func:`~kcompat.escaping.shown` (and, in Markdown, HTML-escaped) as the table is drawn. The
+text format returns the document itself: the terminal draws it (rich tables on a
+terminal, aligned columns elsewhere: :func:`kcompat.app.draw_document`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, cast
 
-from kcompat.escaping import shown
-from kcompat.report.markdown import escape
+from kcompat.escaping import json_safe, shown
+from kcompat.formats import FormatRegistry
+from kcompat.report.markdown import escape, fenced
 
-#: (title, column names, rows of cells)
+if TYPE_CHECKING:
+    from kcompat.report.audit_summary import RuleCount
+
+#: (title, column names, rows of cells); a table without a title is drawn without borders
 Table = tuple[str, Sequence[str], Sequence[Sequence[str]]]
+
+
+@dataclass(frozen=True)
+class Note:
+    """Preformatted lines after the tables (a counterexample's bytes), under a title."""
+
+    where: str  # "file:line", said before the title in text
+    title: str
+    lines: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class TableDocument:
+    """What a table command shows, whatever the format."""
+
+    data: object  # what --format json prints
+    head: str = ""  # the line above the tables ("" for none)
+    tables: tuple[Table, ...] = ()
+    notes: tuple[Note, ...] = ()
+    title: str = ""  # the Markdown heading
+    page: str = ""  # a Markdown page instead of tables (a rule's page)
+    markdown: str | None = None  # its own Markdown, where the tables' is not the one wanted
+    footer: str = ""  # said under the tables on a terminal (a hint for a person)
+    ascii_json: bool = False  # JSON with every non-ASCII character escaped
+
+
+class TableFormat(FormatRegistry):
+    text = "text", "kcompat.report.tables:render_text"
+    json = "json", "kcompat.report.tables:render_json"
+    markdown = "markdown", "kcompat.report.tables:render_markdown"
+
+    def renderer(self) -> Callable[[TableDocument], str | TableDocument]:
+        return cast("Callable[[TableDocument], str | TableDocument]", self.render_function())
+
+
+def render_text(document: TableDocument) -> TableDocument:
+    """The terminal draws a document itself (its width, its colours, whether it is one)."""
+    return document
+
+
+def render_json(document: TableDocument) -> str:
+    if document.ascii_json:
+        return json.dumps(document.data, indent=2) + "\n"
+    return json_safe(json.dumps(document.data, indent=2, ensure_ascii=False)) + "\n"
+
+
+def render_markdown(document: TableDocument) -> str:
+    if document.markdown is not None:
+        return document.markdown + "\n"
+    if document.page:
+        return document.page + "\n"
+    lines = markdown_tables(document.title, document.head, document.tables)
+    for note in document.notes:
+        lines += [f"#### {escape(note.title)}", "", *fenced([shown(x) for x in note.lines]), ""]
+    return "\n".join(lines) + "\n"
 
 
 def markdown_tables(title: str, head: str, tables: Sequence[Table]) -> list[str]:
@@ -42,29 +106,6 @@ def plain_table(columns: Sequence[str], rows: Sequence[Sequence[str]]) -> list[s
     ]
 
 
-def print_tables(console: Any, head: str, tables: Sequence[Table]) -> None:
-    """The head line, then each non-empty table: drawn by rich on a terminal, plain
-    aligned text elsewhere (never a word split across lines)."""
-    from rich.table import Table as RichTable
-
-    console.print(shown(head), markup=False, highlight=False)
-    for name, columns, rows in tables:
-        if not rows:
-            continue
-        if not console.is_terminal:
-            console.print("", markup=False)
-            console.print(shown(name), markup=False, highlight=False)
-            for line in plain_table(columns, rows):
-                console.print(line, markup=False, highlight=False, soft_wrap=True)
-            continue
-        table = RichTable(title=shown(name), title_justify="left", header_style="bold")
-        for column in columns:
-            table.add_column(column, overflow="fold")
-        for row in rows:
-            table.add_row(*(shown(cell) for cell in row))
-        console.print(table)
-
-
 def written_to(out: Any, chosen: bool) -> str:
     """Where an audit's Parquet went; a place kcompat chose (no ``--out``) is kept."""
     if chosen:
@@ -72,7 +113,7 @@ def written_to(out: Any, chosen: bool) -> str:
     return f"Parquet and summary.json in {out} (kept there; --out DIR chooses the place)"
 
 
-def per_rule_table(summary: dict[str, Any]) -> Table:
+def per_rule_table(per_rule: Sequence[RuleCount]) -> Table:
     """ "Findings per rule", as both Spark commands' summaries open."""
-    rows = [[r["rule"], r["severity"], str(r["count"])] for r in summary["per_rule"]]
+    rows = [[r.rule, r.severity, str(r.count)] for r in per_rule]
     return ("Findings per rule", ["rule", "severity", "count"], rows)

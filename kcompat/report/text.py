@@ -66,8 +66,9 @@ def finding_block(finding: Finding, base_label: str = "BASE", hints: bool = True
     return lines
 
 
-def render_text(report: Report, *, base_label: str = "BASE", hints: bool = True) -> list[Line]:
+def render_text(report: Report, *, hints: bool = True) -> list[Line]:
     """Every finding (errors first), then the summary."""
+    base_label = report.base_label
     lines: list[Line] = []
     for finding in report.by_severity():
         lines.extend(finding_block(finding, base_label, hints))

@@ -2,7 +2,7 @@
 call of its check is given, and the function that runs it.
 
 Rules register through the typed decorators of their family (``rules.lint.adapters``,
-``rules.evolution.adapters``, ``kcompat.drift.check``), which fix the check's signature per
+``rules.evolution.adapters``, ``rules.drift.adapters``), which fix the check's signature per
 subject and wrap it into one uniform :data:`Runner`. A rule whose findings come from
 another stage (the byte proof, ignore comments, the corpus verifier) is declared with
 :func:`elsewhere` (one table per module), naming that stage, instead of as a function
@@ -55,7 +55,8 @@ class Subject(StrEnum):
     own arguments: one field, one matched field pair, ...)."""
 
     DOCUMENT = "document"  # one spec file as parsed, whatever its content
-    MESSAGE = "message"  # one message model (field rules: each of its fields in turn)
+    MESSAGE = "message"  # one message model
+    FIELD = "field"  # one field written in a spec (lint: every field rule in one walk)
     PAIR = "pair"  # one BASE/HEAD (or upstream/local) message pair
     SET = "set"  # everything at once: a spec directory, the whole pairing, the drift set
     ELSEWHERE = "elsewhere"  # findings come from another stage (see ``Rule.origin``)
@@ -206,8 +207,8 @@ def elsewhere(kind: RuleKind, *rules: tuple[Elsewhere, str]) -> tuple[str, ...]:
 RULE_MODULES: dict[RuleKind, tuple[str, ...]] = {
     RuleKind.LINT: ("kcompat.rules.lint",),
     RuleKind.DIFF: ("kcompat.rules.evolution", "kcompat.rules.config_change"),
-    RuleKind.DRIFT: ("kcompat.drift.check",),
-    RuleKind.CORPUS: ("kcompat.pipeline.corpus_rules",),
+    RuleKind.DRIFT: ("kcompat.rules.drift",),
+    RuleKind.CORPUS: ("kcompat.rules.corpus",),
 }
 
 

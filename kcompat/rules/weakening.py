@@ -1,6 +1,6 @@
 """Which findings a configuration hides, and the findings that say so.
 
-One comparison finished twice (:meth:`kcompat.rules.evolution.check.Unfinished.finish`),
+One comparison finished twice (:meth:`kcompat.diff.check.Unfinished.finish`),
 under BASE's configuration and under another, gives two lists of findings; a finding of
 the first is *hidden* by the second when the second drops it, accepts it (BASE did not)
 or reports it at a lower severity. :mod:`kcompat.diff.weakened` runs the finishes; this

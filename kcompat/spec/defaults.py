@@ -13,6 +13,7 @@ import binascii
 import math
 import re
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 from kcompat.spec.model import EMPTY_STRUCT, INT_TYPES, ZERO_UUID, Default, FieldType
@@ -82,32 +83,28 @@ def _typed(text: str, field_type: FieldType, versions: Versions, nullable: Versi
         if text:
             raise ValueError("an array default can only be empty or null")
         return ()
-    if name in INT_TYPES:
-        return parse_int_default(text, name)
-    if name == "bool":
-        lowered = text.lower()
-        if text == "":  # Kafka reads an empty default as no default: false
-            return False
-        if lowered in ("true", "false"):
-            return lowered == "true"
-        raise ValueError(f'invalid bool default {text!r}: use "true" or "false"')
-    if name == "float64":
-        return _parse_float(text)
-    if name == "string":
-        return text
-    if name == "bytes":
-        if text:
-            raise ValueError("a bytes default can only be empty or null")
-        return b""
-    if name == "records":
-        return None
-    if name == "uuid":
-        return parse_uuid_default(text)
-    if field_type.is_struct:
+    if field_type.is_struct and name not in _PRIMITIVE_DEFAULTS:
         if text:
             raise ValueError("a struct default can only be empty or null")
         return EMPTY_STRUCT
-    raise ValueError(f"no default is possible for type {name!r}")
+    parse = _PRIMITIVE_DEFAULTS.get(name)
+    if parse is None:
+        raise ValueError(f"no default is possible for type {name!r}")
+    return parse(text, name)
+
+
+def _bool_default(text: str, _name: str) -> bool:
+    if text == "":  # Kafka reads an empty default as no default: false
+        return False
+    if text.lower() in ("true", "false"):
+        return text.lower() == "true"
+    raise ValueError(f'invalid bool default {text!r}: use "true" or "false"')
+
+
+def _bytes_default(text: str, _name: str) -> bytes:
+    if text:
+        raise ValueError("a bytes default can only be empty or null")
+    return b""
 
 
 def parse_int_default(text: str, type_name: str) -> int:
@@ -237,3 +234,15 @@ def parse_uuid_default(text: str) -> uuid.UUID:
 def uuid_text(value: uuid.UUID) -> str:
     """The inverse of :func:`parse_uuid_default`."""
     return base64.urlsafe_b64encode(value.bytes).decode("ascii").rstrip("=")
+
+
+#: How a primitive type's default text is read (the type's name is handed on for ints).
+_PRIMITIVE_DEFAULTS: dict[str, Callable[[str, str], Any]] = {
+    **{name: parse_int_default for name in INT_TYPES},
+    "bool": _bool_default,
+    "float64": lambda text, _name: _parse_float(text),
+    "string": lambda text, _name: text,
+    "bytes": _bytes_default,
+    "records": lambda _text, _name: None,
+    "uuid": lambda text, _name: parse_uuid_default(text),
+}

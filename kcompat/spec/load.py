@@ -13,9 +13,13 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
 from typing import Any
 
+from kcompat.spec.document import Comment as Comment  # re-exported: the loader's tree
+from kcompat.spec.document import Document as Document
+from kcompat.spec.document import JArray as JArray
+from kcompat.spec.document import JObject as JObject
+from kcompat.spec.document import SyntaxNote as SyntaxNote
 from kcompat.spec.jackson import line_and_column, unified_line_ends
 from kcompat.spec.syntax_errors import LoadError as LoadError  # re-exported: the loader's error
 from kcompat.spec.syntax_errors import Position as Position
@@ -25,69 +29,6 @@ from kcompat.spec.syntax_errors import bad_token
 MAX_BYTES = 4 * 1024 * 1024
 #: JSON nesting deeper than this is refused; Kafka's deepest spec nests about 12 levels.
 MAX_DEPTH = 64
-
-
-class JObject(dict[str, Any]):
-    """A JSON object with the positions of itself, its keys and its values."""
-
-    __slots__ = ("key_pos", "pos", "value_pos")
-
-    def __init__(self, pos: Position) -> None:
-        super().__init__()
-        self.pos = pos
-        self.key_pos: dict[str, Position] = {}
-        self.value_pos: dict[str, Position] = {}
-
-    def where(self, key: str | None = None) -> Position:
-        """Position of ``key`` if present, else of the object itself."""
-        if key is not None and key in self.key_pos:
-            return self.key_pos[key]
-        return self.pos
-
-    def where_value(self, key: str) -> Position:
-        """Position of the value of ``key`` if present, else of the object."""
-        return self.value_pos.get(key, self.pos)
-
-
-class JArray(list[Any]):
-    """A JSON array with the positions of itself and of its items."""
-
-    __slots__ = ("item_pos", "pos")
-
-    def __init__(self, pos: Position) -> None:
-        super().__init__()
-        self.pos = pos
-        self.item_pos: list[Position] = []
-
-
-@dataclass(frozen=True, slots=True)
-class SyntaxNote:
-    """A recoverable syntax problem: the document still parses, lint reports it."""
-
-    kind: str  # "duplicate-key" | "trailing-comma" | "trailing-content"
-    message: str
-    pos: Position
-
-
-@dataclass(frozen=True, slots=True)
-class Comment:
-    """A ``//`` comment that mentions kcompat (suppressions), with its line."""
-
-    line: int
-    text: str
-    own_line: bool  # nothing but whitespace before it on its line
-    column: int = 1  # where the comment starts on its line (1-based)
-
-
-@dataclass(frozen=True)
-class Document:
-    """A parsed spec file: its root value, recoverable notes, and kcompat comments."""
-
-    path: str
-    text: str
-    root: Any
-    notes: tuple[SyntaxNote, ...] = ()
-    comments: tuple[Comment, ...] = field(default=(), repr=False)
 
 
 # Comments as Jackson reads them: a ``//`` comment ends at LF or CR (a lone CR too), and

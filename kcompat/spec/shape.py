@@ -11,6 +11,16 @@ from kcompat.spec.model import Memo, Message
 from kcompat.spec.resolve import Kind, LayoutField, StructLayout, Wire
 
 
+def struct_inside(wire: Wire) -> StructLayout | None:
+    """The struct a field holds: itself, or its array's elements (the one helper every
+    comparison of layouts descends with)."""
+    if wire.kind is Kind.STRUCT:
+        return wire.struct
+    if wire.kind is Kind.ARRAY and wire.element is not None:
+        return struct_inside(wire.element)
+    return None
+
+
 def _kind_and_null(wire: Wire) -> tuple[Kind, bool]:
     # records are length-prefixed bytes: byte for byte the same as bytes (resolve gives
     # both the field's own nullability)

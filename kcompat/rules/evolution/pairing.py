@@ -17,10 +17,11 @@ from pathlib import PurePosixPath
 from kcompat.rules.evolution.released import Releases
 from kcompat.spec.headers import header_versions, renumbered
 from kcompat.spec.model import Field, Message
-from kcompat.spec.resolve import Kind, LayoutField, StructLayout, Wire, resolve
+from kcompat.spec.resolve import LayoutField, StructLayout, resolve
 from kcompat.spec.runs import runs
 from kcompat.spec.shape import (
     signature_digest,
+    struct_inside,
     struct_shape,
     untagged_shape,
     wire_signature,
@@ -156,6 +157,26 @@ def _pair_structs(
     flexibility_changed: bool,
     out: list[StructPair],
 ) -> None:
+    """The pair of two structs, then the pairs of the structs inside their matched fields."""
+    pair = _struct_pair(versions, path, base, head, flexibility_changed)
+    out.append(pair)
+    for base_field, head_field in (*pair.matched, *pair.renamed):
+        base_child = struct_inside(base_field.wire)
+        head_child = struct_inside(head_field.wire)
+        if base_child is not None and head_child is not None:
+            _pair_structs(
+                versions, head_field.path, base_child, head_child, flexibility_changed, out
+            )
+
+
+def _struct_pair(
+    versions: Versions,
+    path: str,
+    base: StructLayout,
+    head: StructLayout,
+    flexibility_changed: bool,
+) -> StructPair:
+    """Two structs' fields matched by name, renames recognised by slot and shape."""
     base_by_name = {f.name: f for f in base.all_fields()}
     head_by_name = {f.name: f for f in head.all_fields()}
     matched = tuple((base_by_name[f.name], f) for f in head.all_fields() if f.name in base_by_name)
@@ -167,35 +188,18 @@ def _pair_structs(
     base_left = [f for f in base_only if id(f) not in renamed_base]
     head_left = [f for f in head_only if id(f) not in renamed_head]
     restructured = bool(base_left or head_left) and struct_shape(base) == struct_shape(head)
-    out.append(
-        StructPair(
-            versions,
-            path,
-            base,
-            head,
-            matched,
-            renamed,
-            tuple(base_left),
-            tuple(head_left),
-            flexibility_changed,
-            restructured,
-        )
+    return StructPair(
+        versions,
+        path,
+        base,
+        head,
+        matched,
+        renamed,
+        tuple(base_left),
+        tuple(head_left),
+        flexibility_changed,
+        restructured,
     )
-    for base_field, head_field in (*matched, *renamed):
-        base_child = _child_struct(base_field.wire)
-        head_child = _child_struct(head_field.wire)
-        if base_child is not None and head_child is not None:
-            _pair_structs(
-                versions, head_field.path, base_child, head_child, flexibility_changed, out
-            )
-
-
-def _child_struct(wire: Wire) -> StructLayout | None:
-    if wire.kind is Kind.STRUCT:
-        return wire.struct
-    if wire.kind is Kind.ARRAY and wire.element is not None and wire.element.kind is Kind.STRUCT:
-        return wire.element.struct
-    return None
 
 
 def _renames(

@@ -1,8 +1,9 @@
 """How lint rules are declared: one typed decorator per subject.
 
-A field rule is only its check on one field: the adapter walks every field written in the
-spec (the top level, inline structs, common structs), skips fields with no JSON node, and
-hands the check a reporter that already names the field's path.
+A field rule is only its check on one field: lint walks every field written in the spec
+once (the top level, inline structs, common structs; fields with no JSON node skipped) and
+hands each to every field rule, with a reporter that already names the field's path
+(:mod:`kcompat.rules.lint.walk`).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import cast
 
 from kcompat.findings import Reporter
-from kcompat.rules.lint.scopes import Scope, each_field
+from kcompat.rules.lint.scopes import Scope
 from kcompat.rules.registry import RuleKind, Runner, Subject, decorator
 from kcompat.spec.load import JObject
 from kcompat.spec.model import Field, Message
@@ -21,6 +22,8 @@ DocumentCheck = Callable[[SpecFile, Reporter], None]
 MessageCheck = Callable[[Message, Reporter], None]
 FieldCheck = Callable[[Scope, Field, JObject, Reporter], None]
 SetCheck = Callable[[Sequence[Message], Reporter], None]
+#: What one call of a field rule is given (its reporter names the field's path).
+FieldSubject = tuple[Scope, Field, JObject]
 
 
 def _on_document(check: DocumentCheck) -> Runner:
@@ -35,10 +38,10 @@ def _on_set(check: SetCheck) -> Runner:
     return lambda subject, report, _context: check(cast(Sequence[Message], subject), report)
 
 
-def _on_each_field(check: FieldCheck) -> Runner:
+def _on_field(check: FieldCheck) -> Runner:
     def run(subject: object, report: Reporter, _context: object) -> None:
-        for scope, field, node, about in each_field(cast(Message, subject), report):
-            check(scope, field, node, about)
+        scope, field, node = cast(FieldSubject, subject)
+        check(scope, field, node, report)
 
     return run
 
@@ -48,6 +51,6 @@ document_rule = decorator(RuleKind.LINT, Subject.DOCUMENT, _on_document)
 #: A rule on one message model as a whole.
 message_rule = decorator(RuleKind.LINT, Subject.MESSAGE, _on_message)
 #: A rule on one field written in the spec, with its JSON node and its struct scope.
-field_rule = decorator(RuleKind.LINT, Subject.MESSAGE, _on_each_field)
+field_rule = decorator(RuleKind.LINT, Subject.FIELD, _on_field)
 #: A rule across the messages of one spec directory (names, API keys, pairs).
 set_rule = decorator(RuleKind.LINT, Subject.SET, _on_set)

@@ -8,11 +8,11 @@ tag, a missing required key, ...) would be compared as a guess, so it is reporte
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
 from kcompat.findings import Finding, Reporter, Severity
-from kcompat.rules.registry import Rule, Subject, all_rules, get_rule
-from kcompat.rules.runner import Call, run_rules
+from kcompat.rules.lint.walk import lint_findings, spec_name
+from kcompat.rules.registry import all_rules, get_rule
 from kcompat.spec.model import Memo
 from kcompat.spec.specfile import SpecFile
 
@@ -67,13 +67,7 @@ def layout_errors(specs: Sequence[SpecFile]) -> dict[str, Finding]:
 def _layout_errors(specs: Sequence[SpecFile]) -> dict[str, Finding]:
     from kcompat.rules.lint.schema import missing_layout_keys
 
-    rules = [r for r in all_rules("lint") if r.id in LAYOUT_RULES]
-
-    def calls(rule: Rule) -> Iterator[Call]:
-        for spec in specs:
-            yield from one_spec_call(rule, spec)
-
-    found = run_rules(rules, calls)
+    found = lint_findings([r for r in all_rules("lint") if r.id in LAYOUT_RULES], specs)
     missing = get_rule("missing-key")
     assert missing is not None
     for spec in specs:
@@ -87,15 +81,3 @@ def _layout_errors(specs: Sequence[SpecFile]) -> dict[str, Finding]:
         if finding.severity is Severity.ERROR:
             first.setdefault(finding.location.path, finding)
     return first
-
-
-def one_spec_call(rule: Rule, spec: SpecFile) -> Iterator[Call]:
-    """The call a document or message rule makes on one spec file (if any)."""
-    if rule.subject is Subject.DOCUMENT:
-        yield Call(spec, spec.path, spec_name(spec))
-    elif rule.subject is Subject.MESSAGE and spec.message is not None:
-        yield Call(spec.message, spec.path, spec.message.name)
-
-
-def spec_name(spec: SpecFile) -> str:
-    return spec.message.name if spec.message is not None else ""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import cache
 from pathlib import PurePosixPath
 
 from kcompat.findings import Reporter, Severity
@@ -58,6 +59,7 @@ def _camel(name: str) -> str:
     return name[:1].lower() + name[1:]
 
 
+@cache  # a folder's specs ask about the same few hundred names again and again
 def _snake(name: str) -> str:
     """Kafka's toSnakeCase (schema field names): '_' before a capital after a non-capital."""
     out = []

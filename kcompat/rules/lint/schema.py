@@ -1,12 +1,7 @@
-"""Validate spec files with the JSON Schema in ``specs/`` (through ``jsonschema``).
-
-The published schema is recursive and full of patterns for editors. Lint derives flat,
-``$ref``-free schemas for a message, a field and a common struct from it, keeping only
-the keywords whose findings no dedicated rule reports better (unknown keys, missing
-keys, value types, enum values). What is left depends only on an object's keys, its
-values' JSON types and its enum values, so validation is memoised by that shape: a
-repository's thousands of fields validate as a few dozen distinct shapes.
-"""
+"""The schema rules: what the spec format's JSON Schema says is wrong with an object
+(unknown keys, missing keys, values of the wrong JSON type, values outside an enum), each
+reported as Kafka's parser would take it (:mod:`kcompat.rules.lint.flat_schema` checks
+the objects against the schema)."""
 
 from __future__ import annotations
 
@@ -14,19 +9,17 @@ import difflib
 import json
 import re
 from collections.abc import Iterator
-from functools import cache
 from typing import Any
 
 from kcompat.findings import Reporter, Severity
 from kcompat.rules.lint.adapters import document_rule
+from kcompat.rules.lint.flat_schema import flat_schemas
 from kcompat.rules.lint.scopes import written_objects
 from kcompat.rules.registry import Category
 from kcompat.spec.jackson import scalar_text
 from kcompat.spec.load import JArray, JObject, Position
 from kcompat.spec.specfile import SpecFile
 
-#: Keywords lint takes from the schema; the others are reported by dedicated rules.
-_KEPT = {"type", "enum", "required", "anyOf", "properties", "additionalProperties", "items"}
 #: Keys of the unshipped draft syntax: the draft-syntax rule explains them with a migration hint.
 DRAFT_KEYS = frozenset({"optionalFields", "versionsWithOptional", "nullable"})
 _JSON_TYPES = {
@@ -38,99 +31,6 @@ _JSON_TYPES = {
     "boolean": "true or false",
     "null": "null",
 }
-
-
-def schema_text() -> str:
-    """The spec-file JSON Schema shipped with the package (same file as ``specs/``)."""
-    from importlib import resources  # only for the schema rule: `kcompat diff` never asks
-
-    return resources.files("kcompat").joinpath("data/message-spec.schema.json").read_text()
-
-
-@cache
-def published_schema() -> dict[str, Any]:
-    schema: dict[str, Any] = json.loads(schema_text())
-    return schema
-
-
-class _FlatSchema:
-    """One object kind (message, field, common struct): a validator and its shape memo."""
-
-    def __init__(self, schema: dict[str, Any]) -> None:
-        from jsonschema import Draft202012Validator
-
-        self.schema = schema
-        self.properties: dict[str, Any] = schema.get("properties", {})
-        self.validator = Draft202012Validator(schema)
-        self.valid_shapes: set[tuple[Any, ...]] = set()
-
-    def shape(self, obj: JObject) -> tuple[Any, ...] | None:
-        items = []
-        for key, value in obj.items():
-            sub = self.properties.get(key)
-            if sub is None:
-                return None  # an unknown key: validate (and report) it
-            if "enum" in sub or "enum" in sub.get("items", {}):
-                if isinstance(value, JArray):
-                    if any(isinstance(item, dict | list) for item in value):
-                        return None  # nested containers: not hashable, validate every time
-                    value = tuple(value)
-                if isinstance(value, JObject | dict):
-                    return None
-                items.append((key, value))
-            elif isinstance(value, JArray):  # "fields" items must be objects: note their kinds
-                kinds = tuple(sorted({type(item).__name__ for item in value}))
-                items.append((key, ("JArray", *kinds)))
-            else:
-                items.append((key, type(value).__name__))
-        return tuple(sorted(items, key=lambda kv: kv[0]))
-
-    def errors(self, obj: JObject) -> list[Any]:
-        shape = self.shape(obj)
-        if shape is not None and shape in self.valid_shapes:
-            return []
-        found = list(self.validator.iter_errors(obj))
-        if not found and shape is not None:
-            self.valid_shapes.add(shape)
-        return found
-
-
-@cache
-def _flat_schemas() -> dict[str, _FlatSchema]:
-    schema = published_schema()
-    defs = schema["$defs"]
-
-    def flatten(node: Any) -> Any:
-        """A schema without $refs and without the keywords dedicated rules cover."""
-        if not isinstance(node, dict):
-            return node
-        if "$ref" in node:
-            name = node["$ref"].rsplit("/", 1)[-1]
-            # nested fields and structs are validated as objects of their own; here they
-            # only have to be objects at all
-            if name in ("field", "commonStruct"):
-                return {"type": "object"}
-            return flatten(defs[name])
-        out: dict[str, Any] = {}
-        for keyword, value in node.items():
-            if keyword not in _KEPT:
-                continue
-            if keyword == "properties":
-                out[keyword] = {name: flatten(sub) for name, sub in value.items()}
-            elif keyword == "anyOf":
-                out[keyword] = [flatten(sub) for sub in value]
-            elif isinstance(value, dict):
-                out[keyword] = flatten(value)
-            else:
-                out[keyword] = value
-        return out
-
-    top = {k: v for k, v in schema.items() if k not in ("$defs", "$schema", "$id")}
-    return {
-        "message": _FlatSchema(flatten(top)),
-        "field": _FlatSchema(flatten(defs["field"])),
-        "commonStruct": _FlatSchema(flatten(defs["commonStruct"])),
-    }
 
 
 #: Keys without which a spec's wire layout is a guess (what ``diff`` checks before it
@@ -159,7 +59,7 @@ _last_validated: list[Any] = [None, ()]
 def _schema_errors(spec: SpecFile) -> tuple[tuple[str, JObject, Any], ...]:
     """One validation pass per file, shared by the four schema rules (run back to back)."""
     if _last_validated[0] is not spec:
-        flat = _flat_schemas()
+        flat = flat_schemas()
         found = tuple(
             (kind, obj, error)
             for kind, obj in written_objects(spec)
@@ -194,7 +94,7 @@ def _owner(kind: str, obj: JObject) -> str:
 @document_rule("unknown-key", Category.SCHEMA, Severity.ERROR)
 def unknown_key(spec: SpecFile, report: Reporter) -> None:
     """A key the spec format does not define (Kafka's parser rejects unknown keys)."""
-    flat = _flat_schemas()
+    flat = flat_schemas()
     for kind, obj, error in _schema_errors(spec):
         if error.validator != "additionalProperties":
             continue
@@ -229,28 +129,34 @@ def missing_key(spec: SpecFile, report: Reporter) -> None:
                     )
         elif error.validator == "anyOf" and not error.path and kind == "field":
             report(obj, f"{_owner(kind, obj)} has no 'versions'", hint=_MISSING_HINTS["versions"])
-    # Kafka reads JSON null as a missing key, and takes a field's versions from a non-blank
-    # taggedVersions only: either way it fails with "You must specify the version of ...".
-    for kind, obj in written_objects(spec):
-        if kind == "commonStruct" and "versions" in obj and obj["versions"] is None:
-            why = "null is read as a missing key"
-        elif kind == "field" and obj.get("versions") is None:
-            tagged = scalar_text(obj.get("taggedVersions"))
-            if tagged is not None and tagged.strip():
-                continue
-            if "versions" in obj:
-                why = "null is read as a missing key"
-            elif "taggedVersions" in obj:
-                why = "its taggedVersions are empty, so there is nothing to take them from"
-            else:
-                continue  # neither key: reported above from the schema
-        else:
-            continue
+    for kind, obj, why in _versions_read_as_missing(spec):
         report(
             obj.where_value("versions") if "versions" in obj else obj,
             f"{_owner(kind, obj)} has no 'versions' ({why})",
             hint=_MISSING_HINTS["versions"],
         )
+
+
+def _versions_read_as_missing(spec: SpecFile) -> Iterator[tuple[str, JObject, str]]:
+    """(kind, object, why) for versions the schema sees but Kafka does not: it reads JSON
+    null as a missing key, and takes a field's versions from a non-blank taggedVersions
+    only; either way it fails with "You must specify the version of ..."."""
+    for kind, obj in written_objects(spec):
+        if kind == "commonStruct" and "versions" in obj and obj["versions"] is None:
+            yield kind, obj, "null is read as a missing key"
+        elif kind == "field" and obj.get("versions") is None:
+            tagged = scalar_text(obj.get("taggedVersions"))
+            if tagged is not None and tagged.strip():
+                continue
+            if "versions" in obj:
+                yield kind, obj, "null is read as a missing key"
+            elif "taggedVersions" in obj:
+                yield (
+                    kind,
+                    obj,
+                    "its taggedVersions are empty, so there is nothing to take them from",
+                )
+            # neither key: reported from the schema
 
 
 _MISSING_HINTS = {

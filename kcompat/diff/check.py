@@ -1,8 +1,9 @@
-"""Evolution rules over two sets of spec files: pair them once, run the rules, finish.
+"""Diff's check: pair two sets of spec files once, run the evolution rules, finish.
 
-Pure: spec files, the released-version policy and the tag ledger in, an
-:class:`~kcompat.rules.runner.Outcome` out. ``kcompat diff`` and ``kcompat history``
-(on Spark executors) both end here.
+Pure: spec files (or a :class:`~kcompat.diff.prepared.PreparedPair`), the released-version
+policy and the tag ledger in, an :class:`~kcompat.rules.runner.Outcome` out, as
+:mod:`kcompat.lint.check` is lint's. ``kcompat diff`` and ``kcompat history`` (on Spark
+executors) both end here.
 """
 
 from __future__ import annotations
@@ -13,16 +14,17 @@ from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
 from kcompat.config import Config
+from kcompat.diff.prepared import PreparedPair
 from kcompat.findings import Finding
 from kcompat.rules.evolution.context import DiffContext
 from kcompat.rules.evolution.judged import judge, kept_versions
-from kcompat.rules.evolution.ledger import TagLedger
+from kcompat.rules.evolution.ledger import Binding, TagLedger
 from kcompat.rules.evolution.pairing import MessagePair, Pairing, pair_messages
 from kcompat.rules.evolution.released import Releases
 from kcompat.rules.registry import Rule, Subject, all_rules
 from kcompat.rules.runner import Call, Finishing, Outcome, compared, finish, run_rules
 from kcompat.spec.model import Message
-from kcompat.spec.specfile import SpecFile
+from kcompat.spec.specfile import SpecFile, read_spec
 from kcompat.spec.versions import Versions
 
 if TYPE_CHECKING:
@@ -219,3 +221,69 @@ def _without(specs: Sequence[SpecFile], left_out: Sequence[SpecFile]) -> list[Sp
     if any(s.path in paths for s in specs):
         return [s for s in specs if s.path not in paths]
     return [s for s in specs if PurePosixPath(s.path).name not in names]
+
+
+def check_pair(
+    pair: PreparedPair,
+    *,
+    config: Config | None = None,
+    proof: bool = False,
+    samples: int = 20,
+    baseline: frozenset[str] = frozenset(),
+    paired: Paired | None = None,
+    code_cache: CodeStore | None = None,
+) -> Outcome:
+    """All findings for a prepared comparison (pure: no git, no file system but the
+    compiled codecs a command keeps in ``code_cache``); ``paired`` is its specs as
+    :func:`paired_specs` paired them, when the caller needs the pairing."""
+    config = config if config is not None else Config()
+    return unfinished_pair(
+        pair,
+        rules_off=config.disabled,
+        proof=proof,
+        samples=samples,
+        baseline=baseline,
+        paired=paired,
+        code_cache=code_cache,
+    ).finish(config)
+
+
+def unfinished_pair(
+    pair: PreparedPair,
+    *,
+    rules_off: frozenset[str] = frozenset(),
+    proof: bool = False,
+    samples: int = 20,
+    baseline: frozenset[str] = frozenset(),
+    paired: Paired | None = None,
+    code_cache: CodeStore | None = None,
+) -> Unfinished:
+    """A prepared comparison's findings before finishing, every rule not in ``rules_off``
+    run (pure), to finish under any configuration."""
+    if paired is not None:  # read already
+        base_specs, head_specs = list(paired.base), list(paired.head)
+    else:
+        base_specs = [read_spec(path, data) for path, data in pair.base_files]
+        head_specs = [read_spec(path, data) for path, data in pair.head_files]
+    ledger = TagLedger.empty()
+    for name, path, tag, bindings in pair.ledger:
+        ledger.entries.setdefault(name, {})[(path, tag)] = [Binding(*b) for b in bindings]
+    return unfinished_diff(
+        base_specs,
+        head_specs,
+        rules_off=rules_off,
+        releases=pair.releases,
+        ledger=ledger,
+        proof=proof,
+        samples=samples,
+        baseline=baseline,
+        paired=paired,
+        code_cache=code_cache,
+    )
+
+
+def paired_specs(pair: PreparedPair) -> Paired:
+    """A prepared comparison's specs, paired exactly as :func:`check_pair` pairs them."""
+    base_specs = [read_spec(path, data) for path, data in pair.base_files]
+    head_specs = [read_spec(path, data) for path, data in pair.head_files]
+    return pair_specs(base_specs, head_specs, pair.releases)

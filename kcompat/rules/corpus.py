@@ -1,8 +1,8 @@
 """The rules of ``kcompat corpus verify``, registered like every other rule.
 
-They live apart from :mod:`kcompat.pipeline.corpus_verify` so that registering them (the CLI
-does it at import time, so ``kcompat rules corpus-mismatch`` works) costs no Spark,
-pyarrow or codec import. Their findings come from the corpus verifier.
+They live with the other rule families, apart from :mod:`kcompat.pipeline.corpus_verify`,
+so that registering them (``kcompat rules corpus-mismatch``) costs no Spark, pyarrow or
+codec import. Their findings come from the corpus verifier.
 """
 
 from __future__ import annotations

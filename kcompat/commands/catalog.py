@@ -1,14 +1,15 @@
-"""``kcompat rules``: list the registered rules, or explain one from its ``rules/ID.md``."""
+"""``kcompat rules``'s documents: the list of registered rules, or one rule's page (its
+``rules/ID.md``, shipped as package data, and where its check is: read here, at the
+edge, so the rules themselves stay pure)."""
 
 from __future__ import annotations
 
 import difflib
-import json
 import re
 from importlib import resources
-from typing import Any
 
 from kcompat.errors import UsageError
+from kcompat.report.tables import TableDocument
 from kcompat.rules.registry import Rule, all_rules, get_rule, implementation
 
 
@@ -86,81 +87,54 @@ def _page(found: Rule) -> str:
     return text[: first_section + 1] + where + text[first_section:]
 
 
-def explain_rule(rule_id: str, console: Any, *, fmt: str = "text") -> None:
-    """The rule's page: rich Markdown on a terminal, else Markdown text (``json``: fields)."""
+def rule_page_document(rule_id: str) -> TableDocument:
+    """A rule's page (as Markdown; ``json``: its fields and the page)."""
     found = _lookup(rule_id)
     page = readable_page(_page(found))
-    if fmt == "json":
-        document = {
-            "id": found.id,
-            "kind": found.kind,
-            "category": found.category,
-            "severity": found.severity.label,
-            "summary": found.summary,
-            "implemented_in": implemented_in(found),
-            "page": page,
-        }
-        console.print(json.dumps(document, indent=2), markup=False, highlight=False)
-        return
-    if fmt == "markdown" or not console.is_terminal:
-        console.print(page, markup=False, highlight=False, soft_wrap=True)
-        return
-    from rich.markdown import Markdown
-
-    console.print(Markdown(page))
+    data = {
+        "id": found.id,
+        "kind": found.kind,
+        "category": found.category,
+        "severity": found.severity.label,
+        "summary": found.summary,
+        "implemented_in": implemented_in(found),
+        "page": page,
+    }
+    return TableDocument(data, title=found.id, page=page, ascii_json=True)
 
 
-def list_rules(
-    console: Any,
-    *,
-    kind: str | None = None,
-    category: str | None = None,
-    severity: str | None = None,
-    fmt: str = "text",
-) -> None:
+def rule_list_document(
+    *, kind: str | None = None, category: str | None = None, severity: str | None = None
+) -> TableDocument:
+    """The rules chosen, one row each (Markdown: each ID linked to its page)."""
     chosen = [
         r
         for r in all_rules(kind)
         if (category is None or r.category == category)
         and (severity is None or r.severity.label == severity)
     ]
-    if fmt == "json":
-        rows = [
-            {
-                "id": r.id,
-                "kind": r.kind,
-                "category": r.category,
-                "severity": r.severity.label,
-                "summary": r.summary,
-            }
-            for r in chosen
-        ]
-        console.print(json.dumps(rows, indent=2), markup=False, highlight=False)
-        return
-    if fmt == "markdown":
-        lines = ["| rule | kind | category | severity | summary |", "|---|---|---|---|---|"]
-        lines += [
-            f"| [`{r.id}`](rules/{r.id}.md) | {r.kind} | {r.category} | "
-            f"{r.severity.label} | {r.summary.replace('|', '/')} |"
-            for r in chosen
-        ]
-        console.print("\n".join(lines), markup=False, highlight=False)
-        return
+    data = [
+        {
+            "id": r.id,
+            "kind": r.kind,
+            "category": r.category,
+            "severity": r.severity.label,
+            "summary": r.summary,
+        }
+        for r in chosen
+    ]
     header = ("rule", "kind", "category", "severity", "summary")
-    table_rows = [(r.id, r.kind, r.category, r.severity.label, r.summary) for r in chosen]
-    if not console.is_terminal:
-        everything = (header, *table_rows)
-        widths = [max(len(row[i]) for row in everything) for i in range(len(header) - 1)]
-        for row in everything:
-            cells = [cell.ljust(width) for cell, width in zip(row, widths, strict=False)]
-            console.print("  ".join([*cells, row[-1]]), markup=False, highlight=False)
-        return
-    from rich.table import Table
-
-    table = Table(box=None, pad_edge=False, header_style="bold")
-    for column in header:
-        table.add_column(column, overflow="fold")
-    for row in table_rows:
-        table.add_row(*row)
-    console.print(table)
-    console.print(f"{len(chosen)} rules. `kcompat rules ID` explains one.", markup=False)
+    rows = [(r.id, r.kind, r.category, r.severity.label, r.summary) for r in chosen]
+    markdown = ["| rule | kind | category | severity | summary |", "|---|---|---|---|---|"]
+    markdown += [
+        f"| [`{r.id}`](rules/{r.id}.md) | {r.kind} | {r.category} | "
+        f"{r.severity.label} | {r.summary.replace('|', '/')} |"
+        for r in chosen
+    ]
+    return TableDocument(
+        data,
+        tables=(("", header, rows),),
+        markdown="\n".join(markdown),
+        footer=f"{len(chosen)} rules. `kcompat rules ID` explains one.",
+        ascii_json=True,
+    )

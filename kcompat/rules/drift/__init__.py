@@ -1,0 +1,4 @@
+"""Drift rules (a vendored copy against its upstream); importing this package registers
+them all."""
+
+from kcompat.rules.drift import presence, wire  # noqa: F401
