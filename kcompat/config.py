@@ -238,7 +238,8 @@ def _load_config(start: Path | None, explicit: Path | None, rules: RuleCatalogue
     path = explicit if explicit is not None else find_config(start or Path.cwd())
     if path is None:
         return Config()
-    return config_from_text(_read_toml_text(path), path, rules=rules)
+    found = config_from_text(_read_toml_text(path), path, rules=rules)
+    return found if explicit is None else replace(found, label=str(explicit))  # as typed
 
 
 def config_from_text(
@@ -404,10 +405,15 @@ def _string_list(table: Mapping[str, Any], key: str, source: str, what: str) -> 
 
 
 def configured_roots(config: Config) -> list[str]:
-    """The configured ``paths`` as paths to read; one naming nothing is a ConfigError (it
-    would otherwise check nothing and pass)."""
+    """The configured ``paths`` as paths to read, from the working directory (found, not
+    typed: shown so they open from here); one naming nothing is a ConfigError (it would
+    otherwise check nothing and pass)."""
+    import os
+
     base = Path(config.root) if config.root else Path(".")
-    roots = [str(base / p) for p in config.paths]
+    roots = [
+        os.path.relpath(base / p) if base.is_absolute() else str(base / p) for p in config.paths
+    ]
     for path, root in zip(config.paths, roots, strict=True):
         if not Path(root).exists():
             raise ConfigError(f"{config.source}: paths: {path!r} names nothing in {base}; fix it")

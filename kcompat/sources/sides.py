@@ -19,7 +19,7 @@ from pathlib import Path, PurePosixPath
 from kcompat.bounded import read_if_present
 from kcompat.errors import UsageError
 from kcompat.naming import request_name_for
-from kcompat.sources.files import display_path, json_files
+from kcompat.sources.files import display_path, from_here, json_files
 from kcompat.sources.git import GitRepo
 from kcompat.spec.load import MAX_BYTES
 from kcompat.spec.specfile import SpecFile, looks_like_spec, read_spec
@@ -251,7 +251,7 @@ def _label(side: Side, path: str) -> str:
 def _repo_label(root: str, path: str, cwd: str) -> str:
     """A repository file as shown from ``cwd`` (memoised: an audit names the same files in
     hundreds of comparisons, and path arithmetic is not free)."""
-    shown = display_path(Path(root) / path)
+    shown = from_here(Path(root) / path)
     return shown if not shown.startswith("../../") else str(PurePosixPath(path))
 
 
