@@ -72,8 +72,11 @@ def _main(argv: Sequence[str] | None) -> int:
             return int(getattr(err, "exit_code", 2))
         if type(err).__name__ == "Abort" or interrupt.requested():
             return interrupt.EXIT_STATUS
-        if os.environ.get("KCOMPAT_DEBUG"):
-            raise
+        if os.environ.get("KCOMPAT_DEBUG"):  # the traceback, and still the status of a bug
+            import traceback
+
+            traceback.print_exc()
+            return 3
         print(
             f"kcompat: internal error: {type(err).__name__}: {shown(one_line(err))} "
             "(set KCOMPAT_DEBUG=1 for the traceback, and please report it)",

@@ -43,6 +43,7 @@ class DriftSet:
     pairs: tuple[DriftPair, ...]
     upstream_only: tuple[SpecFile, ...]
     local_only: tuple[SpecFile, ...]
+    unreadable: tuple[tuple[str, SpecFile], ...] = ()  # ("upstream" or "local", the file)
 
 
 def pair_drift(upstream: Sequence[SpecFile], local: Sequence[SpecFile]) -> DriftSet:
@@ -57,6 +58,12 @@ def pair_drift(upstream: Sequence[SpecFile], local: Sequence[SpecFile]) -> Drift
         tuple(pairs),
         tuple(up[n] for n in sorted(up.keys() - lo.keys())),
         tuple(lo[n] for n in sorted(lo.keys() - up.keys())),
+        tuple(
+            (side, spec)
+            for side, specs in (("upstream", upstream), ("local", local))
+            for spec in specs
+            if spec.message is None
+        ),
     )
 
 
@@ -311,3 +318,17 @@ def drift_message_missing(drift_set: DriftSet, report: Reporter) -> None:
                 path=spec.path,
                 message_name=spec.message.name,
             )
+
+
+@_set_rule("drift-spec-unreadable", Category.DRIFT, Severity.ERROR)
+def drift_spec_unreadable(drift_set: DriftSet, report: Reporter) -> None:
+    """A spec file on either side does not parse, so its message cannot be compared."""
+    for side, spec in drift_set.unreadable:
+        where = "upstream" if side == "upstream" else "in the local copy"
+        said = spec.error.message if spec.error is not None else "its top level is not an object"
+        report(
+            spec.error.pos if spec.error is not None else (1, 1),
+            f"the spec {where} does not parse: {said}",
+            path=spec.path,
+            hint="fix the file (kcompat lint shows every problem); its message was not compared",
+        )
