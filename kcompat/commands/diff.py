@@ -79,28 +79,30 @@ def diff(
     import sys
 
     from kcompat.cache import user_cache
+    from kcompat.commands.progress_bar import progress_on_terminal
     from kcompat.diff.run import DiffRequest, run_diff
     from kcompat.errors import UsageError
     from kcompat.escaping import shown
     from kcompat.report.baseline import read_baseline
 
     accepted = read_baseline(baseline) if baseline is not None else frozenset()
-    result = run_diff(
-        DiffRequest(
-            base=base,
-            head=head,
-            staged=staged,
-            merge_base=merge_base,
-            repo=repo_dir,
-            history=history,
-            proof=proof,
-            samples=samples if samples is not None else (10 if staged else 20),
-            released=released,
-            config_choice=options.config_choice(),
-            baseline=frozenset(accepted),
-            cache=user_cache(),  # compiled codecs and release facts, for the next run
+    with progress_on_terminal():  # on stderr, for a diff that takes more than a second
+        result = run_diff(
+            DiffRequest(
+                base=base,
+                head=head,
+                staged=staged,
+                merge_base=merge_base,
+                repo=repo_dir,
+                history=history,
+                proof=proof,
+                samples=samples if samples is not None else (10 if staged else 20),
+                released=released,
+                config_choice=options.config_choice(),
+                baseline=frozenset(accepted),
+                cache=user_cache(),  # compiled codecs and release facts, for the next run
+            )
         )
-    )
     outcome = result.outcome
     # BASE defaults to HEAD; next to "the index" or "the working tree" name it as the commit
     base_label = "the HEAD commit" if base is None else result.base_label

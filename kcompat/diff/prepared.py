@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from kcompat import progress
 from kcompat.config import Config
 from kcompat.errors import UsageError
 from kcompat.modes import ReleasedMode
@@ -97,6 +98,7 @@ def prepare_pair(
         and base.kind == "rev"
         and base.repo is not None
     ):
+        progress.step("reading the release tags")
         releases = releases_for(
             base.repo, config.release_tags, config.release_branches or None, pathspecs, cache
         )

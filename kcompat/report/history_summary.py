@@ -42,8 +42,7 @@ def render_summary(
                 + " that introduced each"
                 + (tail if more > 0 else ""),
                 [
-                    "introduced in",
-                    *(["commit"] if commits else ["against"]),
+                    *(["commit", "subject"] if commits else ["release", "against"]),
                     "rule",
                     "message",
                     "field",

@@ -43,11 +43,13 @@ def plain_table(columns: Sequence[str], rows: Sequence[Sequence[str]]) -> list[s
 
 
 def print_tables(console: Any, head: str, tables: Sequence[Table]) -> None:
-    """The head line, then each non-empty table: drawn by rich on a terminal, plain
-    aligned text elsewhere (never a word split across lines)."""
-    from rich.table import Table as RichTable
+    """The head line, then each non-empty table: drawn by rich on a terminal (as records
+    when a table would not fit, :mod:`kcompat.report.table_fit`), plain aligned text
+    elsewhere (never a word split across lines)."""
+    from kcompat.report.table_fit import print_table
 
-    console.print(shown(head), markup=False, highlight=False)
+    # on a terminal the head wraps between words; in a log it stays one line
+    console.print(shown(head), markup=False, highlight=False, soft_wrap=not console.is_terminal)
     for name, columns, rows in tables:
         if not rows:
             continue
@@ -57,12 +59,7 @@ def print_tables(console: Any, head: str, tables: Sequence[Table]) -> None:
             for line in plain_table(columns, rows):
                 console.print(line, markup=False, highlight=False, soft_wrap=True)
             continue
-        table = RichTable(title=shown(name), title_justify="left", header_style="bold")
-        for column in columns:
-            table.add_column(column, overflow="fold")
-        for row in rows:
-            table.add_row(*(shown(cell) for cell in row))
-        console.print(table)
+        print_table(console, name, columns, rows)
 
 
 def written_to(out: Any, chosen: bool) -> str:
