@@ -208,15 +208,27 @@ def _read_toml_text(path: Path) -> str:
 @dataclass(frozen=True)
 class ConfigChoice:
     """Which configuration a command reads, as its options say: ``--config`` (``None``:
-    the nearest to where it starts) and the ``--report-unused-ignores`` override."""
+    the nearest to where it starts), the ``--report-unused-ignores`` override, and the
+    rules ``--disable`` turns off for the run (on every side of a diff alike: the
+    command line is no part of the change)."""
 
     explicit: Path | None = None
     report_unused_ignores: bool = False
+    disable: tuple[str, ...] = ()
 
     def load(self, start: Path | None, *, rules: RuleCatalogue) -> Config:
-        return load_config(
+        found = load_config(
             start, self.explicit, rules=rules, report_unused_ignores=self.report_unused_ignores
         )
+        return self.overriding(found, rules=rules)
+
+    def overriding(self, config: Config, *, rules: RuleCatalogue) -> Config:
+        """``config`` with what the command line adds: ``--disable``'s rules off (each
+        checked as the ``disable`` key is, with a did-you-mean)."""
+        if not self.disable:
+            return config
+        extra = parse_config({"disable": list(self.disable)}, "--disable", rules=rules)
+        return replace(config, disabled=config.disabled | extra.disabled)
 
 
 def load_config(

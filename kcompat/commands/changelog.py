@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from kcompat.app import Color, ColorOption, ConfigOption, RepoOption, app
+from kcompat.completion import sides
 
 if TYPE_CHECKING:
     from kcompat.changelog.model import Changelog
@@ -39,7 +40,9 @@ def changelog(
     base: Annotated[
         str | None,
         typer.Argument(
-            metavar="BASE", help="BASE: a git revision, a directory, or REV:path (default: HEAD)."
+            metavar="BASE",
+            help="BASE: a git revision, a directory, or REV:path (default: HEAD).",
+            autocompletion=sides,
         ),
     ] = None,
     head: Annotated[
@@ -47,6 +50,7 @@ def changelog(
         typer.Argument(
             metavar="HEAD",
             help="HEAD: a revision, a directory or REV:path (default: working tree).",
+            autocompletion=sides,
         ),
     ] = None,
     staged: Annotated[

@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from kcompat.app import FindingsOptions, RepoOption, app, option_group, report_findings
+from kcompat.completion import sides
 
 
 @app.command(short_help="Every breaking change between two revisions, with the bytes.")
@@ -16,7 +17,9 @@ def diff(
     base: Annotated[
         str | None,
         typer.Argument(
-            metavar="BASE", help="BASE: a git revision, a directory, or REV:path (default: HEAD)."
+            metavar="BASE",
+            help="BASE: a git revision, a directory, or REV:path (default: HEAD).",
+            autocompletion=sides,
         ),
     ] = None,
     head: Annotated[
@@ -24,6 +27,7 @@ def diff(
         typer.Argument(
             metavar="HEAD",
             help="HEAD: a revision, a directory or REV:path (default: working tree).",
+            autocompletion=sides,
         ),
     ] = None,
     staged: Annotated[

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from kcompat.app import Color, ColorOption, ConfigOption, MessageKindOption, RepoOption, app
+from kcompat.completion import message_names, revisions, sides
 
 if TYPE_CHECKING:
     from kcompat.explain.explanation import Explanation
@@ -36,6 +37,7 @@ def explain(
             help="The message: its name (FetchRequest, fetchrequest), a name without "
             "Request/Response (Fetch), or an API key number (1).",
             show_default=False,
+            autocompletion=message_names,
         ),
     ],
     kind: MessageKindOption = None,
@@ -48,7 +50,10 @@ def explain(
     rev: Annotated[
         str | None,
         typer.Option(
-            "--rev", metavar="REV", help="Explain the message as it is at this git revision."
+            "--rev",
+            metavar="REV",
+            help="Explain the message as it is at this git revision.",
+            autocompletion=revisions,
         ),
     ] = None,
     against: Annotated[
@@ -58,6 +63,7 @@ def explain(
             metavar="BASE",
             help="Highlight what changed since BASE (a revision, REV:path or a directory) "
             "and show kcompat diff's findings for the message.",
+            autocompletion=sides,
         ),
     ] = None,
     specs: Annotated[
@@ -104,6 +110,7 @@ def explain(
             metavar="REV",
             help="The message's changelog since this revision (kcompat changelog REV, for "
             "this message): versions, fields, breaks.",
+            autocompletion=revisions,
         ),
     ] = None,
     color: ColorOption = Color.auto,
