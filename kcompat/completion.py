@@ -107,31 +107,18 @@ def revisions(ctx: Any, incomplete: str) -> Candidates:
     the one around the working directory), newest tags last as git sorts them."""
     try:
         from kcompat.sources.git import GitRepo
+        from kcompat.sources.refnames import ref_names
 
         repo_dir = ctx.params.get("repo_dir") or ctx.params.get("repo")
         repo = GitRepo.around(Path(repo_dir) if repo_dir else None)
         if repo is None:
             return []
         try:
-            listed = repo.run_git(
-                "for-each-ref",
-                "--format=%(refname:short)%00%(refname)",
-                "refs/heads",
-                "refs/remotes",
-                "refs/tags",
-            )
+            pairs = ref_names(repo)
         finally:
             repo.close()
     except Exception:
         return []
-    kinds = {"refs/heads/": "branch", "refs/remotes/": "remote branch", "refs/tags/": "tag"}
-    pairs = []
-    for line in listed.splitlines():
-        short, _, full = line.partition("\x00")
-        if full.endswith("/HEAD"):
-            continue
-        kind = next((k for prefix, k in kinds.items() if full.startswith(prefix)), "ref")
-        pairs.append((short, kind))
     return _matching(pairs, incomplete)
 
 

@@ -132,26 +132,17 @@ def test_pip_installs_from_the_repository_at_a_commit(tmp_path: Path) -> None:
     clone, head = _clone(tmp_path)
     git(clone, "commit", "-q", "--allow-empty", "-m", "after the pinned commit")
     target = tmp_path / "site"
-    requirement = f"kcompat @ git+file://{clone}@{head}"
+    # file://localhost/...: pip's requirement parser wants a host in a file URL
+    requirement = f"kcompat @ git+file://localhost{clone}@{head}"
+    command = [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target"]
     done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "install",
-            "-q",
-            "--no-deps",
-            "--no-build-isolation",
-            "--target",
-            str(target),
-            requirement,
-        ],  # fmt: skip
+        [*command, str(target), requirement],
         capture_output=True,
         text=True,
         check=False,
         timeout=600,
     )
-    if done.returncode != 0 and "git" not in done.stderr.lower():
+    if done.returncode != 0 and "setuptools" in done.stderr:  # no index to build from
         pytest.skip(f"pip could not build here: {done.stderr.strip()[-300:]}")
     assert done.returncode == 0, done.stderr
     installed = target / "kcompat" / "__init__.py"
