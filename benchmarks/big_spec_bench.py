@@ -6,7 +6,7 @@
 Each case is a request and its response generated here, as a BASE and a HEAD directory,
 compared from a cold process (`kcompat diff BASE HEAD`, proof on, no code cache: the
 first run a user or CI sees). Fields are written one per line, as Kafka writes them
-(4,000 fields make a 280 KB spec):
+(4,000 fields make a 325 KB spec):
 
 - `1,000 fields` and `4,000 fields`: HEAD retypes the middle field from int32 to int64 (a
   break in every version, so the proof has a counterexample to find and show);

@@ -117,10 +117,7 @@ def cold_runs(
     env = tree_env()
     # Compiled codecs are kept between runs (kcompat.cache), as for a user's second
     # commit: here in the temp dir (the warm-up run fills it), never in the user's home.
-    # (KCOMPAT_BENCH_CODE_CACHE=off measures a hook's very first run instead)
-    env["KCOMPAT_CODE_CACHE"] = os.environ.get("KCOMPAT_BENCH_CODE_CACHE") or str(
-        checkout.parent / "codecache"
-    )
+    env["KCOMPAT_CODE_CACHE"] = str(checkout.parent / "codecache")
     if pycache is not None:
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         env["PYTHONPYCACHEPREFIX"] = str(pycache)
@@ -260,7 +257,7 @@ def main() -> int:
         print(
             f"{r['scenario']:<{width}}  {r['variant']:<{vwidth}}  {_seconds(r['median'])}  "
             f"{_seconds(r['min'])}  {_seconds(r['cpu'])}  {_seconds(r['cpu_min'])}  "
-            f"{'<=' if r.get('judged_by') == 'cpu' else '< '} {r['goal']:.1f} s "
+            f"{'<=' if r.get('judged_by') == 'cpu' else '< '} {r['goal']:.2f} s "
             f"{'cpu ' if r.get('judged_by') == 'cpu' else 'wall'}  {verdict}"
         )
     bytecode = "as the environment sets it" if args.as_set else "bytecode cached"

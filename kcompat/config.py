@@ -8,6 +8,7 @@ Looked up from the working directory upwards to the repository root. Keys::
     released = "auto"                                         # auto | base | tags
     release-tags = '^v?\\d+\\.\\d+(\\.\\d+)?$'              # which tags are releases
     release-branches = '^\\d+\\.\\d+$'                        # branches about to ship (off)
+    fixtures = ["src/test/*"]                                 # test specs: never shipped
     diff-base = "origin/trunk"                                # kcompat lsp: diff on save
     [severity]                                                # per-rule severities
     lowest-version-raised = "warning"
@@ -18,18 +19,24 @@ Looked up from the working directory upwards to the repository root. Keys::
 from __future__ import annotations
 
 import difflib
-import fnmatch
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from kcompat.config_preview import Preview as Preview
+from kcompat.config_preview import glob_matches as glob_matches
+from kcompat.config_preview import parse_previews
 from kcompat.findings import Severity
 from kcompat.modes import ReleasedMode
-from kcompat.patterns import PatternError, compiled
+from kcompat.patterns import RELEASE_TAGS, PatternError, compiled
+from kcompat.tomllines import key_lines, line_of
 
-DEFAULT_RELEASE_TAGS = r"^v?\d+\.\d+(\.\d+)?$"
+DEFAULT_RELEASE_TAGS = RELEASE_TAGS
+#: Where test specs live (Maven and Gradle layouts): no release ships them, so a diff's
+#: findings about them are at most info.
+DEFAULT_FIXTURES = ("src/test/*", "src/testFixtures/*")
 #: A configuration file larger than this is refused (it is read whole).
 MAX_CONFIG_BYTES = 1024 * 1024
 
@@ -42,12 +49,6 @@ RuleCatalogue = Callable[[], Mapping[str, str]]
 
 class ConfigError(Exception):
     """A configuration problem, reported as one line naming the file."""
-
-
-def glob_matches(pattern: str, text: str) -> bool:
-    """fnmatch-style (``*`` spans directories); a relative path pattern also matches
-    under any directory, so it does not depend on where kcompat runs from."""
-    return fnmatch.fnmatchcase(text, pattern) or fnmatch.fnmatchcase(text, "*/" + pattern)
 
 
 @dataclass(frozen=True)
@@ -83,17 +84,6 @@ class Acceptance:
 
 
 @dataclass(frozen=True)
-class Preview:
-    """A ``preview`` entry: messages in early access, whose breaks are warnings."""
-
-    pattern: str  # a glob on message names
-    reason: str = "early access"
-
-    def matches(self, message_name: str) -> bool:
-        return bool(message_name) and glob_matches(self.pattern, message_name)
-
-
-@dataclass(frozen=True)
 class Config:
     paths: tuple[str, ...] = ()
     disabled: frozenset[str] = frozenset()
@@ -107,6 +97,7 @@ class Config:
     ignore: tuple[Acceptance, ...] = ()
     preview: tuple[Preview, ...] = ()
     report_unused_ignores: bool = False
+    fixtures: tuple[str, ...] = DEFAULT_FIXTURES  # path globs of test specs
     diff_base: str = ""  # kcompat lsp: the revision a saved spec is diffed against ("": none)
     label: str = ""  # how findings name the file (relative to the working directory)
     lines: tuple[tuple[str, int], ...] = ()  # where each key is written (tomllines)
@@ -114,15 +105,11 @@ class Config:
     def line_of(self, key: str) -> int:
         """The line of a key (``severity.tag-changed``, ``ignore#2``), else of the nearest
         enclosing one, else 1."""
-        written = dict(self.lines)
-        while key not in written:
-            if "." in key:
-                key = key.rpartition(".")[0]
-            elif "#" in key:
-                key = key.partition("#")[0]
-            else:
-                return 1
-        return written[key]
+        return line_of(dict(self.lines), key)
+
+    def is_fixture(self, path: str) -> bool:
+        """Whether ``path`` is a test spec (see ``fixtures``)."""
+        return any(glob_matches(g, path) for g in self.fixtures)
 
     def __reduce__(self) -> tuple[Any, ...]:
         # mappingproxy does not pickle; Spark ships the configuration to executors
@@ -147,6 +134,7 @@ _KEYS = {
     "ignore",
     "preview",
     "report-unused-ignores",
+    "fixtures",
     "diff-base",
 }
 
@@ -282,8 +270,6 @@ def config_from_text(
         if not isinstance(table, dict):
             raise ConfigError(f"{named}: 'tool.kcompat' must be a table, not {_kind(table)}")
     found = parse_config(table, named, str(root if root is not None else path.parent), rules=rules)
-    from kcompat.tomllines import key_lines
-
     try:
         label = os.path.relpath(path)
     except ValueError:  # another drive (Windows)
@@ -371,7 +357,13 @@ def parse_config(
         except PatternError as err:
             raise ConfigError(f"{source}: {key} is not a valid regex: {err}") from None
     unused = _typed(table, "report-unused-ignores", bool, False, source, "true or false")
+    fixtures = (
+        _string_list(table, "fixtures", source, "a list of path globs")
+        if "fixtures" in table
+        else DEFAULT_FIXTURES
+    )
     return Config(
+        fixtures=fixtures,
         ignore=_acceptances(table.get("ignore", []), source, check_rule),
         preview=_previews(table.get("preview", []), source),
         report_unused_ignores=unused,
@@ -477,21 +469,7 @@ def _acceptances(value: Any, source: str, check_rule: Any) -> tuple[Acceptance, 
 
 
 def _previews(value: Any, source: str) -> tuple[Preview, ...]:
-    """``preview``: message globs, or tables ``{ message = "...", reason = "..." }``."""
-    if not isinstance(value, list):
-        raise ConfigError(f"{source}: 'preview' must be a list of message names or globs")
-    out = []
-    for entry in value:
-        if isinstance(entry, str) and entry.strip():
-            out.append(Preview(entry.strip()))
-        elif isinstance(entry, dict) and isinstance(entry.get("message"), str):
-            reason = entry.get("reason", "early access")
-            if not isinstance(reason, str) or set(entry) - {"message", "reason"}:
-                raise ConfigError(f"{source}: preview entries take 'message' and 'reason'")
-            out.append(Preview(entry["message"], reason))
-        else:
-            raise ConfigError(
-                f"{source}: preview entries are message names or globs, or "
-                '{ message = "...", reason = "..." }'
-            )
-    return tuple(out)
+    try:
+        return parse_previews(value)
+    except ValueError as err:
+        raise ConfigError(f"{source}: {err}") from None

@@ -22,6 +22,9 @@ if TYPE_CHECKING:
 
 #: Seconds all the names one pattern is matched against may take together.
 BUDGET = 1.0
+#: kcompat's own ``release-tags`` pattern. It cannot backtrack, so Python's ``re`` runs
+#: it: the regex engine is imported only for a pattern someone configured.
+RELEASE_TAGS = r"^v?\d+\.\d+(\.\d+)?$"
 
 _Named = TypeVar("_Named")
 
@@ -47,6 +50,11 @@ def matching(
     """The items whose name ``pattern`` finds a match in (``re.search``), all within
     :data:`BUDGET`; a :class:`UsageError` naming ``what`` (``release-tags``) when the
     pattern is not valid or takes longer."""
+    if pattern == RELEASE_TAGS:
+        import re
+
+        own = re.compile(pattern)
+        return [item for item in items if own.search(name(item))]
     try:
         found = compiled(pattern)
     except PatternError as err:

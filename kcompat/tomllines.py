@@ -12,6 +12,7 @@ come from ``tomllib``.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 _HEADER = re.compile(r"^(\[\[?)\s*([^\[\]]+?)\s*\]\]?\s*(?:#.*)?$")
 _SIMPLE = r"(?:[A-Za-z0-9_-]+|\"[^\"\n]*\"|'[^'\n]*')"
@@ -71,3 +72,17 @@ def _note(found: dict[str, int], name: str, number: int, prefix: str) -> None:
     parts = name.split(".")
     for end in range(1, len(parts) + 1):
         found.setdefault(".".join(parts[:end]), number)
+
+
+def line_of(written: Mapping[str, int], key: str) -> int:
+    """The line of ``key`` in :func:`key_lines`' answer, else of the nearest key that
+    encloses it (``severity`` for ``severity.tag-changed``, ``ignore`` for ``ignore#2``),
+    else 1."""
+    while key not in written:
+        if "." in key:
+            key = key.rpartition(".")[0]
+        elif "#" in key:
+            key = key.partition("#")[0]
+        else:
+            return 1
+    return written[key]

@@ -16,6 +16,7 @@ def released_break_repo(folder: Path) -> Path:
     """Release 1.0.0 tagged, then a break of its WidgetRequest staged: the proof compiles
     codecs and the release ledger reads 1.0.0's text."""
     repo = init_repo(folder)
+    git(repo, "commit", "-q", "--allow-empty", "-m", "start of history")  # before the specs
     files = {p.name: p.read_text(encoding="utf-8") for p in EXAMPLES.glob("*.json")}
     commit_tree(repo, files, "base")
     git(repo, "tag", "1.0.0")

@@ -32,8 +32,8 @@ from kcompat.modes import ReleasedMode
 from kcompat.report import formats
 from kcompat.report.document import Report
 from kcompat.report.text import plain, render_text, styled
+from kcompat.sources.directory import DirectorySource
 from kcompat.sources.files import display_path
-from kcompat.sources.sides import Side
 from tests.test_fuzz_lint import (
     HOSTILE_NUMBERS,
     INSERTIONS,
@@ -413,8 +413,8 @@ def check_case(case: Case, workdir: Path, *, samples: int = 4) -> int:
     format; raises on an internal error or a broken promise. Returns the findings' count."""
     base_dir, head_dir = write_pair(case, workdir)
     prepared = prepare_pair(
-        Side("BASE", "dir", directory=base_dir),
-        Side("HEAD", "dir", directory=head_dir),
+        DirectorySource("BASE", base_dir),
+        DirectorySource("HEAD", head_dir),
         released_mode=ReleasedMode.BASE,
         history=False,
     )

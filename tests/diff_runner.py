@@ -100,8 +100,10 @@ def released_then_two_commits(
 ) -> Path:
     """Kafka's layout: ``release`` committed on main, then released on a branch (``1.0``,
     tag ``1.0.0`` on a commit only the branch has); main goes on with BASE and HEAD. The
-    tag is not reachable from main."""
+    tag is not reachable from main. History starts before the spec does, so the release
+    is known to be the first that shipped it."""
     init_repo(repo)
+    git(repo, "commit", "-q", "--allow-empty", "-m", "start of history")
     commit_tree(repo, release, "release branch point")
     git(repo, "checkout", "-q", "-b", "1.0")
     git(repo, "commit", "-q", "--allow-empty", "-m", "bump version to 1.0.0")

@@ -206,10 +206,8 @@ def test_changes_to_unreleased_versions_both_sides_have(tmp_path: Path) -> None:
         "  - tagged field T (tag 0, string) removed from unreleased version 1",
         "  ~ G tagging untagged -> tag 1 in unreleased version 1",
         "  ~ Q type int32 -> int64 in unreleased version 1",
+        # A is written in every released version: its default changes no byte (an info)
         "  ~ A default 1 -> 2 in unreleased version 1",
-        f"  ! break [default-changed]: default of A changed from 1 to 2 {BYTES}",
-        "",
-        RELEASED,
     ]
 
 

@@ -493,3 +493,41 @@ def test_released_auto_is_named_as_written(tmp_path: Path) -> None:
     assert weakenings(diff(repo)[1]) == [
         'released = "auto" (was "base"): it hides or lowers 1 finding of this comparison'
     ]
+
+
+def test_a_base_pattern_that_cannot_be_matched_in_time_is_said(tmp_path: Path) -> None:
+    """BASE's release-tags backtracks forever on a long tag name: the diff still ends, with
+    one note, and the change of the setting is reported (what it hides cannot be told)."""
+    hostile = "release-tags = '^(1|11)+$'\n"
+    repo = released_repo(tmp_path / "r", hostile, "", branch=False)
+    git(repo, "tag", "1" * 60 + "x", "HEAD~1")
+    run = run_cli(["diff", "HEAD~1", "HEAD", "--no-proof", "-f", "json"], repo)
+    assert run.code == 0, run.stderr
+    (note,) = run.stderr.splitlines()
+    assert note.startswith("kcompat: note: BASE's configuration: release-tags '^(1|11)+$' takes")
+    messages = [f["message"] for f in run.findings() if f["rule"] == "config-weakened"]
+    assert messages == [
+        'release-tags = "^v?\\\\d+\\\\.\\\\d+(\\\\.\\\\d+)?$" (was "^(1|11)+$"): what it hides '
+        "here could not be worked out"
+    ]
+
+
+def test_settings_added_later_fixtures_and_preview_until(tmp_path: Path) -> None:
+    """Two settings the table learnt after it was written: a fixtures glob that takes in
+    a real spec, and a preview entry that drops its ``until`` (early access for ever)."""
+    code, report = diff(change(tmp_path / "fixtures", 'fixtures = ["Shelf*"]\n'))
+    assert code == 0
+    assert weakenings(report) == [
+        'fixtures = ["Shelf*"] (was ["src/test/*", "src/testFixtures/*"]): it hides or '
+        "lowers 1 finding of this comparison"
+    ]
+    assert judged(report)[0][1:] == ("info", None, "fixtures")
+    until = 'preview = [{{ message = "ShelfCount*", reason = "early"{} }}]\n'
+    repo = change(tmp_path / "until", until.format(""), before=until.format(', until = "0.9"'))
+    code, report = diff(repo)
+    assert code == 0
+    assert weakenings(report) == [
+        'preview = {message = "ShelfCount*", reason = "early"} (new in this change): it hides '
+        "or lowers 1 finding of this comparison"
+    ]
+    assert judged(report) == [("field-type-changed", "warning", None, "preview")]

@@ -321,8 +321,13 @@ def test_against_shows_the_bytes_its_hints_speak_of() -> None:
                    "specs/examples", "--color", "never", "--width", "100")  # fmt: skip
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
+    # every counterexample sits on the finding that explains it (no standalone proof
+    # finding here since issue 23): each shows its bytes
+    proofs = [i for i, line in enumerate(lines) if " base->head: " in line]
+    assert proofs
+    for at in proofs:
+        assert any(line.strip().startswith("0000  ") for line in lines[at : at + 4])
     hints = [i for i, line in enumerate(lines) if "the bytes below" in line]
-    assert hints
     for at in hints:
         assert any(line.strip().startswith("0000  ") for line in lines[at : at + 12])
     markdown = kcompat("WidgetResponse", "--specs", "specs/examples-v2", "--against",

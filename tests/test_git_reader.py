@@ -259,3 +259,24 @@ def test_all_git_goes_through_the_sources_package() -> None:
             if isinstance(node, ast.Attribute) and node.attr == "run_git":
                 offenders.append(f"{path.name}:{node.lineno} runs git")
     assert offenders == []
+
+
+def test_a_sha256_repository_is_one_line(tmp_path: Path) -> None:
+    """GitPython reads SHA-1 object ids only: a SHA-256 repository is refused in one line,
+    never read as a repository whose every file is missing."""
+    from tests.diff_runner import run_process
+
+    top = tmp_path / "sha256"
+    top.mkdir()
+    git(top, "init", "-q", "--object-format=sha256", "-b", "main")
+    (top / "WidgetRequest.json").write_text("{}\n", encoding="utf-8")
+    git(top, "add", "-A")
+    git(top, "commit", "-q", "-m", "one")
+    (top / "WidgetRequest.json").write_text('{"x": 1}\n', encoding="utf-8")
+    git(top, "commit", "-q", "-am", "two")
+    run = run_process(["diff", "HEAD~1", "HEAD"], top)
+    assert run.code == 2, run.stdout + run.stderr
+    assert run.stderr.strip().endswith(
+        "this repository's object ids are not SHA-1, which GitPython (kcompat's git layer) "
+        "cannot read"
+    ), run.stderr

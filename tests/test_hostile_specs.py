@@ -348,6 +348,29 @@ def test_thousands_of_tags_encode_and_decode(tagged: Path, tmp_path: Path) -> No
     assert unknown.code == 0, unknown.stderr  # tag 3000 is no field: kept as unknown
 
 
+def test_thousands_of_tags_compile_and_read_as_the_reference_reads() -> None:
+    """The CLI interprets a layout this big; a long audit compiles it: the generated
+    decoder (a bisected tag dispatch) reads what the reference reads, strictly and as
+    Java reads, valid bytes and damaged ones."""
+    import random
+
+    from kcompat.codec import codec_for
+    from kcompat.codec.samples import generate_samples
+    from kcompat.spec.resolve import resolve
+    from kcompat.spec.specfile import read_spec
+    from tests.decode_fuzz import check_decoding, mutate
+
+    message = read_spec(f"{REQUEST}.json", many_tags().encode()).message
+    assert message is not None
+    layout = resolve(message, 1)
+    codec = codec_for(layout)  # compiling once overflowed CPython's compiler
+    rng = random.Random(22)
+    for sample in generate_samples(layout, 2, seed=0):
+        data = codec.encode(sample)
+        for case in (data, *(mutate(rng, data) for _ in range(6))):
+            check_decoding(layout, case)
+
+
 def test_thousands_of_tags_diff(tagged: Path) -> None:
     write_files(tagged, {f"specs/{REQUEST}.json": many_tags(rename="Renamed")})
     run = run_process(["diff", "HEAD", ".", "--format", "json"], tagged)
@@ -419,3 +442,45 @@ def test_sarif_and_gitlab_fingerprints_are_unique(tmp_path: Path) -> None:
     assert again.stdout == sarif.stdout
     gitlab = json.loads(run_cli(["lint", "one", "two", "--format", "gitlab"], root).stdout)
     assert sorted(issue["fingerprint"] for issue in gitlab) == sorted(prints)
+
+
+# -- (3) the language server counts lines as kcompat does ---------------------------------------
+
+
+@pytest.mark.parametrize("name", sorted(LINE_ENDS))
+def test_the_language_server_puts_a_finding_on_jacksons_line(tmp_path: Path, name: str) -> None:
+    """An editor counts lines at LF, CR and CR LF, as the protocol (and Jackson) says: a
+    repeated tag in a spec written with any of them is marked on its own line."""
+    pytest.importorskip("pygls", reason="pygls is not installed (the lsp extra)")
+    import asyncio
+
+    from tests.lsp_client import editing
+
+    fields = THREE_ON_TAG_0[:3]
+    text = LINE_ENDS[name].join(spec(fields).split("\n"))
+    root = project(tmp_path, text.encode()) / "specs"
+
+    async def session() -> list[tuple[int, int]]:
+        async with editing(root) as editor:
+            uri = editor.open(root / f"{REQUEST}.json", text)
+            found = await editor.diagnostics(uri, 1)
+            return [(d.range.start.line, d.range.start.character) for d in found]
+
+    assert asyncio.run(session()) == [(10, 84)]  # line 11, column 85 of the CLI's count
+
+
+@pytest.mark.parametrize("name", sorted(LINE_ENDS))
+def test_changelog_reads_comment_paragraphs_across_any_line_end(name: str) -> None:
+    """The changelog's references come from paragraphs of consecutive ``//`` lines: their
+    lines are Jackson's, so a lone CR joins a paragraph as an LF does (here "Version 3"
+    and the KIP it names sit on two lines of one paragraph, in a file with a block)."""
+    from kcompat.changelog.references import references
+
+    lines = [
+        "/* Licensed to the ASF. */",
+        "// Version 3 adds Hidden, see",
+        "// KIP-999 for why.",
+        *spec([LEASE]).split("\n"),
+    ]
+    found = references(LINE_ENDS[name].join(lines))
+    assert found.of([3]) == ("KIP-999",) and found.general == ()

@@ -58,3 +58,18 @@ def test_an_import_inside_a_function_that_climbs_a_layer_breaks_them(tmp_path: P
     assert done.returncode == 1, done.stdout + done.stderr
     assert "kcompat.spec is not allowed to import kcompat.rules" in done.stdout
     assert "kcompat.spec.versions -> kcompat.rules.registry" in done.stdout
+
+
+def test_importing_json5_in_kcompat_breaks_them(tmp_path: Path) -> None:
+    """json5 is the loader's test oracle (the dev extra): kcompat itself never needs it."""
+    shutil.copytree(ROOT / "kcompat", tmp_path / "kcompat", ignore=shutil.ignore_patterns("*.pyc"))
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    load = tmp_path / "kcompat" / "spec" / "load.py"
+    load.write_text(
+        load.read_text(encoding="utf-8")
+        + "\n\ndef _oracle() -> None:\n    import json5  # noqa: F401\n",
+        encoding="utf-8",
+    )
+    done = _run(tmp_path)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "kcompat.spec.load -> json5" in done.stdout

@@ -287,9 +287,23 @@ MUTATIONS: list[Mutation] = [
     # -- defaults ------------------------------------------------------------------------------
     M(
         "default-changed",
+        "UpdateMetadataRequest",
+        _field("Type", "default", '"2"'),
+        (("default-changed", "Type"),),
+        wire=True,
+        versions={"default-changed": "8"},
+    ),
+    M(
+        "default-changed-where-absent",
+        "FetchRequest",
+        _field("ReplicaId", "default", '"0"'),
+        (("default-changed", "ReplicaId"),),
+    ),
+    M(
+        "default-changed-where-always-written",
         "CreateTopicsRequest",
         _field("timeoutMs", "default", '"30000"'),
-        (("default-changed", "timeoutMs"),),
+        infos=("default-changed",),
     ),
     M(
         "default-hex-same-value",
@@ -628,10 +642,8 @@ MUTATIONS: list[Mutation] = [
         "common-struct-field-removed",
         "UpdateMetadataRequest",
         _drop("UpdateMetadataPartitionState.ZkVersion"),
-        (
-            ("field-removed", "UngroupedPartitionStates.ZkVersion"),
-            ("field-removed", "TopicStates.PartitionStates.ZkVersion"),
-        ),
+        # one edit of one line, used twice: one finding (the other use in its notes)
+        (("field-removed", "UngroupedPartitionStates.ZkVersion"),),
         wire=True,
     ),
     M(

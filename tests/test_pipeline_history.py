@@ -349,7 +349,7 @@ def test_parallel_preparation_is_prepare_pair(kafka_repo: Path, mode: str) -> No
     from kcompat.pipeline.prepare import Preparation
     from kcompat.sources.git import GitRepo
     from kcompat.sources.releases import releases_for
-    from kcompat.sources.sides import Side
+    from kcompat.sources.revision import RevisionSource
 
     repo = GitRepo.open(kafka_repo)
     commits = _first_parent(kafka_repo)
@@ -373,8 +373,8 @@ def test_parallel_preparation_is_prepare_pair(kafka_repo: Path, mode: str) -> No
         pair_row(
             c,
             prepare_pair(
-                Side(c.base_label, "rev", repo, c.base),
-                Side(c.head_label, "rev", repo, c.head),
+                RevisionSource(c.base_label, repo, c.base),
+                RevisionSource(c.head_label, repo, c.head),
                 released_mode=released,
                 config=request.config,
                 releases=shared,
@@ -634,7 +634,7 @@ def test_bad_history_options_are_one_line_before_spark(
     )
     assert error("--tags", "[") == (
         "kcompat: error: --tags '[' is not a valid regular expression: "
-        "unterminated character set at position 0"
+        "unterminated character set at position 1"  # the regex engine's words (kcompat.patterns)
     )
     assert error("--samples", "0").startswith("kcompat: error: Invalid value for '--samples'")
     assert error("--partitions", "0").startswith("kcompat: error: Invalid value for '--partitions'")

@@ -13,7 +13,7 @@ import pytest
 from kcompat.cache import Cache, Location, entries
 from kcompat.sources import release_texts
 from kcompat.sources.release_texts import ReleaseTexts
-from kcompat.spec.shape import signature_digest, version_signature
+from kcompat.spec.shape import signature_digest, wire_signature
 from kcompat.spec.specfile import read_spec
 from tests.conftest import EXAMPLES
 from tests.diff_runner import CliRun, commit_tree, git, init_repo, run_process
@@ -28,6 +28,7 @@ WIDGET = "WidgetRequest.json"
 def released_break(tmp_path: Path) -> Path:
     """Release 1.0.0 tagged, then a break of its WidgetRequest staged."""
     repo = init_repo(tmp_path / "repo")
+    git(repo, "commit", "-q", "--allow-empty", "-m", "start of history")
     commit_tree(
         repo, {p.name: p.read_text(encoding="utf-8") for p in EXAMPLES.glob("*.json")}, "base"
     )
@@ -100,7 +101,7 @@ def test_an_entry_is_read_only_by_the_code_that_wrote_it(
 
     message = read_spec(WIDGET, data).message
     assert message is not None
-    assert digest == signature_digest(version_signature(message, 1))
+    assert digest == signature_digest(wire_signature(message, 1))
 
     monkeypatch.setattr(entries, "code_fingerprint", lambda: "another kcompat")
     other = ReleaseTexts(cache)

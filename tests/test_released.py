@@ -44,6 +44,7 @@ TRUNK = spec("0-2", fields=[SHELF, HOLDER, UNTIL])  # main, after the 1.0 branch
 def kafka_layout(repo: Path) -> Path:
     """main: the branch point, then v2 on trunk; 1.0: a release commit tagged 1.0.0."""
     init_repo(repo)
+    git(repo, "commit", "-q", "--allow-empty", "-m", "start of history")  # before the spec
     commit_tree(repo, {NAME: SHIPPED}, "branch point")
     git(repo, "checkout", "-q", "-b", "1.0")
     git(repo, "commit", "-q", "--allow-empty", "-m", "Bump version to 1.0.0")
@@ -277,6 +278,7 @@ def test_the_policy_travels_as_data(tmp_path: Path) -> None:
     git_repo = GitRepo.open(repo)
     prepared = prepare_pair(side_for("HEAD~1", git_repo), side_for("HEAD", git_repo))
     shipped = prepared.releases.shipped_of("LoanShelfRequest")
-    assert shipped.references and shipped.texts  # v1 of BASE is no release's layout
+    assert shipped.layouts  # the layouts 1.0.0 shipped of the versions HEAD changes
+    assert dict(shipped.first) == {0: "1.0.0", 1: "1.0.0"}
     assert Releases.from_json(prepared.releases.to_json()) == prepared.releases
     assert PreparedPair.from_row(prepared.to_row()) == prepared

@@ -94,7 +94,7 @@ def test_sarif_junit_github_and_gitlab_say_it(weakened: Path) -> None:
     assert gitlab["description"].endswith(f"(accepted in this change: {SAID})")
 
 
-def test_the_actions_summary_and_comment_open_with_the_configuration(tmp_path: Path) -> None:
+def test_the_actions_summary_and_comment_have_the_configurations_section(tmp_path: Path) -> None:
     checkout = pull_request(
         tmp_path, {NAME: tally(2)}, {NAME: tally(2, typed="int64"), "kcompat.toml": DISABLE}
     )
@@ -108,7 +108,10 @@ def test_the_actions_summary_and_comment_open_with_the_configuration(tmp_path: P
     assert done.outputs["warnings"] == "1" and done.outputs["errors"] == "0"
     body = writes[-1][2]["body"]
     for text in (done.summary, body):
+        # its own section of the comment, once, after the findings' table
+        assert text.count("#### ⚠️ This change edits kcompat's configuration") == 1
         section = text.split("#### ⚠️ This change edits kcompat's configuration", 1)[1]
+        assert "| rule | severity | count |" not in section
         assert "Its own settings hide or lower 2 findings" in section
         assert f"`{NAME}:" in section and "(by `disable`)" in section
     assert done.annotations("warning")[0].startswith("::warning file=kcompat.toml,line=1,")

@@ -88,7 +88,8 @@ class Cache:
         self._fd, self._opened = None, False
 
     def __del__(self) -> None:
-        self.close()
+        with contextlib.suppress(Exception):  # at interpreter exit modules may be gone
+            self.close()
 
     def __enter__(self) -> Cache:
         return self

@@ -12,10 +12,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple
 
-from kcompat.changelog.fields import existing_version_changes, new_version_changes
+from kcompat.changelog.fields import existing_version_changes
 from kcompat.changelog.model import Change, ChangeKind, Changelog, MessageChanges
 from kcompat.changelog.references import References, mentioned, references
 from kcompat.changelog.settings import Versioning, setting_changes
+from kcompat.changelog.steps import new_version_changes
 from kcompat.naming import request_name_for
 from kcompat.rules.evolution.pairing import MessagePair, Pairing
 from kcompat.rules.evolution.released import Releases

@@ -1,15 +1,11 @@
-"""What changes in a message's fields, version by version, on the version-resolved model.
+"""What HEAD changes in the fields of versions BASE already had, on the resolved layouts.
 
-Two questions, both answered by pairing resolved layouts as the evolution rules pair
-them (:func:`kcompat.rules.evolution.pairing.pair_layouts`: by name, renames by shape):
-
-* a **new version** (HEAD has it, BASE does not) against the version before it in HEAD:
-  the fields it adds (tagged or not), the fields it no longer has, nullability, tagging,
-  encoding;
-* a version **both sides have**, BASE's layout against HEAD's: on versions a release
-  shipped only what keeps the bytes (tagged fields added or dropped, renames, structs
-  renamed, moved or regrouped), since what breaks them is diff's finding; on the others,
-  every change.
+A version **both sides have** is compared as the evolution rules compare it: BASE's
+layout against HEAD's, paired by name and renames by shape
+(:mod:`kcompat.rules.evolution.pairing`). On versions a release shipped only what keeps
+the bytes is listed (tagged fields added or dropped, renames, structs renamed, moved or
+regrouped), since what breaks them is diff's finding; on the others, every change. (What
+a *new* version does is :mod:`kcompat.changelog.steps`.)
 
 Layouts are resolved once per run of versions in which neither side can change
 (:mod:`kcompat.spec.runs`), so a message valid for 0-32766 costs a handful of layouts.
@@ -23,9 +19,9 @@ from dataclasses import replace
 
 from kcompat.changelog.model import Change, ChangeKind
 from kcompat.rules.evolution.pairing import MessagePair, StructPair, pair_layouts
-from kcompat.spec.model import NO_VERSIONS, Field, Message, show_value
-from kcompat.spec.resolve import Kind, LayoutField, StructLayout, Wire, resolve
-from kcompat.spec.runs import boundaries, runs
+from kcompat.spec.model import Field, Message, show_value
+from kcompat.spec.resolve import Kind, LayoutField, Wire, resolve
+from kcompat.spec.runs import runs
 from kcompat.spec.shape import version_signature
 from kcompat.spec.versions import Versions
 
@@ -41,55 +37,6 @@ KEEPS_BYTES = frozenset(
 )
 
 
-def new_version_changes(base: Message, head: Message) -> list[Change]:
-    """What each version HEAD adds does, compared with HEAD's version before it (only
-    where some range of the spec starts or ends: elsewhere the layouts are the same)."""
-    new = head.valid_versions - base.valid_versions
-    if new.empty:
-        return []
-    cuts = boundaries(head)
-    out: list[Change] = []
-    for run in runs(head, head, new):
-        version = run.lowest
-        if version not in cuts or version == head.valid_versions.lowest:
-            continue
-        previous = (head.valid_versions & Versions.of(0, version - 1)).highest
-        before, after = resolve(head, previous), resolve(head, version)
-        at = Versions.of(version, version)
-        out += _version_step(head.name, before.root, after.root, at)
-    return out
-
-
-def _version_step(
-    message: str, before: StructLayout, after: StructLayout, at: Versions
-) -> Iterator[Change]:
-    """One spec's version against the version before it, struct by struct, by name: in
-    one spec a name that ends and one that starts are two fields, as written (no renames
-    to recognise). A field resolved alike in both is the same object, and is skipped."""
-    old = {f.field.name: f for f in before.all_fields()}
-    names = set()
-    for entry in after.all_fields():
-        name = entry.field.name
-        names.add(name)
-        was = old.get(name)
-        if was is None:
-            yield _added(message, entry, at)
-        elif was is not entry:
-            yield from _field_changes(message, was, entry, at)
-            inner = _child_struct(was.wire), _child_struct(entry.wire)
-            if inner[0] is not None and inner[1] is not None:
-                yield from _version_step(message, inner[0], inner[1], at)
-    for entry in before.all_fields():
-        if entry.field.name not in names:
-            yield _gone(message, entry, False, at)
-
-
-def _child_struct(wire: Wire) -> StructLayout | None:
-    if wire.struct is not None:
-        return wire.struct
-    return wire.element.struct if wire.element is not None else None
-
-
 def existing_version_changes(pair: MessagePair, released: Versions) -> list[Change]:
     """What HEAD changes in versions BASE already had (each change split into its
     released and unreleased versions; on released ones, only what keeps the bytes).
@@ -100,8 +47,6 @@ def existing_version_changes(pair: MessagePair, released: Versions) -> list[Chan
     compared already) can only differ in what its structs are called or where they are
     defined, so with the same structs on both sides it is skipped."""
     base, head = pair.base, pair.head
-    same_structs = _structs(base) == _structs(head)
-
     verdicts: dict[int, bool] = {}  # by a run's lowest version: a run has many structs
 
     def unchanged(run: Versions) -> bool:
@@ -109,7 +54,8 @@ def existing_version_changes(pair: MessagePair, released: Versions) -> list[Chan
         found = verdicts.get(version)
         if found is None:
             before, after = version_signature(base, version), version_signature(head, version)
-            found = verdicts[version] = same_structs and before == after
+            found = before == after and _same_structs(base, head)
+            verdicts[version] = found
         return found
 
     # one change per identity and release state, its versions gathered over the runs
@@ -122,7 +68,7 @@ def existing_version_changes(pair: MessagePair, released: Versions) -> list[Chan
     for struct_pair in pair.struct_pairs:  # released versions as the rules saw them
         if unchanged(struct_pair.versions):
             continue
-        found = _struct_changes(head.name, (struct_pair,), base, head, renames=True, forms=False)
+        found = _struct_changes(head.name, (struct_pair,), base, head, forms=False)
         for change in found:
             if _keeps_bytes(change):
                 keep(change, struct_pair.versions, True)
@@ -133,7 +79,7 @@ def existing_version_changes(pair: MessagePair, released: Versions) -> list[Chan
         before, after = resolve(base, run.lowest), resolve(head, run.lowest)
         pairs = pair_layouts(run, before.root, after.root, before.flexible != after.flexible)
         shipped = run & released  # released, but judged apart (restored or diverged)
-        for change in _struct_changes(head.name, pairs, base, head, renames=True):
+        for change in _struct_changes(head.name, pairs, base, head):
             keep(change, run - shipped, False)
             if _keeps_bytes(change):
                 keep(change, shipped, True)
@@ -144,10 +90,14 @@ def existing_version_changes(pair: MessagePair, released: Versions) -> list[Chan
     ]
 
 
-def _structs(message: Message) -> frozenset[tuple[str, bool]]:
-    """Every struct a message defines, and whether it is a common one."""
-    common = {struct.name for struct in message.common_structs}
-    return frozenset((struct.name, struct.name in common) for struct in message.structs)
+def _same_structs(base: Message, head: Message) -> bool:
+    """Both messages define the same structs, common ones as common ones."""
+
+    def structs(message: Message) -> frozenset[tuple[str, bool]]:
+        common = {struct.name for struct in message.common_structs}
+        return frozenset((struct.name, struct.name in common) for struct in message.structs)
+
+    return structs(base) == structs(head)
 
 
 def _keeps_bytes(change: Change) -> bool:
@@ -162,55 +112,44 @@ def _struct_changes(
     base: Message,
     head: Message,
     *,
-    renames: bool,
     forms: bool = True,
 ) -> Iterator[Change]:
     """The changes of paired structs: fields only one side has, renames, structs renamed
-    or moved, and (with ``forms``) matched fields whose form differs. ``renames=False``
-    (one spec's versions) reads a rename as one field ending and another starting, as
-    the spec writes it."""
+    or moved, and (with ``forms``) matched fields whose form differs."""
     for pair in pairs:
-        renamed = pair.renamed if renames else ()
-        base_only = list(pair.base_only)
-        head_only = list(pair.head_only)
-        if not renames:
-            base_only += [b for b, _h in pair.renamed]
-            head_only += [h for _b, h in pair.renamed]
-        for added in head_only:
+        for added in pair.head_only:
             yield _added(message, added)
-        for gone in base_only:
-            yield _gone(message, gone, renames)
-        for old, new in renamed:
+        for gone in pair.base_only:
+            yield Change(
+                message,
+                ChangeKind.FIELD_REMOVED,
+                field=gone.path,
+                type=_type_of(gone),
+                tag=gone.tag,
+            )
+        for old, new in pair.renamed:
             yield Change(
                 message, ChangeKind.FIELD_RENAMED, field=new.path, before=old.path, after=new.name
             )
         if pair.restructured:
             yield Change(message, ChangeKind.FIELDS_REGROUPED, field=pair.path)
-        for old, new in (*pair.matched, *renamed):
-            if old is new:
-                continue  # one spec's versions that resolve a field alike
+        for old, new in (*pair.matched, *pair.renamed):
             if forms:
                 yield from _field_changes(message, old, new)
             if _struct_name(old.wire) and _struct_name(new.wire):
                 yield from _struct_identity(message, old, new, base, head)
 
 
-def _added(message: str, field: LayoutField, at: Versions = NO_VERSIONS) -> Change:
+def _added(message: str, field: LayoutField) -> Change:
     kind = ChangeKind.TAGGED_FIELD_ADDED if field.tagged else ChangeKind.FIELD_ADDED
     return Change(
         message,
         kind,
-        at,
         field=field.path,
         type=_type_of(field),
         default=default_text(field.field),
         tag=field.tag,
     )
-
-
-def _gone(message: str, field: LayoutField, existing: bool, at: Versions = NO_VERSIONS) -> Change:
-    kind = ChangeKind.FIELD_REMOVED if existing else ChangeKind.FIELD_ENDED
-    return Change(message, kind, at, field=field.path, type=_type_of(field), tag=field.tag)
 
 
 def _type_of(field: LayoutField) -> str:
@@ -229,38 +168,23 @@ def default_text(field: Field) -> str:
     return show_value(default.value)
 
 
-def _field_changes(
-    message: str, old: LayoutField, new: LayoutField, at: Versions = NO_VERSIONS
-) -> Iterator[Change]:
+def _field_changes(message: str, old: LayoutField, new: LayoutField) -> Iterator[Change]:
     """A matched field's own form: type, nullability, tag, integer encoding, default."""
-    if (
-        old.field is new.field  # one definition: only what depends on the version can differ
-        and old.nullable == new.nullable
-        and old.tag == new.tag
-        and (old.wire.kind is not Kind.INT or _encoding(old.wire) == _encoding(new.wire))
-    ):
-        return
     path = new.path
     old_type, new_type = old.field.type, new.field.type
     if old_type.is_array != new_type.is_array or (
         old_type.text != new_type.text and not (old_type.has_struct and new_type.has_struct)
     ):
         yield Change(
-            message,
-            ChangeKind.TYPE_CHANGED,
-            at,
-            field=path,
-            before=old_type.text,
-            after=new_type.text,
+            message, ChangeKind.TYPE_CHANGED, field=path, before=old_type.text, after=new_type.text
         )
     if old.nullable != new.nullable:
         kind = ChangeKind.NULLABLE_STARTED if new.nullable else ChangeKind.NULLABLE_ENDED
-        yield Change(message, kind, at, field=path, type=new_type.text)
+        yield Change(message, kind, field=path, type=new_type.text)
     if old.tag != new.tag:
         yield Change(
             message,
             ChangeKind.TAGGING_CHANGED,
-            at,
             field=path,
             before=_tagging(old.tag),
             after=_tagging(new.tag),
@@ -268,15 +192,12 @@ def _field_changes(
         )
     before, after = _encoding(old.wire), _encoding(new.wire)
     if before != after and old_type.text == new_type.text:  # a new type says it already
-        yield Change(
-            message, ChangeKind.ENCODING_CHANGED, at, field=path, before=before, after=after
-        )
+        yield Change(message, ChangeKind.ENCODING_CHANGED, field=path, before=before, after=after)
     old_default, new_default = old.field.default, new.field.default
     if old_default.key() != new_default.key() and (old_default.explicit or new_default.explicit):
         yield Change(
             message,
             ChangeKind.DEFAULT_CHANGED,
-            at,
             field=path,
             before=default_text(old.field) or "the type's",
             after=default_text(new.field) or "the type's",

@@ -11,7 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, fields
 from enum import StrEnum
+from functools import cached_property
 from operator import attrgetter
+from typing import NamedTuple
 
 from kcompat.spec.model import NO_VERSIONS
 from kcompat.spec.versions import Versions
@@ -129,8 +131,7 @@ class MessageChanges:
         return f"{self.name} ({self.message_type})" if self.message_type else self.name
 
 
-@dataclass(frozen=True)
-class Counts:
+class Counts(NamedTuple):
     """What the first line says."""
 
     added: int
@@ -161,6 +162,7 @@ class Changelog:
         for group in self.groups:
             yield from group.changes
 
+    @cached_property
     def counts(self) -> Counts:
         """What the first line says (one pass over the changes)."""
         tally = dict.fromkeys(("added", "removed", "renamed", "reversioned", "changed"), 0)
@@ -193,7 +195,7 @@ class Changelog:
 def summary_line(changelog: Changelog) -> str:
     """``3 messages added, 19 re-versioned, 0 breaks``: every count that is not zero, and
     the breaks always."""
-    counts = changelog.counts()
+    counts = changelog.counts
     parts = []
     if counts.added:
         parts.append(f"{counts.added} message{'s' if counts.added != 1 else ''} added")

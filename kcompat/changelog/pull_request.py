@@ -9,7 +9,8 @@ the diff's own report shares them), in full for the job summary.
 from __future__ import annotations
 
 from kcompat.changelog.render_markdown import protocol_section
-from kcompat.changelog.run import ChangelogRequest, run_changelog
+from kcompat.changelog.run import run_changelog
+from kcompat.diff.run import DiffRequest
 from kcompat.errors import UsageError
 
 #: The most of a comment the section takes (the diff's report keeps the rest).
@@ -23,7 +24,7 @@ def protocol_sections(base: str, released: str | None, rest: str) -> tuple[str, 
     the sides cannot be read (the diff, run first, has said why)."""
     try:
         result = run_changelog(
-            ChangelogRequest(base=base, head="HEAD", merge_base=True, released=released)
+            DiffRequest(base=base, head="HEAD", merge_base=True, released=released)
         )
     except UsageError:
         return "", ""

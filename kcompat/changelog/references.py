@@ -16,6 +16,8 @@ from collections.abc import Iterator, Mapping
 from types import MappingProxyType
 from typing import NamedTuple
 
+from kcompat.spec.jackson import unified_line_ends
+
 _VERSION = re.compile(r"\b[Vv]ersions?\s+(\d{1,5})(?:\s*(?:-|to|through|and)\s*(\d{1,5}))?")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 _REFERENCE = re.compile(r"\b(KIP|KAFKA)-(\d{1,6})\b")
@@ -124,11 +126,18 @@ def _comments(text: str) -> Iterator[tuple[int, str, bool]]:
     if "/*" in text:
         yield from _comments_with_blocks(text)
         return
-    for number, line in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"), 1):
-        if "//" in line:
-            match = _LINE_COMMENT.match(line)
-            if match is not None:
-                yield number, match.group(1), False
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    for number, line in enumerate(text.split("\n"), 1):
+        if "//" not in line:
+            continue
+        bare = line.lstrip()
+        if bare.startswith("//"):  # a comment line (most): no string to skip before it
+            yield number, bare[2:], False
+            continue
+        match = _LINE_COMMENT.match(line)
+        if match is not None:
+            yield number, match.group(1), False
 
 
 #: A JSON string (skipped), a ``//`` comment (to CR or LF, as Jackson ends it) or a block.
@@ -137,10 +146,11 @@ _TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"?|//([^\r\n]*)|/\*(.*?)(?:\*/|\Z)', re.
 
 def _comments_with_blocks(text: str) -> Iterator[tuple[int, str, bool]]:
     line, counted = 1, 0
+    lines = unified_line_ends(text)  # lines end at CR, LF or CR LF, as Jackson counts them
     for match in _TOKEN.finditer(text):
         line_text, block = match.group(1), match.group(2)
         if line_text is None and block is None:
             continue  # a string
-        line += text.count("\n", counted, match.start())
+        line += lines.count("\n", counted, match.start())
         counted = match.start()
         yield line, (line_text if line_text is not None else block), block is not None

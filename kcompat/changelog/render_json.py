@@ -40,7 +40,7 @@ def change_dict(group: MessageChanges, change: Change) -> dict[str, Any]:
 
 
 def changelog_dict(changelog: Changelog) -> dict[str, Any]:
-    counts = changelog.counts()
+    counts = changelog.counts
     return {
         "schema": "kcompat-changelog",
         "version": SCHEMA_VERSION,
@@ -50,7 +50,7 @@ def changelog_dict(changelog: Changelog) -> dict[str, Any]:
         "head": changelog.head,
         "released": changelog.released,
         "diff_command": changelog.diff_command,
-        "summary": {**asdict(counts), "text": summary_line(changelog)},
+        "summary": {**counts._asdict(), "text": summary_line(changelog)},
         "changes": [change_dict(g, c) for g in changelog.groups for c in g.changes],
     }
 

@@ -112,7 +112,7 @@ def render_markdown(changelog: Changelog) -> str:
     ]
     for group in changelog.groups:
         lines += [message_block(changelog, group), ""]
-    if changelog.released and changelog.counts().breaks:
+    if changelog.released and changelog.counts.breaks:
         lines += [f"_Released: {_own_words(changelog.released)}._", ""]
     return "\n".join(lines)
 

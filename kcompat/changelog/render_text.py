@@ -51,7 +51,7 @@ def render(changelog: Changelog) -> list[Line]:
     for group in changelog.groups:
         lines.append(())
         lines += group_lines(group, changelog.diff_command)
-    counts = changelog.counts()
+    counts = changelog.counts
     if changelog.released and (counts.breaks or counts.accepted or counts.warnings):
         lines += [(), ((f"Released: {changelog.released}.", "dim"),)]
     return lines
@@ -68,7 +68,7 @@ def plain_text(changelog: Changelog) -> str:
             f"  {mark(change)} {''.join(t for t, _r in phrase(change, command))}"
             for change in group.changes
         ]
-    counts = changelog.counts()
+    counts = changelog.counts
     if changelog.released and (counts.breaks or counts.accepted or counts.warnings):
         lines += ["", f"Released: {changelog.released}."]
     return "".join(shown(line) + "\n" for line in lines)

@@ -9,14 +9,14 @@ without the byte proof: the changelog says what breaks, ``kcompat diff`` shows t
 from __future__ import annotations
 
 import shlex
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import NamedTuple
 
 from kcompat.changelog.breaks import from_findings
 from kcompat.changelog.compute import Sides, compute
 from kcompat.changelog.model import Changelog
-from kcompat.config import Config, ConfigChoice
+from kcompat.config import Config
 from kcompat.diff.prepared import check_pair, paired_specs, prepare_pair
 from kcompat.diff.run import DiffRequest, pathspecs, resolve_sides
 from kcompat.findings import Severity
@@ -26,42 +26,23 @@ from kcompat.sources.git import GitRepo
 from kcompat.spec.specfile import parsed_once
 
 
-@dataclass(frozen=True)
-class ChangelogRequest:
-    base: str | None = None
-    head: str | None = None
-    staged: bool = False
-    merge_base: bool = False
-    repo: Path | None = None
-    released: str | None = None  # auto | base | tags (default: configuration, else auto)
-    config_choice: ConfigChoice = field(default_factory=ConfigChoice)
-
-
 class ChangelogResult(NamedTuple):
     changelog: Changelog
     files: int
     note: str = ""  # one line for stderr (how to fetch the release tags)
 
 
-def run_changelog(request: ChangelogRequest) -> ChangelogResult:
-    """Every protocol change between two sides, with diff's breaks."""
+def run_changelog(request: DiffRequest) -> ChangelogResult:
+    """Every protocol change between two sides, with diff's breaks. The request is a
+    diff's (the same sides, configuration and cache; the proof and baseline unused)."""
     repo = GitRepo.around(request.repo)
-    diff = DiffRequest(
-        base=request.base,
-        head=request.head,
-        staged=request.staged,
-        merge_base=request.merge_base,
-        repo=request.repo,
-        released=request.released,
-        config_choice=request.config_choice,
-    )
     if request.base is None and repo is not None and not repo.has_commits():
         empty = Changelog("HEAD", _head_label(request), ())
         return ChangelogResult(empty, 0, "the repository has no commits yet: nothing to compare")
     config = request.config_choice.load(
         repo.root if repo is not None else Path("."), rules=rule_categories
     )
-    base, head = resolve_sides(diff, repo)
+    base, head = resolve_sides(request, repo)
     with parsed_once():  # each side parsed once: reading, checking and the changelog share it
         prepared = prepare_pair(
             base,
@@ -73,6 +54,7 @@ def run_changelog(request: ChangelogRequest) -> ChangelogResult:
                 else config.released or ReleasedMode.AUTO
             ),
             config=config,
+            cache=request.cache,
         )
         paired = paired_specs(prepared)  # one pairing: the rules' and the changelog's
         outcome = check_pair(prepared, config=breaking_rules(config), proof=False, paired=paired)
@@ -98,13 +80,13 @@ def breaking_rules(config: Config) -> Config:
     return replace(config, disabled=config.disabled | quiet)
 
 
-def _head_label(request: ChangelogRequest) -> str:
+def _head_label(request: DiffRequest) -> str:
     if request.staged:
         return "the index"
     return request.head if request.head is not None else "the working tree"
 
 
-def diff_command(request: ChangelogRequest) -> str:
+def diff_command(request: DiffRequest) -> str:
     """The ``kcompat diff`` that shows the bytes of these breaks."""
     words = ["kcompat", "diff"]
     if request.base is not None:

@@ -18,6 +18,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from kcompat.findings import Finding, Severity
+from kcompat.report.config_section import config_section
+from kcompat.report.document import Report
 from kcompat.report.links import SourceLinks
 from kcompat.report.markdown import code, fenced
 
@@ -75,6 +77,12 @@ def commit_link(links: SourceLinks | None, sha: str) -> str:
         return "HEAD"
     short = code(SourceLinks.short(sha), cell=False)
     return f"[{short}]({links.commit(sha)})" if links is not None else short
+
+
+def accepted_section(report: Report) -> Section:
+    """What the change's own configuration hides (``config-weakened``): its weakening
+    settings and the findings accepted in this change, whole or not at all."""
+    return fixed(ACCEPTED, "\n".join(config_section(report)))
 
 
 def how_to_accept(breaks: Sequence[Finding], skip_label: str) -> str:

@@ -41,6 +41,7 @@ from kcompat.ci.comment import (
     REPORT,
     SUMMARY_BUDGET,
     Section,
+    accepted_section,
     assemble,
     comment_body,
     commit_link,
@@ -276,6 +277,7 @@ def _sections(
     ]
     if breaks:
         sections.append(fixed(HOW_TO_ACCEPT, how_to_accept(breaks, inputs.skip_label)))
+    sections.append(accepted_section(checked.diff))  # before the findings take the budget
     findings = [_report_section(REPORT, checked.diff, rest, checked.links)]
     if checked.lint is not None:
         findings.append(_report_section(LINT, checked.lint, rest, checked.links))
@@ -285,10 +287,10 @@ def _sections(
 
 def _report_section(place: int, report: Report, rest: str, links: SourceLinks | None) -> Section:
     def render(budget: int) -> str:
-        text = render_markdown(report, budget=budget, rest=rest, links=links)
+        text = render_markdown(report, budget=budget, rest=rest, links=links, config=False)
         if len(text) > budget:  # the renderer's estimate ran over: ask for that much less
             text = render_markdown(
-                report, budget=2 * budget - len(text) - 200, rest=rest, links=links
+                report, budget=2 * budget - len(text) - 200, rest=rest, links=links, config=False
             )
         return text
 

@@ -74,12 +74,14 @@ def changelog(
 ) -> None:
     """Every protocol change between BASE and HEAD, grouped by message: messages and
     versions added or removed, what each new version adds, and diff's breaks."""
-    from kcompat.changelog.run import ChangelogRequest, run_changelog
+    from kcompat.cache import user_cache
+    from kcompat.changelog.run import run_changelog
     from kcompat.config import ConfigChoice
+    from kcompat.diff.run import DiffRequest
     from kcompat.escaping import shown
 
     result = run_changelog(
-        ChangelogRequest(
+        DiffRequest(
             base=base,
             head=head,
             staged=staged,
@@ -87,6 +89,7 @@ def changelog(
             repo=repo_dir,
             released=released,
             config_choice=ConfigChoice(config_file),
+            cache=user_cache(),  # what release texts say, kept for the next run
         )
     )
     if result.note:

@@ -72,7 +72,8 @@ def encode(
     config_file: ConfigOption = None,
 ) -> None:
     """Encode a JSON value as the message's bytes at a version (printed as hex)."""
-    from kcompat.codec import EncodeError, codec_for
+    from kcompat.codec import EncodeError
+    from kcompat.codec.codec import codec_for_uses
     from kcompat.codec.jsonform import from_json
     from kcompat.jsontext import load_json
     from kcompat.spec.resolve import resolve
@@ -83,7 +84,8 @@ def encode(
     layout = resolve(found, version)
     try:
         value = from_json(layout, data)
-        encoded = codec_for(layout, _code_cache()).encode(value)
+        # one use: a layout of thousands of fields is not worth compiling
+        encoded = codec_for_uses(layout, 1, _code_cache()).encode(value)
     except EncodeError as err:
         _codec_failure(f"cannot encode {found.name} v{version}: {err}")
     if raw:
@@ -133,7 +135,8 @@ def decode(
     config_file: ConfigOption = None,
 ) -> None:
     """Decode the message's bytes at a version and print the value as JSON."""
-    from kcompat.codec import DecodeError, codec_for
+    from kcompat.codec import DecodeError
+    from kcompat.codec.codec import codec_for_uses
     from kcompat.codec.jsonform import iter_json
     from kcompat.spec.resolve import resolve
 
@@ -149,7 +152,8 @@ def decode(
             _codec_failure(f"cannot decode {found.name} v{version}: {error}")
         return
     try:
-        value = codec_for(resolve(found, version), _code_cache()).decode(payload, java=java)
+        layout = resolve(found, version)
+        value = codec_for_uses(layout, 1, _code_cache()).decode(payload, java=java)
     except DecodeError as err:
         _codec_failure(f"cannot decode {found.name} v{version}: {err}")
     from kcompat.escaping import json_safe

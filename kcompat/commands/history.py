@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -112,6 +113,10 @@ def history(
     )
     # Spark starts while the driver prepares the comparisons (see run_history).
     result = run_history(request, lambda: spark_session(master, remote=remote), err_console)
+    from kcompat.escaping import shown as escaped
+
+    for note in result.summary.get("notes", ()):  # tag names: escaped for the terminal
+        print(f"kcompat: note: {escaped(note)}", file=sys.stderr)
     if report is not None:
         write_report(result, report)
     if fmt == "json":

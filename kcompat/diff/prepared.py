@@ -22,7 +22,8 @@ from kcompat.rules.evolution.ledger import Binding, TagLedger
 from kcompat.rules.evolution.released import Releases
 from kcompat.rules.runner import Outcome
 from kcompat.sources.releases import TagReleases, releases_for
-from kcompat.sources.sides import Side, companion_requests, load_sides, source_path
+from kcompat.sources.sides import companion_requests, load_sides
+from kcompat.sources.source import SpecSource
 from kcompat.sources.tag_history import ledger_from_history
 from kcompat.spec.model import Message
 from kcompat.spec.specfile import SpecFile, read_spec
@@ -73,8 +74,8 @@ class PreparedPair:
 
 
 def prepare_pair(
-    base: Side,
-    head: Side,
+    base: SpecSource,
+    head: SpecSource,
     *,
     pathspecs: Sequence[str] = (),
     released_mode: ReleasedMode = ReleasedMode.AUTO,
@@ -92,20 +93,17 @@ def prepare_pair(
     config = config if config is not None else Config()
     loaded = load_sides(base, head, pathspecs)
     mode = _chosen_mode(released_mode, config)
-    if (
-        releases is None
-        and mode != ReleasedMode.BASE
-        and base.kind == "rev"
-        and base.repo is not None
-    ):
+    if releases is None and mode != ReleasedMode.BASE and base.commit and base.repo:
         progress.step("reading the release tags")
         releases = releases_for(
             base.repo, config.release_tags, config.release_branches or None, pathspecs, cache
         )
     by_tags = releases if mode != ReleasedMode.BASE else None
-    counted = by_tags.counted(base, head) if by_tags is not None else ()
+    asked = _with_heads(base, loaded.base, loaded.head)
+    counted = by_tags.counted(base, head, asked) if by_tags is not None else ()
     if by_tags is not None:
-        policy, note = by_tags.policy(_with_heads(base, loaded.base, loaded.head), counted), ""
+        present_at = base.commit
+        policy, note = by_tags.policy(asked, counted, present_at), ""
     else:
         policy = _policy_of_base(base, loaded.base)
         note = _no_releases_note(base, mode, config)
@@ -135,7 +133,7 @@ def _chosen_mode(released_mode: ReleasedMode, config: Config) -> ReleasedMode:
     return config.released or ReleasedMode.AUTO
 
 
-def _policy_of_base(base: Side, base_specs: Sequence[SpecFile]) -> Releases:
+def _policy_of_base(base: SpecSource, base_specs: Sequence[SpecFile]) -> Releases:
     """Every version BASE has counts as released (no releases to judge by); a response's
     request is read too, since its latestVersionUnstable bounds the response's."""
     companions = companion_requests(base, base_specs)
@@ -157,7 +155,7 @@ def _ledger_rows(
 
 
 def _with_heads(
-    base: Side, base_specs: Sequence[SpecFile], head_specs: Sequence[SpecFile]
+    base: SpecSource, base_specs: Sequence[SpecFile], head_specs: Sequence[SpecFile]
 ) -> list[tuple[str, Message, Message | None]]:
     """(path in the repository, BASE message, HEAD message of that name or None): what
     releases are asked about (only the versions HEAD changes need their layouts)."""
@@ -165,16 +163,16 @@ def _with_heads(
     out = []
     for spec in base_specs:
         if spec.message is not None:
-            path = source_path(base, spec.path) or spec.path
+            path = base.path_of(spec.path) or spec.path
             out.append((path, spec.message, heads.get(spec.message.name)))
     return out
 
 
-def _no_releases_note(base: Side, mode: ReleasedMode, config: Config) -> str:
+def _no_releases_note(base: SpecSource, mode: ReleasedMode, config: Config) -> str:
     """What to tell the user when releases were wanted (or could be) but none exist."""
     if mode == ReleasedMode.BASE:
         return ""
-    if base.kind != "rev" or base.repo is None:
+    if base.commit is None or base.repo is None:
         if mode == ReleasedMode.TAGS:
             raise UsageError(
                 "--released tags needs BASE to be a git revision (releases come from git tags)"

@@ -1,8 +1,9 @@
 """Run one ``kcompat diff``: resolve the two sides, prepare the comparison, check it.
 
 The I/O edge: it opens the repository, reads configuration and turns command-line sides
-into :class:`Side` objects; :mod:`kcompat.diff.prepared` does the rest (prepare reads git,
-check is pure), exactly as ``kcompat history`` does on Spark.
+into :class:`~kcompat.sources.source.SpecSource` objects; :mod:`kcompat.diff.prepared`
+does the rest (prepare reads git, check is pure), exactly as ``kcompat history`` does on
+Spark.
 """
 
 from __future__ import annotations
@@ -21,7 +22,9 @@ from kcompat.modes import ReleasedMode
 from kcompat.rules.registry import rule_categories
 from kcompat.rules.runner import Outcome
 from kcompat.sources.git import GitRepo
-from kcompat.sources.sides import Side, live_side, revision_side, side_for
+from kcompat.sources.revision import RevisionSource, revision
+from kcompat.sources.sides import side_for
+from kcompat.sources.source import SpecSource
 from kcompat.spec.specfile import parsed_once
 
 
@@ -56,7 +59,7 @@ class DiffResult:
     changed: tuple[str, ...] = ()  # the spec files HEAD changed, as findings name them
 
 
-def resolve_sides(request: DiffRequest, repo: GitRepo | None) -> tuple[Side, Side]:
+def resolve_sides(request: DiffRequest, repo: GitRepo | None) -> tuple[SpecSource, SpecSource]:
     """BASE and HEAD as sides; HEAD defaults to the working tree, BASE to HEAD."""
     if request.staged and request.head is not None:
         raise UsageError("--staged compares BASE with the index; do not also give HEAD")
@@ -65,21 +68,30 @@ def resolve_sides(request: DiffRequest, repo: GitRepo | None) -> tuple[Side, Sid
             raise UsageError(
                 "not in a git repository: give BASE and HEAD directories, or use --repo DIR"
             )
-        head = live_side("index" if request.staged else "worktree", repo)
+        head = _live(repo, request.staged)
     else:
         head = side_for(request.head, repo)
     if request.base is None and repo is not None:
-        base = revision_side("HEAD", repo)  # the implicit BASE is always the revision
+        base: SpecSource = revision("HEAD", repo)  # the implicit BASE is the revision
     else:
         base = side_for(request.base or "HEAD", repo)
     if request.merge_base:
-        if repo is None or base.kind != "rev" or head.kind not in ("rev", "index", "worktree"):
+        if repo is None or not isinstance(base, RevisionSource) or head.repo is not repo:
             raise UsageError("--merge-base needs git revisions on both sides")
-        assert base.sha is not None
-        head_commit = head.sha if head.kind == "rev" and head.sha else repo.head_sha()
-        merge = repo.merge_base(base.sha, head_commit)
+        merge = repo.merge_base(base.sha, head.commit or repo.head_sha())
         base = replace(base, sha=merge, label=f"merge-base({base.label})")
     return base, head
+
+
+def _live(repo: GitRepo, staged: bool) -> SpecSource:
+    """The index (``--staged``) or the working tree, each imported when asked for."""
+    if staged:
+        from kcompat.sources.staged import staged as index
+
+        return index(repo)
+    from kcompat.sources.worktree import working_tree
+
+    return working_tree(repo)
 
 
 def pathspecs(config: Config, repo: GitRepo | None) -> list[str]:
@@ -149,7 +161,7 @@ def run_diff(request: DiffRequest) -> DiffResult:
         config.fail_on,
         prepared.releases.describe(),
         "; ".join(note for note in (prepared.note, review.note) if note),
-        base_sha=(base.sha or "") if base.kind == "rev" else "",
-        head_sha=(head.sha or "") if head.kind == "rev" else "",
+        base_sha=base.commit or "",
+        head_sha=head.commit or "",
         changed=tuple(path for path, _ in prepared.head_files),
     )

@@ -15,8 +15,7 @@ it hides is listed, accepted in this change, with the setting as its reason.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -25,14 +24,14 @@ from kcompat.diff.prepared import PreparedPair, prepare_pair, unfinished_pair
 from kcompat.errors import UsageError
 from kcompat.findings import Finding, Location
 from kcompat.modes import ReleasedMode
-from kcompat.rules.config_change import SettingChange, setting_changes
+from kcompat.rules.config_change import Matcher, SettingChange, setting_changes
 from kcompat.rules.evolution.check import Unfinished
 from kcompat.rules.registry import rule_categories
 from kcompat.rules.runner import Finishing, Outcome, finish
 from kcompat.rules.weakening import Blame, hidden, listed, no_longer_failing, weakening_finding
 from kcompat.sources.config_at import config_on, spec_paths
-from kcompat.sources.releases import release_branches, release_tags
-from kcompat.sources.sides import Side
+from kcompat.sources.release_source import release_branches, release_tags
+from kcompat.sources.source import SpecSource
 
 if TYPE_CHECKING:
     from kcompat.diff.run import DiffRequest
@@ -51,8 +50,8 @@ class Review:
 
 def review_configuration(
     request: DiffRequest,
-    base: Side,
-    head: Side,
+    base: SpecSource,
+    head: SpecSource,
     in_use: Config,
     prepared: PreparedPair,
     outcome: Outcome,
@@ -164,7 +163,9 @@ class _Runs:
     """The comparison's raw findings per way of reading the sides, each read and run
     once, finished under as many configurations as asked."""
 
-    def __init__(self, request: DiffRequest, base: Side, head: Side, off: frozenset[str]):
+    def __init__(
+        self, request: DiffRequest, base: SpecSource, head: SpecSource, off: frozenset[str]
+    ):
         self.request, self.base, self.head, self.off = request, base, head, off
         self.prepared: dict[ReadKey, PreparedPair] = {}
         self.unfinished: dict[ReadKey, Unfinished] = {}
@@ -196,20 +197,20 @@ class _Runs:
         return self.unfinished[key].finish(config)
 
 
-def _matcher(base: Side) -> Callable[[str, str], frozenset[str]] | None:
+def _matcher(base: SpecSource) -> Matcher | None:
     """The refs of BASE's repository a release pattern matches (``release-tags``: tags,
-    ``release-branches``: branches; "" matches none)."""
+    ``release-branches``: branches; "" matches none; None: it cannot be matched in time)."""
     repo = base.repo
     if repo is None:
         return None
 
-    def matched(key: str, pattern: str) -> frozenset[str]:
+    def matched(key: str, pattern: str) -> frozenset[str] | None:
         if not pattern:
             return frozenset()
         try:
             found = (release_tags if key == "release-tags" else release_branches)(repo, pattern)
-        except re.error:
-            return frozenset()
+        except UsageError:
+            return None
         return frozenset(ref.name for ref in found)
 
     return matched

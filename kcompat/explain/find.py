@@ -21,7 +21,7 @@ from kcompat.spec.model import Message
 from kcompat.spec.specfile import SpecFile
 
 if TYPE_CHECKING:
-    from kcompat.sources.sides import Side
+    from kcompat.sources.source import SpecSource
 
 #: Kinds a bare name or an API key means when ``--type`` is not given.
 API_KINDS = ("request", "response")
@@ -77,7 +77,7 @@ class FileSource:
 class SideSource:
     """The spec files of one comparison side: a git revision, ``REV:path`` or a directory."""
 
-    side: Side  # imported for type checking only: sources.sides pulls in git
+    side: SpecSource  # for type checking only: kcompat.sources need not be imported
     pathspecs: Sequence[str] = ()
     _cache: dict[str, SpecFile] = field(default_factory=dict, repr=False)
 
@@ -86,7 +86,7 @@ class SideSource:
         return self.side.label
 
     def keys(self) -> list[str]:
-        return self.side.all_json(self.pathspecs)
+        return self.side.paths(self.pathspecs)
 
     def load(self, key: str) -> SpecFile:
         from kcompat.spec.specfile import read_spec
@@ -98,12 +98,7 @@ class SideSource:
 
     def display(self, key: str) -> str:
         """How a file is named in the output: ``REV:path`` for revisions."""
-        side = self.side
-        if side.kind == "dir":
-            from kcompat.sources.files import display_path
-
-            return display_path(side.directory / key) if side.directory is not None else key
-        return f"{self.label.partition(':')[0]}:{key}"
+        return self.side.reference(key)
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ message in the working tree never starts a git process.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from kcompat.cache import Cache
     from kcompat.findings import Finding
     from kcompat.sources.git import GitRepo
-    from kcompat.sources.sides import Side
+    from kcompat.sources.source import SpecSource
     from kcompat.spec.model import Message
 
 
@@ -96,13 +96,11 @@ def source_for(request: ExplainRequest, config: Config, repo: GitRepo | None) ->
     return SideSource(_rev_side(request.rev, repo), _pathspecs(request, config, repo))
 
 
-def _rev_side(rev: str, repo: GitRepo) -> Side:
+def _rev_side(rev: str, repo: GitRepo) -> SpecSource:
     """``--rev``: a revision, or ``REV:path`` for a folder at a revision."""
-    from kcompat.sources.sides import Side, rev_path_side
+    from kcompat.sources.revision import at_path, revision
 
-    if ":" in rev:
-        return rev_path_side(rev, repo)
-    return Side(rev, "rev", repo, repo.resolve(rev))
+    return at_path(rev, repo) if ":" in rev else revision(rev, repo)
 
 
 # -- --against ----------------------------------------------------------------------------
@@ -118,11 +116,11 @@ def _against(
     assert request.against is not None
     head, head_key = _head_side(source, item, repo)
     base = side_for(request.against, repo)
-    base_specs = _pathspecs(request, config, repo) if base.kind == "rev" and repo else []
+    base_specs = _pathspecs(request, config, repo) if base.commit and repo else []
     base_found = find_exact(SideSource(base, base_specs), item.message.name, prefer=head_key)
     base_key = base_found.key if base_found is not None else head_key
     findings = _findings(
-        _restrict(base, base_key), _restrict(head, head_key), config, request, item.message.name
+        base.restricted(base_key), head.restricted(head_key), config, request, item.message.name
     )
     against = Against(
         base_label=request.against,
@@ -133,30 +131,24 @@ def _against(
     return (base_found.message if base_found is not None else None), against
 
 
-def _head_side(source: Source, item: Found, repo: GitRepo | None) -> tuple[Side, str]:
+def _head_side(source: Source, item: Found, repo: GitRepo | None) -> tuple[SpecSource, str]:
     """The side the explained message comes from, and its key there."""
-    from kcompat.sources.sides import Side
+    from kcompat.sources.directory import DirectorySource
+    from kcompat.sources.worktree import WorkTreeSource
 
     if isinstance(source, SideSource):
         return source.side, item.key
     path = Path(item.label)
     if repo is not None:
         try:
-            return Side("the working tree", "worktree", repo), repo.relative(path)
+            return WorkTreeSource(repo), repo.relative(path)
         except UsageError:
             pass  # a file outside the repository: compare it as a plain file
-    return Side(str(path.parent), "dir", directory=path.parent), path.name
-
-
-def _restrict(side: Side, key: str) -> Side:
-    """The side reduced to one file, so diff reads and compares only that message."""
-    if side.kind == "dir":
-        return replace(side, only=key)
-    return replace(side, subpath=key)
+    return DirectorySource(str(path.parent), path.parent), path.name
 
 
 def _findings(
-    base: Side, head: Side, config: Config, request: ExplainRequest, name: str
+    base: SpecSource, head: SpecSource, config: Config, request: ExplainRequest, name: str
 ) -> Sequence[Finding]:
     from kcompat.diff.prepared import check_pair, prepare_pair
 

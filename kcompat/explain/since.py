@@ -7,8 +7,9 @@ the changelog is ``kcompat changelog A [--rev]``'s, kept to the messages found.
 from __future__ import annotations
 
 from kcompat.changelog.model import Changelog
-from kcompat.changelog.run import ChangelogRequest, ChangelogResult, run_changelog
+from kcompat.changelog.run import ChangelogResult, run_changelog
 from kcompat.config import ConfigChoice, load_config
+from kcompat.diff.run import DiffRequest
 from kcompat.errors import UsageError
 from kcompat.explain.find import find_messages
 from kcompat.explain.run import ExplainRequest, source_for
@@ -29,11 +30,12 @@ def run_since(request: ExplainRequest, since: str) -> tuple[Changelog, str]:
     repo = GitRepo.around(request.repo, required=True)
     found = find_messages(source_for(request, config, repo), request.query, request.kind)
     result: ChangelogResult = run_changelog(
-        ChangelogRequest(
+        DiffRequest(
             base=since,
             head=request.rev,
             repo=request.repo,
             config_choice=ConfigChoice(request.config_file),
+            cache=request.cache,
         )
     )
     names = frozenset(item.message.name for item in found)

@@ -18,7 +18,8 @@ from kcompat.errors import UsageError
 from kcompat.findings import Finding
 from kcompat.modes import ReleasedMode
 from kcompat.sources.git import GitRepo
-from kcompat.sources.sides import rev_path_side, side_for
+from kcompat.sources.revision import at_path
+from kcompat.sources.sides import side_for
 from kcompat.spec.specfile import parsed_once
 
 
@@ -72,7 +73,7 @@ def against_base(repo: GitRepo | None, base: str, path: str, config: Config) -> 
         relative = repo.relative(path)
         if not repo.list_files(sha, [relative]):
             return Evolution()  # a new file: nothing of it was released
-        base_side = rev_path_side(f"{sha}:{relative}", repo)
+        base_side = at_path(f"{sha}:{relative}", repo)
         head_side = side_for(path, repo)
         with parsed_once():
             prepared = prepare_pair(

@@ -1,9 +1,10 @@
 """Offsets in a spec's text, and how an editor counts them.
 
 kcompat's parser gives every key and value a (line, column) position, 1-based, counted in
-code points with lines ended by ``\\n``. An editor counts lines from 0 and columns in the
-units it negotiated (UTF-16 by default, UTF-8 or UTF-32 when both sides agree). This
-module converts between the two, and finds where a token that starts at a position ends,
+code points with lines ended by LF, CR or CR LF (as Jackson ends them, and as the protocol
+does). An editor counts lines from 0 and columns in the units it negotiated (UTF-16 by
+default, UTF-8 or UTF-32 when both sides agree). This module converts between the two,
+and finds where a token that starts at a position ends,
 so a finding points at a whole key or value, not at one character of it.
 
 It also has a tolerant tokenizer: half-typed JSON still splits into strings, brackets,
@@ -16,6 +17,8 @@ import bisect
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+
+from kcompat.spec.jackson import LINE_END
 
 #: The position encodings of the LSP (``general.positionEncodings``).
 UTF8, UTF16, UTF32 = "utf-8", "utf-16", "utf-32"
@@ -86,19 +89,21 @@ def _units(text: str, encoding: str) -> int:
 
 
 class TextIndex:
-    """Line starts of one text, for conversions between offsets and positions."""
+    """Line starts of one text, for conversions between offsets and positions. A line
+    ends at LF, CR or CR LF, as the protocol says and as Jackson (and so kcompat's lines
+    and columns) counts them."""
 
     def __init__(self, text: str, encoding: str = UTF16) -> None:
         self.text = text
         self.encoding = encoding
-        self.starts = [0, *(match.end() for match in re.finditer("\n", text))]
+        breaks = list(LINE_END.finditer(text))
+        self.starts = [0, *(match.end() for match in breaks)]
+        self.ends = [*(match.start() for match in breaks), len(text)]  # before each break
 
     def offset(self, line: int, column: int) -> int:
         """The offset of kcompat's 1-based (line, column), clamped to the text."""
         row = min(max(line, 1), len(self.starts)) - 1
-        start = self.starts[row]
-        end = self.starts[row + 1] - 1 if row + 1 < len(self.starts) else len(self.text)
-        return min(start + max(column, 1) - 1, end)
+        return min(self.starts[row] + max(column, 1) - 1, self.ends[row])
 
     def line_of(self, offset: int) -> int:
         """The 0-based line holding ``offset``."""
@@ -114,8 +119,7 @@ class TextIndex:
         """The offset of the editor's (line, character); past the end of a line is its end."""
         if line >= len(self.starts):
             return len(self.text)
-        start = self.starts[max(line, 0)]
-        end = self.starts[line + 1] - 1 if line + 1 < len(self.starts) else len(self.text)
+        start, end = self.starts[max(line, 0)], self.ends[max(line, 0)]
         if self.encoding == UTF32:
             return min(start + max(character, 0), end)
         counted = 0
@@ -127,9 +131,7 @@ class TextIndex:
 
     def line_text(self, line: int) -> str:
         """The 0-based line's text, without its line break."""
-        start = self.starts[line]
-        end = self.starts[line + 1] - 1 if line + 1 < len(self.starts) else len(self.text)
-        return self.text[start:end]
+        return self.text[self.starts[line] : self.ends[line]]
 
     def token_end(self, offset: int, pairs: dict[int, int] | None = None) -> int:
         """Where the token starting at ``offset`` ends: a whole string, number or word;

@@ -2,7 +2,7 @@
 
 Specs are named by their side-relative paths: a corpus outlives the working directory
 it was built from. The driver reads git (through
-:class:`~kcompat.sources.sides.Side`); rows carry spec texts, and executors parse them
+:class:`~kcompat.sources.source.SpecSource`); rows carry spec texts, and executors parse them
 (:mod:`kcompat.pipeline.corpus_tasks`).
 """
 
@@ -15,7 +15,8 @@ from pathlib import Path
 from kcompat.config import Config
 from kcompat.errors import UsageError
 from kcompat.sources.git import GitRepo, NotARepository
-from kcompat.sources.sides import Side, side_for
+from kcompat.sources.sides import side_for
+from kcompat.sources.source import SpecSource
 from kcompat.spec.specfile import SpecFile, looks_like_spec, read_spec
 
 
@@ -28,7 +29,7 @@ class Revision:
     specs: list[tuple[str, bytes, SpecFile]]
 
 
-def open_side(rev: str, repo_dir: Path) -> Side:
+def open_side(rev: str, repo_dir: Path) -> SpecSource:
     """``rev`` as a side: a directory (or REV:path), else a revision of ``repo_dir``."""
     repo: GitRepo | None
     try:
@@ -40,11 +41,11 @@ def open_side(rev: str, repo_dir: Path) -> Side:
     return side_for(rev, repo)
 
 
-def read_revision(side: Side, pathspecs: Sequence[str]) -> Revision:
+def read_revision(side: SpecSource, pathspecs: Sequence[str]) -> Revision:
     """Every spec on a side, as :func:`kcompat.sources.sides.load_all` reads them, but
     named by their side-relative paths (a corpus outlives the working directory)."""
     specs = []
-    for path in side.all_json(pathspecs):
+    for path in side.paths(pathspecs):
         data = side.read(path)
         if data is None:
             continue
@@ -54,10 +55,10 @@ def read_revision(side: Side, pathspecs: Sequence[str]) -> Revision:
     if not specs:
         where = f" under {', '.join(pathspecs)}" if pathspecs else ""
         raise UsageError(f"no spec files at {side.label}{where}")
-    return Revision(side.label, side.sha or "", specs)
+    return Revision(side.label, side.commit or "", specs)
 
 
-def pathspecs_for(request_paths: Sequence[str], config: Config, side: Side) -> list[str]:
+def pathspecs_for(request_paths: Sequence[str], config: Config, side: SpecSource) -> list[str]:
     """The paths a command names, else those the configuration gives for the repository."""
     if request_paths:
         return list(request_paths)

@@ -25,11 +25,11 @@ from kcompat.pipeline.history_tasks import (
 )
 from kcompat.pipeline.outputs import Output
 from kcompat.pipeline.prepare import Preparation, PrepareJob, prefetched, worker_count
-from kcompat.pipeline.revisions import Comparison, consecutive, releases
+from kcompat.pipeline.revisions import Comparison, consecutive, not_ancestors, releases
 from kcompat.pipeline.sparkapi import is_connect, label_jobs
 from kcompat.sources.git import GitRepo
 from kcompat.sources.gitwalk import subjects
-from kcompat.sources.releases import release_tags
+from kcompat.sources.release_source import release_tags
 
 
 @dataclass(frozen=True)
@@ -248,6 +248,8 @@ def run_history(request: HistoryRequest, spark: Any, console: Any = None) -> His
         from kcompat.pipeline.history_changelogs import write_changelogs
 
         summary["changelogs"] = write_changelogs(out, session, rows, texts, findings)
+    if request.mode == "releases":
+        summary["notes"] = not_ancestors(repo, comparisons)
     summary["seconds"] = round(time.perf_counter() - started, 2)
     summary["timings"] = {
         "workers": workers,

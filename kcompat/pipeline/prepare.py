@@ -32,7 +32,8 @@ from kcompat.config import Config
 from kcompat.modes import ReleasedMode
 from kcompat.pipeline.history_tasks import Texts, pair_row, split_texts
 from kcompat.pipeline.revisions import Comparison
-from kcompat.sources.git import GitRepo, Tag
+from kcompat.sources.git import GitRepo
+from kcompat.sources.gitrefs import Tag
 from kcompat.sources.gittables import GitTables
 
 #: Below this many comparisons, worker processes cost more than they save.
@@ -107,13 +108,13 @@ def prepare_chunk(
 ) -> list[dict[str, Any]]:
     """Prepared rows of some comparisons, exactly as :func:`prepare_pair` makes them."""
     from kcompat.diff.prepared import prepare_pair
-    from kcompat.sources.sides import Side
+    from kcompat.sources.revision import RevisionSource
 
     fetched, shared = _state(job, repo)
     rows = []
     for comparison in comparisons:
-        base = Side(comparison.base_label, "rev", fetched, comparison.base)
-        head = Side(comparison.head_label, "rev", fetched, comparison.head)
+        base = RevisionSource(comparison.base_label, fetched, comparison.base)
+        head = RevisionSource(comparison.head_label, fetched, comparison.head)
         prepared = prepare_pair(
             base,
             head,

@@ -7,9 +7,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from kcompat.errors import UsageError
-from kcompat.sources.git import GitRepo, Tag
+from kcompat.sources.git import GitRepo
+from kcompat.sources.gitrefs import Tag
 from kcompat.sources.gitwalk import commits_in, first_parent_line
-from kcompat.sources.releases import release_tags
+from kcompat.sources.release_source import release_tags
 
 
 @dataclass(frozen=True)
@@ -80,3 +81,21 @@ def releases_in_range(repo: GitRepo, tags: Sequence[Tag], revision_range: str) -
     rev_args = [f"{repo.resolve(start)}..{end_sha}"] if start else [end_sha]
     inside = commits_in(repo, rev_args)
     return [t for t in tags if t.sha in inside]
+
+
+def not_ancestors(repo: GitRepo, comparisons: Sequence[Comparison]) -> list[str]:
+    """One note per release pair whose older release is not an ancestor of the newer one
+    (2.8.2 -> 3.0.0 in version order: 2.8.2 sits on the 2.8 branch, cut before 3.0's),
+    saying what was compared: the two releases' specs as they are, so what the older
+    release's branch changed after the newer one branched off shows as undone."""
+    notes = []
+    for comparison in comparisons:
+        if repo.merge_base(comparison.base, comparison.head) != comparison.base:
+            notes.append(
+                f"{comparison.base_label} is not an ancestor of {comparison.head_label} (a "
+                f"release of another branch): compared the specs of {comparison.base_label} "
+                f"with those of {comparison.head_label} as they are, so what "
+                f"{comparison.base_label}'s branch changed after {comparison.head_label}'s "
+                "branched off shows as undone"
+            )
+    return notes

@@ -1,7 +1,8 @@
-"""The Markdown section that opens a report when the change edits kcompat's own
-configuration: what each weakening setting hides, and the findings accepted in this
-change. It comes first, before anything the comment's size limit may cut, because it is
-what a reviewer must not miss (``config-weakened``, issue 22.4)."""
+"""The Markdown section on what the change's own configuration hides
+(``config-weakened``, issue 22.4): each weakening setting, and the findings accepted (or
+lowered) in this change. It opens ``--format markdown`` reports; the Action gives it a
+section of its own (:func:`kcompat.ci.comment.accepted_section`), sized before the
+findings, so the comment's size limit never cuts what a reviewer must not miss."""
 
 from __future__ import annotations
 

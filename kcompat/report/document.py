@@ -26,6 +26,7 @@ class Report:
     hidden: int = 0  # below --level
     suppressed: int = 0  # silenced by inline ignore comments
     baselined: int = 0  # accepted by --baseline
+    fixtures: int = 0  # diff: findings about test specs, made infos
     suppressions: tuple[tuple[str, int], ...] = ()  # each ignore comment reason, how many
 
     @staticmethod
@@ -54,6 +55,7 @@ class Report:
             hidden=len(outcome.findings) - len(shown),
             suppressed=len(outcome.suppressed),
             baselined=len(outcome.baselined),
+            fixtures=outcome.fixtures,
             suppressions=tuple(Counter(f.suppressed for f in outcome.suppressed).most_common()),
         )
 
@@ -103,6 +105,8 @@ class Report:
             parts.append(f"{self.suppressed} suppressed by ignore comments ({self.reasons(quote)})")
         if self.baselined:
             parts.append(f"{self.baselined} accepted by the baseline")
+        if self.fixtures:
+            parts.append(f"{self.fixtures} about test fixtures, at most info")
         if self.hidden:
             parts.append(f"{self.hidden} hidden by --level")
         return ", ".join(parts)

@@ -45,6 +45,8 @@ def render_json(report: Report) -> str:
             "suppressions": [{"reason": r, "count": n} for r, n in report.suppressions],
         },
     }
+    if report.fixtures:
+        document["summary"]["fixtures"] = report.fixtures
     if report.base is not None or report.head is not None:
         document["base"] = report.base
         document["head"] = report.head

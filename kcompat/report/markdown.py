@@ -78,14 +78,20 @@ def fenced(lines: list[str]) -> list[str]:
 
 
 def render_markdown(
-    report: Report, *, budget: int = BUDGET, rest: str = "", links: SourceLinks | None = None
+    report: Report,
+    *,
+    budget: int = BUDGET,
+    rest: str = "",
+    links: SourceLinks | None = None,
+    config: bool = True,
 ) -> str:
     """The whole report if it fits ``budget`` characters, else errors first and a line
     saying what was left out (``rest`` says where to get it all); ``links`` name the
-    commits and link each location to its line at HEAD."""
+    commits and link each location to its line at HEAD; with ``config``, what the
+    change's own configuration hides opens it (the Action gives that its own section)."""
     from kcompat.report.config_section import config_section
 
-    head = _header(report, links) + config_section(report)
+    head = _header(report, links) + (config_section(report) if config else [])
     if not report.findings:
         return "\n".join(head)
     ordered = report.by_severity()

@@ -300,6 +300,13 @@ SETTINGS: tuple[Setting, ...] = (
         _entries,
     ),
     Setting(
+        "fixtures",
+        "fixtures",
+        "more folders of test specs: the findings about their specs become infos",
+        _whole,
+        lambda base, head: bool(set(head.fixtures) - set(base.fixtures)),
+    ),
+    Setting(
         "diff_base",
         "diff-base",
         "none: what the language server diffs a saved spec against; `diff` never reads it",
@@ -328,21 +335,25 @@ def settings() -> tuple[Setting, ...]:
     return SETTINGS + rest
 
 
+#: The refs a release pattern matches, by the setting's key (None: it cannot tell).
+Matcher = Callable[[str, str], frozenset[str] | None]
+
+
 def setting_changes(
-    base: Config, head: Config, matched: Callable[[str, str], frozenset[str]] | None = None
+    base: Config, head: Config, matched: Matcher | None = None
 ) -> list[SettingChange]:
     """Every setting that differs between ``base`` and ``head``. A pattern's change
     (``release-tags``) weakens when ``matched(key, pattern)``, the refs a pattern matches,
-    loses one; without ``matched`` any change of it does."""
+    loses one; without ``matched``, or when it cannot tell, any change of it does."""
     out = []
     for setting in settings():
         for change in setting.changes(setting, base, head):
             if change.weakens is None:
-                weakens = True
+                old = new = None
                 if matched is not None:
-                    old = getattr(base, setting.attribute)
-                    new = getattr(head, setting.attribute)
-                    weakens = bool(matched(setting.key, old) - matched(setting.key, new))
+                    old = matched(setting.key, getattr(base, setting.attribute))
+                    new = matched(setting.key, getattr(head, setting.attribute))
+                weakens = old is None or new is None or bool(old - new)
                 change = replace(change, weakens=weakens)
             out.append(change)
     return out

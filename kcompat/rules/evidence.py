@@ -16,9 +16,78 @@ from dataclasses import replace
 from typing import Any
 
 from kcompat.findings import Finding, Severity
-from kcompat.spec.versions import Versions
+from kcompat.spec.versions import Versions, released_phrase
 
 ROUNDTRIP = "roundtrip-mismatch"
+
+
+#: Rules whose finding is a consequence of another rule's on the same field, by one edit:
+#: a tag moved onto a number another field once had (tag-changed says it moved).
+CONSEQUENCES = {"tag-reused": "tag-changed"}
+
+
+def one_per_edit(findings: Sequence[Finding]) -> list[Finding]:
+    """One finding per edit: the uses of one definition (a common struct's field used in
+    two places is one line of the spec: the findings about it share that line on one
+    side) merged into one finding, and a consequence folded into the finding of the edit
+    that caused it, as a note."""
+    kept: list[Finding] = []
+    index: dict[tuple[object, ...], int] = {}
+    for finding in findings:
+        keys = _definition_keys(finding)
+        at = next((index[k] for k in keys if k in index), None)
+        if at is None:
+            for key in keys:
+                index[key] = len(kept)
+            kept.append(finding)
+        else:
+            kept[at] = _merged_use(kept[at], finding)
+    return _fold_consequences(kept)
+
+
+def _definition_keys(finding: Finding) -> list[tuple[object, ...]]:
+    """Where a finding about a field is defined: its line on either side (none for a
+    finding about no field)."""
+    if not finding.field_path:
+        return []
+    leaf = finding.field_path.rpartition(".")[2]
+    head = (finding.rule, finding.message_name, finding.severity, leaf)
+    keys: list[tuple[object, ...]] = [(*head, "head", finding.location)]
+    if finding.base_location is not None:
+        keys.append((*head, "base", finding.base_location))
+    return keys
+
+
+def _merged_use(first: Finding, other: Finding) -> Finding:
+    if other.field_path == first.field_path or other.field_path in first.explains:
+        return first
+    mine, theirs = Versions.try_parse(first.versions), Versions.try_parse(other.versions)
+    message, versions = first.message, first.versions
+    if mine is not None and theirs is not None and not mine.empty:
+        union = mine | theirs
+        message = message.replace(released_phrase(mine), released_phrase(union))
+        versions = str(union)
+    return replace(
+        first,
+        message=message,
+        versions=versions,
+        explains=(*first.explains, other.field_path, *other.explains),
+        notes=(*first.notes, f"the same definition is used at {other.field_path}"),
+    )
+
+
+def _fold_consequences(findings: list[Finding]) -> list[Finding]:
+    causes = {(f.rule, f.message_name, f.field_path): i for i, f in enumerate(findings)}
+    out: list[Finding | None] = list(findings)
+    for index, finding in enumerate(findings):
+        cause = CONSEQUENCES.get(finding.rule)
+        at = causes.get((cause, finding.message_name, finding.field_path)) if cause else None
+        host = out[at] if at is not None else None
+        if at is None or host is None:
+            continue
+        out[at] = replace(host, notes=(*host.notes, f"also {finding.rule}: {finding.message}"))
+        out[index] = None
+    return [f for f in out if f is not None]
 
 
 def attach_evidence(findings: Sequence[Finding], proofs: Sequence[Finding]) -> list[Finding]:
@@ -57,17 +126,20 @@ def _explainer(
             continue
         if versions is not None and not versions.empty and version not in versions:
             continue
-        score = _closeness(finding, proof.field_path)
+        score = _closeness(finding, proof.field_path, proof.location)
         if score and (best is None or score > best[0]):
             best = (score, index)
     return best[1] if best is not None else None
 
 
-def _closeness(finding: Finding, path: str) -> int:
-    """How directly a finding names a changed field: 3 the field itself, 2 a field inside
-    the changed one, 1 the whole message (flexibility) or the struct around it, 0 none."""
+def _closeness(finding: Finding, path: str, where: object = None) -> int:
+    """How directly a finding names a changed field: 3 the field itself (or its
+    definition, ``where``: another use of a common struct's field), 2 a field inside the
+    changed one, 1 the whole message (flexibility) or the struct around it, 0 none."""
     own = finding.field_path
     if path == own or path in finding.explains:
+        return 3
+    if where is not None and own and where == finding.location:
         return 3
     if own and path.startswith(own + "."):
         return 2

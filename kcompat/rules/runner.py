@@ -7,7 +7,8 @@ finishing step is the same for all of them and runs in this order:
 
 1. drop rules the configuration disables (a finding of a rule that is off explains no
    bytes), and merge per-version findings of one change into one (versions ``0-7``, not
-   eight);
+   eight), the uses of one definition into one, and a consequence into its cause's
+   finding;
 2. attach the proof's counterexamples to the findings that explain them
    (:mod:`kcompat.rules.evidence`); unexplained ones stay ``roundtrip-mismatch``;
 3. say why the versions count as released;
@@ -17,7 +18,7 @@ finishing step is the same for all of them and runs in this order:
 5. apply configured severities, then ``preview`` (a message in early access breaks
    with a warning), then the configuration's ``[[ignore]]`` entries (accepted on the
    record: still shown, never failing; when asked, entries that accept nothing are
-   reported), then the baseline;
+   reported), then (diff) ``fixtures`` (test specs: at most info), then the baseline;
 6. sort.
 """
 
@@ -30,7 +31,7 @@ from dataclasses import dataclass, field, replace
 from kcompat.config import Config
 from kcompat.findings import Finding, Location, Reporter, Severity
 from kcompat.rules.acceptances import accepting, unused_acceptances
-from kcompat.rules.evidence import attach_evidence
+from kcompat.rules.evidence import attach_evidence, one_per_edit
 from kcompat.rules.registry import Rule, all_rules, get_rule
 from kcompat.rules.suppress import NO_REASON, Directive, covering, parse_directives
 from kcompat.spec.load import Comment
@@ -74,6 +75,8 @@ class Finishing:
     comments: Mapping[str, Sequence[Comment]] = field(default_factory=dict)
     baseline: frozenset[str] = frozenset()
     released_by: Callable[[Finding], str] | None = None
+    # the latest release that shipped what a finding breaks (``preview`` entries' until)
+    latest: Callable[[Finding], str | None] | None = None
     kinds: frozenset[str] = frozenset()  # the rule kinds this run checks (unused ignores)
     # (path, message name) of every spec compared: what an unused [[ignore]] entry's
     # patterns are matched against for a did-you-mean
@@ -87,6 +90,7 @@ class Outcome:
     findings: tuple[Finding, ...]
     suppressed: tuple[Finding, ...] = ()  # silenced by an inline ignore comment
     baselined: tuple[Finding, ...] = ()  # accepted by --baseline
+    fixtures: int = 0  # findings about test specs (configuration ``fixtures``): at most info
 
     @property
     def accepted(self) -> tuple[Finding, ...]:
@@ -104,7 +108,7 @@ def finish(raw: Sequence[Finding], how: Finishing, evidence: Sequence[Finding] =
     config = how.config
     # rules turned off before the proof's bytes attach: a finding of a rule that is off
     # explains nothing, so its bytes stay the proof's own (unless that is off too)
-    merged = merge_versions([f for f in raw if f.rule not in config.disabled])
+    merged = one_per_edit(merge_versions([f for f in raw if f.rule not in config.disabled]))
     enabled = attach_evidence(merged, [e for e in evidence if e.rule not in config.disabled])
     if how.released_by is not None:
         enabled = [_with_reason(f, how.released_by) for f in enabled]
@@ -116,7 +120,11 @@ def finish(raw: Sequence[Finding], how: Finishing, evidence: Sequence[Finding] =
     ]
     kept, suppressed, used = _suppress(enabled, directives)
     kept += _directive_findings(directives, used, how)
-    weighed = [_weigh(f, config) for f in kept if f.rule not in config.disabled]
+    weighed = [_weigh(f, config, how.latest) for f in kept if f.rule not in config.disabled]
+    fixtures = 0
+    if "diff" in how.kinds:  # test specs never ship: what changes in them breaks no one
+        fixtures = sum(1 for f in weighed if config.is_fixture(f.location.path))
+        weighed = [_as_fixture(f) if config.is_fixture(f.location.path) else f for f in weighed]
     if config.report_unused_ignores and config.ignore:
         weighed += unused_acceptances(config, weighed, how.kinds, how.subjects)
     accepted = [f for f in weighed if f.fingerprint in how.baseline]
@@ -125,22 +133,45 @@ def finish(raw: Sequence[Finding], how: Finishing, evidence: Sequence[Finding] =
         tuple(sorted(final, key=_order)),
         tuple(suppressed),
         tuple(accepted),
+        fixtures,
     )
+
+
+def _as_fixture(finding: Finding) -> Finding:
+    """A finding about a test spec (configuration ``fixtures``): at most an info."""
+    if finding.severity <= Severity.INFO:
+        return finding
+    note = (
+        f"a test fixture (configuration 'fixtures'), which no release ships: "
+        f"an info, not {'an' if finding.severity is Severity.ERROR else 'a'} "
+        f"{finding.severity.label}"
+    )
+    return replace(finding, severity=Severity.INFO, notes=(*finding.notes, note))
 
 
 def _order(finding: Finding) -> tuple[object, ...]:
     return (*finding.sort_key(), bool(finding.accepted))
 
 
-def _weigh(finding: Finding, config: Config) -> Finding:
-    """Configured severity, then preview (early access: breaks are warnings), then the
-    ``[[ignore]]`` entry that accepts it, if any."""
+def _weigh(
+    finding: Finding, config: Config, latest: Callable[[Finding], str | None] | None = None
+) -> Finding:
+    """Configured severity, then preview (early access: breaks are warnings; with
+    ``until``, breaks of what only releases up to it shipped), then the ``[[ignore]]``
+    entry that accepts it, if any."""
     if finding.rule in config.severities:
         finding = replace(finding, severity=config.severities[finding.rule])
     if finding.severity is Severity.ERROR:
-        preview = next((p for p in config.preview if p.matches(finding.message_name)), None)
+        shipped = latest(finding) if latest is not None else None
+        preview = next(
+            (p for p in config.preview if p.matches(finding.message_name) and p.admits(shipped)),
+            None,
+        )
         if preview is not None:
-            note = f"{preview.pattern}: {preview.reason} (preview), so a warning, not an error"
+            bound = f" until {preview.until}" if preview.until else ""
+            note = (
+                f"{preview.pattern}: {preview.reason} (preview{bound}), so a warning, not an error"
+            )
             finding = replace(finding, severity=Severity.WARNING, notes=(*finding.notes, note))
     acceptance = accepting(config, finding)
     if acceptance is not None:

@@ -25,7 +25,7 @@ from kcompat.config import (
 )
 from kcompat.errors import UsageError
 from kcompat.sources.git import GitRepo
-from kcompat.sources.sides import Side
+from kcompat.sources.source import SpecSource
 
 #: Where a configuration is looked for on a side, in order (as ``find_config`` looks in
 #: the repository's root).
@@ -41,13 +41,13 @@ class SideConfig:
 
 
 def config_on(
-    side: Side, in_use: Config, choice: ConfigChoice, *, rules: RuleCatalogue
+    side: SpecSource, in_use: Config, choice: ConfigChoice, *, rules: RuleCatalogue
 ) -> SideConfig | None:
     """The configuration ``side`` holds, or None where it is no part of the change (a
     directory, a ``--config`` file outside the repository)."""
-    if side.kind == "worktree":
+    if side.working_tree:
         return SideConfig(in_use)
-    if side.kind not in ("rev", "index") or side.repo is None:
+    if side.repo is None:
         return None
     repo = side.repo
     candidates: tuple[str, ...] = CANDIDATES

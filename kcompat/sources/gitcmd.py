@@ -226,7 +226,13 @@ class ObjectReader:
             return None
         try:
             _sha, kind, size, stream = self.handle.git.stream_object_data(name)
-        except ValueError:  # GitPython's word for "missing" (or for a git that has gone)
+        except ValueError as err:  # GitPython's word for "missing" (or a git that has gone)
+            if "Failed to parse header" in str(err):  # an object id that is not SHA-1
+                self.close()  # the object's bytes were not read: the stream is out of step
+                raise UsageError(
+                    f"{self.handle.working_dir}: this repository's object ids are not SHA-1, "
+                    "which GitPython (kcompat's git layer) cannot read"
+                ) from None
             if not self._alive():
                 raise self._stopped() from None
             return None

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from kcompat.cache.entries import RELEASE
 from kcompat.spec.model import Message, releasable
-from kcompat.spec.shape import signature_digest, version_signature
+from kcompat.spec.shape import signature_digest, wire_signature
 from kcompat.spec.specfile import read_spec
 from kcompat.spec.versions import Versions
 
@@ -70,7 +70,9 @@ class ReleaseTexts:
         return self._texts[data]
 
     def digest(self, text: ReleaseText, version: int) -> str:
-        """The layout digest of ``version`` of ``text`` (parsed only when not known)."""
+        """The layout digest of ``version`` of ``text`` (parsed only when not known): of
+        its :func:`~kcompat.spec.shape.wire_signature`, so releases are told apart by
+        what reaches the wire."""
         known = self._digests.setdefault(text.key, {})
         found = known.get(version)
         if found is None:
@@ -79,7 +81,7 @@ class ReleaseTexts:
                 message = read_spec(text.path, text.data).message
                 assert message is not None  # it had one when its facts were read
                 self._messages[text.key] = message
-            found = signature_digest(version_signature(message, version))
+            found = signature_digest(wire_signature(message, version))
             known[version] = found
             self._changed.add(text.key)
         return found

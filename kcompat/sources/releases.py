@@ -1,4 +1,5 @@
-"""What each release shipped, read from git: release tags (and optionally release branches).
+"""What each release shipped, read from a :class:`~kcompat.sources.release_source.ReleaseSource`
+(a repository's release tags, and optionally its release branches).
 
 A version of a message is released when some release ships it: the release's spec has it
 in ``validVersions``, less an unstable latest version (a response follows its request).
@@ -11,20 +12,22 @@ plain data the rules apply without git.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
-from kcompat.naming import release_order, request_name_for
-from kcompat.patterns import matching
+from kcompat.naming import request_name_for
 from kcompat.rules.evolution.released import TAGS, Releases, Shipped
-from kcompat.sources.git import GitRepo, Tag
+from kcompat.sources.git import GitRepo
+from kcompat.sources.gitrefs import Tag
+from kcompat.sources.release_source import GitReleases, git_releases
 from kcompat.sources.release_texts import ReleaseText, ReleaseTexts
-from kcompat.sources.sides import Side
+from kcompat.sources.source import SpecSource
 from kcompat.spec.model import Message
-from kcompat.spec.shape import signature_digest, version_signature
+from kcompat.spec.shape import signature_digest, wire_signature
 from kcompat.spec.specfile import read_spec
 from kcompat.spec.versions import Versions
 
@@ -38,22 +41,6 @@ class _Named(Protocol):
 
 
 _Found = TypeVar("_Found", bound=_Named)
-
-
-def release_tags(repo: GitRepo, pattern: str) -> list[Tag]:
-    """Tags that look like releases (``1.2.3``, ``v1.2.3`` by default; no ``-rc``), oldest
-    release first."""
-    chosen = matching(pattern, repo.tags(), _name, "release-tags")
-    return sorted(chosen, key=lambda t: release_order(t.name))
-
-
-def release_branches(repo: GitRepo, pattern: str) -> list[Tag]:
-    """Tips of branches (local or remote-tracking) whose short name matches ``pattern``,
-    as releases about to ship (named ``3.9 (branch)``), oldest first."""
-    tips: dict[str, Tag] = {}
-    for branch in matching(pattern, repo.branches(), _name, "release-branches"):
-        tips.setdefault(branch.name, Tag(f"{branch.name} (branch)", branch.sha, branch.ref))
-    return sorted(tips.values(), key=lambda t: release_order(t.name))
 
 
 #: What releases shipped of one message: versions, first releases, first deprecations,
@@ -70,9 +57,7 @@ _Releases = tuple[
 class TagReleases:
     """What each release shipped, read lazily and cached per blob (one per repository)."""
 
-    repo: GitRepo
-    tags: list[Tag]
-    pathspecs: tuple[str, ...] = ()
+    source: GitReleases  # the releases, and how their texts are read
     _trees: dict[str, dict[str, str]] = field(default_factory=dict)
     _by_basename: dict[str, dict[str, list[str]]] = field(default_factory=dict)
     _messages: dict[bytes, Message | None] = field(default_factory=dict)
@@ -81,16 +66,91 @@ class TagReleases:
         default_factory=dict
     )
     _by_message: dict[tuple[str, str, tuple[Tag, ...]], _Releases] = field(default_factory=dict)
+    # What the lineage search needs (see _renamed_at): the paths the compared revision
+    # has, and the (type, apiKey) of its messages by name.
+    _present_at: str | None = None  # the compared revision (its paths: _present)
+    _present: dict[str, frozenset[str]] = field(default_factory=dict)
+    _identity: dict[str, tuple[str, int]] = field(default_factory=dict)
+    _roots: dict[str, str | None] = field(default_factory=dict)  # tag sha -> its root commit
 
-    def counted(self, base: Side, head: Side) -> tuple[Tag, ...]:
+    @property
+    def repo(self) -> GitRepo:
+        return self.source.repo
+
+    @property
+    def tags(self) -> Sequence[Tag]:
+        """The releases, oldest first."""
+        return self.source.releases
+
+    @property
+    def pathspecs(self) -> tuple[str, ...]:
+        return self.source.pathspecs
+
+    def counted(
+        self,
+        base: SpecSource,
+        head: SpecSource,
+        messages: Sequence[tuple[str, Message, Message | None]] = (),
+    ) -> tuple[Tag, ...]:
         """The releases a comparison is judged against: all of them, less those that
-        already contain the change (made after it, they cannot be broken by it)."""
-        if base.kind != "rev" or head.kind != "rev" or base.sha is None or head.sha is None:
-            return tuple(self.tags)
-        if base.sha == head.sha:
-            return tuple(self.tags)
-        later = self.repo.refs_with(base.sha, head.sha)
-        return tuple(t for t in self.tags if t.ref not in later)
+        already contain the change. A release contains it by ancestry (cut after it) or by
+        content: it ships HEAD's layout of every version the change alters (a patch
+        backported to 3.6.1 is in 3.7.0 too, which no commit of 3.6.1 is). HEAD itself,
+        when it is a release, contains it."""
+        self._present_at = base.commit
+        tags = [t for t in self.tags if head.commit is None or t.sha != head.commit]
+        if base.commit and head.commit and base.commit != head.commit:
+            later = self.source.containing(base.commit, head.commit)
+            tags = [t for t in tags if t.ref not in later]
+        self.know(messages)
+        changes = [
+            (path, after, versions)
+            for path, before, after in messages
+            if after is not None
+            and not (versions := _change_of(before, after)).empty
+            and self._shipped_as(path, before, versions & before.valid_versions)
+        ]
+        if changes:
+            tags = [t for t in tags if not self._contains(t, changes)]
+        return tuple(tags)
+
+    def _shipped_as(self, path: str, base: Message, versions: Versions) -> bool:
+        """Whether some release shipped BASE's layout of every one of ``versions``. When
+        BASE's layout never shipped (a trunk that had broken it), a release with HEAD's
+        layout is the one HEAD restores, not one that contains the change."""
+        for version in versions.clip(4096):
+            own = signature_digest(wire_signature(base, version))
+            if all(
+                (found := self.released_at(tag, path, base.name)) is None
+                or version not in found[0].valid_versions
+                or self._texts.digest(found[0], version) != own
+                for tag in self.tags
+            ):
+                return False
+        return True
+
+    def paths_at(self, sha: str) -> frozenset[str]:
+        """The spec paths a revision has (under the releases' pathspecs)."""
+        return frozenset(
+            p for p in self.repo.list_files(sha, self.pathspecs) if p.endswith(".json")
+        )
+
+    def know(self, messages: Sequence[tuple[str, Message, Message | None]]) -> None:
+        """Remember the (type, apiKey) of the compared messages (to follow renames)."""
+        for _path, message, _head in messages:
+            if message.api_key is not None:
+                self._identity[message.name] = (message.kind, message.api_key)
+
+    def _contains(self, tag: Tag, changes: Sequence[tuple[str, Message, Versions]]) -> bool:
+        for path, head, versions in changes:
+            found = self.released_at(tag, path, head.name)
+            if found is None or not found[0].valid_versions.contains(versions):
+                return False
+            for version in versions.clip(4096):
+                wanted = signature_digest(wire_signature(head, version))
+                if self._texts.digest(found[0], version) != wanted:
+                    return False
+        return True
 
     def message_at(self, tag: Tag, path: str, name: str) -> Message | None:
         """The message called ``name`` at a release: in the file at ``path`` (whatever it
@@ -104,7 +164,7 @@ class TagReleases:
     def _found_at(
         self, tag: Tag, path: str, name: str, read: Callable[[bytes, str], _Found | None]
     ) -> _Found | None:
-        data = self.repo.read_at(tag.sha, path)
+        data = self.source.read(tag, path)
         if data is not None:
             found = read(data, path)
             if found is not None:
@@ -113,9 +173,42 @@ class TagReleases:
         for candidate in self._by_basename[tag.sha].get(PurePosixPath(path).name, []):
             if candidate == path:
                 continue
-            data = self.repo.read_at(tag.sha, candidate)
+            data = self.source.read(tag, candidate)
             found = read(data, candidate) if data is not None else None
             if found is not None and found.name == name:
+                return found
+        return self._renamed_at(tag, path, name, read)
+
+    def _renamed_at(
+        self, tag: Tag, path: str, name: str, read: Callable[[bytes, str], _Found | None]
+    ) -> _Found | None:
+        """The message in a file the release had under another name (QuorumStateData
+        shipped in 2.7.0 as ``QuorumState.json``): among the release's files that the
+        compared revision no longer has, the one holding a message of that name, or of
+        the same type and apiKey (an RPC renamed with its file)."""
+        if self._present_at is None:
+            return None
+        present = self._present.get(self._present_at)
+        if present is None:
+            present = self._present[self._present_at] = self.paths_at(self._present_at)
+        identity = self._identity.get(name)
+        quoted = f'"{name}"'.encode()
+        key_text = re.compile(rb'"apiKey"\s*:\s*%d\b' % identity[1]) if identity else None
+        for candidate in sorted(self._tree(tag)):
+            if candidate == path or candidate in present:
+                continue
+            data = self.source.read(tag, candidate)
+            if data is None or not (
+                quoted in data or (key_text is not None and key_text.search(data))
+            ):
+                continue
+            found = read(data, candidate)
+            if found is None:
+                continue
+            if found.name == name:
+                return found
+            message = self._message(data, candidate)
+            if message is not None and identity == (message.kind, message.api_key):
                 return found
         return None
 
@@ -141,23 +234,59 @@ class TagReleases:
         return shipped, versions
 
     def shipped(
-        self, path: str, name: str, tags: Sequence[Tag], changed: Versions | None = None
+        self,
+        path: str,
+        name: str,
+        tags: Sequence[Tag],
+        changed: Versions | None = None,
+        base: Message | None = None,
     ) -> Shipped:
         """What ``tags`` shipped of the message in ``path`` (named ``name``): the versions
-        and the first release of each, and the layouts of the ``changed`` versions (all
-        of them when not given; a comparison only asks about the versions it changes)."""
+        and the first release of each, the layouts of the ``changed`` versions (all of
+        them when not given; a comparison only asks about the versions it changes) and,
+        given BASE's message, the first release that shipped BASE's layout of each."""
         versions, first, deprecated, carriers = self._releases_of(path, name, tuple(tags))
         layouts: dict[tuple[int, str], str] = {}
+        base_first: dict[int, str] = {}
+        base_last: dict[int, str] = {}
         wanted = versions if changed is None else versions & changed
         for version in wanted.clip(4096):
+            own = None
+            if base is not None and version in base.valid_versions:
+                own = signature_digest(wire_signature(base, version))
             for release, text in carriers.get(version, ()):
-                layouts.setdefault((version, self._texts.digest(text, version)), release)
+                digest = self._texts.digest(text, version)
+                layouts.setdefault((version, digest), release)
+                if digest == own:
+                    base_first.setdefault(version, release)
+                    base_last[version] = release
         return Shipped(
             versions,
-            first,
+            self._since(path, name, first),
             tuple((v, d, r) for (v, d), r in sorted(layouts.items())),
             deprecated=deprecated,
+            base_first=self._since(path, name, tuple(sorted(base_first.items()))),
+            last=tuple(
+                (v, releases[-1][0]) for v, releases in sorted(carriers.items()) if releases
+            ),
+            base_last=tuple(sorted(base_last.items())),
         )
+
+    def _since(
+        self, path: str, name: str, firsts: tuple[tuple[int, str], ...]
+    ) -> tuple[tuple[int, str], ...]:
+        """``firsts`` with ``≤`` before the oldest release where the repository's history
+        starts with the version already there (Kafka's history starts at 2.2; JoinGroup
+        v0 dates from 0.9): an older release may have shipped it first."""
+        if not self.tags or all(r != self.tags[0].name for _v, r in firsts):
+            return firsts
+        oldest = self.tags[0]
+        root = self._roots.get(oldest.sha, "")
+        if root == "":
+            root = self._roots[oldest.sha] = self.source.root(oldest)
+        at_root = self.text_at(Tag("(start of history)", root), path, name) if root else None
+        there = at_root.valid_versions if at_root is not None else Versions.none()
+        return tuple((v, f"≤ {r}" if r == oldest.name and v in there else r) for v, r in firsts)
 
     def _releases_of(self, path: str, name: str, tags: tuple[Tag, ...]) -> _Releases:
         """The versions ``tags`` shipped of a message, each one's first release and first
@@ -191,30 +320,6 @@ class TagReleases:
         self._by_message[key] = found
         return found
 
-    def _with_references(
-        self, shipped: Shipped, path: str, base: Message, tags: Sequence[Tag], changed: Versions
-    ) -> Shipped:
-        """``shipped`` plus the release texts that BASE's diverged versions are judged by
-        (only the ``changed`` ones can need it)."""
-        references: list[tuple[int, str]] = []
-        for version in shipped.versions & base.valid_versions & changed:
-            # BASE's message is not cached here: its id may be reused, so no _digest memo
-            if signature_digest(version_signature(base, version)) in shipped.digests(version):
-                continue
-            release = shipped.latest_release(version)
-            if release is not None:
-                references.append((version, release))
-        if not references:
-            return shipped
-        texts = []
-        by_name = {t.name: t for t in tags}
-        for release in sorted({r for _, r in references}, key=release_order):
-            found = self.released_at(by_name[release], path, base.name)
-            if found is not None:
-                text = found[0]
-                texts.append((release, text.path, text.data.decode("utf-8", "replace")))
-        return replace(shipped, references=tuple(references), texts=tuple(texts))
-
     def _tree(self, tag: Tag) -> dict[str, str]:
         tree = self._trees.get(tag.sha)
         if tree is None:
@@ -240,14 +345,20 @@ class TagReleases:
         self,
         messages: Iterable[tuple[str, Message, Message | None]],
         tags: Sequence[Tag],
+        present_at: str | None = None,
     ) -> Releases:
         """The ``tags`` policy for BASE messages, given as (repository path, message, its
-        HEAD counterpart or None)."""
+        HEAD counterpart or None); ``present_at``: BASE's commit, whose spec paths a
+        release's file must not have to hold one of them under an old name."""
+        self._present_at = present_at
+        messages = list(messages)
+        self.know(messages)
         shipped = {}
         for path, base, head in messages:
             changed = changed_versions(base, head)
-            found = self.shipped(path, base.name, tags, changed)
-            shipped[base.name] = self._with_references(found, path, base, tags, changed)
+            if head is not None:  # removed versions: whether BASE's layout shipped matters
+                changed = changed | (base.valid_versions - head.valid_versions)
+            shipped[base.name] = self.shipped(path, base.name, tags, changed, base)
         self._texts.save()
         later = len(self.tags) - len(tags)
         return Releases(
@@ -256,15 +367,22 @@ class TagReleases:
 
 
 def changed_versions(base: Message, head: Message | None) -> Versions:
-    """The versions both revisions have whose layouts differ (names included)."""
+    """The versions both revisions have whose layouts differ on the wire (names
+    included; see :func:`~kcompat.spec.shape.wire_signature`)."""
     if head is None:
         return Versions.none()
     numbers = [
         v
         for v in (base.valid_versions & head.valid_versions).clip(4096)
-        if version_signature(base, v) != version_signature(head, v)
+        if wire_signature(base, v) != wire_signature(head, v)
     ]
     return Versions.from_ranges((v, v) for v in numbers)
+
+
+def _change_of(base: Message, head: Message) -> Versions:
+    """The versions a change makes what they are: those it alters and those it adds."""
+    added = head.valid_versions - base.valid_versions
+    return changed_versions(base, head) | (added & Versions.of(0, 4095))
 
 
 def releases_for(
@@ -276,17 +394,7 @@ def releases_for(
 ) -> TagReleases | None:
     """The releases of a repository, or None when it has none matching the patterns
     (what their texts say is kept between runs in ``cache``, when a command gives one)."""
-    tags = release_tags(repo, pattern)
-    if branch_pattern:
-        tags = sorted([*tags, *release_branches(repo, branch_pattern)], key=_tag_order)
-    if not tags:
+    found = git_releases(repo, pattern, branch_pattern, pathspecs)
+    if found is None:
         return None
-    return TagReleases(repo, tags, tuple(pathspecs), _texts=ReleaseTexts(cache))
-
-
-def _name(tag: Tag) -> str:
-    return tag.name
-
-
-def _tag_order(tag: Tag) -> tuple[tuple[int, ...], str]:
-    return release_order(tag.name)
+    return TagReleases(found, _texts=ReleaseTexts(cache))

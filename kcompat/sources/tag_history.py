@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from kcompat.rules.evolution.ledger import TagLedger, tag_bindings
-from kcompat.sources.git import Tag
+from kcompat.sources.gitrefs import Tag
 from kcompat.sources.releases import TagReleases
-from kcompat.sources.sides import Side, source_path
+from kcompat.sources.source import SpecSource
 from kcompat.spec.specfile import SpecFile, read_spec
 
 
@@ -33,7 +33,7 @@ def needs_history(base_specs: Sequence[SpecFile], head_specs: Sequence[SpecFile]
 
 
 def ledger_from_history(
-    side: Side,
+    side: SpecSource,
     base_specs: Sequence[SpecFile],
     head_specs: Sequence[SpecFile],
     tags: Sequence[Tag] | None = None,
@@ -45,11 +45,11 @@ def ledger_from_history(
     dropped before any release never reached anyone, so reusing it breaks nobody.
     """
     ledger = TagLedger.empty()
-    if side.kind != "rev" or side.repo is None or side.sha is None:
+    if side.commit is None or side.repo is None:
         return ledger
     repo = side.repo
     for spec in needs_history(base_specs, head_specs):
-        path = source_path(side, spec.path)
+        path = side.path_of(spec.path)
         if path is None or spec.message is None:
             continue
         if tags is not None and releases is not None:
@@ -58,7 +58,7 @@ def ledger_from_history(
                 if shipped is not None:
                     ledger.add(shipped, tag.name, as_name=spec.message.name)
             continue
-        for commit, old_path in repo.file_history(side.sha, path):
+        for commit, old_path in repo.file_history(side.commit, path):
             data = repo.read_at(commit, old_path)
             if data is None or b'"tag"' not in data:
                 continue

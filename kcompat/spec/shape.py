@@ -90,22 +90,34 @@ def inline_leaves(layout: StructLayout) -> list[LayoutField]:
     return leaves
 
 
-def layout_signature(layout: StructLayout) -> tuple[object, ...]:
+def layout_signature(layout: StructLayout, *, all_defaults: bool = True) -> tuple[object, ...]:
     """Everything a struct's codec depends on: names, tags, wire forms, nullability and
     defaults, recursively. Two layouts with equal signatures read and write alike and
-    name their fields alike (the proof skips them; released versions compare by it)."""
+    name their fields alike (the proof skips them). Without ``all_defaults`` only tagged
+    fields' defaults count: the default of a field written at this version never reaches
+    the wire nor a value read from it (FORMAT-NOTES, "Defaults")."""
     return (
         layout.flexible,
         tuple(
-            (f.name, f.tag, f.nullable, f.default.key(), _wire_signature(f.wire))
+            (
+                f.name,
+                f.tag,
+                f.nullable,
+                f.default.key() if all_defaults or f.tag is not None else None,
+                _wire_signature(f.wire, all_defaults),
+            )
             for f in layout.all_fields()
         ),
     )
 
 
-def _wire_signature(wire: Wire) -> tuple[object, ...]:
-    element = _wire_signature(wire.element) if wire.element is not None else None
-    struct = layout_signature(wire.struct) if wire.struct is not None else None
+def _wire_signature(wire: Wire, all_defaults: bool = True) -> tuple[object, ...]:
+    element = _wire_signature(wire.element, all_defaults) if wire.element is not None else None
+    struct = (
+        layout_signature(wire.struct, all_defaults=all_defaults)
+        if wire.struct is not None
+        else None
+    )
     return (
         wire.kind,
         wire.form,
@@ -122,6 +134,8 @@ def _wire_signature(wire: Wire) -> tuple[object, ...]:
 
 #: Layout signatures by version, kept on the message.
 _SIGNATURES: Memo[dict[int, tuple[object, ...]]] = Memo("signatures")
+#: Wire signatures by version, kept on the message.
+_WIRE_SIGNATURES: Memo[dict[int, tuple[object, ...]]] = Memo("wire_signatures")
 
 
 def version_signature(message: Message, version: int) -> tuple[object, ...]:
@@ -133,6 +147,23 @@ def version_signature(message: Message, version: int) -> tuple[object, ...]:
     found = cache.get(version)
     if found is None:
         found = layout_signature(resolve(message, version).root)
+        cache[version] = found
+    return found
+
+
+def wire_signature(message: Message, version: int) -> tuple[object, ...]:
+    """What a version is on the wire and in the values read from it: its
+    :func:`layout_signature` less the defaults of fields written at it (untagged).
+
+    Releases are told apart by it: a release and a revision whose layouts differ only in
+    such a default ship the same version (memoised on the frozen message, as
+    :func:`version_signature`)."""
+    from kcompat.spec.resolve import resolve
+
+    cache = _WIRE_SIGNATURES(message, dict)
+    found = cache.get(version)
+    if found is None:
+        found = layout_signature(resolve(message, version).root, all_defaults=False)
         cache[version] = found
     return found
 

@@ -2,9 +2,11 @@
 
 from kcompat.rules.evolution import (  # noqa: F401
     fields,
+    headers,
     messages,
     proof,
     reorder,
+    responses,
     tags,
     unreadable,
     versions,

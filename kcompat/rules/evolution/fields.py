@@ -20,6 +20,7 @@ from kcompat.spec.load import JObject
 from kcompat.spec.model import Field, show_value
 from kcompat.spec.resolve import Kind, LayoutField
 from kcompat.spec.shape import own_shape
+from kcompat.spec.versions import Versions
 
 
 def _owner(pair: MessagePair, struct_pair: StructPair, side: str) -> JObject | None:
@@ -253,27 +254,89 @@ def _override_key(entry: LayoutField) -> str:
 
 @pair_rule("default-changed", Category.FIELDS, Severity.ERROR)
 def default_changed(pair: MessagePair, report: Reporter) -> None:
-    """A field's default changed (compared as values: 0x10 equals 16)."""
+    """A field's default changed where it reaches the wire or a decoded value."""
+    effect = _DefaultEffect.of(pair)
     for path, base, head in pair.unique_matched_fields():
-        if base.type.text != head.type.text:
+        if base.type.text != head.type.text or base.default.error or head.default.error:
+            continue  # a retyped field is field-type-changed's; an invalid default is lint's
+        if base.default.key() == head.default.key():
             continue
-        if base.default.text == head.default.text and (base.default.error or head.default.error):
-            continue  # same text, now (or no longer) invalid for the field: lint's finding
-        if base.default.key() != head.default.key():
-            report(
-                head.node.where_value("default")
-                if head.node is not None and "default" in head.node
-                else head.node,
-                f"default of {path} changed from {show_value(base.default.value)} to "
-                f"{show_value(head.default.value)}",
-                field_path=path,
-                # a default is what every released version's readers assume when it is absent
-                versions=str(pair.common),
-                base=base.node,
-                base_key="default" if base.node is not None and "default" in base.node else "name",
-                hint="readers of versions without the field, and tagged-field readers, "
-                "would disagree on its value; add a new field instead",
+        severity, versions, why = effect.judge(path, base, head)
+        report(
+            head.node.where_value("default")
+            if head.node is not None and "default" in head.node
+            else head.node,
+            f"default of {path} changed from {show_value(base.default.value)} to "
+            f"{show_value(head.default.value)}{why}",
+            field_path=path,
+            versions=str(versions),
+            severity=severity,
+            base=base.node,
+            base_key="default" if base.node is not None and "default" in base.node else "name",
+            hint="keep the old default; to change the meaning, add a new field in a new version"
+            if severity is not Severity.INFO
+            else "",
+        )
+
+
+class _DefaultEffect:
+    """Where a field's default matters on a pair's released versions (FORMAT-NOTES,
+    "Defaults"): a tagged field equal to its default is not written, so the default is
+    the value; a non-tagged field's default is what readers of versions without it fill
+    in, and what writers compare with before refusing (or silently dropping, when
+    ignorable) a value those versions cannot carry. Elsewhere it touches nothing."""
+
+    def __init__(self, pair: MessagePair) -> None:
+        self.common = pair.common
+        self.around: dict[str, Versions] = {}  # struct path -> versions it is written in
+        for struct_pair in pair.struct_pairs:
+            known = self.around.get(struct_pair.path, Versions.none())
+            self.around[struct_pair.path] = known | struct_pair.versions
+        self.tagged: dict[str, Versions] = {}  # field path -> versions tagged on a side
+        for match in pair.field_pairs:
+            if match.base.tagged or match.head.tagged:
+                known = self.tagged.get(match.head.path, Versions.none())
+                self.tagged[match.head.path] = known | match.versions
+
+    @staticmethod
+    def of(pair: MessagePair) -> _DefaultEffect:
+        return _DefaultEffect(pair)
+
+    def judge(self, path: str, base: Field, head: Field) -> tuple[Severity, Versions, str]:
+        """(severity, versions it matters in, what it does) for one changed default."""
+        tagged = self.tagged.get(path, Versions.none())
+        if not tagged.empty:
+            return (
+                Severity.ERROR,
+                tagged,
+                " in {versions}, where it is tagged: a writer omits a tagged field equal "
+                "to its default, so old and new readers fill in different values",
             )
+        around = self.around.get(path.rpartition(".")[0], Versions.none())
+        absent = around - (base.versions & head.versions)
+        present = around & base.versions & head.versions
+        if present.empty:
+            return Severity.INFO, self.common, "; the field is in no released version"
+        if absent.empty:
+            return (
+                Severity.INFO,
+                present,
+                "; the field is written in every released version and is not tagged, so "
+                "no byte and no decoded value changes",
+            )
+        old = show_value(base.default.value)
+        writer = (
+            "drops the field silently when it holds it (ignorable)"
+            if head.ignorable
+            else "fails to write it (non-ignorable)"
+        )
+        return (
+            Severity.WARNING,
+            absent,
+            f": readers of {{versions}}, which lack the field, now fill in "
+            f"{show_value(head.default.value)} instead of {old}, and a writer asked to send "
+            f"{old} to them {writer}",
+        )
 
 
 @pair_rule("field-renamed", Category.NAMES, Severity.WARNING)

@@ -75,11 +75,31 @@ def proof_findings(
 
 def node_of(message: Message, field_path: str, fields: Mapping[str, Field]) -> JObject | None:
     """The JSON node of a field path (or of the nearest enclosing field, or the message);
-    ``fields`` is ``dict(message.walk())``."""
+    ``fields`` is ``dict(message.walk())``. A path through a common struct ends at the
+    struct's own field, where every use of it is defined (and rules report it)."""
+    found = _defined(message, field_path)
+    if found is not None:
+        return found
     path = field_path
     while path:
-        found = fields.get(path)
-        if found is not None and found.node is not None:
-            return found.node
+        field = fields.get(path)
+        if field is not None and field.node is not None:
+            return field.node
         path = path.rpartition(".")[0]
     return message.node
+
+
+def _defined(message: Message, field_path: str) -> JObject | None:
+    """The node of the field ``field_path`` names, following struct types into common
+    structs (``Coordinator.Port`` is ``Endpoint``'s ``Port``); None when it names none."""
+    fields = message.fields
+    field: Field | None = None
+    for name in field_path.split(".") if field_path else ():
+        field = next((f for f in fields if f.name == name), None)
+        if field is None:
+            return None
+        fields = field.fields
+        if not fields and field.type.has_struct:
+            struct = message.structs.get(field.type.base)
+            fields = struct.fields if struct is not None else ()
+    return field.node if field is not None else None

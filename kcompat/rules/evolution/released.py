@@ -7,9 +7,12 @@ plain data, so Spark executors without a checkout apply them exactly as ``diff``
   response follows its request's ``latestVersionUnstable``; only requests may carry it).
 * ``tags``: the versions some release tag ships, wherever the tag sits. Kafka tags its
   releases on release branches that never merge back into trunk, so reachability from
-  BASE is not the test. Each version keeps the first release that shipped it (findings
-  name it) and the layouts releases shipped, so a change is judged against what shipped:
-  HEAD restoring a shipped layout that BASE had broken is a repair, not a break.
+  BASE is not the test. Each version keeps the first release that shipped it and the
+  layouts releases shipped (told apart by :func:`~kcompat.spec.shape.wire_signature`),
+  so a change is judged against what shipped: breaking BASE's layout of a version breaks
+  the releases that shipped that layout (findings name the first of them); HEAD
+  restoring a shipped layout that BASE had broken is a repair, not a break; and a
+  version whose BASE layout no release shipped under that number breaks none.
 """
 
 from __future__ import annotations
@@ -33,30 +36,35 @@ TAGS = ReleasedMode.TAGS
 class Shipped:
     """What releases shipped of one message.
 
-    ``references`` hold, for the versions whose BASE layout no release shipped (BASE had
-    already changed them), the spec text of the latest release that shipped each one: a
-    change to such a version is judged against that release, not against BASE.
+    ``first`` names, per version, the first release that shipped it in any layout;
+    ``base_first`` the first release that shipped BASE's layout of it (worked out for the
+    versions a comparison changes), which is what a change breaks. A name written
+    ``≤ 2.2.0`` means the repository's history starts with the version already there, so
+    an older release may have shipped it first.
     """
 
     versions: Versions = field(default_factory=Versions.none)  # some release shipped each
     first: tuple[tuple[int, str], ...] = ()  # version -> the first release that shipped it
     layouts: tuple[tuple[int, str, str], ...] = ()  # (version, layout digest, release)
-    references: tuple[tuple[int, str], ...] = ()  # version -> its reference release
-    texts: tuple[tuple[str, str, str], ...] = ()  # (release, path, spec text)
     deprecated: tuple[tuple[int, str], ...] = ()  # version -> first release deprecating it
+    base_first: tuple[tuple[int, str], ...] = ()  # version -> first release of BASE's layout
+    last: tuple[tuple[int, str], ...] = ()  # version -> the latest release that shipped it
+    base_last: tuple[tuple[int, str], ...] = ()  # version -> latest release of BASE's layout
 
     def first_release(self, version: int) -> str | None:
-        return dict(self.first).get(version)
+        """The first release that shipped BASE's layout of ``version``, or (when that is
+        not known) the version in any layout."""
+        return dict(self.base_first).get(version) or dict(self.first).get(version)
+
+    def last_release(self, version: int) -> str | None:
+        """The latest release that shipped BASE's layout of ``version`` (or, when that is
+        not known, the version in any layout)."""
+        return dict(self.base_last).get(version) or dict(self.last).get(version)
 
     def latest_release(self, version: int) -> str | None:
         """The most recent release that shipped ``version`` (in any layout)."""
         names = [release for v, _digest, release in self.layouts if v == version]
         return max(names, key=release_order) if names else None
-
-    def reference(self, version: int) -> tuple[str, str, str] | None:
-        """(release, path, spec text) that ``version`` is judged against, if BASE differs."""
-        release = dict(self.references).get(version)
-        return next((t for t in self.texts if t[0] == release), None) if release else None
 
     def digests(self, version: int) -> dict[str, str]:
         """Layout digest -> the first release that shipped ``version`` in that layout."""
@@ -129,6 +137,17 @@ class Releases:
         )
         return "released in " + ", ".join(names) if names else "not in any release"
 
+    def latest(self, message_name: str, versions: Versions) -> str | None:
+        """The latest release that shipped what ``versions`` of a message are in BASE
+        (None when no release is known to: base mode, or none shipped them)."""
+        if self.mode != TAGS:
+            return None
+        shipped = self.shipped_of(message_name)
+        names = [
+            release for v in versions.clip(4096) if (release := shipped.last_release(v)) is not None
+        ]
+        return max(names, key=release_order) if names else None
+
     def describe(self) -> str:
         """One phrase for summaries: which versions this policy counts as released."""
         if self.mode != TAGS:
@@ -158,9 +177,10 @@ class Releases:
                         str(s.versions),
                         [list(f) for f in s.first],
                         [list(x) for x in s.layouts],
-                        [list(r) for r in s.references],
-                        [list(t) for t in s.texts],
                         [list(d) for d in s.deprecated],
+                        [list(b) for b in s.base_first],
+                        [list(x) for x in s.last],
+                        [list(x) for x in s.base_last],
                     ]
                     for name, s in sorted(self.shipped.items())
                 },
@@ -176,11 +196,12 @@ class Releases:
                 Versions.parse(versions),
                 tuple((int(v), str(r)) for v, r in first),
                 tuple((int(v), str(d), str(r)) for v, d, r in layouts),
-                tuple((int(v), str(r)) for v, r in references),
-                tuple((str(r), str(p), str(t)) for r, p, t in texts),
                 tuple((int(v), str(r)) for v, r in deprecated),
+                tuple((int(v), str(r)) for v, r in base_first),
+                tuple((int(v), str(r)) for v, r in last),
+                tuple((int(v), str(r)) for v, r in base_last),
             )
-            for name, (versions, first, layouts, references, texts, deprecated) in data[
+            for name, (versions, first, layouts, deprecated, base_first, last, base_last) in data[
                 "shipped"
             ].items()
         }

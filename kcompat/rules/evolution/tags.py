@@ -71,7 +71,20 @@ def _same_field(earlier: Binding | None, binding: Binding) -> bool:
     """Whether HEAD's meaning of a tag is BASE's field: the same name and type, the same
     field with a new type (field-type-changed reports it), or a renamed field with the
     same type (field-renamed reports it)."""
-    return earlier is not None and (earlier.name == binding.name or earlier.type == binding.type)
+    return earlier is not None and (
+        earlier.name.lower() == binding.name.lower() or earlier.type == binding.type
+    )
+
+
+#: Types written as the same bytes: a bool is one byte, 0 or 1, as an int8 0 or 1 is.
+_SAME_BYTES = {frozenset({"bool", "int8"})}
+
+
+def same_meaning(left: Binding, right: Binding) -> bool:
+    """Two meanings of a tag that are one field: names equal but for case (Java's
+    accessors aside, ``LastKnownELR`` is ``LastKnownElr``) and types written alike."""
+    same_type = left.type == right.type or frozenset({left.type, right.type}) in _SAME_BYTES
+    return left.name.lower() == right.name.lower() and same_type
 
 
 def _other_meanings(
@@ -89,7 +102,7 @@ def _other_meanings(
     meanings += [
         m
         for m in context.ledger.meanings(pair.base.name, path, tag)
-        if (m.name, m.type) != (binding.name, binding.type)
+        if not same_meaning(m, binding)
     ]
     # Fields of BASE that only moved to other numbers (two swapping their tags, or a
     # shift) are tag-changed's findings, not reuses: reported once each, not four times.
@@ -211,7 +224,7 @@ def tagged_versions_changed(pair: MessagePair, report: Reporter) -> None:
                 if not entry.tagged or entry.tag is None:
                     continue
                 known = reader_bindings.get((struct_pair.path, entry.tag))
-                if known is None or known.name != entry.name:
+                if known is None or known.name.lower() != entry.name.lower():
                     continue  # unknown to the reader (skipped), or tag-reused's finding
                 report.changed(
                     node(entry) if change == "added to" else _head_node(pair, entry),
@@ -228,5 +241,7 @@ def tagged_versions_changed(pair: MessagePair, report: Reporter) -> None:
 
 
 def _head_node(pair: MessagePair, entry: LayoutField) -> JObject | None:
-    found = dict(pair.head.walk()).get(entry.path)
-    return found.node if found is not None else pair.head.node
+    """HEAD's definition of a BASE field (its name's case may differ), else the message."""
+    wanted = entry.path.lower()
+    found = next((f for path, f in pair.head.walk() if path.lower() == wanted), None)
+    return found.node if found is not None and found.node is not None else pair.head.node

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from kcompat.findings import Reporter, Severity
 from kcompat.modes import ReleasedMode
+from kcompat.naming import release_order
 from kcompat.rules.evolution.adapters import pair_rule, pair_rule_in_context
 from kcompat.rules.evolution.context import DiffContext
 from kcompat.rules.evolution.pairing import MessagePair
@@ -96,6 +97,13 @@ def released_version_unstable(pair: MessagePair, report: Reporter) -> None:
     if not head.latest_version_unstable or head.valid_versions.empty:
         return
     highest = head.valid_versions.highest
+    base = pair.base
+    if (
+        base.latest_version_unstable
+        and not base.valid_versions.empty
+        and base.valid_versions.highest == highest
+    ):
+        return  # BASE already marked it so: this change did not (a later release may)
     if highest in pair.released:
         report(
             head.node,
@@ -176,7 +184,7 @@ def unreleased_change(pair: MessagePair, report: Reporter, context: DiffContext)
     shipped (compatible).
     """
     protected = pair.released | Versions.from_ranges(
-        (v, v) for v, _ in (*pair.restored, *pair.diverged)
+        (v, v) for v in (*(v for v, _ in pair.restored), *(b for _g, b, _h in pair.renumbered))
     )
     unreleased = pair.base.valid_versions - protected
     if unreleased.empty:
@@ -195,6 +203,12 @@ def unreleased_change(pair: MessagePair, report: Reporter, context: DiffContext)
         if context.releases.mode == ReleasedMode.TAGS
         else "unstable in BASE (latestVersionUnstable)"
     )
+    if pair.diverged:  # shipped under these numbers, but as other layouts than BASE's
+        others = sorted({r for _v, r in pair.diverged}, key=release_order)
+        why = (
+            f"not in any release as BASE has {'it' if len(pair.diverged) == 1 else 'them'} "
+            f"({', '.join(others)} shipped another layout under that number)"
+        )
     parts = []
     if changed:
         versions = Versions.from_ranges((v, v) for v in changed)

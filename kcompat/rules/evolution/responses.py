@@ -1,0 +1,73 @@
+"""What a response's new fields do to the clients that asked in an older version.
+
+Kafka's generated writers throw ``UnsupportedVersionException`` when a non-ignorable field
+holds a value other than its default at a version that lacks it (FORMAT-NOTES,
+"Defaults"). For a request that is on purpose: a client must not silently lose what it
+asked for. For a response it means the broker cannot answer an older client at all
+whenever it sets the new field (KAFKA-10239).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from kcompat.findings import Reporter, Severity
+from kcompat.rules.evolution.adapters import pair_rule
+from kcompat.rules.evolution.pairing import MessagePair
+from kcompat.rules.registry import Category
+from kcompat.spec.model import Field, Message
+from kcompat.spec.versions import Versions
+
+
+@pair_rule("response-field-not-ignorable", Category.FIELDS, Severity.WARNING)
+def response_field_not_ignorable(pair: MessagePair, report: Reporter) -> None:
+    """A response field new in a new version is not ignorable: older clients go unanswered."""
+    head, base = pair.head, pair.base
+    if head.kind != "response":
+        return
+    known = {path.lower() for path, _field, _around in _fields(base)}  # renamed: not new
+    new_versions = head.valid_versions - base.valid_versions
+    for path, field, around in _fields(head):
+        if path.lower() in known or field.ignorable or field.versions.empty:
+            continue
+        if not new_versions.contains(field.versions & head.valid_versions):
+            continue  # added to existing versions: field-added's finding
+        older = (around - field.versions) & pair.released
+        if older.empty:
+            continue  # no released client lacks it (or its struct is new too)
+        report(
+            field.node,
+            f"{head.name} field {path} is new in v{field.versions.lowest} and not ignorable: "
+            f"whenever a broker sets it, answering a client of {{versions}} fails (the "
+            "generated writer throws for a non-default value the version cannot carry)",
+            key="name",
+            field_path=path,
+            versions=str(older),
+            hint='add "ignorable": true, so older versions drop the value instead',
+        )
+
+
+def _fields(message: Message) -> Iterator[tuple[str, Field, Versions]]:
+    """(path, field, versions its struct is written in) for every field, common structs
+    expanded where they are used."""
+    yield from _walk(message, message.fields, "", message.valid_versions, ())
+
+
+def _walk(
+    message: Message,
+    fields: tuple[Field, ...],
+    path: str,
+    around: Versions,
+    chain: tuple[str, ...],
+) -> Iterator[tuple[str, Field, Versions]]:
+    for field in fields:
+        field_path = f"{path}.{field.name}" if path else field.name
+        yield field_path, field, around
+        name = field.type.base
+        if not field.type.has_struct or name in chain:
+            continue
+        children = field.fields
+        if not children and (field.node is None or "fields" not in field.node):
+            struct = message.structs.get(name)
+            children = struct.fields if struct is not None else ()
+        yield from _walk(message, children, field_path, around & field.versions, (*chain, name))
