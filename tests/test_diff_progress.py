@@ -31,10 +31,12 @@ import sys, time
 import kcompat.codec.proof as proof
 
 original = proof.prove
-pause = 2.0 / max(1, int(sys.argv.pop(1)))
+calls = []
 
 def slow(*args, **kwargs):
-    time.sleep(pause)
+    if not calls:  # the first message proved takes two seconds
+        time.sleep(2.0)
+    calls.append(1)
     return original(*args, **kwargs)
 
 proof.prove = slow
@@ -91,8 +93,7 @@ def change(tmp_path: Path) -> Path:
 
 
 def test_a_slow_diff_shows_progress_on_the_terminal(change: Path) -> None:
-    messages = len(list(EXAMPLES.glob("*.json")))
-    command = [sys.executable, "-c", SLOW_PROOF, str(messages), "diff", "HEAD"]
+    command = [sys.executable, "-c", SLOW_PROOF, "diff", "HEAD"]
     code, out, screen = run_with_stderr_on_a_terminal(command, change)
     assert code == 1, screen
     assert "error [field-added]" in out  # the findings, on stdout as always
@@ -103,9 +104,8 @@ def test_a_slow_diff_shows_progress_on_the_terminal(change: Path) -> None:
 
 def test_without_a_terminal_there_is_no_progress(change: Path) -> None:
     """stderr a pipe (CI, a log): not a byte of progress, however long the diff takes."""
-    messages = len(list(EXAMPLES.glob("*.json")))
     done = subprocess.run(
-        [sys.executable, "-c", SLOW_PROOF, str(messages), "diff", "HEAD"],
+        [sys.executable, "-c", SLOW_PROOF, "diff", "HEAD"],
         cwd=change,
         env=_env(),
         capture_output=True,
@@ -124,6 +124,6 @@ def test_kafka_s_releases_2_2_to_3_8_show_their_progress(kafka_repo: Path) -> No
     code, out, screen = run_with_stderr_on_a_terminal(
         [str(KCOMPAT), "diff", "2.2.0", "3.8.0"], kafka_repo
     )
-    assert code == 1, screen
-    assert out.rstrip().splitlines()[-1].startswith("Found ")
+    assert code in (0, 1), screen  # (warnings only since issue 23's verdicts)
+    assert out.rstrip().splitlines()[-1].startswith(("Found ", "No problems"))
     assert "proving with bytes (messages)" in screen, screen  # its longest step
