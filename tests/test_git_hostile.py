@@ -169,10 +169,9 @@ def test_history_runs_no_configured_command(hostile: tuple[Path, Path], tmp_path
     assert not marker.exists(), marker.read_text(encoding="utf-8")
 
 
-def test_a_partial_clone_is_never_fetched_from(tmp_path: Path) -> None:
-    """A blob missing from a partial clone is fetched lazily by git, running what the
-    remote's configuration names (here an upload-pack that leaves a marker): kcompat
-    allows no transport, and says which text is missing and how to fetch it."""
+def _partial_clone(tmp_path: Path) -> tuple[Path, Path]:
+    """A partial clone (no blobs) of a repository whose HEAD changes WidgetRequest.json,
+    its remote's upload-pack a program that leaves a marker: (the clone, the marker)."""
     source = init_repo(tmp_path / "source")
     files = {p.name: p.read_text(encoding="utf-8") for p in EXAMPLES.glob("*.json")}
     commit_tree(source, files, "base")
@@ -186,6 +185,14 @@ def test_a_partial_clone_is_never_fetched_from(tmp_path: Path) -> None:
     upload = tmp_path / "upload-pack"
     _program(upload, marker, 'exec git-upload-pack "$@"')
     git(clone, "config", "remote.origin.uploadpack", str(upload))
+    return clone, marker
+
+
+def test_a_partial_clone_is_never_fetched_from(tmp_path: Path) -> None:
+    """A blob missing from a partial clone is fetched lazily by git, running what the
+    remote's configuration names (here an upload-pack that leaves a marker): kcompat
+    allows no transport, and says which text is missing and how to fetch it."""
+    clone, marker = _partial_clone(tmp_path)
     run = run_process(["diff", "1.0.0", "HEAD"], clone)
     assert not marker.exists(), marker.read_text(encoding="utf-8")
     assert run.code == 2, run.stdout + run.stderr
@@ -194,17 +201,26 @@ def test_a_partial_clone_is_never_fetched_from(tmp_path: Path) -> None:
     assert len(run.stderr.strip().splitlines()) == 1, run.stderr
 
 
-# -- an inherited environment and --repo (point 19) ------------------------------------------
-@pytest.fixture()
-def two_repos(tmp_path: Path) -> tuple[Path, Path]:
-    """``mine`` has a staged break; ``other`` has nothing staged and no break at all."""
-    files = {p.name: p.read_text(encoding="utf-8") for p in EXAMPLES.glob("*.json")}
-    mine, other = init_repo(tmp_path / "mine"), init_repo(tmp_path / "other")
-    for repo in (mine, other):
-        commit_tree(repo, files, "base")
-    _edit(mine / "WidgetRequest.json", COMMITTED)
-    git(mine, "add", "WidgetRequest.json")
-    return mine, other
+def test_a_cat_file_that_ends_is_seen_however_early_it_is_polled(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """git's ``cat-file`` ends when it cannot fetch a partial clone's blob; on a busy
+    machine it may still run when kcompat looks. Its empty answer is its end all the same
+    (never "no such object": the text would be read as absent, and the next question to
+    the ended process would fail somewhere else with "stopped answering")."""
+    from kcompat.sources.git import GitRepo
+    from kcompat.sources.gitcmd import GitStopped, ObjectReader
+
+    clone, marker = _partial_clone(tmp_path)
+    monkeypatch.setattr(ObjectReader, "_alive", lambda self: True)  # polled too early
+    repo = GitRepo.open(clone)
+    blob = git(clone, "rev-parse", "1.0.0:WidgetRequest.json").strip()
+    try:
+        with pytest.raises(GitStopped):
+            repo.objects.read(blob, 1000)
+    finally:
+        repo.close()
+    assert not marker.exists()
 
 
 def test_an_inherited_git_dir_does_not_replace_repo(
@@ -233,6 +249,24 @@ def test_an_inherited_git_dir_does_not_replace_repo(
         run = run_process([*args, "--repo", str(mine)], mine, env)
         assert run.code in (0, 1), (args, run.stderr)
         assert "ignoring GIT_CONFIG_COUNT" in run.stderr
+
+
+def test_corpus_repo_sets_the_inherited_git_dir_aside_before_spark(
+    two_repos: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """``corpus build --repo`` and ``corpus verify --repo`` say which inherited variables
+    they set aside, as every ``--repo`` does, before anything else (here a bad Spark
+    master, checked before Spark starts, ends the run)."""
+    mine, other = two_repos
+    env = {"GIT_DIR": str(other / ".git"), "GIT_WORK_TREE": str(other)}
+    for command in (["build", "--rev", "HEAD"], ["verify", str(tmp_path / "c"), "--rev", "HEAD"]):
+        argv = ["corpus", *command, "--out", str(tmp_path / "out"), "--repo", str(mine)]
+        run = run_process([*argv, "--master", "bogus://x"], tmp_path, env)
+        assert run.code == 2, run.stderr
+        assert run.stderr.splitlines()[0] == (
+            f"kcompat: --repo {mine}: ignoring GIT_DIR, GIT_WORK_TREE from the environment "
+            "(they name parts of another repository)"
+        ), run.stderr
 
 
 def test_a_partial_commits_index_is_still_read(two_repos: tuple[Path, Path]) -> None:

@@ -56,18 +56,21 @@ class CorpusOptions:
     color: ColorOption = Color.auto
     config_file: ConfigOption = None
 
-    def scope(self, repo_dir: Path) -> tuple[tuple[str, ...], int | None, Any]:
+    def scope(self, repo_dir: Path | None) -> tuple[tuple[str, ...], int | None, Any]:
         """What both corpus requests end with: the spec paths, the partitions, and the
-        configuration (``--config``, else the nearest to the repository)."""
+        configuration (``--config``, else the nearest to the repository). A ``--repo``
+        given sets aside the git variables inherited from the environment, as every
+        command's ``--repo`` does (:mod:`kcompat.sources.gitenv`)."""
         from kcompat.config import load_config
         from kcompat.errors import UsageError
         from kcompat.rules.registry import rule_categories
         from kcompat.sources.git import GitRepo
 
+        here = repo_dir or Path(".")
         try:
-            start = GitRepo.open(repo_dir).root
+            start = GitRepo.open(here, named=repo_dir is not None).root
         except UsageError:
-            start = repo_dir
+            start = here
         config = load_config(start=start, explicit=self.config_file, rules=rule_categories)
         return tuple(self.specs_path or ()), self.partitions, config
 
@@ -108,7 +111,7 @@ def build(
     from kcompat.pipeline.corpus_build import build as run_build
 
     here = repo_dir or Path(".")
-    request = BuildRequest(rev, out, samples, seed, here, *options.scope(here))
+    request = BuildRequest(rev, out, samples, seed, here, *options.scope(repo_dir))
     plan, session = options.start(lambda: plan_build(request))
     result = run_build(plan, session)
     manifest = result.manifest
@@ -151,7 +154,7 @@ def verify(
 
     check_table_format(fmt)
     here = repo_dir or Path(".")
-    request = VerifyRequest(corpus, rev, here, out, *options.scope(here))
+    request = VerifyRequest(corpus, rev, here, out, *options.scope(repo_dir))
     plan, session = options.start(lambda: plan_verify(request))
     with reading_corpus(corpus):  # a corrupt part file: one line, exit 2
         result = run_verify(plan, session)

@@ -233,7 +233,9 @@ class ObjectReader:
                     f"{self.handle.working_dir}: this repository's object ids are not SHA-1, "
                     "which GitPython (kcompat's git layer) cannot read"
                 ) from None
-            if not self._alive():
+            # An empty header is the end of git's output: the process is ending, whether or
+            # not it has exited yet (polled too early on a busy machine, it still runs).
+            if "SHA is empty" in str(err) or not self._alive():
                 raise self._stopped() from None
             return None
         except OSError:  # the pipe to a git that has gone

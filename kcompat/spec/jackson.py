@@ -29,19 +29,6 @@ def unified_line_ends(text: str) -> str:
     return _LONE_CR.sub("\n", text)
 
 
-def line_ends(text: str) -> int:
-    """How many line ends ``text`` holds (CR LF counts once)."""
-    if "\r" not in text:
-        return text.count("\n")
-    return len(LINE_END.findall(text))
-
-
-def split_lines(text: str) -> list[str]:
-    """The lines of ``text``, split where Jackson ends a line (never at U+2028, a form feed
-    or the other breaks ``str.splitlines`` knows, which are not line ends to Kafka)."""
-    return LINE_END.split(text)
-
-
 def line_and_column(text: str, offset: int) -> tuple[int, int]:
     """The 1-based line and column of ``offset`` in ``text``, as Jackson counts lines."""
     lines = unified_line_ends(text[: offset + 1])[:offset]  # a CR before an LF is no end
