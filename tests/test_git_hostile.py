@@ -223,6 +223,19 @@ def test_a_cat_file_that_ends_is_seen_however_early_it_is_polled(
     assert not marker.exists()
 
 
+# -- an inherited environment and --repo (point 19) ------------------------------------------
+@pytest.fixture()
+def two_repos(tmp_path: Path) -> tuple[Path, Path]:
+    """``mine`` has a staged break; ``other`` has nothing staged and no break at all."""
+    files = {p.name: p.read_text(encoding="utf-8") for p in EXAMPLES.glob("*.json")}
+    mine, other = init_repo(tmp_path / "mine"), init_repo(tmp_path / "other")
+    for repo in (mine, other):
+        commit_tree(repo, files, "base")
+    _edit(mine / "WidgetRequest.json", COMMITTED)
+    git(mine, "add", "WidgetRequest.json")
+    return mine, other
+
+
 def test_an_inherited_git_dir_does_not_replace_repo(
     two_repos: tuple[Path, Path], tmp_path: Path
 ) -> None:

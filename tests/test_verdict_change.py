@@ -292,3 +292,21 @@ def test_a_flexible_draft_reshaped_again_breaks_no_release_of_that_number(tmp_pa
     assert loud(findings) == []
     (info,) = [f for f in findings if f["rule"] == "unreleased-change"]
     assert "(3.1.0 shipped another layout under that number)" in info["message"]
+
+
+def test_a_new_break_of_a_release_base_had_already_broken_is_still_an_error(
+    tmp_path: Path,
+) -> None:
+    """BASE dropped a field of released v0 (an error when it landed); HEAD now retypes
+    another: new against BASE, and a break of what 1.0.0 shipped."""
+    file = "Shelf.json"
+    repo = start(tmp_path / "r")
+    shipped = spec("ShelfRequest", "0", [field("ShelfId"), field("Label", "string")], apiKey=1)
+    release_from(repo, commit_tree(repo, {file: shipped}, "1.0"), "1.0.0")
+    commit_tree(repo, {file: spec("ShelfRequest", "0", [field("ShelfId")], apiKey=1)}, "drop")
+    wider = spec("ShelfRequest", "0", [field("ShelfId", "int64")], apiKey=1)
+    commit_tree(repo, {file: wider}, "retype ShelfId")
+    findings = diff(repo, "HEAD~1", "HEAD")
+    assert loud(findings) == [("error", "field-type-changed", "ShelfRequest")]
+    assert findings[0]["released_by"] == "released in 1.0.0"
+    assert "BASE already differed from that release" in findings[0]["notes"][-1]

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import PurePosixPath
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
-from kcompat.naming import request_name_for
+from kcompat.naming import release_order, request_name_for
 from kcompat.rules.evolution.released import TAGS, Releases, Shipped
 from kcompat.sources.git import GitRepo
 from kcompat.sources.gitrefs import Tag
@@ -72,6 +72,7 @@ class TagReleases:
     _present: dict[str, frozenset[str]] = field(default_factory=dict)
     _identity: dict[str, tuple[str, int]] = field(default_factory=dict)
     _roots: dict[str, str | None] = field(default_factory=dict)  # tag sha -> its root commit
+    _containing: dict[str, set[str]] = field(default_factory=dict)  # commit -> refs with it
 
     @property
     def repo(self) -> GitRepo:
@@ -320,6 +321,45 @@ class TagReleases:
         self._by_message[key] = found
         return found
 
+    def _with_references(
+        self, shipped: Shipped, path: str, base: Message, tags: Sequence[Tag], changed: Versions
+    ) -> Shipped:
+        """``shipped`` plus the release texts that BASE's diverged versions are judged by:
+        for a version whose BASE layout no release shipped, the latest release *before*
+        BASE that shipped it (a release cut after BASE, from a line that contains it,
+        shipped another version under that number, which this change cannot break)."""
+        wanted = [
+            version
+            for version in shipped.versions & base.valid_versions & changed
+            if signature_digest(wire_signature(base, version)) not in shipped.digests(version)
+        ]
+        if not wanted:
+            return shipped
+        after = self._after_base()
+        before = {t.name for t in tags if t.ref not in after}
+        carriers = self._releases_of(path, base.name, tuple(tags))[3]
+        references: list[tuple[int, str]] = []
+        texts: dict[str, tuple[str, str, str]] = {}
+        for version in wanted:
+            earlier = [(r, text) for r, text in carriers.get(version, ()) if r in before]
+            if earlier:
+                release, text = earlier[-1]  # tags are in release order
+                references.append((version, release))
+                texts[release] = (release, text.path, text.data.decode("utf-8", "replace"))
+        ordered = tuple(texts[r] for r in sorted(texts, key=release_order))
+        return replace(shipped, references=tuple(references), texts=ordered)
+
+    def _after_base(self) -> set[str]:
+        """The refs that contain BASE (releases cut after it), when BASE is a commit."""
+        if self._present_at is None:
+            return set()
+        found = self._containing.get(self._present_at)
+        if found is None:
+            found = self._containing[self._present_at] = self.repo.refs_containing(
+                [self._present_at]
+            )
+        return found
+
     def _tree(self, tag: Tag) -> dict[str, str]:
         tree = self._trees.get(tag.sha)
         if tree is None:
@@ -358,7 +398,8 @@ class TagReleases:
             changed = changed_versions(base, head)
             if head is not None:  # removed versions: whether BASE's layout shipped matters
                 changed = changed | (base.valid_versions - head.valid_versions)
-            shipped[base.name] = self.shipped(path, base.name, tags, changed, base)
+            found = self.shipped(path, base.name, tags, changed, base)
+            shipped[base.name] = self._with_references(found, path, base, tags, changed)
         self._texts.save()
         later = len(self.tags) - len(tags)
         return Releases(

@@ -10,7 +10,7 @@ the same wire shape as a field only the other side has, is paired as a rename.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import PurePosixPath
 
@@ -70,10 +70,14 @@ class MessagePair:
     # Versions BASE had changed from a shipped layout and HEAD restores, with the release
     # that shipped that layout: a repair, so no longer among ``released``.
     restored: tuple[tuple[int, str], ...] = ()
-    # Versions whose BASE layout no release shipped under that number (nor HEAD's), with
-    # the latest release that shipped another layout of it: the change breaks no release
-    # (the release's "v6" is another version sharing the number), so not in ``released``.
+    # Versions BASE had changed from every shipped layout and HEAD changes again, with the
+    # latest release before BASE that shipped them, which they are judged against instead
+    # (see :class:`Judged`); not in ``released``.
     diverged: tuple[tuple[int, str], ...] = ()
+    # Versions whose BASE layout no release shipped and that only releases cut after BASE
+    # shipped, as another layout (the release's "v6" is another version that shares the
+    # number), with the latest of them: the change breaks none; not in ``released``.
+    shared: tuple[tuple[int, str], ...] = ()
     # A request or response header's released versions that HEAD numbers differently for a
     # group of API versions (group, BASE's version, HEAD's): judged by the bytes each API
     # version's header has (kcompat.spec.headers), so not in ``released``.
@@ -230,6 +234,23 @@ class Pairing:
     removed: tuple[SpecFile, ...]  # BASE messages with no HEAD counterpart
     added: tuple[SpecFile, ...]  # HEAD messages with no BASE counterpart
     renamed: tuple[MessagePair, ...] = field(default=())  # matched by apiKey or file, not name
+    judged: tuple[Judged, ...] = ()  # changes to versions BASE had already changed
+
+
+@dataclass(frozen=True)
+class Judged:
+    """A change to released versions that BASE had already changed from every release.
+
+    BASE is then not what shipped, so the change is compared twice: as made (``change``,
+    BASE to HEAD) and against the latest release before BASE that shipped those versions
+    (``shipped``, that release to HEAD). Only what both comparisons find is new against
+    BASE and breaks that release; the rest was BASE's doing, or touches nothing any
+    release has (a tagged field added after the release, say).
+    """
+
+    change: MessagePair
+    shipped: MessagePair
+    release: str
 
 
 def pair_messages(
@@ -256,7 +277,8 @@ def pair_messages(
     renamed += _pair_by_key(base_left, head_left, releases, _path_of)
     renamed += _pair_by_similar_fields(base_left, head_left, releases)
     everything = tuple(pairs + renamed)
-    return Pairing(everything, tuple(base_left), tuple(head_left), tuple(renamed))
+    judged = tuple(j for pair in everything for j in judged_pairs(pair, releases))
+    return Pairing(everything, tuple(base_left), tuple(head_left), tuple(renamed), judged)
 
 
 def _message_pair(base_spec: SpecFile, head_spec: SpecFile, releases: Releases) -> MessagePair:
@@ -265,8 +287,8 @@ def _message_pair(base_spec: SpecFile, head_spec: SpecFile, releases: Releases) 
     assert base_spec.message is not None and head_spec.message is not None
     base, head = base_spec.message, head_spec.message
     versions = releases.released(base)
-    restored, diverged = against_releases(base, head, versions, releases)
-    for moved in (restored, diverged):
+    restored, diverged, shared = against_releases(base, head, versions, releases)
+    for moved in (restored, diverged, shared):
         if moved:
             versions = versions - Versions.from_ranges((v, v) for v, _ in moved)
     moves = tuple(m for m in renumbered(base, head) if m[1] in versions)
@@ -275,7 +297,7 @@ def _message_pair(base_spec: SpecFile, head_spec: SpecFile, releases: Releases) 
         still = {version for _group, version in kept}
         versions = versions - Versions.from_ranges((b, b) for _g, b, _h in moves if b not in still)
     return MessagePair(
-        base, head, base_spec, head_spec, versions, releases.mode, restored, diverged, moves
+        base, head, base_spec, head_spec, versions, releases.mode, restored, diverged, shared, moves
     )
 
 
@@ -390,42 +412,74 @@ def _common_suffix(a: str, b: str) -> int:
 
 def against_releases(
     base: Message, head: Message, released: Versions, releases: Releases
-) -> tuple[tuple[tuple[int, str], ...], tuple[tuple[int, str], ...]]:
+) -> tuple[tuple[tuple[int, str], ...], ...]:
     """Released versions that HEAD changes, judged against the layouts releases shipped
-    (by :func:`~kcompat.spec.shape.wire_signature`): (restored, diverged). A version
-    whose BASE layout a release shipped is judged as changed: the change breaks that
-    layout. Restored: HEAD's layout is one a release shipped and BASE's is none (HEAD
-    repairs a break that had landed). Diverged: neither is; the release's version of that
-    number is another layout, which this change does not break. Each comes with the
+    (by :func:`~kcompat.spec.shape.wire_signature`): (restored, diverged, shared). A
+    version whose BASE layout a release shipped is judged as changed: the change breaks
+    that layout. Restored: HEAD's layout is one a release shipped and BASE's is none (HEAD
+    repairs a break that had landed). Diverged: neither is, and a release before BASE
+    shipped the version (the change is judged against it). Shared: neither is, and only
+    releases cut after BASE shipped the number, as another version. Each comes with the
     release it is measured against."""
     shipped = releases.shipped_of(base.name)
     if not shipped.layouts:
-        return (), ()
-    restored, diverged = [], []
+        return (), (), ()
+    restored: list[tuple[int, str]] = []
+    diverged: list[tuple[int, str]] = []
+    shared: list[tuple[int, str]] = []
+
+    def apart(version: int) -> None:
+        reference = shipped.reference(version)
+        if reference is not None:
+            diverged.append((version, reference[0]))
+        elif (latest := shipped.latest_release(version)) is not None:
+            shared.append((version, latest))
+
     # Signatures once per run of versions whose layouts cannot differ (kcompat.spec.runs).
     for run in runs(base, head, released & head.valid_versions):
         base_signature = wire_signature(base, run.lowest)
         head_signature = wire_signature(head, run.lowest)
         if base_signature == head_signature:
             continue
-        base_digest, head_digest = (
-            signature_digest(base_signature),
-            signature_digest(head_signature),
-        )
+        base_digest = signature_digest(base_signature)
+        head_digest = signature_digest(head_signature)
         for version in run:
             digests = shipped.digests(version)
             if not digests or base_digest in digests:
                 continue  # not shipped, or BASE is what shipped: judged as made
             if head_digest in digests:
                 restored.append((version, digests[head_digest]))
-                continue
-            latest = shipped.latest_release(version)
-            if latest is not None:
-                diverged.append((version, latest))
+            else:
+                apart(version)
     for version in released - head.valid_versions:  # removed: was BASE's layout shipped?
         digests = shipped.digests(version)
         if digests and signature_digest(wire_signature(base, version)) not in digests:
-            latest = shipped.latest_release(version)
-            if latest is not None:
-                diverged.append((version, latest))
-    return tuple(restored), tuple(diverged)
+            apart(version)
+    return tuple(restored), tuple(diverged), tuple(shared)
+
+
+def judged_pairs(pair: MessagePair, releases: Releases) -> list[Judged]:
+    """One :class:`Judged` per release that ``pair``'s diverged versions are judged by."""
+    if not pair.diverged:
+        return []
+    from kcompat.spec.specfile import read_spec
+
+    shipped = releases.shipped_of(pair.base.name)
+    by_release: dict[str, list[int]] = {}
+    for version, release in pair.diverged:
+        by_release.setdefault(release, []).append(version)
+    out = []
+    for release, numbers in by_release.items():
+        versions = Versions.from_ranges((v, v) for v in numbers)
+        reference = next((t for t in shipped.texts if t[0] == release), None)
+        if reference is None:
+            continue
+        spec = read_spec(f"{reference[1]}@{release}", reference[2].encode("utf-8"))
+        if spec.message is None:
+            continue
+        change = replace(pair, released=versions, restored=(), diverged=(), shared=())
+        against = MessagePair(
+            spec.message, pair.head, spec, pair.head_spec, versions, f"released in {release}"
+        )
+        out.append(Judged(change, against, release))
+    return out

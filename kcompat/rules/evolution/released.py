@@ -50,6 +50,11 @@ class Shipped:
     base_first: tuple[tuple[int, str], ...] = ()  # version -> first release of BASE's layout
     last: tuple[tuple[int, str], ...] = ()  # version -> the latest release that shipped it
     base_last: tuple[tuple[int, str], ...] = ()  # version -> latest release of BASE's layout
+    # For the versions whose BASE layout no release shipped (BASE had already changed
+    # them), the latest release before BASE that shipped each, and its spec text: a change
+    # to such a version is judged against that release (see rules/evolution/judged.py).
+    references: tuple[tuple[int, str], ...] = ()  # version -> its reference release
+    texts: tuple[tuple[str, str, str], ...] = ()  # (release, path, spec text)
 
     def first_release(self, version: int) -> str | None:
         """The first release that shipped BASE's layout of ``version``, or (when that is
@@ -65,6 +70,11 @@ class Shipped:
         """The most recent release that shipped ``version`` (in any layout)."""
         names = [release for v, _digest, release in self.layouts if v == version]
         return max(names, key=release_order) if names else None
+
+    def reference(self, version: int) -> tuple[str, str, str] | None:
+        """(release, path, spec text) that ``version`` is judged against, if BASE differs."""
+        release = dict(self.references).get(version)
+        return next((t for t in self.texts if t[0] == release), None) if release else None
 
     def digests(self, version: int) -> dict[str, str]:
         """Layout digest -> the first release that shipped ``version`` in that layout."""
@@ -181,6 +191,8 @@ class Releases:
                         [list(b) for b in s.base_first],
                         [list(x) for x in s.last],
                         [list(x) for x in s.base_last],
+                        [list(r) for r in s.references],
+                        [list(t) for t in s.texts],
                     ]
                     for name, s in sorted(self.shipped.items())
                 },
@@ -200,10 +212,20 @@ class Releases:
                 tuple((int(v), str(r)) for v, r in base_first),
                 tuple((int(v), str(r)) for v, r in last),
                 tuple((int(v), str(r)) for v, r in base_last),
+                tuple((int(v), str(r)) for v, r in references),
+                tuple((str(r), str(p), str(t)) for r, p, t in texts),
             )
-            for name, (versions, first, layouts, deprecated, base_first, last, base_last) in data[
-                "shipped"
-            ].items()
+            for name, (
+                versions,
+                first,
+                layouts,
+                deprecated,
+                base_first,
+                last,
+                base_last,
+                references,
+                texts,
+            ) in data["shipped"].items()
         }
         return Releases(
             ReleasedMode(data["mode"]),

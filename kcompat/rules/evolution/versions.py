@@ -184,7 +184,11 @@ def unreleased_change(pair: MessagePair, report: Reporter, context: DiffContext)
     shipped (compatible).
     """
     protected = pair.released | Versions.from_ranges(
-        (v, v) for v in (*(v for v, _ in pair.restored), *(b for _g, b, _h in pair.renumbered))
+        (v, v)
+        for v in (
+            *(v for v, _ in (*pair.restored, *pair.diverged)),
+            *(b for _g, b, _h in pair.renumbered),
+        )
     )
     unreleased = pair.base.valid_versions - protected
     if unreleased.empty:
@@ -203,10 +207,10 @@ def unreleased_change(pair: MessagePair, report: Reporter, context: DiffContext)
         if context.releases.mode == ReleasedMode.TAGS
         else "unstable in BASE (latestVersionUnstable)"
     )
-    if pair.diverged:  # shipped under these numbers, but as other layouts than BASE's
-        others = sorted({r for _v, r in pair.diverged}, key=release_order)
+    if pair.shared:  # shipped under these numbers, but as other layouts than BASE's
+        others = sorted({r for _v, r in pair.shared}, key=release_order)
         why = (
-            f"not in any release as BASE has {'it' if len(pair.diverged) == 1 else 'them'} "
+            f"not in any release as BASE has {'it' if len(pair.shared) == 1 else 'them'} "
             f"({', '.join(others)} shipped another layout under that number)"
         )
     parts = []
