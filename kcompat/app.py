@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
+from kcompat.completion import rules_or_categories
 from kcompat.errors import UsageError
 from kcompat.report.formats import FindingsFormat
 from kcompat.terminal import write_output
@@ -234,6 +235,18 @@ ShowSuppressedOption = Annotated[
 ]
 
 
+DisableOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--disable",
+        metavar="RULE",
+        help="Turn a rule off for this run, or every rule of a category (category:NAME); "
+        "repeatable, added to the configuration's disable.",
+        autocompletion=rules_or_categories,
+    ),
+]
+
+
 @dataclass(frozen=True)
 class FindingsOptions:
     """The options of every command that reports findings (lint, diff, drift)."""
@@ -245,12 +258,14 @@ class FindingsOptions:
     color: ColorOption = Color.auto
     config_file: ConfigOption = None
     show_suppressed: ShowSuppressedOption = False
+    disable: DisableOption = None
 
     def config_choice(self) -> ConfigChoice:
-        """The configuration ``--config`` and ``--report-unused-ignores`` choose."""
+        """The configuration ``--config``, ``--report-unused-ignores`` and ``--disable``
+        choose."""
         from kcompat.config import ConfigChoice
 
-        return ConfigChoice(self.config_file, self.unused_ignores)
+        return ConfigChoice(self.config_file, self.unused_ignores, tuple(self.disable or ()))
 
 
 def option_group(command: Callable[..., None]) -> Callable[..., None]:

@@ -70,8 +70,11 @@ def _main(argv: Sequence[str] | None) -> int:
             return _usage_error(err, command)
         if type(err).__name__ == "Abort" or interrupt.requested():
             return interrupt.EXIT_STATUS
-        if os.environ.get("KCOMPAT_DEBUG"):
-            raise
+        if os.environ.get("KCOMPAT_DEBUG"):  # the traceback, and still the status of a bug
+            import traceback
+
+            traceback.print_exc()
+            return 3
         return _internal_error(err)
     return result if isinstance(result, int) else 0
 

@@ -196,15 +196,27 @@ def _read_toml_text(path: Path) -> str:
 @dataclass(frozen=True)
 class ConfigChoice:
     """Which configuration a command reads, as its options say: ``--config`` (``None``:
-    the nearest to where it starts) and the ``--report-unused-ignores`` override."""
+    the nearest to where it starts), the ``--report-unused-ignores`` override, and the
+    rules ``--disable`` turns off for the run (on every side of a diff alike: the
+    command line is no part of the change)."""
 
     explicit: Path | None = None
     report_unused_ignores: bool = False
+    disable: tuple[str, ...] = ()
 
     def load(self, start: Path | None, *, rules: RuleCatalogue) -> Config:
-        return load_config(
+        found = load_config(
             start, self.explicit, rules=rules, report_unused_ignores=self.report_unused_ignores
         )
+        return self.overriding(found, rules=rules)
+
+    def overriding(self, config: Config, *, rules: RuleCatalogue) -> Config:
+        """``config`` with what the command line adds: ``--disable``'s rules off (each
+        checked as the ``disable`` key is, with a did-you-mean)."""
+        if not self.disable:
+            return config
+        extra = parse_config({"disable": list(self.disable)}, "--disable", rules=rules)
+        return replace(config, disabled=config.disabled | extra.disabled)
 
 
 def load_config(
@@ -226,7 +238,8 @@ def _load_config(start: Path | None, explicit: Path | None, rules: RuleCatalogue
     path = explicit if explicit is not None else find_config(start or Path.cwd())
     if path is None:
         return Config()
-    return config_from_text(_read_toml_text(path), path, rules=rules)
+    found = config_from_text(_read_toml_text(path), path, rules=rules)
+    return found if explicit is None else replace(found, label=str(explicit))  # as typed
 
 
 def config_from_text(
@@ -396,10 +409,15 @@ def _string_list(table: Mapping[str, Any], key: str, source: str, what: str) -> 
 
 
 def configured_roots(config: Config) -> list[str]:
-    """The configured ``paths`` as paths to read; one naming nothing is a ConfigError (it
-    would otherwise check nothing and pass)."""
+    """The configured ``paths`` as paths to read, from the working directory (found, not
+    typed: shown so they open from here); one naming nothing is a ConfigError (it would
+    otherwise check nothing and pass)."""
+    import os
+
     base = Path(config.root) if config.root else Path(".")
-    roots = [str(base / p) for p in config.paths]
+    roots = [
+        os.path.relpath(base / p) if base.is_absolute() else str(base / p) for p in config.paths
+    ]
     for path, root in zip(config.paths, roots, strict=True):
         if not Path(root).exists():
             raise ConfigError(f"{config.source}: paths: {path!r} names nothing in {base}; fix it")

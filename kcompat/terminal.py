@@ -85,17 +85,23 @@ def draw_document(document: TableDocument, console: Any) -> None:
     elsewhere (never a word split across lines); a page as Markdown on a terminal."""
     from kcompat.escaping import shown, shown_block
     from kcompat.report.tables import plain_table
+    from kcompat.table_fit import print_table
 
     if document.page:
         _draw_page(console, document.page)
         return
-    if document.head:
-        console.print(shown(document.head), markup=False, highlight=False)
+    if document.head:  # on a terminal it wraps between words; in a log it stays one line
+        console.print(
+            shown(document.head), markup=False, highlight=False, soft_wrap=not console.is_terminal
+        )
     for name, columns, rows in document.tables:
         if name and not rows:
             continue
+        if console.is_terminal and name:
+            print_table(console, name, columns, rows)  # fitted, or as records: no word split
+            continue
         if console.is_terminal:
-            console.print(_rich_table(name, columns, rows))
+            console.print(_whole_document(columns, rows))
             continue
         if name:
             console.print("", markup=False)
@@ -118,16 +124,13 @@ def _draw_page(console: Any, page: str) -> None:
     console.print(Markdown(page))
 
 
-def _rich_table(name: str, columns: Sequence[str], rows: Sequence[Sequence[str]]) -> Any:
-    """A titled table framed, an untitled one (a whole document's) without borders."""
+def _whole_document(columns: Sequence[str], rows: Sequence[Sequence[str]]) -> Any:
+    """An untitled table (a whole document's, as the rules list) without borders."""
     from rich.table import Table
 
     from kcompat.escaping import shown
 
-    if name:
-        table = Table(title=shown(name), title_justify="left", header_style="bold")
-    else:
-        table = Table(box=None, pad_edge=False, header_style="bold")
+    table = Table(box=None, pad_edge=False, header_style="bold")
     for column in columns:
         table.add_column(column, overflow="fold")
     for row in rows:

@@ -113,7 +113,7 @@ def sarif_schema() -> dict[str, Any]:
     schema = _from_npm()
     try:
         CACHE.parent.mkdir(parents=True, exist_ok=True)
-        partial = CACHE.with_suffix(".tmp")
+        partial = CACHE.with_suffix(f".{os.getpid()}.tmp")  # parallel workers: one each
         partial.write_text(json.dumps(schema), encoding="utf-8")
         partial.replace(CACHE)
     except OSError:

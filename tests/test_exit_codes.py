@@ -1,4 +1,5 @@
-"""The README's exit-status table holds for every command, through a real process.
+"""Exit statuses of every command, through a real process (tests/test_exit_table.py checks
+the README's table row by row).
 
 0 done (no finding at or above --fail-on; or shown), 1 findings at or above --fail-on (for
 encode/decode: a value or bytes that do not fit the message), 2 bad usage or unreadable
@@ -98,13 +99,3 @@ def test_a_reader_that_stops_early_changes_nothing(args: list[str], status: int)
     finally:
         os.close(write)
     assert (done.returncode, done.stderr) == (status, "")
-
-
-def test_readme_documents_these_statuses() -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme.split("### Exit status", 1)[1].split("\n#", 1)[0]
-    table = [line for line in section.splitlines() if line.startswith("| `")]
-    rows = {line.split("|")[1].strip().strip("`"): line for line in table}
-    assert set(rows) == {"0", "1", "2", "3", "130"}
-    assert "unknown JSON key" in rows["1"] and "undecodable bytes" in rows["1"]
-    assert "(`\\| head`) changes nothing" in rows["0"]

@@ -85,6 +85,24 @@ def test_svg_and_html_exports(fmt: str, marker: str) -> None:
     assert "WidgetResponseHeader" in done.stdout
 
 
+def test_the_svg_fetches_nothing() -> None:
+    """Like the HTML report, the image works offline and tells no third party it was
+    opened: no web font (rich's default loads Fira Code from a CDN), no URL but the SVG
+    namespace, and a font stack of fonts installed locally."""
+    import xml.etree.ElementTree as ET
+
+    done = kcompat("WidgetRequest", "--specs", "specs/examples", "-f", "svg")
+    assert done.returncode == 0, done.stderr
+    ET.fromstring(done.stdout)  # well-formed
+    urls = set(re.findall(r"(?:https?:)?//[\w.-]+[^\s\"')]*", done.stdout))
+    assert urls == {"http://www.w3.org/2000/svg"}
+    assert "@font-face" not in done.stdout and "@import" not in done.stdout
+    assert not re.search(r"url\((?!#)", done.stdout)  # only references inside the image
+    stacks = set(re.findall(r"font-family: ([^;]+);", done.stdout))
+    assert stacks and all(s.endswith(("monospace", "sans-serif")) for s in stacks), stacks
+    assert any("'DejaVu Sans Mono'" in s and "Menlo" in s for s in stacks), stacks
+
+
 def test_ascii_on_request_and_when_the_terminal_cannot_show_unicode() -> None:
     done = kcompat("WidgetRequest", "--specs", "specs/examples", "--ascii")
     assert done.returncode == 0 and done.stdout.isascii()

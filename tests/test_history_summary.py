@@ -5,6 +5,8 @@ never split a word in a CI log. (tests/test_pipeline_history.py runs the audits.
 from __future__ import annotations
 
 import io
+import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -102,7 +104,7 @@ def test_the_summary_names_where_each_error_came_in() -> None:
     result = HistoryResult(3, FINDINGS, summary, Path("/audit"), ReleasedMode.TAGS, 1.0)
     text = _render(result, width=60, chosen=True)
     table = text.split("Errors and the release that introduced each\n", 1)[1].splitlines()
-    assert table[0].split() == ["introduced", "in", "against", "rule", "message", "field"]
+    assert table[0].split() == ["release", "against", "rule", "message", "field"]
     assert table[1].split() == ["1.2.0", "1.1.0", "field-removed", "ShelfRequest", "Label"]
     assert table[2].split() == ["2.0.0", "1.2.0", "field-type-changed", "ShelfRequest", "ShelfId"]
 
@@ -143,6 +145,67 @@ def test_tables_in_a_log_never_split_a_word() -> None:
     assert words <= printed  # every cell whole, on one line
     header = next(line for line in lines if line.startswith("message"))
     assert header.index("severity") == lines[-1].index("warning")
+
+
+LONG_MESSAGE = "ConsumerGroupCurrentMemberAssignmentValue"
+LONG_FIELD = "PartitionsPendingRevocation.TopicPartitions"
+SUBJECT = "KAFKA-16000: drop the pending revocation epochs from the assignment value"
+
+
+def _terminal(result: HistoryResult, width: int) -> list[str]:
+    """The summary as a terminal of ``width`` columns shows it (colours left out)."""
+    buffer = io.StringIO()
+    console = Console(file=buffer, width=width, force_terminal=True, no_color=True)
+    draw_document(history_document(result.summary, result.out, result.seconds), console)
+    text = re.sub(r"\x1b\[[0-9;]*m", "", buffer.getvalue())
+    return [line.rstrip() for line in text.splitlines()]
+
+
+def _long_names() -> HistoryResult:
+    found = [
+        {**finding(1, "4f1c2e9a7b3d", "1a2b3c4d5e6f", "field-removed", LONG_FIELD)},
+        {**finding(1, "4f1c2e9a7b3d", "1a2b3c4d5e6f", "field-removed", "MemberEpoch")},
+    ]
+    found = [{**f, "message_name": LONG_MESSAGE} for f in found]
+    comparisons = [Comparison(1, "1a2b3c4d5e6f", "4f1c2e9a7b3d", "1a2b", "4f1c")]
+    summary = summarise(found, comparisons, HistoryMode.CONSECUTIVE, ReleasedMode.TAGS)
+    introduced = tuple(replace(e, subject=SUBJECT) for e in summary.introduced or ())
+    summary = replace(summary, introduced=introduced)  # the subjects name_commits reads
+    return HistoryResult(1, found, summary, Path("/audit"), ReleasedMode.TAGS, 1.0)
+
+
+def test_a_terminal_of_80_columns_never_splits_a_name() -> None:
+    """At 80 columns the errors table does not fit without cutting the message name in
+    pieces ("ConsumerGroup / CurrentMember / AssignmentVal / ue"): each error is a record,
+    every name whole on its line; "commit" holds the SHA, "subject" the subject."""
+    lines = _terminal(_long_names(), 80)
+    assert max(len(line) for line in lines) <= 80
+    for name in (LONG_MESSAGE, LONG_FIELD, "4f1c2e9a7b3d", "field-removed"):
+        assert any(name in line.split() for line in lines), (name, lines)
+    start = lines.index("Errors and the commit that introduced each")
+    record = lines[start + 2 : start + 8]
+    assert record[0].split() == ["commit", "4f1c2e9a7b3d"]
+    assert record[1].startswith("subject  KAFKA-16000: drop the pending"), record
+    assert record[-3:] == [
+        "rule     field-removed",
+        f"message  {LONG_MESSAGE}",
+        f"field    {LONG_FIELD}",
+    ]
+
+
+def test_a_wide_terminal_draws_the_table() -> None:
+    lines = _terminal(_long_names(), 200)
+    header = next(line for line in lines if "commit" in line and "subject" in line)
+    assert [w for w in re.split(r"[┃│ ]+", header) if w] == [
+        "commit",
+        "subject",
+        "rule",
+        "message",
+        "field",
+    ]
+    row = next(line for line in lines if LONG_FIELD in line)
+    cells = [c.strip() for c in re.split(r"[│┃]", row) if c.strip()]
+    assert cells == ["4f1c2e9a7b3d", SUBJECT, "field-removed", LONG_MESSAGE, LONG_FIELD]
 
 
 def test_history_range_help_covers_releases(tmp_path: Path) -> None:

@@ -24,6 +24,7 @@ FINDINGS_TAIL = [
     "--color",
     "--config",
     "--show-suppressed",
+    "--disable",
 ]
 CORPUS_TAIL = ["--master", "--remote", "--specs-path", "--partitions", "--color", "--config"]
 

@@ -752,11 +752,60 @@ def test_the_text_summary_names_each_errors_commit_and_keeps_the_parquet(
     assert kept.parent == tmp_path and (kept / "findings").is_dir()
     assert (kept / "summary.json").is_file()
     table = run.stdout.split("Errors and the commit that introduced each\n", 1)[1].splitlines()
-    assert table[0].split()[:4] == ["introduced", "in", "commit", "rule"]
+    assert table[0].split()[:4] == ["commit", "subject", "rule", "message"]
     rows = {line.split()[0]: line for line in table[1:3]}
     assert "drop Label (breaks released versions)" in rows[shas[2][:12]]
     assert "field-removed" in rows[shas[2][:12]] and "Label" in rows[shas[2][:12]]
     assert "field-type-changed" in rows[shas[3][:12]]
+
+
+def test_on_a_terminal_of_80_columns_no_name_is_split(
+    spark: Any, repo: Path, tmp_path: Path
+) -> None:
+    """``kcompat history`` on an 80-column terminal: the errors table cannot fit Kafka's
+    long names, so each error is a record whose lines hold every name whole (the SHA
+    under "commit", the subject under "subject"); nothing is wider than the terminal."""
+    import re
+
+    name = "ConsumerGroupCurrentMemberAssignmentValue"
+    field = "PartitionsPendingRevocationEpoch"
+    subject = "KAFKA-16000: drop the pending revocation epoch from the assignment value"
+    for message, fields in (
+        (
+            "the assignment value",
+            [_field("MemberEpoch", "int32", "0+"), _field(field, "int32", "0+")],
+        ),
+        (subject, [_field("MemberEpoch", "int32", "0+")]),
+    ):
+        document = {"type": "data", "name": name, "validVersions": "0", "flexibleVersions": "0+"}
+        (repo / f"{name}.json").write_text(json.dumps({**document, "fields": fields}, indent=2))
+        git(repo, "add", ".")
+        git(repo, "commit", "-q", "-m", message)
+        if message != subject:
+            git(repo, "tag", "v1.0.0")
+    sha = git(repo, "rev-parse", "HEAD").strip()[:12]
+    run = CliRunner().invoke(
+        app,
+        [
+            "history",
+            "--repo",
+            str(repo),
+            "--no-proof",
+            "--color",
+            "always",
+            "--out",
+            str(tmp_path / "out"),
+        ],
+        env={"COLUMNS": "80", "NO_COLOR": None},
+    )
+    assert run.exit_code == 1, run.output
+    lines = [line.rstrip() for line in re.sub(r"\x1b\[[0-9;]*m", "", run.stdout).splitlines()]
+    assert max(len(line) for line in lines) <= 80, run.stdout
+    start = lines.index("Errors and the commit that introduced each")
+    record = lines[start + 1 : start + 8]
+    assert record[:2] == ["-[ 1 ]-", f"commit   {sha}"], record
+    assert record[2].startswith("subject  KAFKA-16000: drop the pending"), record
+    assert record[-3:] == ["rule     field-removed", f"message  {name}", f"field    {field}"]
 
 
 def test_releases_mode_audits_only_the_releases_in_the_range(

@@ -13,10 +13,12 @@ Every fenced block is accounted for:
   commands run; ``yaml`` blocks: their ``kcompat`` command lines parse; the ``toml``
   block is a valid configuration.
 
-Where a block runs is said by an HTML comment before it, ``<!-- readme-test: NAME -->``:
-``kafka`` (a clone of Kafka's spec history, corpus-marked), ``tag-duplicate`` (a folder
-``specs/`` holding the failing example of that rule's page); unmarked blocks run in the
-project's root, where ``specs/examples`` is. Blocks marked ``<!-- readme: NAME -->`` (CI,
+Every example runs as a reader would run it, with no set-up the README does not show:
+unmarked blocks run in the project's root (a reader's clone of it: ``specs/examples``,
+``specs/examples-v2`` and the intentionally broken ``specs/broken`` are there), blocks
+marked ``<!-- readme-test: kafka -->`` in a clone of Kafka's spec history (corpus-marked;
+the README says that these run in a clone of Apache Kafka). Blocks marked
+``<!-- readme: NAME -->`` (CI,
 pre-commit, accepting breaks) are run by tests/test_readme_ci.py, and the editor set-ups
 (``lua``, ``elisp`` and the others) by tests/test_readme_editors.py, which must use each.
 """
@@ -40,7 +42,6 @@ import pytest
 from kcompat.rules.registry import get_rule
 from tests.conftest import ROOT
 from tests.diff_runner import GIT_ENV, KCOMPAT
-from tests.rule_docs import RULES_DIR, parse_rule_doc
 
 README = ROOT / "README.md"
 _BLOCK = re.compile(
@@ -168,16 +169,6 @@ def parses(command: str) -> None:
 # -- contexts -------------------------------------------------------------------------------
 
 
-@pytest.fixture()
-def tag_duplicate(tmp_path: Path) -> Path:
-    """A folder whose specs/ holds the failing example of the tag-duplicate page."""
-    doc = parse_rule_doc(RULES_DIR / "tag-duplicate.md")
-    (tmp_path / "specs").mkdir()
-    for name, text in doc.files("fail"):
-        (tmp_path / "specs" / name).write_text(text, encoding="utf-8")
-    return tmp_path
-
-
 def run_console(block: Block, cwd: Path) -> None:
     steps = list(console_steps(block.body))
     assert steps, block.name
@@ -199,9 +190,7 @@ def test_every_block_is_accounted_for() -> None:
     known = {"sh", "console", "yaml", "toml", "json", "python", "lua", "elisp"}
     for block in blocks():
         assert block.lang in known, block.name
-        assert block.context in ("root", "kafka", "tag-duplicate") or block.context.startswith(
-            "ci:"
-        ), block.name
+        assert block.context in ("root", "kafka") or block.context.startswith("ci:"), block.name
 
 
 def test_blocks_left_to_the_ci_tests_are_run_there() -> None:
@@ -215,12 +204,14 @@ def test_blocks_left_to_the_ci_tests_are_run_there() -> None:
         assert f'example("{name}")' in ci_tests or f'yaml_of("{name}")' in ci_tests, block.name
 
 
-def test_console_examples_in_the_project(tag_duplicate: Path) -> None:
+def test_console_examples_in_the_project() -> None:
+    """In the project's root, as a reader who cloned it types them: the output printed is
+    what the bundled files give (``lint specs/broken``, encode and decode)."""
     ran = 0
     for block in _examples("console"):
         if block.context == "kafka":
             continue
-        run_console(block, tag_duplicate if block.context == "tag-duplicate" else ROOT)
+        run_console(block, ROOT)
         ran += 1
     assert ran >= 2  # lint, encode/decode
 

@@ -200,3 +200,88 @@ def test_a_screenshot_shows_the_coloured_bars(
     colours = Counter(tuple(round(float(c) * 8) for c in rgb) for rgb in coloured)
     # Bars of several rules (a link's blue alone would be one colour).
     assert len([c for c, n in colours.items() if n >= 50]) >= 4, colours.most_common(8)
+
+
+#: How the page is laid out at its viewport's width: the page's own overflow, the plot's
+#: text size on screen, whether the plot scrolls in its frame, and the tables' edges.
+#: Told to the harness around the page (a message crosses from a file's frame).
+LAYOUT_PROBE = """
+<script>
+window.addEventListener("load", function () {
+  var svg = document.querySelector("#timeline figure svg");
+  var figure = svg.parentNode;
+  var box = svg.getBoundingClientRect();
+  var scale = box.width / svg.viewBox.baseVal.width;  // screen px per unit of the drawing
+  var sizes = Array.prototype.map.call(svg.querySelectorAll("text"), function (t) {
+    return parseFloat(getComputedStyle(t).fontSize) * scale;
+  });
+  var right = Array.prototype.map.call(document.querySelectorAll("main > section > table"),
+    function (t) { return t.getBoundingClientRect().right; });
+  var out = {width: document.documentElement.clientWidth,
+             pageWidth: document.documentElement.scrollWidth,
+             plotShown: box.width, plotNatural: svg.width.baseVal.value,
+             plotFrame: figure.clientWidth, plotScroll: figure.scrollWidth,
+             texts: sizes.length, smallestText: Math.min.apply(null, sizes),
+             tablesRight: Math.max.apply(null, right)};
+  parent.postMessage(JSON.stringify(out), "*");
+});
+</script>
+"""
+
+#: A page of the given width (a phone's 375 CSS px, say) inside a browser window: an
+#: iframe is a viewport of its own, as a phone's screen is (Chromium's headless window is
+#: at least 500 px wide), and its media queries follow its width.
+HARNESS = """<!DOCTYPE html>
+<html><body style="margin: 0">
+<iframe src="{page}" style="width: {width}px; height: 1800px; border: 0; display: block"></iframe>
+<script>
+window.addEventListener("message", function (event) {{
+  var probe = document.createElement("pre");
+  probe.id = "probe";
+  probe.textContent = event.data;
+  document.body.appendChild(probe);
+}});
+</script>
+</body></html>
+"""
+
+
+@pytest.mark.parametrize("width", [375, 768, 1280, 1440])
+def test_the_page_reads_on_a_phone_a_tablet_and_a_desktop(
+    audit_report: tuple[Path, dict[str, Any]], tmp_path: Path, width: int
+) -> None:
+    """At a phone's 375 px the plot's text is at least 10 px (it was about 4: a 650 pt
+    drawing scaled to fit) and the plot scrolls sideways in its frame; at 1,440 px it fits.
+    At no width does the page itself scroll sideways (wide tables scroll in place below
+    1,100 px; long file paths wrap). Screenshots stay in the test's temp directory (the
+    path is printed, ``pytest -rP`` shows it) for a person to look at."""
+    from matplotlib.image import imread
+
+    page, _ = audit_report
+    shutil.copy(page, tmp_path / "audit.html")
+    text = page.read_text("utf-8")
+    (tmp_path / "probed.html").write_text(
+        text.replace("</body>", LAYOUT_PROBE + "</body>"), "utf-8"
+    )
+    window = f"--window-size={max(width, 500)},1800"
+    probing = tmp_path / "probing.html"
+    probing.write_text(HARNESS.format(page="probed.html", width=width), "utf-8")
+    dom = browse(probing, tmp_path / "profile", window, "--dump-dom").stdout
+    found = re.search(r'<pre id="probe">(.*?)</pre>', dom, re.S)
+    assert found, dom[-3000:]
+    seen = json.loads(found.group(1).replace("&quot;", '"').replace("&amp;", "&"))
+    showing = tmp_path / "showing.html"
+    showing.write_text(HARNESS.format(page="audit.html", width=width), "utf-8")
+    shot = tmp_path / f"audit-{width}px.png"
+    browse(showing, tmp_path / "profile", window, f"--screenshot={shot}")
+    print(f"screenshot at {width} px: {shot}")
+    assert imread(shot).shape[1] == max(width, 500)
+    scrollbar = width - seen["width"]  # the frame's own vertical scroll bar, if it draws one
+    assert 0 <= scrollbar <= 20, seen
+    assert seen["texts"] > 10 and seen["smallestText"] >= 9.9, (seen, shot)
+    assert seen["pageWidth"] <= seen["width"] + 1, (seen, shot)  # no sideways page scroll
+    assert seen["tablesRight"] <= seen["width"] + 1, (seen, shot)
+    if width == 375:
+        assert seen["plotScroll"] > seen["plotFrame"], seen  # the rest is a scroll away
+    if width == 1440:
+        assert seen["plotShown"] <= seen["plotFrame"] + 1, seen  # all of it in view

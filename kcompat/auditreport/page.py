@@ -17,6 +17,7 @@ from html import escape
 from importlib import resources
 from typing import Any
 
+from kcompat.auditreport.plot import legible_width
 from kcompat.auditreport.views import SEVERITIES, Group, MessageRow, View
 
 #: Distinct findings per page (in the static page and the script's pages).
@@ -119,7 +120,8 @@ def render_page(view: View, svg: str, changelogs: Sequence[tuple[str, str, str]]
         "<main>",
         '<section id="timeline">',
         "<h2>Timeline</h2>",
-        f'<figure class="plot" role="img" aria-label="{escape(view.timeline.caption)}">',
+        f'<figure class="plot" role="img" aria-label="{escape(view.timeline.caption)}" '
+        f'style="--legible: {legible_width(svg)}px">',
         svg,
         f"<figcaption>{escape(view.timeline.caption)}</figcaption>",
         "</figure>",

@@ -10,6 +10,7 @@ of one audit are byte for byte the same.
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -21,6 +22,12 @@ if TYPE_CHECKING:
 
 #: At most this many tick labels on the x axis (every n-th one beyond that).
 MAX_TICKS = 48
+#: The legend's text, the plot's smallest (the rest is 9 pt).
+LEGEND_PT = 8
+#: The plot's text is never shrunk below 10 CSS px (the legend's 8 pt are 10.7 px at the
+#: drawing's natural size): on a narrow screen the plot keeps this share of its natural
+#: width and scrolls sideways.
+LEGIBLE_SCALE = 10 / (LEGEND_PT * 4 / 3)
 #: Colours for rules, in order of first use (matplotlib's tab20, then its tab20b).
 _PALETTE_NAMES = ("tab20", "tab20b")
 
@@ -61,6 +68,14 @@ def timeline_svg(timeline: Timeline) -> str:
     return text[text.index("<svg") :]  # the element alone: the page is the document
 
 
+def legible_width(svg: str) -> int:
+    """The narrowest the drawing may be shown (CSS px) with its text still legible: its
+    natural width (matplotlib writes it in pt, 4/3 px each) times :data:`LEGIBLE_SCALE`."""
+    found = re.search(r'<svg[^>]*?\swidth="([\d.]+)pt"', svg)
+    natural = float(found.group(1)) * 4 / 3 if found else 0.0
+    return round(natural * LEGIBLE_SCALE)
+
+
 def _panel(
     axes: Axes, timeline: Timeline, severity: str, colours: dict[str, Any], *, last: bool
 ) -> None:
@@ -87,7 +102,7 @@ def _panel(
     axes.grid(axis="y", linewidth=0.4, alpha=0.5)
     axes.set_axisbelow(True)
     axes.yaxis.set_major_locator(MaxNLocator(integer=True))
-    axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
+    axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=LEGEND_PT, frameon=False)
     if last:
         ticks = _ticks(timeline.labels)
         axes.set_xticks(ticks, [timeline.labels[i] for i in ticks], rotation=90)

@@ -9,6 +9,7 @@ import typer
 
 from kcompat.app import Color, ColorOption, ConfigOption, RepoOption, app
 from kcompat.changelog.formats import ChangelogFormat
+from kcompat.completion import sides
 
 if TYPE_CHECKING:
     from kcompat.changelog.model import Changelog
@@ -27,7 +28,9 @@ def changelog(
     base: Annotated[
         str | None,
         typer.Argument(
-            metavar="BASE", help="BASE: a git revision, a directory, or REV:path (default: HEAD)."
+            metavar="BASE",
+            help="BASE: a git revision, a directory, or REV:path (default: HEAD).",
+            autocompletion=sides,
         ),
     ] = None,
     head: Annotated[
@@ -35,6 +38,7 @@ def changelog(
         typer.Argument(
             metavar="HEAD",
             help="HEAD: a revision, a directory or REV:path (default: working tree).",
+            autocompletion=sides,
         ),
     ] = None,
     staged: Annotated[

@@ -22,6 +22,7 @@ from typing import Annotated, Any
 import typer
 
 from kcompat.app import ConfigOption, MessageKind, MessageKindOption, app
+from kcompat.completion import message_names
 from kcompat.errors import UsageError
 
 MessageArgument = Annotated[
@@ -32,6 +33,7 @@ MessageArgument = Annotated[
         "a name without Request/Response with --type (Fetch -t request), or an API key "
         "number with --type (1 -t response).",
         show_default=False,
+        autocompletion=message_names,
     ),
 ]
 VersionOption = Annotated[int, typer.Option("--version", metavar="N", help="The message version.")]

@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from kcompat.app import FindingsOptions, RepoOption, app, option_group, report_findings
+from kcompat.completion import sides
 
 
 @app.command(short_help="Every breaking change between two revisions, with the bytes.")
@@ -16,7 +17,9 @@ def diff(
     base: Annotated[
         str | None,
         typer.Argument(
-            metavar="BASE", help="BASE: a git revision, a directory, or REV:path (default: HEAD)."
+            metavar="BASE",
+            help="BASE: a git revision, a directory, or REV:path (default: HEAD).",
+            autocompletion=sides,
         ),
     ] = None,
     head: Annotated[
@@ -24,6 +27,7 @@ def diff(
         typer.Argument(
             metavar="HEAD",
             help="HEAD: a revision, a directory or REV:path (default: working tree).",
+            autocompletion=sides,
         ),
     ] = None,
     staged: Annotated[
@@ -79,28 +83,30 @@ def diff(
     import sys
 
     from kcompat.cache import user_cache
+    from kcompat.commands.progress_bar import progress_on_terminal
     from kcompat.diff.run import DiffRequest, run_diff
     from kcompat.errors import UsageError
     from kcompat.escaping import shown
     from kcompat.sources.baseline import read_baseline
 
     accepted = read_baseline(baseline) if baseline is not None else frozenset()
-    result = run_diff(
-        DiffRequest(
-            base=base,
-            head=head,
-            staged=staged,
-            merge_base=merge_base,
-            repo=repo_dir,
-            history=history,
-            proof=proof,
-            samples=samples if samples is not None else (10 if staged else 20),
-            released=released,
-            config_choice=options.config_choice(),
-            baseline=frozenset(accepted),
-            cache=user_cache(),  # compiled codecs and release facts, for the next run
+    with progress_on_terminal():  # on stderr, for a diff that takes more than a second
+        result = run_diff(
+            DiffRequest(
+                base=base,
+                head=head,
+                staged=staged,
+                merge_base=merge_base,
+                repo=repo_dir,
+                history=history,
+                proof=proof,
+                samples=samples if samples is not None else (10 if staged else 20),
+                released=released,
+                config_choice=options.config_choice(),
+                baseline=frozenset(accepted),
+                cache=user_cache(),  # compiled codecs and release facts, for the next run
+            )
         )
-    )
     outcome = result.outcome
     # BASE defaults to HEAD; next to "the index" or "the working tree" name it as the commit
     base_label = "the HEAD commit" if base is None else result.base_label

@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from kcompat.app import FindingsOptions, RepoOption, app, option_group, report_findings
+from kcompat.completion import sides
 
 
 @app.command(short_help="A vendored copy of the specs against its upstream.")
@@ -15,12 +16,18 @@ def drift(
     upstream: Annotated[
         str,
         typer.Argument(
-            metavar="UPSTREAM", help="Upstream specs: a directory, revision or REV:path."
+            metavar="UPSTREAM",
+            help="Upstream specs: a directory, revision or REV:path.",
+            autocompletion=sides,
         ),
     ],
     local: Annotated[
         str,
-        typer.Argument(metavar="LOCAL", help="The local copy: a directory, revision or REV:path."),
+        typer.Argument(
+            metavar="LOCAL",
+            help="The local copy: a directory, revision or REV:path.",
+            autocompletion=sides,
+        ),
     ],
     repo_dir: RepoOption = None,
     *,

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from kcompat.app import Color, ColorOption, ConfigOption, MessageKindOption, RepoOption, app
+from kcompat.completion import message_names, revisions, sides
 from kcompat.explain.formats import ExplainFormat, Picture, View
 
 if TYPE_CHECKING:
@@ -27,6 +28,7 @@ def explain(
             help="The message: its name (FetchRequest, fetchrequest), a name without "
             "Request/Response (Fetch), or an API key number (1).",
             show_default=False,
+            autocompletion=message_names,
         ),
     ],
     kind: MessageKindOption = None,
@@ -39,7 +41,10 @@ def explain(
     rev: Annotated[
         str | None,
         typer.Option(
-            "--rev", metavar="REV", help="Explain the message as it is at this git revision."
+            "--rev",
+            metavar="REV",
+            help="Explain the message as it is at this git revision.",
+            autocompletion=revisions,
         ),
     ] = None,
     against: Annotated[
@@ -49,6 +54,7 @@ def explain(
             metavar="BASE",
             help="Highlight what changed since BASE (a revision, REV:path or a directory) "
             "and show kcompat diff's findings for the message.",
+            autocompletion=sides,
         ),
     ] = None,
     specs: Annotated[
@@ -91,6 +97,7 @@ def explain(
             metavar="REV",
             help="The message's changelog since this revision (kcompat changelog REV, for "
             "this message): versions, fields, breaks.",
+            autocompletion=revisions,
         ),
     ] = None,
     color: ColorOption = Color.auto,

@@ -8,12 +8,16 @@ import typer
 
 from kcompat.app import Color, ColorOption, FailOn, app
 from kcompat.commands.table_format import TableFormatOption, table_format
+from kcompat.completion import rule_ids
 from kcompat.rules.registry import RuleKind
 
 
 @app.command(short_help="List the rules, or explain one.")
 def rules(
-    rule_id: Annotated[str | None, typer.Argument(metavar="RULE", help="Explain one rule.")] = None,
+    rule_id: Annotated[
+        str | None,
+        typer.Argument(metavar="RULE", help="Explain one rule.", autocompletion=rule_ids),
+    ] = None,
     kind: Annotated[
         RuleKind | None,
         typer.Option(

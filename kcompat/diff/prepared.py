@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from kcompat import progress
 from kcompat.config import Config
 from kcompat.errors import UsageError
 from kcompat.modes import ReleasedMode
@@ -91,6 +92,7 @@ def prepare_pair(
     loaded = load_sides(base, head, pathspecs)
     mode = _chosen_mode(released_mode, config)
     if releases is None and mode != ReleasedMode.BASE and base.commit and base.repo:
+        progress.step("reading the release tags")
         releases = releases_for(
             base.repo, config.release_tags, config.release_branches or None, pathspecs, cache
         )

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from kcompat import progress
 from kcompat.cache import Cache
 from kcompat.config import Config, ConfigChoice, ConfigError
 from kcompat.diff.check import check_pair
@@ -127,6 +128,7 @@ def run_diff(request: DiffRequest) -> DiffResult:
         repo.root if repo is not None else Path("."), rules=rule_categories
     )
     base, head = resolve_sides(request, repo)
+    progress.step(f"reading {base.label} and {head.label}")
     with parsed_once():  # each side parsed once, when read (checking reads it again)
         prepared = prepare_pair(
             base,
@@ -141,6 +143,7 @@ def run_diff(request: DiffRequest) -> DiffResult:
             history=request.history,
             cache=request.cache,
         )
+        progress.step(f"checking {prepared.compared} spec files")
         outcome = check_pair(
             prepared,
             config=config,

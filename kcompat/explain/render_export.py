@@ -21,7 +21,7 @@ EXPORT_WIDTH = 120
 
 def render_svg(explanations: Sequence[Explanation], view: View) -> str:
     console = _recorded(explanations, view, one_block=False)
-    svg: str = console.export_svg(title=_title(explanations))
+    svg: str = console.export_svg(title=_title(explanations), code_format=_svg_image())
     return svg
 
 
@@ -69,3 +69,28 @@ def _html_page(explanations: Sequence[Explanation]) -> str:
 
     safe = escape(_title(explanations)).replace("{", "{{").replace("}", "}}")
     return CONSOLE_HTML_FORMAT.replace("<head>\n", f"<head>\n<title>{safe}</title>\n", 1)
+
+
+#: Monospaced fonts found on the machines that open the image (no web font is fetched):
+#: the HTML export's stack, led by Fira Code for those who have it installed.
+_LOCAL_FONTS = "'Fira Code', Menlo, 'DejaVu Sans Mono', Consolas, 'Liberation Mono', monospace"
+
+
+def _svg_image() -> str:
+    """rich's SVG template with nothing to fetch: its ``@font-face`` rules load Fira Code
+    from a CDN (a request to a third party each time the image is opened, and a broken
+    font offline), so they go, and the text uses local fonts only; its credit comment,
+    a link, goes too."""
+    import re
+
+    from rich._export_format import CONSOLE_SVG_FORMAT
+
+    template = re.sub(r"\s*@font-face \{\{.*?\}\}", "", CONSOLE_SVG_FORMAT, flags=re.DOTALL)
+    template = re.sub(r"\s*<!--.*?-->", "", template, flags=re.DOTALL)
+    template = re.sub(
+        r"font-family: Fira Code, monospace;", f"font-family: {_LOCAL_FONTS};", template
+    )
+    template = template.replace("font-family: arial;", "font-family: Arial, sans-serif;")
+    if re.search(r"@font-face|@import|https?://(?!www\.w3\.org/2000/svg\b)", template):
+        raise AssertionError("rich's SVG template fetches something kcompat did not remove")
+    return template

@@ -47,8 +47,7 @@ def history_document(
                 + " that introduced each"
                 + (tail if more > 0 else ""),
                 [
-                    "introduced in",
-                    *(["commit"] if commits else ["against"]),
+                    *(["commit", "subject"] if commits else ["release", "against"]),
                     "rule",
                     "message",
                     "field",

@@ -56,7 +56,9 @@ def config_on(
             candidates = (repo.relative(choice.explicit),)
         except UsageError:
             return None
-    defaults = Config(report_unused_ignores=choice.report_unused_ignores)
+    defaults = choice.overriding(
+        Config(report_unused_ignores=choice.report_unused_ignores), rules=rules
+    )
     for relative in candidates:
         data = side.read(relative)
         if data is None:
@@ -76,7 +78,7 @@ def config_on(
             return SideConfig(defaults, f"{err}: the defaults stand in for it")
         if choice.report_unused_ignores:
             found = replace(found, report_unused_ignores=True)
-        return SideConfig(found)
+        return SideConfig(choice.overriding(found, rules=rules))
     return SideConfig(defaults)
 
 

@@ -15,7 +15,15 @@ _SKIP_DIRS = {".git", "node_modules", ".venv", "venv", "__pycache__", ".tox", "b
 
 
 def display_path(path: Path) -> str:
-    """A path as users typed it: relative to the working directory when inside it."""
+    """A path as the user typed it (``/tmp/x.json`` stays absolute, ``../x`` relative):
+    messages echo what was named, never a path worked out from the working directory."""
+    return str(path)
+
+
+def from_here(path: Path) -> str:
+    """A path kcompat found (a repository's file, a configured folder) as seen from the
+    working directory, so it opens from there; absolute where no relative path exists
+    (another drive)."""
     try:
         return os.path.relpath(path)
     except ValueError:

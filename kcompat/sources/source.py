@@ -17,7 +17,7 @@ from functools import lru_cache
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Protocol
 
-from kcompat.sources.files import display_path
+from kcompat.sources.files import from_here
 
 if TYPE_CHECKING:
     from kcompat.sources.git import GitRepo
@@ -92,7 +92,7 @@ def in_repository(root: Path, path: str) -> str:
 def _repo_label(root: str, path: str, cwd: str) -> str:
     """A repository file as shown from ``cwd`` (memoised: an audit names the same files in
     hundreds of comparisons, and path arithmetic is not free)."""
-    shown = display_path(Path(root) / path)
+    shown = from_here(Path(root) / path)
     return shown if not shown.startswith("../../") else str(PurePosixPath(path))
 
 

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from kcompat.sources import in_repo
-from kcompat.sources.files import display_path
+from kcompat.sources.files import from_here
 from kcompat.sources.git import GitRepo
 from kcompat.sources.source import SpecSource
 
@@ -44,7 +44,7 @@ class WorkTreeSource:
         return in_repo.path_of(self.repo, shown)
 
     def reference(self, path: str) -> str:
-        return display_path(self.repo.root / path)
+        return from_here(self.repo.root / path)
 
     def restricted(self, path: str) -> SpecSource:
         return replace(self, subpath=path)

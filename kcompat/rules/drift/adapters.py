@@ -39,6 +39,7 @@ class DriftSet:
     pairs: tuple[DriftPair, ...]
     upstream_only: tuple[SpecFile, ...]
     local_only: tuple[SpecFile, ...]
+    unreadable: tuple[tuple[str, SpecFile], ...] = ()  # ("upstream" or "local", the file)
 
 
 def pair_drift(upstream: Sequence[SpecFile], local: Sequence[SpecFile]) -> DriftSet:
@@ -53,6 +54,12 @@ def pair_drift(upstream: Sequence[SpecFile], local: Sequence[SpecFile]) -> Drift
         tuple(pairs),
         tuple(up[n] for n in sorted(up.keys() - lo.keys())),
         tuple(lo[n] for n in sorted(lo.keys() - up.keys())),
+        tuple(
+            (side, spec)
+            for side, specs in (("upstream", upstream), ("local", local))
+            for spec in specs
+            if spec.message is None
+        ),
     )
 
 

@@ -72,3 +72,17 @@ def drift_message_missing(drift_set: DriftSet, report: Reporter) -> None:
                 path=spec.path,
                 message_name=spec.message.name,
             )
+
+
+@set_rule("drift-spec-unreadable", Category.DRIFT, Severity.ERROR)
+def drift_spec_unreadable(drift_set: DriftSet, report: Reporter) -> None:
+    """A spec file on either side does not parse, so its message cannot be compared."""
+    for side, spec in drift_set.unreadable:
+        where = "upstream" if side == "upstream" else "in the local copy"
+        said = spec.error.message if spec.error is not None else "its top level is not an object"
+        report(
+            spec.error.pos if spec.error is not None else (1, 1),
+            f"the spec {where} does not parse: {said}",
+            path=spec.path,
+            hint="fix the file (kcompat lint shows every problem); its message was not compared",
+        )

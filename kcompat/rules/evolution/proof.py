@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from kcompat import progress
 from kcompat.findings import Finding, Reporter, Severity
 from kcompat.rules.evolution.pairing import MessagePair
 from kcompat.rules.registry import Category, Elsewhere, RuleKind, elsewhere, get_rule
@@ -42,9 +43,10 @@ def proof_findings(
     meta = get_rule(ROUNDTRIP_MISMATCH)
     assert meta is not None
     findings: list[Finding] = []
-    for pair in pairs:
-        if pair.common.empty:
-            continue
+    compared = [pair for pair in pairs if not pair.common.empty]
+    progress.step("proving with bytes (messages)", total=len(compared))
+    for pair in compared:
+        progress.advance()
         reporter = Reporter(
             meta,
             pair.head_spec.path,
