@@ -15,7 +15,8 @@ runs once per tree with the same arguments, standard input, working directory an
 environment (COLUMNS=100, NO_COLOR=1, TERM=dumb, each side's own empty disk cache), on
 one clone of ../shared/corpus/kafka-spec-history.bundle in a temp dir. stdout, stderr,
 the exit status and any file the check writes are compared byte for byte; one line per
-check says same or DIFFERENT, and a difference shows its first differing lines. A
+check says same or DIFFERENT, the exit status and the lines of stdout + stderr (of the
+before side: what the check exercised), and a difference shows its first differing lines. A
 check that differs is run again on both sides: if a side's own two runs differ, it is
 marked unstable (the output is not deterministic), not a difference of the trees.
 
@@ -23,8 +24,10 @@ Normalised, and only this, because it must differ between two runs or two trees:
 - each tree's absolute path (and its resolved form) becomes ``<tree>``, and each side's
   own working directory (where the Spark jobs write) ``<side>``: the two sides live in
   different directories;
-- for the Spark jobs only (``timed``): the durations they report ("... in 16.4 s",
-  ``"seconds": 16.42`` in summary.json and the report), which are wall-clock times.
+- for the Spark jobs only (``timed``): the durations they report ("... in 16.4 s", "135
+  rows/s", ``"seconds"`` and the stage times of ``"timings"`` in summary.json and the
+  JSON output, the HTML report's audit time), which are wall-clock times, and the
+  random name of the output directory a job makes when given no ``--out``.
 
 One kind of difference is told apart, not hidden: a rule page says where the rule is
 implemented (``kcompat/rules/lint/names.py:37``), and moving code moves that pointer. A
@@ -83,13 +86,25 @@ walk(typer.main.get_command(app), [])
 FIXED_ENV = {"COLUMNS": "100", "LINES": "40", "NO_COLOR": "1", "TERM": "dumb"}
 #: Set by the caller's environment, they would change what either side prints.
 DROPPED_ENV = ("PYTHONPATH", "FORCE_COLOR", "CLICOLOR_FORCE", "PYTHONSTARTUP")
+#: What a Spark job says of its own wall-clock time: "in 16.4 s", "16.42 s" (the HTML
+#: report's audit time), "135 rows/s", ``"seconds": 16.42`` and the stages' times in
+#: ``"timings"`` (floats; its ``"workers"`` count is an int, and kept).
 DURATIONS = (
-    (re.compile(rb"\bin \d+(?:\.\d+)? ?s\b"), b"in <t> s"),
+    (re.compile(rb"\b\d+(?:\.\d+)? s\b"), b"<t> s"),
+    (re.compile(rb"\b\d+ rows/s\b"), b"<n> rows/s"),
     (re.compile(rb'"seconds": ?\d+(?:\.\d+)?'), b'"seconds": <t>'),
 )
-#: A rule page's pointer to the code that implements the rule (text, Markdown and JSON):
-#: it moves with the code, so a restructuring that moves code moves it.
-IMPLEMENTED_IN = re.compile(rb'(?:Implemented in `|"implemented_in": ")([\w/.]+\.py:\d+)')
+#: The directory a Spark job makes for its output when not given ``--out`` (tempfile's
+#: random name, under the side's own TMPDIR).
+RANDOM_OUT = re.compile(rb"/kcompat-([a-z]+)-[a-z0-9_]{8}\b")
+TIMINGS = re.compile(rb'"timings": \{[^}]*\}')
+FLOAT = re.compile(rb"\d+\.\d+")
+#: A rule page's pointer to the code that implements the rule: ``Implemented in
+#: `PATH:LINE` (MODULE)`` in its text and Markdown, ``"implemented_in": "PATH:LINE"`` in
+#: JSON. It moves with the code, so a restructuring that moves code moves it.
+IMPLEMENTED_IN = re.compile(
+    rb'(?:Implemented in `|"implemented_in": ")([\w/.]+\.py:\d+)(?:` \(([\w.]+)\)|")'
+)
 EDITED_FILE = f"{same_checks.MESSAGES}/MetadataResponse.json"
 UNSTAGED_FILE = f"{same_checks.MESSAGES}/FetchRequest.json"
 
@@ -116,6 +131,8 @@ class Side:
         if timed:
             for pattern, shown in DURATIONS:
                 data = pattern.sub(shown, data)
+            data = TIMINGS.sub(lambda block: FLOAT.sub(b"<t>", block[0]), data)
+            data = RANDOM_OUT.sub(rb"/kcompat-\1-<random>", data)
         return data
 
 
@@ -137,6 +154,8 @@ def make_side(name: str, tree: Path, temp: Path) -> Side:
     env["KCOMPAT_CODE_CACHE"] = str(work / "cache")  # never the user's cache
     env["KCOMPAT_SPARK_CDS"] = "off"
     env["XDG_CACHE_HOME"] = str(work / "xdg-cache")
+    env["TMPDIR"] = str(work / "tmp")  # what a run leaves there goes with the temp dir
+    (work / "tmp").mkdir()
     side = Side(name, tree.resolve(), work, env)
     where = subprocess.run(
         [sys.executable, "-c", "import kcompat; print(kcompat.__file__)"],
@@ -148,8 +167,11 @@ def make_side(name: str, tree: Path, temp: Path) -> Side:
     ).stdout.strip()
     if not Path(where).resolve().is_relative_to(side.tree):
         raise SystemExit(f"{name}: kcompat is imported from {where}, not from {side.tree}")
-    commit = git_out(side.tree, "rev-parse", "--short", "HEAD").strip()
-    print(f"{name}: {side.tree} at {commit}: kcompat imported from {where}", flush=True)
+    head = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], cwd=side.tree, capture_output=True, text=True
+    )
+    commit = f"at {head.stdout.strip()}" if head.returncode == 0 else "(not a git checkout)"
+    print(f"{name}: {side.tree} {commit}: kcompat imported from {where}", flush=True)
     return side
 
 
@@ -306,14 +328,15 @@ GROUPS = (
 
 def compare(
     sides: tuple[Side, Side], check: Check, temp: Path, bundle: Path
-) -> tuple[str, list[str]]:
-    """Both sides at once (two processes); a difference is run again to tell an unstable
-    output from a difference of the trees."""
+) -> tuple[str, Outcome, list[str]]:
+    """The verdict, the before side's outcome, and what differs. Both sides run at once
+    (two processes); a difference is run again to tell an unstable output from a
+    difference of the trees."""
     with ThreadPoolExecutor(2) as pool:
         before, after = pool.map(lambda side: run(side, check, temp, bundle), sides)
         found = differences(before, after)
         if not found:
-            return "same", []
+            return "same", before, []
         again_before, again_after = pool.map(lambda side: run(side, check, temp, bundle), sides)
     firsts, seconds = (before, after), (again_before, again_after)
     unstable = [
@@ -322,9 +345,15 @@ def compare(
         if differences(first, second)
     ]
     if unstable:
-        return "unstable", [f"{', '.join(unstable)}: two runs of one tree differ", *found]
+        return "unstable", before, [f"{', '.join(unstable)}: two runs of one tree differ", *found]
     moves = moved_pointers(sides, before, after)
-    return ("moved", moves) if moves else ("DIFFERENT", found)
+    return ("moved", before, moves) if moves else ("DIFFERENT", before, found)
+
+
+def sizes(outcome: Outcome) -> str:
+    """The exit status and the lines of stdout and stderr: what the check exercised."""
+    out, err = (len(data.splitlines()) for _name, data in outcome.streams[:2])
+    return f"exit {outcome.status:<3} {out:>5} + {err:<2} lines"
 
 
 def moved_pointers(sides: tuple[Side, Side], before: Outcome, after: Outcome) -> list[str]:
@@ -335,7 +364,11 @@ def moved_pointers(sides: tuple[Side, Side], before: Outcome, after: Outcome) ->
     for index, outcome in enumerate((before, after)):
         streams = []
         for name, data in outcome.streams:
-            pointers[index] += [m[1].decode() for m in IMPLEMENTED_IN.finditer(data)]
+            for match in IMPLEMENTED_IN.finditer(data):
+                pointer, module = match[1].decode(), (match[2] or b"").decode()
+                if module and module != pointer.partition(".py:")[0].replace("/", "."):
+                    return []  # the page names another module than the file it points at
+                pointers[index].append(pointer)
             streams.append((name, IMPLEMENTED_IN.sub(b"<implemented in>", data)))
         masked.append(Outcome(outcome.status, tuple(streams)))
     if differences(*masked) or not all(
@@ -376,9 +409,9 @@ def main() -> int:
         commands, rule_ids, trunk = discover(sides, temp)
         counts: dict[str, int] = {}
         for check in all_checks(groups, commands, rule_ids, trunk):
-            verdict, found = compare(sides, check, temp, args.bundle)
+            verdict, before, found = compare(sides, check, temp, args.bundle)
             counts[verdict] = counts.get(verdict, 0) + 1
-            print(f"{verdict:9}  {check.group:9}  {check.label}", flush=True)
+            print(f"{verdict:9}  {check.group:9}  {sizes(before)}  {check.label}", flush=True)
             for line in found:
                 print(f"  {line}", flush=True)
     total = sum(counts.values())

@@ -87,6 +87,7 @@ def help_checks(commands: Iterable[str]) -> Iterator[Check]:
     yield Check("help", ())
     yield Check("help", ("--version",))
     yield Check("help", ("-h",))
+    yield Check("help", ("--help",))
     for command in commands:
         yield Check("help", (*command.split(), "--help"))
 
