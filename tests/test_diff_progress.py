@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import EXAMPLES, ROOT
-from tests.diff_runner import GIT_ENV, KCOMPAT, commit_tree, init_repo
+from tests.diff_runner import GIT_ENV, commit_tree, init_repo
 
 #: ``diff`` whose proof takes at least two seconds (a slow machine, a big change)
 SLOW_PROOF = """
