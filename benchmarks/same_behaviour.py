@@ -227,10 +227,24 @@ def run(side: Side, check: Check, temp: Path, bundle: Path) -> Outcome:
     )
     streams = [("stdout", done.stdout), ("stderr", done.stderr)]
     for name in check.files:
-        path = cwd / name
-        streams.append((name, path.read_bytes() if path.is_file() else b"<not written>"))
+        streams += written(cwd, name)
     normalised = tuple((name, side.normalise(data, check.timed)) for name, data in streams)
     return Outcome(done.returncode, normalised)
+
+
+def written(cwd: Path, name: str) -> list[tuple[str, bytes]]:
+    """A file the check writes; for ``dir/``, the names of the files under it (but Spark's
+    Parquet parts and their checksums: random names) and each one's bytes."""
+    if not name.endswith("/"):
+        path = cwd / name
+        return [(name, path.read_bytes() if path.is_file() else b"<not written>")]
+    files = sorted(
+        path
+        for path in (cwd / name).rglob("*")
+        if path.is_file() and not path.name.endswith((".parquet", ".crc", "_SUCCESS"))
+    )
+    names = "".join(f"{path.relative_to(cwd)}\n" for path in files).encode()
+    return [(f"{name} (files)", names), *((str(p.relative_to(cwd)), p.read_bytes()) for p in files)]
 
 
 def differences(before: Outcome, after: Outcome) -> list[str]:
@@ -238,7 +252,9 @@ def differences(before: Outcome, after: Outcome) -> list[str]:
     found = []
     if before.status != after.status:
         found.append(f"exit status: before {before.status}, after {after.status}")
-    for (name, old), (_name, new) in zip(before.streams, after.streams, strict=True):
+    old_streams, new_streams = dict(before.streams), dict(after.streams)
+    for name in dict.fromkeys([*old_streams, *new_streams]):
+        old, new = old_streams.get(name, b"<not written>"), new_streams.get(name, b"<not written>")
         if old != new:
             found.append(first_difference(name, old, new))
     return found

@@ -54,7 +54,8 @@ class Check:
     #: or "side" (a directory of each side's own, for commands that write files)
     cwd: str = "kafka"
     stdin: bytes = b""
-    #: files the run writes (relative to ``cwd``), compared like its output
+    #: files the run writes (relative to ``cwd``), compared like its output; a name
+    #: ending in / is every file under it but Spark's Parquet parts (random names)
     files: tuple[str, ...] = ()
     #: a benchmark script of each tree (relative to the tree) instead of kcompat
     script: str = ""
@@ -248,12 +249,18 @@ def completion_checks() -> Iterator[Check]:
 
 
 def spark_checks() -> Iterator[Check]:
-    """history (text, JSON) with the HTML report of its audit; corpus build and verify."""
+    """history of releases (text, JSON) with the HTML report of its audit, of commits,
+    and with the releases' changelogs; corpus build and verify."""
     releases = ("history", "--mode", "releases", "--range", "3.6.0..3.8.0", "--no-proof")
     repo = ("--repo", "../kafka", "--master", "local[1]")
     yield _spark((*releases, *repo, "--out", "out"), files=("out/summary.json",))
     yield _spark((*releases, *repo, "--format", "json"))
     yield _spark(("report", "out", "-o", "audit.html"), files=("audit.html",))
+    commits = ("history", "--range", "trunk~10..trunk", "--samples", "5", *repo, "--out", "commits")
+    yield _spark(commits, files=("commits/summary.json",))
+    changelogs = ("history", "--mode", "releases", "--range", "3.7.0..3.8.0", "--changelog")
+    yield _spark((*changelogs, "--no-proof", *repo, "--out", "cl"), files=("cl/",))
+    yield _spark(("report", "cl", "-o", "cl.html"), files=("cl.html",))
     yield _spark(("corpus", "build", "--rev", "3.7.0", "--out", "corpus", "--samples", "5", *repo))
     verify = ("corpus", "verify", "corpus", "--rev", "3.8.0", *repo)
     yield _spark(verify)

@@ -13,6 +13,7 @@ Kafka's is: a trunk, a release branch with its tags, a clone's ``origin/`` branc
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -187,3 +188,22 @@ def test_disable_on_a_diff_is_no_change_to_the_configuration(kafka_like: Path) -
     )
     left = {f["rule"] for f in json.loads(after.stdout)["findings"]}
     assert left == rules - {"default-changed"}, after.stderr
+
+
+@pytest.mark.parametrize("command", ["lint", "diff", "drift", "explain", "changelog"])
+def test_format_values_come_in_the_order_help_lists_them(command: str, tmp_path: Path) -> None:
+    """One registry per document (issue 26): ``--help``, tab completion and the usage
+    error of a wrong ``--format`` all list the formats in one order (before it, the two
+    last listed gitlab after markdown, as the enum had grown, while --help did not)."""
+    shown = subprocess.run(
+        [str(KCOMPAT), command, "--help"], capture_output=True, text=True, check=True
+    ).stdout
+    phrase = re.search(r"-f, --format FORMAT (.+?)\.(?: |$)", " ".join(shown.split()))
+    assert phrase is not None, shown
+    listed = re.sub(r" \([^)]*\)", "", phrase[1]).replace(" or ", ", ").split(", ")
+    assert complete(f"kcompat {command} --format ", tmp_path) == listed
+    refused = subprocess.run(
+        [str(KCOMPAT), command, "--format", "bogus"], capture_output=True, text=True, check=False
+    )
+    assert refused.returncode == 2
+    assert "is not one of " + ", ".join(f"'{name}'" for name in listed) + "." in refused.stderr
