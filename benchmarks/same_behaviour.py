@@ -324,6 +324,10 @@ def all_checks(
         "complete": same_checks.completion_checks(),
         "spark": same_checks.spark_checks(),
     }
+    assert list(made) == list(GROUPS), "GROUPS names every group, in order"
+    unknown = groups - set(made)
+    if unknown:
+        raise SystemExit(f"no such group: {', '.join(sorted(unknown))} (groups: {', '.join(made)})")
     return [check for group, checks in made.items() if group in groups for check in checks]
 
 
@@ -338,6 +342,7 @@ GROUPS = (
     "drift",
     "codec",
     "edges",
+    "complete",
     "spark",
 )
 
