@@ -178,6 +178,38 @@ def wire_signature(message: Message, version: int) -> tuple[object, ...]:
     return found
 
 
+def same_layout(before: Message, after: Message, version: int) -> bool:
+    """Whether two messages have one :func:`version_signature` at ``version``, without
+    building either: their :func:`wire_signature` (memoised; reading releases worked it
+    out for every version a comparison has) differs only in the defaults of fields written
+    at the version, so with equal wire signatures the two layouts have one shape, and
+    only their defaults, field by field, remain to compare."""
+    from kcompat.spec.resolve import resolve
+
+    if wire_signature(before, version) != wire_signature(after, version):
+        return False
+    return _same_defaults(resolve(before, version).root, resolve(after, version).root)
+
+
+def _same_defaults(before: StructLayout, after: StructLayout) -> bool:
+    """Every default of two layouts of one shape agrees (as :func:`layout_signature`
+    walks them: each field, then the struct or elements it holds)."""
+    for old, new in zip(before.all_fields(), after.all_fields(), strict=True):
+        if old.default.key() != new.default.key() or not _same_wire_defaults(old.wire, new.wire):
+            return False
+    return True
+
+
+def _same_wire_defaults(before: Wire, after: Wire) -> bool:
+    """The defaults inside two values of one shape agree (as :func:`_wire_signature`)."""
+    element, other = before.element, after.element
+    if element is not None and other is not None and not _same_wire_defaults(element, other):
+        return False
+    if before.struct is not None and after.struct is not None:
+        return _same_defaults(before.struct, after.struct)
+    return True
+
+
 def signature_digest(signature: tuple[object, ...]) -> str:
     import hashlib
 
