@@ -1,6 +1,8 @@
 """``same_layout`` (:mod:`kcompat.spec.shape`) says exactly what comparing two
-``version_signature`` values says, without building them: the changelog skips the runs it
-finds unchanged with it, so one wrong answer would hide or invent a change."""
+``version_signature`` values says, without building them, whether or not the versions
+whose wire signatures differ were worked out first (``wire_changes``, as reading releases
+does): the changelog skips the runs it finds unchanged with it, so one wrong answer would
+hide or invent a change."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from kcompat.spec.model import Message
-from kcompat.spec.shape import same_layout, version_signature
+from kcompat.spec.shape import same_layout, version_signature, wire_changes, wire_signature
 from kcompat.spec.specfile import read_spec
 from tests.conftest import EXAMPLES
 
@@ -41,16 +43,35 @@ def _message(path: str, data: bytes) -> Message:
 
 
 def _agrees(path: str, base: bytes, head: bytes) -> dict[int, bool]:
-    """same_layout at every version both sides have, each checked against the
-    signatures (of messages read apart, so neither answer reads the other's memos)."""
-    old, new = _message(path, base), _message(path, head)
+    """same_layout at every version both sides have, on messages fresh and on messages
+    whose wire changes were worked out first, each checked against the signatures (of
+    messages read apart, so no answer reads another's memos)."""
     out = {}
-    for version in old.valid_versions & new.valid_versions:
-        found = same_layout(old, new, version)
-        signatures = [version_signature(_message(path, data), version) for data in (base, head)]
-        assert found == (signatures[0] == signatures[1]), version
-        out[version] = found
+    for primed in (False, True):
+        old, new = _message(path, base), _message(path, head)
+        if primed:
+            changed = wire_changes(old, new)
+            assert wire_changes(old, new) is changed  # once per pair of messages
+        for version in old.valid_versions & new.valid_versions:
+            found = same_layout(old, new, version)
+            signatures = [version_signature(_message(path, data), version) for data in (base, head)]
+            assert found == (signatures[0] == signatures[1]), version
+            assert out.setdefault(version, found) == found
     return out
+
+
+def test_wire_changes_are_the_versions_whose_wire_signatures_differ() -> None:
+    edited = WIDGET.replace(*EDITS["the versions of a field"])  # LegacyMode ends before 2
+    edited = edited.replace(*EDITS["a default of an untagged field"])  # not on the wire
+    old = _message("WidgetRequest.json", WIDGET.encode("utf-8"))
+    new = _message("WidgetRequest.json", edited.encode("utf-8"))
+    expected = [v for v in range(5) if wire_signature(old, v) != wire_signature(new, v)]
+    assert list(wire_changes(old, new)) == expected == [2]
+    assert not same_layout(old, new, 0)  # the default still tells the layouts apart
+    again = _message("WidgetRequest.json", WIDGET.encode("utf-8"))
+    assert wire_changes(again, old).empty
+    assert list(wire_changes(again, new)) == [2]
+    assert wire_changes(again, new) is not wire_changes(old, new)  # kept per older message
 
 
 def _widget(text: str) -> dict[int, bool]:
