@@ -46,7 +46,7 @@ def _agrees(path: str, base: bytes, head: bytes) -> dict[int, bool]:
     """same_layout at every version both sides have, on messages fresh and on messages
     whose wire changes were worked out first, each checked against the signatures (of
     messages read apart, so no answer reads another's memos)."""
-    out = {}
+    out: dict[int, bool] = {}
     for primed in (False, True):
         old, new = _message(path, base), _message(path, head)
         if primed:
