@@ -36,7 +36,7 @@ def test_show_completion_prints_each_shells_script(shell: str, marker: str, tmp_
 def test_show_completion_without_a_shell_names_the_running_one(tmp_path: Path) -> None:
     """Run from bash, the script shown is bash's (typer detects the parent shell)."""
     done = subprocess.run(
-        ["bash", "-c", f"{KCOMPAT} --show-completion"],
+        ["bash", "-c", f"{KCOMPAT} --show-completion; exit $?"],  # bash stays the parent,
         cwd=tmp_path,
         capture_output=True,
         text=True,
