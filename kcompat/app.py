@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
-from kcompat.completion import rules_or_categories
+from kcompat.completion import rules_or_categories, sides
 from kcompat.errors import UsageError
 from kcompat.report.formats import FindingsFormat
 from kcompat.terminal import write_output
@@ -181,6 +181,26 @@ FailOnOption = Annotated[
 RepoOption = Annotated[
     Path | None,
     typer.Option("--repo", metavar="DIR", help="The git repository (default: current)."),
+]
+#: The two sides of a comparison (diff, changelog), each completed from branches and tags.
+BaseArgument = Annotated[
+    str | None,
+    typer.Argument(
+        metavar="BASE",
+        help="BASE: a git revision, a directory, or REV:path (default: HEAD).",
+        autocompletion=sides,
+    ),
+]
+HeadArgument = Annotated[
+    str | None,
+    typer.Argument(
+        metavar="HEAD",
+        help="HEAD: a revision, a directory or REV:path (default: working tree).",
+        autocompletion=sides,
+    ),
+]
+StagedOption = Annotated[
+    bool, typer.Option("--staged", help="Compare BASE (default HEAD) with the index.")
 ]
 ConfigOption = Annotated[
     Path | None,

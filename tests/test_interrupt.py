@@ -258,64 +258,19 @@ def test_ctrl_c_during_history_stops_spark(moment: str, long_history: Path, tmp_
 
 # -- finding the processes to stop ------------------------------------------------------
 
-#: A process that starts a child which starts a grandchild (both asleep), stops whatever it
-#: started as an interrupted kcompat does, and reports what is still running.
+#: A process that starts a child which starts a grandchild (both asleep; the grandchild's
+#: first lines are GRANDCHILD's), stops whatever it started as an interrupted kcompat does,
+#: and reports what is still running.
 STOPPING = """
-import subprocess, sys, time
-import psutil
-from kcompat import interrupt
-
-sleeper = "import time; time.sleep(120)"
-starter = (
-    "import subprocess, sys, time; "
-    f"subprocess.Popen([sys.executable, '-c', {sleeper!r}]); time.sleep(120)"
-)
-child = subprocess.Popen([sys.executable, "-c", starter])
-while len(psutil.Process().children(recursive=True)) < 2:
-    time.sleep(0.02)
-started = [p.pid for p in psutil.Process().children(recursive=True)]
-interrupt.stop_children(grace=2)
-running = []
-for pid in started:
-    try:
-        if psutil.Process(pid).status() != psutil.STATUS_ZOMBIE:
-            running.append(pid)
-    except psutil.NoSuchProcess:
-        pass
-print(len(started), running)
-"""
-
-
-def test_every_process_below_is_stopped() -> None:
-    """Children and theirs, found as psutil finds them on any platform (not from /proc,
-    which macOS has not), are stopped."""
-    done = subprocess.run(
-        [sys.executable, "-c", STOPPING],
-        env=_env(),
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-    )
-    assert done.stdout.split(maxsplit=1) == ["2", "[]\n"]
-
-
-#: A child that starts a grandchild deaf to SIGTERM and ends at once when told to: the
-#: grandchild, given to init when its parent ends, is no descendant any more, yet it was
-#: started below kcompat and must not outlive it.
-ORPHANED = """
 import os, subprocess, sys, tempfile, time
 import psutil
 from kcompat import interrupt
 
-ready = os.path.join(tempfile.mkdtemp(), "deaf")
-deaf = (
-    "import pathlib, signal, sys, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); "
-    "pathlib.Path(sys.argv[1]).touch(); time.sleep(120)"
-)
+ready = os.path.join(tempfile.mkdtemp(), "ready")
+grandchild = sys.argv[1] + "; import pathlib; pathlib.Path(sys.argv[1]).touch(); time.sleep(120)"
 starter = (
     "import subprocess, sys, time; "
-    f"subprocess.Popen([sys.executable, '-c', {deaf!r}, {ready!r}]); time.sleep(120)"
+    f"subprocess.Popen([sys.executable, '-c', {grandchild!r}, {ready!r}]); time.sleep(120)"
 )
 subprocess.Popen([sys.executable, "-c", starter])
 while not os.path.exists(ready):
@@ -334,10 +289,20 @@ for pid in running:
 print(len(started), running)
 """
 
+GRANDCHILD = {
+    "asleep": "import sys, time",
+    # ends only when killed: its parent ends first, and it is given to init, so it is no
+    # descendant any more, yet it was started below kcompat and must not outlive it
+    "deaf to SIGTERM": "import signal, sys, time; signal.signal(signal.SIGTERM, signal.SIG_IGN)",
+}
 
-def test_a_process_whose_parent_ended_first_is_stopped_too() -> None:
+
+@pytest.mark.parametrize("grandchild", list(GRANDCHILD))
+def test_every_process_below_is_stopped(grandchild: str) -> None:
+    """Children and theirs, found as psutil finds them on any platform (not from /proc,
+    which macOS has not), are stopped."""
     done = subprocess.run(
-        [sys.executable, "-c", ORPHANED],
+        [sys.executable, "-c", STOPPING, GRANDCHILD[grandchild]],
         env=_env(),
         capture_output=True,
         text=True,

@@ -7,9 +7,17 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from kcompat.app import Color, ColorOption, ConfigOption, RepoOption, app
+from kcompat.app import (
+    BaseArgument,
+    Color,
+    ColorOption,
+    ConfigOption,
+    HeadArgument,
+    RepoOption,
+    StagedOption,
+    app,
+)
 from kcompat.changelog.formats import ChangelogFormat
-from kcompat.completion import sides
 
 if TYPE_CHECKING:
     from kcompat.changelog.model import Changelog
@@ -25,25 +33,9 @@ ChangelogFormatOption = Annotated[
 
 @app.command(short_help="What a change or a release does to the protocol.")
 def changelog(
-    base: Annotated[
-        str | None,
-        typer.Argument(
-            metavar="BASE",
-            help="BASE: a git revision, a directory, or REV:path (default: HEAD).",
-            autocompletion=sides,
-        ),
-    ] = None,
-    head: Annotated[
-        str | None,
-        typer.Argument(
-            metavar="HEAD",
-            help="HEAD: a revision, a directory or REV:path (default: working tree).",
-            autocompletion=sides,
-        ),
-    ] = None,
-    staged: Annotated[
-        bool, typer.Option("--staged", help="Compare BASE (default HEAD) with the index.")
-    ] = False,
+    base: BaseArgument = None,
+    head: HeadArgument = None,
+    staged: StagedOption = False,
     merge_base: Annotated[
         bool, typer.Option("--merge-base", help="From the merge base of BASE and HEAD.")
     ] = False,

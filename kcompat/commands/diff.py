@@ -7,32 +7,24 @@ from typing import Annotated
 
 import typer
 
-from kcompat.app import FindingsOptions, RepoOption, app, option_group, report_findings
-from kcompat.completion import sides
+from kcompat.app import (
+    BaseArgument,
+    FindingsOptions,
+    HeadArgument,
+    RepoOption,
+    StagedOption,
+    app,
+    option_group,
+    report_findings,
+)
 
 
 @app.command(short_help="Every breaking change between two revisions, with the bytes.")
 @option_group
 def diff(
-    base: Annotated[
-        str | None,
-        typer.Argument(
-            metavar="BASE",
-            help="BASE: a git revision, a directory, or REV:path (default: HEAD).",
-            autocompletion=sides,
-        ),
-    ] = None,
-    head: Annotated[
-        str | None,
-        typer.Argument(
-            metavar="HEAD",
-            help="HEAD: a revision, a directory or REV:path (default: working tree).",
-            autocompletion=sides,
-        ),
-    ] = None,
-    staged: Annotated[
-        bool, typer.Option("--staged", help="Compare BASE (default HEAD) with the index.")
-    ] = False,
+    base: BaseArgument = None,
+    head: HeadArgument = None,
+    staged: StagedOption = False,
     merge_base: Annotated[
         bool, typer.Option("--merge-base", help="Diff from the merge base of BASE and HEAD.")
     ] = False,

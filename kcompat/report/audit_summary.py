@@ -126,10 +126,7 @@ class HistorySummary:
             comparisons=_int(data.get("comparisons")),
             findings=_int(data.get("findings")),
             pairs=_pairs(data.get("pairs")),
-            per_rule=tuple(
-                RuleCount(str(r.get("rule")), str(r.get("severity")), _int(r.get("count")))
-                for r in _objects(data.get("per_rule"))
-            ),
+            per_rule=_per_rule(data.get("per_rule")),
             per_message=tuple(
                 MessageErrors(str(m.get("message")), _int(m.get("errors")))
                 for m in _objects(data.get("per_message"))
@@ -218,10 +215,7 @@ class CorpusSummary:
             messages=_int(data.get("messages")),
             findings=_int(data.get("findings")),
             mismatches=_int(data.get("mismatches")),
-            per_rule=tuple(
-                RuleCount(str(r.get("rule")), str(r.get("severity")), _int(r.get("count")))
-                for r in _objects(data.get("per_rule"))
-            ),
+            per_rule=_per_rule(data.get("per_rule")),
             per_message=tuple(
                 CorpusMessage(
                     str(m.get("message")),
@@ -316,3 +310,11 @@ def _number(value: object) -> float | None:
     if isinstance(value, int | float) and not isinstance(value, bool):
         return value
     return None
+
+
+def _per_rule(value: object) -> tuple[RuleCount, ...]:
+    """Both audits' "per_rule" list, as summary.json writes it."""
+    return tuple(
+        RuleCount(str(r.get("rule")), str(r.get("severity")), _int(r.get("count")))
+        for r in _objects(value)
+    )
