@@ -119,11 +119,33 @@ def measurements(
         )
         found["before: lint clients, in process"] = lambda: in_process(before, clients)
     if classpath is not None:
-        java = ["java", "-cp", classpath, *GENERATOR[:1], "-i", str(clients), "-o", str(out)]
-        found["Kafka's generator, clients"] = lambda: children_cpu(
-            [*java, *GENERATOR[1:]], checkout, dict(os.environ)
-        )
+        java = generator_command(classpath, clients, out)
+        found["Kafka's generator, clients"] = lambda: children_cpu(java, checkout, dict(os.environ))
     return found
+
+
+def generator_command(classpath: str, clients: Path, out: Path) -> list[str]:
+    """Kafka's generator over ``clients`` as its build runs it, writing into ``out``."""
+    java = ["java", "-cp", classpath, *GENERATOR[:1], "-i", str(clients), "-o", str(out)]
+    return [*java, *GENERATOR[1:]]
+
+
+def generator_problem(classpath: str, clients: Path, out: Path) -> str | None:
+    """Why the generator on ``classpath`` cannot be timed, or None when it generates the
+    client classes: a run that failed at once (a wrong classpath, a spec it refuses) would
+    otherwise be timed as if it had done the work."""
+    want = len(list(clients.glob("*.json")))
+    try:
+        done = subprocess.run(
+            generator_command(classpath, clients, out), capture_output=True, text=True
+        )
+    except OSError as err:
+        return f"cannot run java: {err}"
+    said = f"processed {want} Kafka message JSON file"
+    if done.returncode != 0 or said not in done.stdout:
+        last = (done.stderr.strip() or done.stdout.strip()).splitlines()[-3:]
+        return f"exit {done.returncode}, not '{said}(s)': " + " | ".join(last)
+    return None
 
 
 def main() -> int:
@@ -139,7 +161,13 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="kcompat-lint-speed-") as tmp:
         checkout = Path(tmp) / "kafka"
         subprocess.run(["git", "clone", "-q", str(BUNDLE), str(checkout)], check=True)
-        found = measurements(checkout, args.before, args.generator_classpath, Path(tmp) / "gen")
+        out = Path(tmp) / "gen"
+        if args.generator_classpath is not None:
+            problem = generator_problem(args.generator_classpath, checkout / CLIENTS, out)
+            if problem is not None:
+                print(f"Kafka's generator does not run: {problem}", file=sys.stderr)
+                return 2
+        found = measurements(checkout, args.before, args.generator_classpath, out)
         for measure in found.values():  # warm-up: the disk cache, the bytecode
             measure()
         samples: dict[str, list[float]] = {name: [] for name in found}

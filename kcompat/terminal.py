@@ -57,10 +57,12 @@ def write_output(output: str | Sequence[Line], color: str) -> None:
             for line in output:
                 console.print(styled(line))
             return
-        else:
-            from kcompat.report.text import plain
+        else:  # plain, each segment escaped (as kcompat.report.text.plain, unimported)
+            from kcompat.escaping import shown
 
-            sys.stdout.write("".join(plain(line) + "\n" for line in output))
+            sys.stdout.write(
+                "".join("".join(shown(text) for text, _ in line) + "\n" for line in output)
+            )
         sys.stdout.flush()
     except BrokenPipeError:
         silence_stdout()

@@ -22,7 +22,7 @@ from kcompat.rules.evolution.pairing import MessagePair, StructPair, pair_layout
 from kcompat.spec.model import Field, Message, show_value
 from kcompat.spec.resolve import Kind, LayoutField, Wire, resolve
 from kcompat.spec.runs import runs
-from kcompat.spec.shape import version_signature
+from kcompat.spec.shape import same_layout
 from kcompat.spec.versions import Versions
 
 #: What a change to versions a release shipped may be without breaking their bytes.
@@ -48,13 +48,13 @@ def existing_version_changes(pair: MessagePair, released: Versions) -> list[Chan
     defined, so with the same structs on both sides it is skipped."""
     base, head = pair.base, pair.head
     verdicts: dict[int, bool] = {}  # by a run's lowest version: a run has many structs
+    same_structs = _same_structs(base, head)
 
     def unchanged(run: Versions) -> bool:
         version = run.lowest
         found = verdicts.get(version)
         if found is None:
-            before, after = version_signature(base, version), version_signature(head, version)
-            found = before == after and _same_structs(base, head)
+            found = same_structs and same_layout(base, head, version)
             verdicts[version] = found
         return found
 

@@ -16,7 +16,6 @@ from kcompat.cache import Cache
 from kcompat.config import Config, ConfigChoice, ConfigError
 from kcompat.diff.check import check_pair
 from kcompat.diff.prepared import prepare_pair
-from kcompat.diff.weakened import review_configuration
 from kcompat.errors import UsageError
 from kcompat.findings import Severity
 from kcompat.modes import ReleasedMode
@@ -152,7 +151,10 @@ def run_diff(request: DiffRequest) -> DiffResult:
             baseline=request.baseline,
             code_cache=request.cache.code if request.cache is not None else None,
         )
-        # the change's own configuration edits, in the open (config-weakened)
+        # the change's own configuration edits, in the open (config-weakened); imported
+        # here, as only diff reviews them (changelog reads the sides with this module)
+        from kcompat.diff.weakened import review_configuration
+
         review = review_configuration(request, base, head, config, prepared, outcome)
     return DiffResult(
         review.outcome,

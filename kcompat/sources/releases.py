@@ -27,7 +27,7 @@ from kcompat.sources.release_source import GitReleases, git_releases
 from kcompat.sources.release_texts import ReleaseText, ReleaseTexts
 from kcompat.sources.source import SpecSource
 from kcompat.spec.model import Message
-from kcompat.spec.shape import signature_digest, wire_signature
+from kcompat.spec.shape import signature_digest, wire_changes, wire_signature
 from kcompat.spec.specfile import read_spec
 from kcompat.spec.versions import Versions
 
@@ -412,12 +412,7 @@ def changed_versions(base: Message, head: Message | None) -> Versions:
     included; see :func:`~kcompat.spec.shape.wire_signature`)."""
     if head is None:
         return Versions.none()
-    numbers = [
-        v
-        for v in (base.valid_versions & head.valid_versions).clip(4096)
-        if wire_signature(base, v) != wire_signature(head, v)
-    ]
-    return Versions.from_ranges((v, v) for v in numbers)
+    return wire_changes(base, head)  # once per pair of messages: counted, then policy
 
 
 def _change_of(base: Message, head: Message) -> Versions:

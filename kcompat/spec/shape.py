@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from kcompat.spec.model import Memo, Message
 from kcompat.spec.resolve import Kind, LayoutField, StructLayout, Wire
+from kcompat.spec.versions import Versions
 
 
 def struct_inside(wire: Wire) -> StructLayout | None:
@@ -176,6 +177,72 @@ def wire_signature(message: Message, version: int) -> tuple[object, ...]:
         found = layout_signature(resolve(message, version).root, all_defaults=False)
         cache[version] = found
     return found
+
+
+#: The versions two messages have whose wire signatures differ, kept on the newer message
+#: by the older one's identity (with the older one, so that identity stays its own).
+_WIRE_CHANGES: Memo[dict[int, tuple[Message, Versions]]] = Memo("wire_changes")
+#: :func:`wire_changes` compares versions up to this one (open-ended ranges stop here).
+WIRE_CHANGES_UPTO = 4096
+
+
+def wire_changes(base: Message, head: Message) -> Versions:
+    """The versions both messages have (up to :data:`WIRE_CHANGES_UPTO`) whose
+    :func:`wire_signature` differs, compared once per pair of messages: reading releases
+    asks twice per comparison (the releases that count, then what each shipped), and the
+    changelog once more (:func:`same_layout`)."""
+    known = _WIRE_CHANGES(head, dict)
+    found = known.get(id(base))
+    if found is None or found[0] is not base:
+        common = (base.valid_versions & head.valid_versions).clip(WIRE_CHANGES_UPTO)
+        numbers = [v for v in common if wire_signature(base, v) != wire_signature(head, v)]
+        found = (base, Versions.from_ranges((v, v) for v in numbers))
+        known[id(base)] = found
+    return found[1]
+
+
+def _known_wire_changes(base: Message, head: Message) -> Versions | None:
+    """:func:`wire_changes` if it was worked out already, else None."""
+    if not _WIRE_CHANGES.known(head):
+        return None
+    found = _WIRE_CHANGES(head, dict).get(id(base))
+    return found[1] if found is not None and found[0] is base else None
+
+
+def same_layout(before: Message, after: Message, version: int) -> bool:
+    """Whether two messages have one :func:`version_signature` at ``version``, without
+    building either: their :func:`wire_signature` differs only in the defaults of fields
+    written at the version (which versions differ so is known once releases were read:
+    :func:`wire_changes`), so with equal wire signatures the two layouts have one shape,
+    and only their defaults, field by field, remain to compare."""
+    from kcompat.spec.resolve import resolve
+
+    changed = _known_wire_changes(before, after)
+    if changed is not None and version <= WIRE_CHANGES_UPTO:
+        if version in changed:
+            return False
+    elif wire_signature(before, version) != wire_signature(after, version):
+        return False
+    return _same_defaults(resolve(before, version).root, resolve(after, version).root)
+
+
+def _same_defaults(before: StructLayout, after: StructLayout) -> bool:
+    """Every default of two layouts of one shape agrees (as :func:`layout_signature`
+    walks them: each field, then the struct or elements it holds)."""
+    for old, new in zip(before.all_fields(), after.all_fields(), strict=True):
+        if old.default.key() != new.default.key() or not _same_wire_defaults(old.wire, new.wire):
+            return False
+    return True
+
+
+def _same_wire_defaults(before: Wire, after: Wire) -> bool:
+    """The defaults inside two values of one shape agree (as :func:`_wire_signature`)."""
+    element, other = before.element, after.element
+    if element is not None and other is not None and not _same_wire_defaults(element, other):
+        return False
+    if before.struct is not None and after.struct is not None:
+        return _same_defaults(before.struct, after.struct)
+    return True
 
 
 def signature_digest(signature: tuple[object, ...]) -> str:
