@@ -18,10 +18,8 @@ from kcompat.changelog.compute import Sides, compute
 from kcompat.changelog.model import Changelog
 from kcompat.config import Config
 from kcompat.diff.check import check_pair, paired_specs
-from kcompat.diff.prepared import prepare_pair
-from kcompat.diff.run import DiffRequest, pathspecs, resolve_sides
+from kcompat.diff.run import DiffRequest, prepare_request, resolve_sides
 from kcompat.findings import Severity
-from kcompat.modes import ReleasedMode
 from kcompat.rules.registry import all_rules, rule_categories
 from kcompat.sources.git import GitRepo
 from kcompat.spec.specfile import parsed_once
@@ -45,18 +43,7 @@ def run_changelog(request: DiffRequest) -> ChangelogResult:
     )
     base, head = resolve_sides(request, repo)
     with parsed_once():  # each side parsed once: reading, checking and the changelog share it
-        prepared = prepare_pair(
-            base,
-            head,
-            pathspecs=pathspecs(config, repo),
-            released_mode=(
-                ReleasedMode.parse(request.released, "--released")
-                if request.released
-                else config.released or ReleasedMode.AUTO
-            ),
-            config=config,
-            cache=request.cache,
-        )
+        prepared = prepare_request(request, base, head, config, repo)
         paired = paired_specs(prepared)  # one pairing: the rules' and the changelog's
         outcome = check_pair(prepared, config=breaking_rules(config), proof=False, paired=paired)
         sides = Sides(paired.pairing, prepared.releases, from_findings(outcome.findings))

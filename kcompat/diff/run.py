@@ -15,7 +15,7 @@ from kcompat import progress
 from kcompat.cache import Cache
 from kcompat.config import Config, ConfigChoice, ConfigError
 from kcompat.diff.check import check_pair
-from kcompat.diff.prepared import prepare_pair
+from kcompat.diff.prepared import PreparedPair, prepare_pair
 from kcompat.errors import UsageError
 from kcompat.findings import Severity
 from kcompat.modes import ReleasedMode
@@ -109,6 +109,27 @@ def pathspecs(config: Config, repo: GitRepo | None) -> list[str]:
     return specs
 
 
+def prepare_request(
+    request: DiffRequest, base: SpecSource, head: SpecSource, config: Config, repo: GitRepo | None
+) -> PreparedPair:
+    """The comparison a request asks for, read (``--released`` over the configuration's
+    ``released``): what diff checks and the changelog reads."""
+    released = (
+        ReleasedMode.parse(request.released, "--released")
+        if request.released
+        else config.released or ReleasedMode.AUTO
+    )
+    return prepare_pair(
+        base,
+        head,
+        pathspecs=pathspecs(config, repo),
+        released_mode=released,
+        config=config,
+        history=request.history,
+        cache=request.cache,
+    )
+
+
 def run_diff(request: DiffRequest) -> DiffResult:
     repo = GitRepo.around(request.repo)
     if request.base is None and repo is not None and not repo.has_commits():
@@ -129,19 +150,7 @@ def run_diff(request: DiffRequest) -> DiffResult:
     base, head = resolve_sides(request, repo)
     progress.step(f"reading {base.label} and {head.label}")
     with parsed_once():  # each side parsed once, when read (checking reads it again)
-        prepared = prepare_pair(
-            base,
-            head,
-            pathspecs=pathspecs(config, repo),
-            released_mode=(
-                ReleasedMode.parse(request.released, "--released")
-                if request.released
-                else config.released or ReleasedMode.AUTO
-            ),
-            config=config,
-            history=request.history,
-            cache=request.cache,
-        )
+        prepared = prepare_request(request, base, head, config, repo)
         progress.step(f"checking {prepared.compared} spec files")
         outcome = check_pair(
             prepared,
