@@ -16,8 +16,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from kcompat.report.lines import Line
     from kcompat.report.tables import TableDocument, TableFormat
-    from kcompat.report.text import Line
 
 
 def console_for(color: str, stderr: bool = False):  # type: ignore[no-untyped-def]
@@ -51,18 +51,16 @@ def write_output(output: str | Sequence[Line], color: str) -> None:
         if isinstance(output, str):
             sys.stdout.write(output if output.endswith("\n") else output + "\n")
         elif uses_color(color):
-            from kcompat.report.text import styled
+            from kcompat.report.lines import styled
 
             console = console_for(color)
             for line in output:
                 console.print(styled(line))
             return
-        else:  # plain, each segment escaped (as kcompat.report.text.plain, unimported)
-            from kcompat.escaping import shown
+        else:
+            from kcompat.report.lines import plain
 
-            sys.stdout.write(
-                "".join("".join(shown(text) for text, _ in line) + "\n" for line in output)
-            )
+            sys.stdout.write("".join(plain(line) + "\n" for line in output))
         sys.stdout.flush()
     except BrokenPipeError:
         silence_stdout()

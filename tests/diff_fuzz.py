@@ -32,7 +32,8 @@ from kcompat.diff.prepared import prepare_pair
 from kcompat.modes import ReleasedMode
 from kcompat.report.document import Report
 from kcompat.report.formats import FindingsFormat
-from kcompat.report.text import plain, render_text, styled
+from kcompat.report.lines import plain, styled
+from kcompat.report.text import render_text
 from kcompat.sources.directory import DirectorySource
 from kcompat.sources.files import display_path
 from tests.test_fuzz_lint import (

@@ -10,7 +10,7 @@ from kcompat.formats import FormatRegistry
 
 if TYPE_CHECKING:
     from kcompat.changelog.model import Changelog
-    from kcompat.report.text import Line
+    from kcompat.report.lines import Line
 
 #: What a changelog renderer returns: a document, or styled lines (coloured on a terminal).
 Rendered = str | Sequence["Line"]

@@ -360,7 +360,8 @@ def _cell_lines(text: str, room: int) -> list[str]:
 def _findings(item: Explanation) -> list[RenderableType]:
     """diff's findings for the message, each with its hint, notes and bytes (a hint may
     speak of "the bytes below": they are there)."""
-    from kcompat.report.text import finding_block, styled
+    from kcompat.report.lines import styled
+    from kcompat.report.text import finding_block
 
     against = item.against
     assert against is not None

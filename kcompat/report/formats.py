@@ -12,7 +12,7 @@ from kcompat.formats import FormatRegistry
 
 if TYPE_CHECKING:
     from kcompat.report.document import Report
-    from kcompat.report.text import Line
+    from kcompat.report.lines import Line
 
 #: What a findings renderer returns: a document, or styled lines (coloured on a terminal).
 Rendered = str | Sequence["Line"]

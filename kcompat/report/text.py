@@ -10,17 +10,9 @@ a spec file reaches the terminal raw, whoever built the line.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from kcompat.escaping import shown
 from kcompat.findings import Finding, Severity
 from kcompat.report.document import Report, counts_phrase, plural, set_aside, status
-
-if TYPE_CHECKING:
-    from rich.text import Text
-
-#: A line of output: (text, rich style) segments.
-Line = tuple[tuple[str, str], ...]
+from kcompat.report.lines import Line
 
 _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
 
@@ -87,16 +79,3 @@ def summary_line(report: Report, base_label: str | None = None) -> Line:
     if not report.counted:
         return ((f"No problems in {files}{tail}.", "green"),)
     return ((f"Found {counts_phrase(report.counted)} in {files}{tail}.", "bold"),)
-
-
-def plain(line: Line) -> str:
-    return "".join(shown(text) for text, _style in line)
-
-
-def styled(line: Line) -> Text:
-    from rich.text import Text
-
-    out = Text()
-    for text, style in line:
-        out.append(shown(text), style=style or None)
-    return out
