@@ -18,6 +18,7 @@ from kcompat.rules.lint.scopes import written_objects
 from kcompat.rules.registry import Category
 from kcompat.spec.jackson import scalar_text
 from kcompat.spec.load import JArray, JObject, Position
+from kcompat.spec.model import Memo
 from kcompat.spec.specfile import SpecFile
 
 #: Keys of the unshipped draft syntax: the draft-syntax rule explains them with a migration hint.
@@ -53,21 +54,27 @@ def missing_layout_keys(spec: SpecFile) -> Iterator[tuple[JObject, str]]:
             yield obj, "versions"
 
 
-_last_validated: list[Any] = [None, ()]
+#: (kind, object, error) for each schema error of a spec, kept on its message.
+_SCHEMA_ERRORS: Memo[tuple[tuple[str, JObject, Any], ...]] = Memo("schema_errors")
 
 
 def _schema_errors(spec: SpecFile) -> tuple[tuple[str, JObject, Any], ...]:
-    """One validation pass per file, shared by the four schema rules (run back to back)."""
-    if _last_validated[0] is not spec:
+    """One validation pass per file, shared by the five schema rules: the runner calls
+    each rule on every file in turn, so the pass is memoised on the file's message. A
+    file without a message has no object to check (its root is not one)."""
+    message = spec.message
+    if message is None:
+        return ()
+
+    def validate() -> tuple[tuple[str, JObject, Any], ...]:
         flat = flat_schemas()
-        found = tuple(
+        return tuple(
             (kind, obj, error)
             for kind, obj in written_objects(spec)
             for error in flat[kind].errors(obj)
         )
-        _last_validated[:] = [spec, found]
-    result: tuple[tuple[str, JObject, Any], ...] = _last_validated[1]
-    return result
+
+    return _SCHEMA_ERRORS(message, validate)
 
 
 def _target(obj: JObject, error: Any) -> tuple[JObject | JArray, str | None]:
