@@ -40,15 +40,16 @@ def duplicate_field_name(message: Message, report: Reporter) -> None:
     """Two fields with the same name in one struct."""
     for scope in scopes(message):
         seen: dict[str, int] = {}
-        for field, node, about in written_fields(scope, report):
+        for field, node in written_fields(scope):
             if not field.name:
                 continue
             if field.name in seen:
-                about(
+                report(
                     node.where_value("name"),
                     f"field {field.name!r} is defined twice in {scope.name} (first at line "
                     f"{seen[field.name]})",
                     hint="rename or remove one of them",
+                    field_path=scope.field_path(field),
                 )
             else:
                 seen[field.name] = node.pos[0]
@@ -82,18 +83,19 @@ def field_name_case_clash(message: Message, report: Reporter) -> None:
     for scope in scopes(message):
         camel: dict[str, str] = {}
         snake: dict[str, str] = {}
-        for field, node, about in written_fields(scope, report):
+        for field, node in written_fields(scope):
             if not field.name:
                 continue
             other, what = camel.get(_camel(field.name)), f"accessor {_camel(field.name)}()"
             if other is None or other == field.name:
                 other, what = snake.get(_snake(field.name)), f"schema name {_snake(field.name)}"
             if other is not None and other != field.name:
-                about(
+                report(
                     node.where_value("name"),
                     f"field {field.name!r} differs from {other!r} only in case; both get the "
                     f"generated {what}",
                     hint="give one of them a name that differs in more than case",
+                    field_path=scope.field_path(field),
                 )
             camel.setdefault(_camel(field.name), field.name)
             snake.setdefault(_snake(field.name), field.name)

@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from kcompat.findings import Reporter
 from kcompat.spec.load import JArray, JObject
 from kcompat.spec.model import Field, Memo, Message
 from kcompat.spec.specfile import SpecFile
@@ -35,6 +34,7 @@ class Scope:
 #: A message's scopes, and its fields with their scopes (every lint rule walks them).
 _SCOPES: Memo[tuple[Scope, ...]] = Memo("scopes")
 _FIELDS: Memo[tuple[tuple[Scope, Field], ...]] = Memo("fields_with_scopes")
+_WRITTEN: Memo[tuple[tuple[Scope, Field, JObject], ...]] = Memo("written_fields")
 
 
 def scopes(message: Message) -> tuple[Scope, ...]:
@@ -85,22 +85,28 @@ def fields_of(message: Message) -> tuple[tuple[Scope, Field], ...]:
     )
 
 
-def written_fields(scope: Scope, report: Reporter) -> Iterator[tuple[Field, JObject, Reporter]]:
-    """The scope's fields written in the spec (with a JSON node), each with ``report`` naming
-    its path: for rules that check a field against its siblings."""
+def written_fields(scope: Scope) -> Iterator[tuple[Field, JObject]]:
+    """The scope's fields written in the spec (with a JSON node): for rules that check a
+    field against its siblings (a finding names the field: ``field_path=``
+    ``scope.field_path(field)``)."""
     for field in scope.fields:
         if field.node is not None:
-            yield field, field.node, report.about(scope.field_path(field))
+            yield field, field.node
 
 
-def each_field(
-    message: Message, report: Reporter
-) -> Iterator[tuple[Scope, Field, JObject, Reporter]]:
-    """Every field written in the spec, with its scope, its JSON node, and ``report`` naming
-    its path: what a field rule is handed, for rules that also need the whole message."""
-    for scope in scopes(message):
-        for field, node, about in written_fields(scope, report):
-            yield scope, field, node, about
+def each_field(message: Message) -> tuple[tuple[Scope, Field, JObject], ...]:
+    """Every field written in the spec, with its scope and its JSON node (memoised): what
+    the field walk hands each field rule, and what rules that also need the whole message
+    go through (a finding names the field: ``field_path=scope.field_path(field)``)."""
+
+    def written() -> tuple[tuple[Scope, Field, JObject], ...]:
+        return tuple(
+            (scope, field, field.node)
+            for scope, field in fields_of(message)
+            if field.node is not None
+        )
+
+    return _WRITTEN(message, written)
 
 
 def written_objects(spec: SpecFile) -> Iterator[tuple[str, JObject]]:

@@ -44,13 +44,14 @@ def common_struct_lowercase(message: Message, report: Reporter) -> None:
 def common_struct_inline(message: Message, report: Reporter) -> None:
     """A field re-specifies a common struct inline with its own fields."""
     common = {s.name for s in message.common_structs}
-    for scope, field, node, about in each_field(message, report):
+    for scope, field, node in each_field(message):
         if field.type.base in common and "fields" in node and field.fields:
-            about(
+            report(
                 node,
                 f"{scope.field_path(field)} re-specifies common struct {field.type.base} inline",
                 key="fields",
                 hint="remove the inline fields (the common struct defines them)",
+                field_path=scope.field_path(field),
             )
 
 

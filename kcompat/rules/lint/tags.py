@@ -101,15 +101,16 @@ def tag_duplicate(message: Message, report: Reporter) -> None:
     for scope in scopes(message):
         seen: dict[int, str] = {}
         tags = [f.tag for f in scope.fields if f.tag is not None and f.node is not None]
-        for field, node, about in written_fields(scope, report):
+        for field, node in written_fields(scope):
             if field.tag is None:
                 continue
             if field.tag in seen:
-                about(
+                report(
                     node.where_value("tag"),
                     f"tag {field.tag} of {scope.field_path(field)} is already used by "
                     f"{seen[field.tag]}",
                     hint=f"use tag {max(tags) + 1}, the next free one",
+                    field_path=scope.field_path(field),
                 )
             else:
                 seen[field.tag] = scope.field_path(field)
@@ -174,14 +175,14 @@ def tagged_versions_outside_versions(
 def tagged_versions_not_flexible(message: Message, report: Reporter) -> None:
     """A field tagged in versions that are not flexible (no tagged-field section)."""
     flexible = message.flexible_versions
-    for scope, field, node, about in each_field(message, report):
+    for scope, field, node in each_field(message):
         tagged = field.tagged_versions
         if tagged.empty:
             continue
         effective = field.flexible_versions if field.flexible_versions is not None else flexible
         extra = tagged - effective
         if not extra.empty:
-            about(
+            report(
                 node.where_value("taggedVersions"),
                 f"{scope.field_path(field)} is tagged in versions {extra}, which are not "
                 f"flexible (flexibleVersions {effective})",
@@ -192,6 +193,7 @@ def tagged_versions_not_flexible(message: Message, report: Reporter) -> None:
                     if not effective.empty
                     else "tagged fields need flexible versions"
                 ),
+                field_path=scope.field_path(field),
             )
 
 

@@ -136,15 +136,16 @@ def undefined_struct(message: Message, report: Reporter) -> None:
     """A struct type with no definition (Kafka silently makes it empty, e.g. Int32)."""
     common = {s.name: s for s in message.common_structs}  # in definition order
     inline = {s.name for s in message.structs if not s.common}
-    for scope, field, node, about in each_field(message, report):
+    for scope, field, node in each_field(message):
         if not _names_undefined_struct(field, node, common):
             continue
         name = field.type.base
-        about(
+        report(
             node.where_value("type"),
             f"struct type {name!r} of {scope.field_path(field)} is not defined (Kafka would "
             "silently make it an empty struct)",
             hint=_undefined_struct_hint(field, common, inline),
+            field_path=scope.field_path(field),
         )
 
 
@@ -254,15 +255,16 @@ def flexible_override_type(scope: Scope, field: Field, node: JObject, report: Re
 @message_rule("flexible-override-wider", Category.TYPES, Severity.ERROR)
 def flexible_override_wider(message: Message, report: Reporter) -> None:
     """A field's flexibleVersions override includes versions the message does not."""
-    for scope, field, node, about in each_field(message, report):
+    for scope, field, node in each_field(message):
         override = field.flexible_versions
         if override is None:
             continue
         extra = override - message.flexible_versions
         if not extra.empty:
-            about(
+            report(
                 node.where_value("flexibleVersions"),
                 f"{scope.field_path(field)} overrides flexibleVersions with {override}, wider "
                 f"than the message's {message.flexible_versions}",
                 hint="an override may only narrow flexibility (RequestHeader.ClientId uses none)",
+                field_path=scope.field_path(field),
             )

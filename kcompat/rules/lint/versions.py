@@ -144,7 +144,7 @@ def flexible_versions_not_open(message: Message, report: Reporter) -> None:
 def versions_outside_parent(message: Message, report: Reporter) -> None:
     """A field whose versions never overlap its message's or parent's: it is never sent."""
     common = _common_names(message)
-    for scope, field, node, about in each_field(message, report):
+    for scope, field, node in each_field(message):
         if field.versions.empty or scope.versions.empty:
             continue
         if _inline_struct(field, common):
@@ -162,11 +162,12 @@ def versions_outside_parent(message: Message, report: Reporter) -> None:
                 else f"its parent {scope.path}'s versions"
             )
         )
-        about(
+        report(
             node.where_value("versions"),
             f"field {scope.field_path(field)} has versions {field.versions}, outside "
             f"{owner} ({scope.versions}): it is never on the wire",
             hint="fix the range, or delete the field if its versions are gone",
+            field_path=scope.field_path(field),
         )
 
 
