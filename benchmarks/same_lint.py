@@ -131,10 +131,23 @@ def compare(envs: tuple[dict[str, str], dict[str, str]], runs: list[Run]) -> lis
     differences = []
     with ThreadPoolExecutor(2) as pool:
         for run in runs:
-            before, after = pool.map(lambda env, r=run: outcome(env, r), envs)  # type: ignore[misc]
+            before, after = pool.map(lambda env, r=run: outcome(env, r), envs)
             if before != after:
-                differences.append(f"{run[0]}: kcompat {' '.join(run[1])}")
+                differences.append(f"{run[0]}: kcompat {' '.join(run[1])}: {where(before, after)}")
     return differences
+
+
+def where(before: tuple[int, bytes, bytes], after: tuple[int, bytes, bytes]) -> str:
+    """The exit statuses, or the first line that differs, and in which stream."""
+    if before[0] != after[0]:
+        return f"exit {before[0]} before, {after[0]} after"
+    for name, old, new in (("stdout", before[1], after[1]), ("stderr", before[2], after[2])):
+        for old_line, new_line in zip(old.splitlines(), new.splitlines(), strict=False):
+            if old_line != new_line:
+                return f"{name}: {old_line[:200]!r} before, {new_line[:200]!r} after"
+        if old != new:
+            return f"{name}: {len(old.splitlines())} lines before, {len(new.splitlines())} after"
+    return "?"
 
 
 def main() -> int:

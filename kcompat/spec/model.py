@@ -12,6 +12,7 @@ import math
 import uuid
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, ClassVar, Generic, TypeVar, cast
 
@@ -75,7 +76,7 @@ class FieldType:
     @property
     def base(self) -> str:
         """The element type's name (``Topic`` for ``[]Topic``)."""
-        return self.text[2:] if self.is_array else self.text
+        return self.text.removeprefix("[]")
 
     @property
     def is_primitive(self) -> bool:
@@ -93,7 +94,7 @@ class FieldType:
     @property
     def has_struct(self) -> bool:
         """A struct or an array of structs, i.e. the field may carry ``fields``."""
-        return _is_struct_name(self.base)
+        return _names_struct(self.text)
 
     @property
     def is_int(self) -> bool:
@@ -117,6 +118,14 @@ class FieldType:
 
 def _is_struct_name(name: str) -> bool:
     return bool(name) and name[0].isupper() and name.isidentifier()
+
+
+@lru_cache(maxsize=4096)
+def _names_struct(text: str) -> bool:
+    """Whether a type as written is a struct or an array of structs: asked of every field
+    by many lint rules, about the few hundred type names one folder's specs use, so kept
+    by name (a bounded cache: a history's names stay few, hostile ones cannot grow it)."""
+    return _is_struct_name(text.removeprefix("[]"))
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable
 
 from kcompat.findings import Reporter, Severity
 from kcompat.rules.lint.adapters import document_rule
@@ -18,21 +18,32 @@ _MIGRATION = {
 }
 
 
-def _objects(value: object) -> Iterator[JObject]:
+_CONTAINERS = (JObject, JArray)
+
+
+def _objects(value: object, found: list[JObject]) -> list[JObject]:
+    """Every object of the document at any depth, in document order (depth first), into
+    ``found``; only containers are gone into, so a spec's many scalars cost little."""
     if isinstance(value, JObject):
-        yield value
-        for child in value.values():
-            yield from _objects(child)
+        found.append(value)
+        children: Iterable[object] = value.values()
     elif isinstance(value, JArray):
-        for item in value:
-            yield from _objects(item)
+        children = value
+    else:
+        return found
+    for child in children:
+        if isinstance(child, _CONTAINERS):
+            _objects(child, found)
+    return found
 
 
 @document_rule("draft-syntax", Category.SYNTAX, Severity.ERROR)
 def draft_syntax(spec: SpecFile, report: Reporter) -> None:
     """The unshipped KIP-482 draft syntax (optionalFields, versionsWithOptional, ...)."""
     root = spec.document.root if spec.document is not None else None
-    for obj in _objects(root):
+    for obj in _objects(root, []):
+        if obj.keys().isdisjoint(_MIGRATION):
+            continue
         for key, hint in _MIGRATION.items():
             if key in obj:
                 report(

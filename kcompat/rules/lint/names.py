@@ -84,21 +84,25 @@ def field_name_case_clash(message: Message, report: Reporter) -> None:
         camel: dict[str, str] = {}
         snake: dict[str, str] = {}
         for field, node in written_fields(scope):
-            if not field.name:
+            name = field.name
+            if not name:
                 continue
-            other, what = camel.get(_camel(field.name)), f"accessor {_camel(field.name)}()"
-            if other is None or other == field.name:
-                other, what = snake.get(_snake(field.name)), f"schema name {_snake(field.name)}"
-            if other is not None and other != field.name:
+            as_camel, as_snake = _camel(name), _snake(name)
+            other = camel.get(as_camel)
+            if other is None or other == name:
+                other, what = snake.get(as_snake), f"schema name {as_snake}"
+            else:
+                what = f"accessor {as_camel}()"
+            if other is not None and other != name:
                 report(
                     node.where_value("name"),
-                    f"field {field.name!r} differs from {other!r} only in case; both get the "
+                    f"field {name!r} differs from {other!r} only in case; both get the "
                     f"generated {what}",
                     hint="give one of them a name that differs in more than case",
                     field_path=scope.field_path(field),
                 )
-            camel.setdefault(_camel(field.name), field.name)
-            snake.setdefault(_snake(field.name), field.name)
+            camel.setdefault(as_camel, name)
+            snake.setdefault(as_snake, name)
 
 
 @message_rule("message-name-suffix", Category.NAMES, Severity.ERROR)

@@ -31,10 +31,12 @@ class Scope:
         return f"{self.path}.{field.name}" if self.path else field.name
 
 
-#: A message's scopes, and its fields with their scopes (every lint rule walks them).
+#: A message's scopes, its fields with their scopes, the fields written in the spec, and
+#: the document's objects (every lint rule walks some of them).
 _SCOPES: Memo[tuple[Scope, ...]] = Memo("scopes")
 _FIELDS: Memo[tuple[tuple[Scope, Field], ...]] = Memo("fields_with_scopes")
 _WRITTEN: Memo[tuple[tuple[Scope, Field, JObject], ...]] = Memo("written_fields")
+_OBJECTS: Memo[tuple[tuple[str, JObject], ...]] = Memo("written_objects")
 
 
 def scopes(message: Message) -> tuple[Scope, ...]:
@@ -109,13 +111,19 @@ def each_field(message: Message) -> tuple[tuple[Scope, Field, JObject], ...]:
     return _WRITTEN(message, written)
 
 
-def written_objects(spec: SpecFile) -> Iterator[tuple[str, JObject]]:
+def written_objects(spec: SpecFile) -> tuple[tuple[str, JObject], ...]:
     """Every object of the document as written, in order, with the schema it follows: the
     message (``"message"``), each field at any depth (``"field"``), each common struct
-    (``"commonStruct"``); nothing if the document is not an object."""
-    root = spec.document.root if spec.document is not None else None
-    if not isinstance(root, JObject):
-        return
+    (``"commonStruct"``); nothing if the document is not an object (then it has no
+    message). Memoised on the message: the schema and version rules each go through them."""
+    message = spec.message
+    if message is None or message.node is None:
+        return ()
+    root = message.node
+    return _OBJECTS(message, lambda: tuple(_objects(root)))
+
+
+def _objects(root: JObject) -> Iterator[tuple[str, JObject]]:
     yield "message", root
 
     def fields(value: object) -> Iterator[tuple[str, JObject]]:

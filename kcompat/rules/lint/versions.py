@@ -11,7 +11,7 @@ from kcompat.rules.lint.scopes import Scope, each_field, fields_of, written_obje
 from kcompat.rules.registry import Category
 from kcompat.spec.jackson import scalar_text
 from kcompat.spec.load import JObject
-from kcompat.spec.model import Field, Message
+from kcompat.spec.model import Field, Memo, Message
 from kcompat.spec.specfile import SpecFile
 from kcompat.spec.versions import Versions, VersionSyntaxError
 
@@ -33,15 +33,33 @@ def _version_values(spec: SpecFile, *, blank: bool) -> Iterator[tuple[str, JObje
     """(kind, object, key, text) for every version string of a document, the kind
     ``"encoding"`` for a range of an encoding object: only the blank ones Kafka reads as
     none (``blank``, blank-versions' findings), or all the others (invalid-versions')."""
-    for kind, obj in written_objects(spec):
-        for key in _KEYS[kind]:
-            text = _text(obj.get(key))
-            if text is not None and _blank_means_none(obj, key, text) == blank:
-                yield kind, obj, key, text
-        encoding = obj.get("encoding") if kind == "field" and not blank else None
-        if isinstance(encoding, JObject):
-            for range_text in encoding:
-                yield "encoding", encoding, range_text, range_text
+    for kind, obj, key, text, is_blank in _version_texts(spec):
+        if is_blank == blank:
+            yield kind, obj, key, text
+
+
+#: Every version string of a document, whether blank means none: read once for both rules.
+_VERSION_TEXTS: Memo[tuple[tuple[str, JObject, str, str, bool], ...]] = Memo("version_texts")
+
+
+def _version_texts(spec: SpecFile) -> tuple[tuple[str, JObject, str, str, bool], ...]:
+    """(kind, object, key, text, blank means none) for every version string of a document,
+    in order (an encoding object's ranges after the other keys of its field)."""
+    if spec.message is None:
+        return ()  # no object at all
+
+    def read() -> Iterator[tuple[str, JObject, str, str, bool]]:
+        for kind, obj in written_objects(spec):
+            for key in _KEYS[kind]:
+                text = _text(obj.get(key))
+                if text is not None:
+                    yield kind, obj, key, text, _blank_means_none(obj, key, text)
+            encoding = obj.get("encoding") if kind == "field" else None
+            if isinstance(encoding, JObject):
+                for range_text in encoding:
+                    yield "encoding", encoding, range_text, range_text, False
+
+    return _VERSION_TEXTS(spec.message, lambda: tuple(read()))
 
 
 @document_rule("invalid-versions", Category.VERSIONS, Severity.ERROR)

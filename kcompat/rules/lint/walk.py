@@ -14,8 +14,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from kcompat.findings import Finding, Reporter
+from kcompat.rules.lint.adapters import FieldCheck, field_check
 from kcompat.rules.lint.scopes import each_field
 from kcompat.rules.registry import Rule, Subject
+from kcompat.spec.model import Message
 from kcompat.spec.specfile import SpecFile
 
 
@@ -23,7 +25,7 @@ def lint_findings(rules: Sequence[Rule], specs: Sequence[SpecFile]) -> list[Find
     """The raw findings of lint ``rules`` (none of them set rules) on ``specs``."""
     documents = [r for r in rules if r.subject is Subject.DOCUMENT]
     messages = [r for r in rules if r.subject is Subject.MESSAGE]
-    fields = [r for r in rules if r.subject is Subject.FIELD]
+    fields = [(r, field_check(r)) for r in rules if r.subject is Subject.FIELD]
     found: list[Finding] = []
     if not rules:
         return found
@@ -38,21 +40,19 @@ def lint_findings(rules: Sequence[Rule], specs: Sequence[SpecFile]) -> list[Find
                 report.rule = rule
                 rule.run(spec.message, report, None)
             if fields:
-                walk_fields(fields, spec, report)
+                walk_fields(fields, spec.message, report)
     return found
 
 
-def walk_fields(rules: Sequence[Rule], spec: SpecFile, report: Reporter) -> None:
-    """Every field written in ``spec`` to every field rule, in one walk."""
-    message = spec.message
-    if message is None:
-        return
-    for subject in each_field(message):  # (scope, field, node): what a field rule is given
-        scope, field, _node = subject
+def walk_fields(
+    checks: Sequence[tuple[Rule, FieldCheck]], message: Message, report: Reporter
+) -> None:
+    """Every field written in ``message`` to every field rule's check, in one walk."""
+    for scope, field, node in each_field(message):
         report.field_path = scope.field_path(field)
-        for rule in rules:
+        for rule, check in checks:
             report.rule = rule
-            rule.run(subject, report, None)
+            check(scope, field, node, report)
 
 
 def spec_name(spec: SpecFile) -> str:
