@@ -23,7 +23,7 @@ in order, kcompat comments; or the error's message and position; and the built m
 - object members in every shape near the common ``"key": scalar`` one: keys and values
   with escapes, control characters, numbers of every form and length, literals and
   look-alikes, comments, line ends and stray characters between key, colon, value and
-  comma, duplicate keys and trailing commas.
+  comma, duplicate keys and trailing commas; and nesting around the depth limit.
 
 Prints the counts of each kind, how many read with an error or with notes, and every
 difference (the first few in full); exits 1 when there is one.
@@ -274,6 +274,8 @@ def member_shapes() -> Iterator[Input]:
                 )
             yield "shape.json", f'{{"first": 1,{member}'.encode("utf-8", "surrogatepass")
         yield "shape.json", f"{{{key}: {value}{tail}".encode("utf-8", "surrogatepass")
+    for depth, opener in itertools.product(range(60, 70), ('{"a": ', '{"a":[', "[", '[{"a":{')):
+        yield "shape.json", (opener * depth).encode() + b"1" + b"]}" * depth
         yield (
             "shape.json",
             f'{{"name": 1, {key}: {value}, "name": {value}{tail}'.encode("utf-8", "surrogatepass"),

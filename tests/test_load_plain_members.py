@@ -1,4 +1,5 @@
-"""The loader's fast path for plain object members (``"key": scalar,`` in one match).
+"""The loader's fast path for plain object members (``"key": scalar,`` or ``"key": [``
+in one match).
 
 Every member the fast path reads must come out exactly as the token path would have read
 it (values, key and value positions, duplicate-key notes, the trailing comma's place),
@@ -97,9 +98,9 @@ def test_plain_members_are_read_in_one_match_each() -> None:
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(load, "_MEMBER", counting)
         document = parse_document(SPEC)
-    # the 19 members with a scalar value; "fields" (an array) is for the token path
-    assert sum(1 for _ in re.finditer(r'"\w+": *\t*[-"\w]', SPEC)) == 19
-    assert counting.matched == 19
+    # the 19 members with a scalar value, and "fields" (which opens an array)
+    assert sum(1 for _ in re.finditer(r'"\w+": *\t*[-"\w\[]', SPEC)) == 20
+    assert counting.matched == 20
     fields = document.root["fields"]
     assert fields[1].key_pos["versions"] == (7, 38) and fields[1].value_pos["versions"] == (7, 50)
     assert dict(fields[2]) == {"name": "C", "about": ""}
@@ -126,6 +127,10 @@ PLAIN_MEMBERS = [
     '"k": null',
     '"": ""',
     '"é": "\u2028"',
+    '"k": [1]',
+    '"k": {}',
+    '"k":[',
+    '"k": {"a": 1}',
 ]
 NOT_PLAIN = {
     '"k": "a\\"b"': "an escape in the value",
@@ -144,8 +149,6 @@ NOT_PLAIN = {
     '"k": "a\tb"': "a control character in the string",
     '"k": "open': "an unterminated string",
     "'k': 1": "a single-quoted key",
-    '"k": [1]': "an array value",
-    '"k": {}': "an object value",
     '"k" 1': "no colon",
     '"k": ,': "no value",
     '"k":: 1': "two colons",
@@ -165,6 +168,19 @@ def test_any_other_member_falls_back_to_the_token_path(member: str) -> None:
     assert PLAIN.match(member, 0) is None
     for text in ("{" + member + "}", '{"a": [{"first": 1,\n ' + member + ',"x": 1}]}'):
         same_as_token_path(text)
+
+
+@pytest.mark.parametrize("depth", [load.MAX_DEPTH - 1, load.MAX_DEPTH, load.MAX_DEPTH + 1])
+@pytest.mark.parametrize("opener", ["{", "["])
+def test_containers_opened_by_plain_members_count_towards_the_depth_limit(
+    depth: int, opener: str
+) -> None:
+    closer = "}" if opener == "{" else "]"
+    text = '{"a": ' * (depth - 1) + opener + closer + "}" * (depth - 1)
+    found = same_as_token_path(text)
+    assert (found[0] == "error") == (depth > load.MAX_DEPTH)
+    if depth > load.MAX_DEPTH:
+        assert found[2] == (1, 6 * load.MAX_DEPTH + 1)  # where the 65th container opens
 
 
 @pytest.mark.parametrize(

@@ -54,19 +54,23 @@ _TOKEN = re.compile(
     re.VERBOSE,
 )
 _COMMENT = re.compile(_LINE_COMMENT + "|" + _BLOCK_COMMENT)
-# The common object member, ``"key": scalar`` and the comma after it, in one match
-# instead of four trips through the tokenizer. It takes only what the token path reads
-# the same way with no note, error or comment to keep: plain whitespace (a line end only
-# before the key), a key and a string without escapes, an integer of at most 18 digits,
-# a literal. Anything else does not match, and the token path reads the member.
+# The common object member in one match instead of three or four trips through the
+# tokenizer: ``"key": scalar`` and the comma after it, or ``"key": [`` (or ``{``). It
+# takes only what the token path reads the same way with no note, error or comment to
+# keep: plain whitespace (a line end only before the key), a key and a string without
+# escapes, an integer of at most 18 digits, a literal. Anything else does not match, and
+# the token path reads the member.
 _MEMBER = re.compile(
     r"""
     [ \t\r\n]*
     "(?P<key>[^"\\\x00-\x1f]*)" [ \t]* : [ \t]*
-    (?P<value>"[^"\\\x00-\x1f]*"
-      | -?(?:0|[1-9][0-9]{0,17})(?![0-9A-Za-z_.])
-      | (?:true|false|null)(?![0-9A-Za-z_]))
-    [ \t]* (?P<comma>,)?
+    (?:
+      (?P<value>"[^"\\\x00-\x1f]*"
+        | -?(?:0|[1-9][0-9]{0,17})(?![0-9A-Za-z_.])
+        | (?:true|false|null)(?![0-9A-Za-z_]))
+      [ \t]* (?P<comma>,)?
+    | (?P<opener>[{\[])
+    )
     """,
     re.VERBOSE,
 )
@@ -278,11 +282,13 @@ class _Parser:
         while stack:
             container = stack[-1]
             if expect_value and isinstance(container, JObject):
-                comma = self._plain_members(container)
-                if comma is not None:  # what follows is for the token path
-                    expect_value, first = comma, False
+                due = self._plain_members(stack)
+                if due is not None:
+                    expect_value, first = due, stack[-1] is not container
+                    if first:  # the last member opened a container: read into it
+                        continue
             kind, token, offset = self._next()
-            where = self._where(offset)
+            where = (self.line, offset - self.line_start + 1)  # _where(), inlined: every token
             if kind == "eof":
                 raise _unclosed(container, where)
             if kind == "punct" and token in "}]":
@@ -363,19 +369,22 @@ class _Parser:
         container[key] = value
         return child
 
-    def _plain_members(self, container: JObject) -> bool | None:
-        """Read the run of plain members (:data:`_MEMBER`) that starts here, each as
-        :meth:`_object_member` would; ``None`` when there is none, else whether the last
-        one had a comma after it (so that another member is due)."""
+    def _plain_members(self, stack: list[JObject | JArray]) -> bool | None:
+        """Read the run of plain members (:data:`_MEMBER`) that starts here in the object
+        atop ``stack``, each as :meth:`_object_member` would; ``None`` when there is none,
+        else whether a member is due next: after a comma, or in the container the last
+        member opened (pushed on ``stack``)."""
         text, lines = self.text, self.lines
         pos = self.pos
         member = _MEMBER.match(text, pos)
         if member is None:
             return None
+        container = stack[-1]
+        assert isinstance(container, JObject)
         line, line_start = self.line, self.line_start
         key_pos, value_pos = container.key_pos, container.value_pos
         while member is not None:
-            key, token, comma = member.groups()
+            key, token, comma, opener = member.groups()
             key_at = member.start(1) - 1  # the key's opening quote
             count = lines.count("\n", pos, key_at)
             if count:  # only the whitespace before the key may end lines
@@ -385,14 +394,22 @@ class _Parser:
             if key in container:
                 self._duplicate_key(container, key, where)
             key_pos[key] = where
+            pos = member.end()
+            if opener is not None:  # the value is a container, read next
+                break
             value_pos[key] = (line, member.start(2) - line_start + 1)
             if token[0] == '"':
                 container[key] = token[1:-1]
             else:
                 container[key] = _LITERALS[token] if token in _LITERALS else int(token)
-            pos = member.end()
             member = _MEMBER.match(text, pos) if comma is not None else None
         self.pos, self.line, self.line_start = pos, line, line_start
+        if opener is not None:
+            child = container[key] = self._open(opener, pos - 1)  # the opener ends the match
+            value_pos[key] = child.pos
+            stack.append(child)
+            self._check_depth(len(stack), child.pos)
+            return True
         if comma is None:
             return False
         self._last_comma = (line, pos - line_start)  # the comma ends the match
