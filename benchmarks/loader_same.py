@@ -260,7 +260,8 @@ TAILS = ("}", ",}", ", }", ',"z": 1}', ',\n"z": 1}', ",,}", ' "z": 1}', "]", "",
 
 
 def member_shapes() -> Iterator[Input]:
-    """``{"first": 1, KEY:VALUE TAIL`` with one gap changed at a time, at two depths."""
+    """``{"first": 1, KEY:VALUE TAIL`` with one gap changed at a time, at two depths; a
+    repeated key; nesting around the depth limit."""
     default = ("\n  ", "", " ", "")
     for key, value, tail in itertools.product(KEYS, VALUES, TAILS):
         for slot, gap in itertools.product(range(4), GAPS):
@@ -274,12 +275,12 @@ def member_shapes() -> Iterator[Input]:
                 )
             yield "shape.json", f'{{"first": 1,{member}'.encode("utf-8", "surrogatepass")
         yield "shape.json", f"{{{key}: {value}{tail}".encode("utf-8", "surrogatepass")
-    for depth, opener in itertools.product(range(60, 70), ('{"a": ', '{"a":[', "[", '[{"a":{')):
-        yield "shape.json", (opener * depth).encode() + b"1" + b"]}" * depth
         yield (
             "shape.json",
             f'{{"name": 1, {key}: {value}, "name": {value}{tail}'.encode("utf-8", "surrogatepass"),
         )
+    for depth, opener in itertools.product(range(60, 70), ('{"a": ', '{"a":[', "[", '[{"a":{')):
+        yield "shape.json", (opener * depth).encode() + b"1" + b"]}" * depth
 
 
 # -- comparing ----------------------------------------------------------------------------------
