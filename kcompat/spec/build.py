@@ -88,8 +88,9 @@ def _bool(value: Any) -> bool:
 
 
 def _versions(value: Any, fallback: Versions | None = None) -> Versions:
-    # Jackson reads a JSON number or boolean where a string belongs as its text
-    parsed = Versions.try_parse(scalar_text(value))
+    # Jackson reads a JSON number or boolean where a string belongs as its text; most
+    # version keys a field may have are absent (None), which needs no parsing
+    parsed = None if value is None else Versions.try_parse(scalar_text(value))
     if parsed is None:
         return fallback if fallback is not None else Versions.none()
     return parsed
@@ -102,6 +103,8 @@ def _objects(value: Any) -> list[JObject]:
 
 
 def _fields(value: Any, parent_versions: Versions) -> tuple[Field, ...]:
+    if not isinstance(value, JArray):  # most fields have no "fields"
+        return ()
     return tuple(_field(node, parent_versions) for node in _objects(value))
 
 

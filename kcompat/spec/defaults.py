@@ -14,6 +14,7 @@ import math
 import re
 import uuid
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 from kcompat.spec.model import EMPTY_STRUCT, INT_TYPES, ZERO_UUID, Default, FieldType
@@ -29,17 +30,19 @@ def implicit_default(field_type: FieldType) -> Any:
     """The value a reader assumes for an absent field with no custom default."""
     if field_type.is_array:
         return ()
-    name = field_type.text
-    if name in INT_TYPES:
-        return 0
-    return {
-        "bool": False,
-        "float64": 0.0,
-        "string": "",
-        "bytes": b"",
-        "records": None,
-        "uuid": ZERO_UUID,
-    }.get(name, EMPTY_STRUCT)
+    return _IMPLICIT.get(field_type.text, EMPTY_STRUCT)
+
+
+#: The implicit default of each primitive type (any other name is a struct's).
+_IMPLICIT: dict[str, Any] = {
+    **{name: 0 for name in INT_TYPES},
+    "bool": False,
+    "float64": 0.0,
+    "string": "",
+    "bytes": b"",
+    "records": None,
+    "uuid": ZERO_UUID,
+}
 
 
 def default_text(raw: object) -> str | None:
@@ -57,9 +60,9 @@ def parse_default(
     raw: object, field_type: FieldType, versions: Versions, nullable_versions: Versions
 ) -> Default:
     """Interpret a ``default`` value for a field; never raises (errors go in ``error``)."""
-    implicit = implicit_default(field_type)
     if raw is None:
-        return Default(None, implicit)
+        return _no_default(field_type.text)
+    implicit = implicit_default(field_type)
     text = default_text(raw)
     if text is None:
         return Default(repr(raw), implicit, "a default must be a string (or a plain number)")
@@ -68,6 +71,13 @@ def parse_default(
     except ValueError as err:
         return Default(text, implicit, str(err))
     return Default(text, value)
+
+
+@lru_cache(maxsize=1024)
+def _no_default(type_text: str) -> Default:
+    """The default of a field that sets none: one per type (most fields set none, and a
+    :class:`Default` is immutable)."""
+    return Default(None, implicit_default(FieldType(type_text)))
 
 
 def _typed(text: str, field_type: FieldType, versions: Versions, nullable: Versions) -> Any:

@@ -54,6 +54,26 @@ _TOKEN = re.compile(
     re.VERBOSE,
 )
 _COMMENT = re.compile(_LINE_COMMENT + "|" + _BLOCK_COMMENT)
+# The common object member in one match instead of three or four trips through the
+# tokenizer: ``"key": scalar`` and the comma after it, or ``"key": [`` (or ``{``). It
+# takes only what the token path reads the same way with no note, error or comment to
+# keep: plain whitespace (a line end only before the key), a key and a string without
+# escapes, an integer of at most 18 digits, a literal. Anything else does not match, and
+# the token path reads the member.
+_MEMBER = re.compile(
+    r"""
+    [ \t\r\n]*
+    "(?P<key>[^"\\\x00-\x1f]*)" [ \t]* : [ \t]*
+    (?:
+      (?P<value>"[^"\\\x00-\x1f]*"
+        | -?(?:0|[1-9][0-9]{0,17})(?![0-9A-Za-z_.])
+        | (?:true|false|null)(?![0-9A-Za-z_]))
+      [ \t]* (?P<comma>,)?
+    | (?P<opener>[{\[])
+    )
+    """,
+    re.VERBOSE,
+)
 _KINDS = ("string", "punct", "number", "literal")
 
 _LITERALS = {"true": True, "false": False, "null": None}
@@ -261,8 +281,14 @@ class _Parser:
         first = True  # nothing read yet in the innermost container
         while stack:
             container = stack[-1]
+            if expect_value and isinstance(container, JObject):
+                due = self._plain_members(stack)
+                if due is not None:
+                    expect_value, first = due, stack[-1] is not container
+                    if first:  # the last member opened a container: read into it
+                        continue
             kind, token, offset = self._next()
-            where = self._where(offset)
+            where = (self.line, offset - self.line_start + 1)  # _where(), inlined: every token
             if kind == "eof":
                 raise _unclosed(container, where)
             if kind == "punct" and token in "}]":
@@ -336,20 +362,58 @@ class _Parser:
         if kind == "eof":
             raise LoadError(f"unexpected end of file after key {key!r}", value_where)
         if key in container:
-            first_line = container.key_pos[key][0]
-            self.notes.append(
-                SyntaxNote(
-                    "duplicate-key",
-                    f"duplicate key {key!r} (first at line {first_line}); Kafka keeps "
-                    "only the last one: remove one of them",
-                    where,
-                )
-            )
+            self._duplicate_key(container, key, where)
         container.key_pos[key] = where
         container.value_pos[key] = value_where
         value, child = self._item(kind, token, offset)
         container[key] = value
         return child
+
+    def _plain_members(self, stack: list[JObject | JArray]) -> bool | None:
+        """Read the run of plain members (:data:`_MEMBER`) that starts here in the object
+        atop ``stack``, each as :meth:`_object_member` would; ``None`` when there is none,
+        else whether a member is due next: after a comma, or in the container the last
+        member opened (pushed on ``stack``)."""
+        text, lines = self.text, self.lines
+        pos = self.pos
+        member = _MEMBER.match(text, pos)
+        if member is None:
+            return None
+        container = stack[-1]
+        assert isinstance(container, JObject)
+        line, line_start = self.line, self.line_start
+        key_pos, value_pos = container.key_pos, container.value_pos
+        while member is not None:
+            key, token, comma, opener = member.groups()
+            key_at = member.start(1) - 1  # the key's opening quote
+            count = lines.count("\n", pos, key_at)
+            if count:  # only the whitespace before the key may end lines
+                line += count
+                line_start = lines.rfind("\n", pos, key_at) + 1
+            where = (line, key_at - line_start + 1)
+            if key in container:
+                self._duplicate_key(container, key, where)
+            key_pos[key] = where
+            pos = member.end()
+            if opener is not None:  # the value is a container, read next
+                break
+            value_pos[key] = (line, member.start(2) - line_start + 1)
+            if token[0] == '"':
+                container[key] = token[1:-1]
+            else:
+                container[key] = _LITERALS[token] if token in _LITERALS else int(token)
+            member = _MEMBER.match(text, pos) if comma is not None else None
+        self.pos, self.line, self.line_start = pos, line, line_start
+        if opener is not None:
+            child = container[key] = self._open(opener, pos - 1)  # the opener ends the match
+            value_pos[key] = child.pos
+            stack.append(child)
+            self._check_depth(len(stack), child.pos)
+            return True
+        if comma is None:
+            return False
+        self._last_comma = (line, pos - line_start)  # the comma ends the match
+        return True
 
     def _item(self, kind: str, token: str, offset: int) -> tuple[Any, JObject | JArray | None]:
         """A member's value: a scalar, or a new empty container (also returned second) that
@@ -358,6 +422,18 @@ class _Parser:
             child = self._open(token, offset)
             return child, child
         return self._scalar(kind, token, offset), None
+
+    def _duplicate_key(self, container: JObject, key: str, where: Position) -> None:
+        """A repeated key is a note at its second place (Jackson keeps the last value)."""
+        first_line = container.key_pos[key][0]
+        self.notes.append(
+            SyntaxNote(
+                "duplicate-key",
+                f"duplicate key {key!r} (first at line {first_line}); Kafka keeps "
+                "only the last one: remove one of them",
+                where,
+            )
+        )
 
     _last_comma: Position = (1, 1)
 
