@@ -17,9 +17,11 @@ runs, interleaved round by round so that the machine's load falls on every figur
   Kafka's own generator over the same 186 client specs, which is what ``kcompat lint``
   stands in for when a spec is checked before the build (goal: lint at least 10x faster).
 
-CPU is user + system of the process and its children (the JVM's threads included), the
-median of the rounds, with the calibration (``benchmarks/calibration.py``) measured in
-the same run.
+Each kcompat tree runs with its bytecode compiled, as an installed kcompat's is (a temp
+``PYTHONPYCACHEPREFIX``, even where ``PYTHONDONTWRITEBYTECODE`` is set: see
+``installed.py``). CPU is user + system of the process and its children (the JVM's threads
+included), the median of the rounds, with the calibration (``benchmarks/calibration.py``)
+measured in the same run.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from calibration import describe
+from installed import as_installed
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -73,15 +76,16 @@ def children_cpu(command: list[str], cwd: Path, env: dict[str, str]) -> float:
     return after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
 
 
-def kcompat(tree: Path) -> tuple[list[str], dict[str, str]]:
-    """The command line and environment of the kcompat in ``tree``, no code cache."""
+def kcompat(tree: Path, pycache: Path) -> tuple[list[str], dict[str, str]]:
+    """The command line and environment of the kcompat in ``tree``, no code cache, its
+    bytecode compiled once under ``pycache`` as an installed kcompat's is."""
     env = {**os.environ, "PYTHONPATH": str(tree), "KCOMPAT_CODE_CACHE": "off"}
     code = "import sys; sys.argv[0] = 'kcompat'; from kcompat.cli import run; run()"
-    return [sys.executable, "-c", code], env
+    return [sys.executable, "-c", code], as_installed(env, pycache)
 
 
-def in_process(tree: Path, folder: Path) -> float:
-    env = {**os.environ, "PYTHONPATH": str(tree)}
+def in_process(tree: Path, folder: Path, pycache: Path) -> float:
+    env = as_installed({**os.environ, "PYTHONPATH": str(tree)}, pycache)
     done = subprocess.run(  # not run from a checkout: `-c` puts the working directory first
         [sys.executable, "-c", IN_PROCESS, str(folder)],
         cwd=folder,
@@ -98,7 +102,8 @@ def measurements(
 ) -> dict[str, Callable[[], float]]:
     """Each figure's measurement, by name (one call is one sample)."""
     clients = checkout / CLIENTS
-    now, env = kcompat(ROOT)
+    pycache = out.parent / "pycache"
+    now, env = kcompat(ROOT, pycache)
     found: dict[str, Callable[[], float]] = {
         "--version": lambda: children_cpu([*now, "--version"], checkout, env),
         "lint trunk": lambda: children_cpu(
@@ -107,17 +112,17 @@ def measurements(
         "lint clients": lambda: children_cpu(
             [*now, "lint", "--fail-on", "never", CLIENTS], checkout, env
         ),
-        "lint clients, in process": lambda: in_process(ROOT, clients),
+        "lint clients, in process": lambda: in_process(ROOT, clients, pycache),
     }
     if before is not None:
-        old, old_env = kcompat(before)
+        old, old_env = kcompat(before, pycache)
         found["before: lint trunk"] = lambda: children_cpu(
             [*old, "lint", "--fail-on", "never", "."], checkout, old_env
         )
         found["before: lint clients"] = lambda: children_cpu(
             [*old, "lint", "--fail-on", "never", CLIENTS], checkout, old_env
         )
-        found["before: lint clients, in process"] = lambda: in_process(before, clients)
+        found["before: lint clients, in process"] = lambda: in_process(before, clients, pycache)
     if classpath is not None:
         java = generator_command(classpath, clients, out)
         found["Kafka's generator, clients"] = lambda: children_cpu(java, checkout, dict(os.environ))
@@ -168,7 +173,7 @@ def main() -> int:
                 print(f"Kafka's generator does not run: {problem}", file=sys.stderr)
                 return 2
         found = measurements(checkout, args.before, args.generator_classpath, out)
-        for measure in found.values():  # warm-up: the disk cache, the bytecode
+        for measure in found.values():  # warm-up: the disk cache, each tree's bytecode
             measure()
         samples: dict[str, list[float]] = {name: [] for name in found}
         for _ in range(args.rounds):
