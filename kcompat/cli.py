@@ -6,6 +6,7 @@ place before typer and the commands are imported.
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 from collections.abc import Sequence
@@ -20,12 +21,12 @@ from kcompat.streams import escape_unencodable
 YOUNG_COLLECTION = 50_000
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, *, owns_process: bool = False) -> int:
     """Entry point: usage errors are one line and exit 2; bugs one line and exit 3;
-    Ctrl-C one line and exit 130."""
+    Ctrl-C one line and exit 130. ``owns_process``: see :func:`run`."""
     with interrupt.handling():
         try:
-            code = _main(argv)
+            code = _main(argv, owns_process)
         except interrupt.Interrupted:
             code = interrupt.EXIT_STATUS
         if code == interrupt.EXIT_STATUS or interrupt.requested():
@@ -35,7 +36,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return code
 
 
-def _main(argv: Sequence[str] | None) -> int:
+def _main(argv: Sequence[str] | None, owns_process: bool) -> int:
     from kcompat.app import app, completion_args
     from kcompat.commands import COMMAND_MODULES, register
     from kcompat.config import ConfigError
@@ -44,6 +45,8 @@ def _main(argv: Sequence[str] | None) -> int:
     escape_unencodable()  # a lone surrogate in a spec name is written, not a crash
     args = list(argv) if argv is not None else sys.argv[1:]
     register(args[0] if args else None)
+    if owns_process:
+        gc.freeze()  # what the imports made lives as long as the process: see run()
     try:
         args = completion_args(args)
         result = app(args=args, prog_name="kcompat", standalone_mode=False)
@@ -110,13 +113,19 @@ def run() -> None:
     not every 700: imports and parsing allocate much and free little, and a pre-commit
     ``diff --staged`` spent about 8 ms of its 0.2 s in 66 collections that found next to
     nothing (now none); at most a few MB of cyclic garbage waits a little longer.
-    """
-    import gc
 
+    Once the command's modules are imported, what the imports made (modules, classes,
+    functions, typer's app) is frozen (``gc.freeze``): it lives until the process ends,
+    so the collector stops walking it, in the young collections of the run and in the
+    full one the interpreter makes at exit. That saves 13 ms of ``kcompat --version``'s
+    95 and 16 ms of a lint of Kafka's 186 client specs (0.162 s), about a tenth; what the
+    command itself makes is collected as before. Only here: a process that calls
+    :func:`main` again and again (the tests) keeps its objects collectable.
+    """
     gc.set_threshold(YOUNG_COLLECTION, *gc.get_threshold()[1:])
     with interrupt.handling(owns_process=True):
         try:
-            code = main()
+            code = main(owns_process=True)
             _flush_stdout()
         except interrupt.Interrupted:  # another Ctrl-C while the first one was reported
             code = interrupt.EXIT_STATUS
