@@ -27,6 +27,7 @@ from pathlib import Path
 
 from calibration import describe
 from diff_bench import BUNDLE, ENTRY, ROOT, prepare
+from installed import as_installed
 
 
 def _cpu() -> float:
@@ -36,17 +37,11 @@ def _cpu() -> float:
 
 def _run(tree: Path, checkout: Path, cache: str, pycache: Path) -> float:
     """CPU seconds of one cold ``kcompat diff --staged`` of ``tree``'s kcompat."""
-    env = {
-        **os.environ,
-        "PYTHONPATH": str(tree),
-        "NO_COLOR": "1",
-        "KCOMPAT_CODE_CACHE": cache,
-        "PYTHONPYCACHEPREFIX": str(pycache),
-    }
+    env = {**os.environ, "PYTHONPATH": str(tree), "NO_COLOR": "1", "KCOMPAT_CODE_CACHE": cache}
     if cache.startswith("default:"):  # the platform's cache directory, under a home of its own
         env["KCOMPAT_CODE_CACHE"] = ""
         env["XDG_CACHE_HOME"] = cache.removeprefix("default:")
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env = as_installed(env, pycache)
     command = [sys.executable, "-c", ENTRY, "diff", "--staged", "--fail-on", "never"]
     before = _cpu()
     subprocess.run(command, cwd=checkout, env=env, capture_output=True, check=True)

@@ -29,6 +29,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from calibration import calibration
+from installed import as_installed
 
 ROOT = Path(__file__).resolve().parent.parent
 BUNDLE = ROOT.parent / "shared" / "corpus" / "kafka-spec-history.bundle"
@@ -54,10 +55,7 @@ def _env(temp: Path, as_set: bool) -> dict[str, str]:
         "NO_COLOR": "1",
         "KCOMPAT_CODE_CACHE": str(temp / "codecache"),
     }
-    if not as_set:
-        env.pop("PYTHONDONTWRITEBYTECODE", None)
-        env["PYTHONPYCACHEPREFIX"] = str(temp / "pycache")
-    return env
+    return env if as_set else as_installed(env, temp / "pycache")
 
 
 def _children_cpu() -> float:

@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from calibration import describe
+from installed import as_installed
 
 ROOT = Path(__file__).resolve().parent.parent
 BUNDLE = ROOT.parent / "shared" / "corpus" / "kafka-spec-history.bundle"
@@ -119,8 +120,7 @@ def cold_runs(
     # commit: here in the temp dir (the warm-up run fills it), never in the user's home.
     env["KCOMPAT_CODE_CACHE"] = str(checkout.parent / "codecache")
     if pycache is not None:
-        env.pop("PYTHONDONTWRITEBYTECODE", None)
-        env["PYTHONPYCACHEPREFIX"] = str(pycache)
+        env = as_installed(env, pycache)
     walls: list[float] = []
     cpus: list[float] = []
     last = ""

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import json5
+from installed import as_installed
 
 from kcompat.lint.check import lint_specs
 from kcompat.sources.files import json_files
@@ -54,10 +55,7 @@ def cold_lint(checkout: Path, runs: int, pycache: Path | None) -> tuple[list[flo
     when the environment sets PYTHONDONTWRITEBYTECODE; without, the environment decides.
     """
     command = [sys.executable, "-m", "kcompat", "lint", "--fail-on", "never", "."]
-    env = dict(os.environ)
-    if pycache is not None:
-        env.pop("PYTHONDONTWRITEBYTECODE", None)
-        env["PYTHONPYCACHEPREFIX"] = str(pycache)
+    env = dict(os.environ) if pycache is None else as_installed(os.environ, pycache)
     # warm-up: the disk cache, and the bytecode cache when there is one
     subprocess.run(command, cwd=checkout, env=env, capture_output=True, check=True)
     timings, cpu_times = [], []
