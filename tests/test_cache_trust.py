@@ -43,7 +43,7 @@ attack = json.loads(sys.argv.pop(1))
 import kcompat.cli as cli
 started = cli.main
 
-def main(argv=None):
+def main(argv=None, **options):
     folder = pathlib.Path(attack["folder"])
     folder.mkdir(parents=True, exist_ok=True)
     for name, data in attack["files"].items():
@@ -54,7 +54,7 @@ def main(argv=None):
     os.chmod(folder, attack["mode"])
     if attack["owner"] is not None:
         os.chown(folder, attack["owner"], attack["owner"])
-    return started(argv)
+    return started(argv, **options)
 
 cli.main = main
 cli.run()
