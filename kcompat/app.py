@@ -10,7 +10,7 @@ import functools
 import inspect
 import os
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, fields
 from enum import StrEnum
 from pathlib import Path
@@ -22,10 +22,10 @@ from kcompat.completion import rules_or_categories, sides
 from kcompat.errors import UsageError
 from kcompat.report.formats import FindingsFormat
 from kcompat.terminal import write_output
+from kcompat.verdict import FailOn, Level, exit_status, severity_of
 
 if TYPE_CHECKING:
     from kcompat.config import ConfigChoice
-    from kcompat.findings import Finding, Severity
     from kcompat.report.document import Report
     from kcompat.rules.runner import Outcome
 
@@ -146,13 +146,6 @@ class Color(StrEnum):
     never = "never"
 
 
-class FailOn(StrEnum):
-    error = "error"
-    warning = "warning"
-    info = "info"
-    never = "never"
-
-
 ColorOption = Annotated[
     Color,
     typer.Option(
@@ -216,12 +209,6 @@ def fail(message: str) -> NoReturn:
 
     print(f"kcompat: error: {shown(message)}", file=sys.stderr)
     raise typer.Exit(2)
-
-
-class Level(StrEnum):
-    error = "error"
-    warning = "warning"
-    info = "info"
 
 
 LevelOption = Annotated[
@@ -319,33 +306,6 @@ def option_group(command: Callable[..., None]) -> Callable[..., None]:
     return run
 
 
-def exit_status(
-    findings: Iterable[Finding | Severity],
-    fail_on: FailOn | None = None,
-    configured: int = 3,
-    *,
-    internal: int = 0,
-) -> int:
-    """Every command's verdict: 3 when the run reported internal errors (the Spark
-    commands' ``internal-error`` findings), else 1 when a finding (or a bare severity) is
-    at or above ``--fail-on`` (default: the configured severity, else error); findings
-    the configuration accepts ([[ignore]]) never fail."""
-    from kcompat.findings import Severity
-
-    if internal:
-        return 3
-    if fail_on is FailOn.never:
-        return 0
-    threshold = Severity[fail_on.name.upper()] if fail_on is not None else Severity(configured)
-    for found in findings:
-        if isinstance(found, Severity):
-            if found >= threshold:
-                return 1
-        elif found.severity >= threshold and not found.accepted:
-            return 1
-    return 0
-
-
 def emit(report: Report, *, fmt: FindingsFormat, color: Color) -> None:
     """Render a report in the chosen format to stdout. A reader that stops early
     (``| head``) does not change the exit status: the verdict still counts every finding."""
@@ -381,12 +341,6 @@ def report_findings(
     )
     emit(report, fmt=options.fmt, color=options.color)
     raise typer.Exit(exit_status(outcome.findings, options.fail_on, configured_fail_on))
-
-
-def severity_of(level: Level) -> Severity:
-    from kcompat.findings import Severity
-
-    return Severity[level.name.upper()]
 
 
 class MessageKind(StrEnum):

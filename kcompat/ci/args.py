@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from kcompat.app import FailOn, Level
 from kcompat.config import ConfigChoice
 from kcompat.errors import UsageError
+from kcompat.verdict import FailOn, Level
 
 #: Diff parameters the Action sets itself, and what the user sets instead.
 _SET_BY_THE_ACTION = {

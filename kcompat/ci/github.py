@@ -168,7 +168,7 @@ def _with_fail_on(settings: DiffSettings, fail_on: str) -> DiffSettings:
     """The ``fail-on`` input and ``--fail-on`` in ``args`` are one setting."""
     from dataclasses import replace
 
-    from kcompat.app import FailOn
+    from kcompat.verdict import FailOn
 
     if not fail_on:
         return settings
@@ -186,9 +186,9 @@ def _with_fail_on(settings: DiffSettings, fail_on: str) -> DiffSettings:
 
 def check(settings: DiffSettings, inputs: Inputs) -> Checked:
     """The diff (and lint) of the pull request, as reports, with the exit status."""
-    from kcompat.app import exit_status, severity_of
     from kcompat.diff.run import DiffRequest, run_diff
     from kcompat.sources.baseline import read_baseline
+    from kcompat.verdict import exit_status, severity_of
 
     baseline = read_baseline(settings.baseline) if settings.baseline is not None else frozenset()
     request = DiffRequest(
@@ -239,8 +239,8 @@ def _protocol_changes(inputs: Inputs, settings: DiffSettings) -> tuple[str, str]
 
 def _lint(changed: Sequence[str], settings: DiffSettings) -> tuple[Report | None, int]:
     """``kcompat lint`` on the specs the pull request changed (as the workspace has them)."""
-    from kcompat.app import exit_status, severity_of
     from kcompat.lint.run import LintRequest, lint_request
+    from kcompat.verdict import exit_status, severity_of
 
     result = lint_request(LintRequest(tuple(changed), settings.config_choice()))
     if result.outcome is None:

@@ -22,11 +22,11 @@ from kcompat.app import (
     ConfigOption,
     RepoOption,
     app,
-    exit_status,
     option_group,
 )
 from kcompat.commands import spark_options as spark
 from kcompat.commands.table_format import TableFormatOption, table_format
+from kcompat.verdict import exit_status
 
 corpus_app = typer.Typer(
     name="corpus",

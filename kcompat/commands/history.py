@@ -8,10 +8,11 @@ from typing import Annotated, Any
 
 import typer
 
-from kcompat.app import Color, ColorOption, ConfigOption, RepoOption, app, exit_status
+from kcompat.app import Color, ColorOption, ConfigOption, RepoOption, app
 from kcompat.commands import spark_options as spark
 from kcompat.commands.table_format import TableFormatOption, table_format
 from kcompat.modes import HistoryMode
+from kcompat.verdict import exit_status
 
 
 @app.command(short_help="Diff every commit or release of a history, on Spark.")

@@ -6,10 +6,11 @@ from typing import Annotated
 
 import typer
 
-from kcompat.app import Color, ColorOption, FailOn, app
+from kcompat.app import Color, ColorOption, app
 from kcompat.commands.table_format import TableFormatOption, table_format
 from kcompat.completion import rule_ids
 from kcompat.rules.registry import RuleKind
+from kcompat.verdict import FailOn
 
 
 @app.command(short_help="List the rules, or explain one.")
