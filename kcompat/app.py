@@ -20,6 +20,7 @@ import typer
 
 from kcompat.completion import rules_or_categories, sides
 from kcompat.errors import UsageError
+from kcompat.modes import Choice, must_be
 from kcompat.report.formats import FindingsFormat
 from kcompat.terminal import write_output
 from kcompat.verdict import FailOn, Level, exit_status, severity_of
@@ -28,6 +29,51 @@ if TYPE_CHECKING:
     from kcompat.config import ConfigChoice
     from kcompat.report.document import Report
     from kcompat.rules.runner import Outcome
+
+
+class _Refused(typer.BadParameter):
+    """A wrong value of a choice option, said in kcompat's one phrasing (no prefix)."""
+
+    def format_message(self) -> str:
+        return self.message
+
+
+class ChoiceParser:
+    """Reads an option's value as one of ``choices``, in any case (typer's ``parser``)."""
+
+    __name__ = "choice"  # what click calls the type
+
+    def __init__(self, choices: type[StrEnum], name: str) -> None:
+        self.choices, self.name = choices, name
+
+    def __call__(self, text: Any) -> StrEnum:
+        if isinstance(text, self.choices):
+            return text
+        found = next((c for c in self.choices if c.value == str(text).lower()), None)
+        if found is None:
+            raise _Refused(must_be(self.name, (c.value for c in self.choices), str(text)))
+        return found
+
+    def complete(self, incomplete: str) -> list[str]:
+        """What tab completion offers."""
+        return [c.value for c in self.choices if c.value.startswith(incomplete.lower())]
+
+
+def choice_option(choices: type[StrEnum], *names: str, metavar: str, help: str, **more: Any) -> Any:
+    """The one way to declare an option whose value is one of ``choices`` (a string enum:
+    a mode, a format, a severity): read once, here, in any case; a wrong value is one line
+    (``--released must be auto, base or tags, not 'x'``), and tab completion offers the
+    choices."""
+    parser = ChoiceParser(choices, next((n for n in names if n.startswith("--")), names[0]))
+    return typer.Option(
+        *names,
+        metavar=metavar,
+        help=help,
+        parser=parser,
+        autocompletion=parser.complete,
+        **more,
+    )
+
 
 app = typer.Typer(
     name="kcompat",
@@ -40,7 +86,7 @@ app = typer.Typer(
 )
 
 
-class Shell(StrEnum):
+class Shell(Choice):
     bash = "bash"
     zsh = "zsh"
     fish = "fish"
@@ -100,12 +146,13 @@ def _install_completion(value: Shell | None) -> None:
 def _shell_option(name: str, callback: Callable[[Shell | None], None], help: str) -> Any:
     """An option that names a shell (bash, zsh or fish; none: the running one) and acts at
     once, before any command: the two completion options."""
-    return typer.Option(
+    return choice_option(
+        Shell,
         name,
         metavar="[bash|zsh|fish]",
+        help=help,
         is_eager=True,
         callback=callback,
-        help=help,
         show_default=False,
     )
 
@@ -140,7 +187,7 @@ def _kcompat(
     # is registered (see kcompat.commands.register).
 
 
-class Color(StrEnum):
+class Color(Choice):
     auto = "auto"
     always = "always"
     never = "never"
@@ -148,27 +195,25 @@ class Color(StrEnum):
 
 ColorOption = Annotated[
     Color,
-    typer.Option(
+    choice_option(
+        Color,
         "--color",
         metavar="WHEN",
         help="Colour the text output: auto (on a terminal), always or never.",
-        case_sensitive=False,
     ),
 ]
 FormatOption = Annotated[
     FindingsFormat,
-    typer.Option(
-        "--format", "-f", metavar="FORMAT", help=FindingsFormat.help(), case_sensitive=False
-    ),
+    choice_option(FindingsFormat, "--format", "-f", metavar="FORMAT", help=FindingsFormat.help()),
 ]
 FailOnOption = Annotated[
     FailOn | None,
-    typer.Option(
+    choice_option(
+        FailOn,
         "--fail-on",
         metavar="SEVERITY",
         help="Exit 1 on findings at or above this severity: error (the default unless "
         "configured), warning, info, or never.",
-        case_sensitive=False,
     ),
 ]
 RepoOption = Annotated[
@@ -213,12 +258,12 @@ def fail(message: str) -> NoReturn:
 
 LevelOption = Annotated[
     Level,
-    typer.Option(
+    choice_option(
+        Level,
         "--level",
         metavar="SEVERITY",
         help="Show findings at or above this severity: error, warning or info (the exit "
         "status still counts all).",
-        case_sensitive=False,
     ),
 ]
 
@@ -343,7 +388,7 @@ def report_findings(
     raise typer.Exit(exit_status(outcome.findings, options.fail_on, configured_fail_on))
 
 
-class MessageKind(StrEnum):
+class MessageKind(Choice):
     request = "request"
     response = "response"
     header = "header"
@@ -356,13 +401,13 @@ class MessageKind(StrEnum):
 #: ``--type``: how ``explain``, ``encode`` and ``decode`` pick among a bare name's messages
 MessageKindOption = Annotated[
     MessageKind | None,
-    typer.Option(
+    choice_option(
+        MessageKind,
         "--type",
         "-t",
         metavar="KIND",
         help="Which kind a bare name or an API key means: request, response, header, "
         "metadata, data, coordinator-key or coordinator-value (default: request and "
         "response).",
-        case_sensitive=False,
     ),
 ]

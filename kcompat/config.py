@@ -89,7 +89,7 @@ class Config:
     disabled: frozenset[str] = frozenset()
     severities: Mapping[str, Severity] = field(default_factory=lambda: MappingProxyType({}))
     fail_on: Severity = Severity.ERROR
-    released: ReleasedMode | None = None  # None: auto (tags where the repository has any)
+    released: ReleasedMode = ReleasedMode.AUTO  # auto: tags where the repository has any
     release_tags: str = DEFAULT_RELEASE_TAGS
     release_branches: str = ""  # branches whose tips count as about to ship (off by default)
     source: str = ""  # the file it came from, "" for defaults
@@ -341,12 +341,10 @@ def parse_config(
         fail_on = Severity.parse(text("fail-on", "error"))
     except ValueError as err:
         raise ConfigError(f"{source}: fail-on: {err}") from None
-    released = text("released", ReleasedMode.AUTO)
-    if released not in set(ReleasedMode):
-        *first, last = (f"'{mode}'" for mode in ReleasedMode)
-        raise ConfigError(
-            f"{source}: released must be {', '.join(first)} or {last}, not {released!r}"
-        )
+    written = text("released", ReleasedMode.AUTO)
+    released = ReleasedMode.lookup(written)
+    if released is None:
+        raise ConfigError(f"{source}: {ReleasedMode.refusal('released', written)}")
     patterns = {}
     for key, default in (("release-tags", DEFAULT_RELEASE_TAGS), ("release-branches", "")):
         patterns[key] = text(key, default)
@@ -375,7 +373,7 @@ def parse_config(
         ),
         severities=MappingProxyType(severities),
         fail_on=fail_on,
-        released=None if released == ReleasedMode.AUTO else ReleasedMode(released),
+        released=released,
         release_tags=patterns["release-tags"],
         source=source,
         root=root,

@@ -65,6 +65,12 @@ class ReleasedMode(Choice):
     TAGS = "tags"  # the versions some release tag shipped
 
 
+def released_mode(option: ReleasedMode | None, configured: ReleasedMode) -> ReleasedMode:
+    """The mode a comparison reads releases in: ``--released``'s, unless it leaves the
+    choice open (not given, or auto), then the configuration's ``released``."""
+    return option if option is not None and option != ReleasedMode.AUTO else configured
+
+
 class HistoryMode(Choice):
     """Which comparisons ``kcompat history`` makes (``--mode``)."""
 

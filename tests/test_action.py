@@ -161,7 +161,11 @@ def test_args_released_and_no_proof(tmp_path: Path) -> None:
         ("--format json", "args: --format is not for the Action: the Action writes annotations"),
         ("origin/trunk", "args: BASE is not for the Action: BASE is the base input"),
         ("--released 'base", 'args: No closing quotation in "--released \'base"'),
-        ("--released sometimes", "--released must be one of auto, base, tags, not 'sometimes'"),
+        (
+            "--released sometimes",
+            "args: --released must be auto, base or tags, not 'sometimes' "
+            "(see: kcompat diff --help)",
+        ),
     ],
 )
 def test_args_that_the_diff_command_refuses_are_one_line_and_exit_2(

@@ -12,6 +12,7 @@ from kcompat.changelog.render_markdown import protocol_section
 from kcompat.changelog.run import run_changelog
 from kcompat.diff.run import DiffRequest
 from kcompat.errors import UsageError
+from kcompat.modes import ReleasedMode
 
 #: The most of a comment the section takes (the diff's report keeps the rest).
 COMMENT_BUDGET = 20_000
@@ -19,7 +20,7 @@ COMMENT_BUDGET = 20_000
 SUMMARY_BUDGET = 900_000
 
 
-def protocol_sections(base: str, released: str | None, rest: str) -> tuple[str, str]:
+def protocol_sections(base: str, released: ReleasedMode | None, rest: str) -> tuple[str, str]:
     """(the comment's section, the job summary's) for ``base...HEAD``; both empty when
     the sides cannot be read (the diff, run first, has said why)."""
     try:

@@ -88,5 +88,5 @@ def diff_command(request: DiffRequest) -> str:
     if request.repo is not None:
         words += ["--repo", str(request.repo)]
     if request.released is not None:
-        words += ["--released", request.released]
+        words += ["--released", request.released.value]
     return " ".join(shlex.quote(word) for word in words)

@@ -16,6 +16,7 @@ from typing import Any
 
 from kcompat.config import ConfigChoice
 from kcompat.errors import UsageError
+from kcompat.modes import ReleasedMode
 from kcompat.verdict import FailOn, Level
 
 #: Diff parameters the Action sets itself, and what the user sets instead.
@@ -35,7 +36,7 @@ _SET_BY_THE_ACTION = {
 class DiffSettings:
     """What ``args`` chose; every field as the diff command's default when not given."""
 
-    released: str | None = None
+    released: ReleasedMode | None = None
     baseline: Path | None = None
     fail_on: FailOn | None = None
     level: Level = Level.info

@@ -172,16 +172,13 @@ def _with_fail_on(settings: DiffSettings, fail_on: str) -> DiffSettings:
 
     if not fail_on:
         return settings
-    if fail_on not in FailOn.__members__:
-        raise UsageError(
-            f"the fail-on input must be error, warning, info or never, not {fail_on!r}"
-        )
-    if settings.fail_on is not None and settings.fail_on.value != fail_on:
+    chosen = FailOn.parse(fail_on, "the fail-on input")
+    if settings.fail_on is not None and settings.fail_on != chosen:
         raise UsageError(
             f"the fail-on input says {fail_on} and args say --fail-on {settings.fail_on.value}: "
             "keep one"
         )
-    return replace(settings, fail_on=FailOn(fail_on))
+    return replace(settings, fail_on=chosen)
 
 
 def check(settings: DiffSettings, inputs: Inputs) -> Checked:

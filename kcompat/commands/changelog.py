@@ -16,8 +16,10 @@ from kcompat.app import (
     RepoOption,
     StagedOption,
     app,
+    choice_option,
 )
 from kcompat.changelog.formats import ChangelogFormat
+from kcompat.modes import ReleasedMode
 
 if TYPE_CHECKING:
     from kcompat.changelog.model import Changelog
@@ -25,9 +27,7 @@ if TYPE_CHECKING:
 
 ChangelogFormatOption = Annotated[
     ChangelogFormat,
-    typer.Option(
-        "--format", "-f", metavar="FORMAT", help=ChangelogFormat.help(), case_sensitive=False
-    ),
+    choice_option(ChangelogFormat, "--format", "-f", metavar="FORMAT", help=ChangelogFormat.help()),
 ]
 
 
@@ -41,8 +41,9 @@ def changelog(
     ] = False,
     repo_dir: RepoOption = None,
     released: Annotated[
-        str | None,
-        typer.Option(
+        ReleasedMode | None,
+        choice_option(
+            ReleasedMode,
             "--released",
             metavar="MODE",
             help="Which versions are released, as for diff: tags, base or auto (default).",

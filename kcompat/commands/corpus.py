@@ -25,7 +25,8 @@ from kcompat.app import (
     option_group,
 )
 from kcompat.commands import spark_options as spark
-from kcompat.commands.table_format import TableFormatOption, table_format
+from kcompat.commands.table_format import TableFormatOption
+from kcompat.report.tables import TableFormat
 from kcompat.verdict import exit_status
 
 corpus_app = typer.Typer(
@@ -145,7 +146,7 @@ def verify(
     ],
     repo_dir: RepoOption = None,
     out: spark.OutOption = None,
-    fmt: TableFormatOption = "text",
+    fmt: TableFormatOption = TableFormat.text,
     *,
     options: CorpusOptions,
 ) -> None:
@@ -156,12 +157,11 @@ def verify(
     from kcompat.report.corpus_summary import corpus_document
     from kcompat.terminal import show_document
 
-    chosen = table_format(fmt)
     here = repo_dir or Path(".")
     request = VerifyRequest(corpus, rev, here, out, *options.scope(repo_dir))
     plan, session = options.start(lambda: plan_verify(request))
     with reading_corpus(corpus):  # a corrupt part file: one line, exit 2
         result = run_verify(plan, session)
     document = corpus_document(result, chosen=out is not None)
-    show_document(document, chosen, options.color)
+    show_document(document, fmt, options.color)
     raise typer.Exit(exit_status(result.severities, internal=result.internal))

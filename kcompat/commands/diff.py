@@ -14,9 +14,11 @@ from kcompat.app import (
     RepoOption,
     StagedOption,
     app,
+    choice_option,
     option_group,
     report_findings,
 )
+from kcompat.modes import ReleasedMode
 
 
 @app.command(short_help="Every breaking change between two revisions, with the bytes.")
@@ -48,8 +50,9 @@ def diff(
         ),
     ] = None,
     released: Annotated[
-        str | None,
-        typer.Option(
+        ReleasedMode | None,
+        choice_option(
+            ReleasedMode,
             "--released",
             metavar="MODE",
             help="Which versions are released: tags (shipped by a release tag), base (every "

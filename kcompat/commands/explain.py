@@ -11,7 +11,15 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from kcompat.app import Color, ColorOption, ConfigOption, MessageKindOption, RepoOption, app
+from kcompat.app import (
+    Color,
+    ColorOption,
+    ConfigOption,
+    MessageKindOption,
+    RepoOption,
+    app,
+    choice_option,
+)
 from kcompat.completion import message_names, revisions, sides
 from kcompat.explain.formats import ExplainFormat, Picture, View
 
@@ -69,9 +77,7 @@ def explain(
     repo_dir: RepoOption = None,
     fmt: Annotated[
         ExplainFormat,
-        typer.Option(
-            "--format", "-f", metavar="FORMAT", help=ExplainFormat.help(), case_sensitive=False
-        ),
+        choice_option(ExplainFormat, "--format", "-f", metavar="FORMAT", help=ExplainFormat.help()),
     ] = ExplainFormat.text,
     width: Annotated[
         int | None,

@@ -8,10 +8,11 @@ from typing import Annotated, Any
 
 import typer
 
-from kcompat.app import Color, ColorOption, ConfigOption, RepoOption, app
+from kcompat.app import Color, ColorOption, ConfigOption, RepoOption, app, choice_option
 from kcompat.commands import spark_options as spark
-from kcompat.commands.table_format import TableFormatOption, table_format
-from kcompat.modes import HistoryMode
+from kcompat.commands.table_format import TableFormatOption
+from kcompat.modes import HistoryMode, ReleasedMode
+from kcompat.report.tables import TableFormat
 from kcompat.verdict import exit_status
 
 
@@ -19,13 +20,14 @@ from kcompat.verdict import exit_status
 def history(
     repo_dir: RepoOption = None,
     mode: Annotated[
-        str,
-        typer.Option(
+        HistoryMode,
+        choice_option(
+            HistoryMode,
             "--mode",
             metavar="MODE",
             help="consecutive (commits), releases, or transitive (all pairs).",
         ),
-    ] = HistoryMode.CONSECUTIVE.value,
+    ] = HistoryMode.CONSECUTIVE,
     revision_range: Annotated[
         str | None,
         typer.Option(
@@ -41,13 +43,16 @@ def history(
         typer.Option("--tags", metavar="REGEX", help="Regex of release tags (default: X.Y.Z)."),
     ] = None,
     released: Annotated[
-        str | None,
-        typer.Option(
-            "--released", metavar="MODE", help="base or tags (default: tags if the repo has some)."
+        ReleasedMode | None,
+        choice_option(
+            ReleasedMode,
+            "--released",
+            metavar="MODE",
+            help="base or tags (default: tags if the repo has some).",
         ),
     ] = None,
     out: spark.OutOption = None,
-    fmt: TableFormatOption = "text",
+    fmt: TableFormatOption = TableFormat.text,
     master: spark.MasterOption = None,
     remote: spark.RemoteOption = None,
     proof: Annotated[bool, typer.Option("--proof/--no-proof", help="Round-trip proofs.")] = True,
@@ -72,7 +77,6 @@ def history(
 ) -> None:
     """Diff every commit, every release, or every pair of releases, on Spark."""
     from kcompat.config import load_config
-    from kcompat.modes import ReleasedMode
     from kcompat.pipeline.history_driver import HistoryRequest, run_history
     from kcompat.pipeline.session import preflight, spark_session
     from kcompat.report.history_summary import history_document
@@ -80,10 +84,7 @@ def history(
     from kcompat.sources.git import GitRepo
     from kcompat.terminal import console_for, show_document
 
-    audit = HistoryMode.parse(mode, "--mode")
-    released_mode = ReleasedMode.parse(released, "--released") if released else None
-    chosen = table_format(fmt)
-    if changelog and audit != HistoryMode.RELEASES:
+    if changelog and mode != HistoryMode.RELEASES:
         from kcompat.errors import UsageError
 
         raise UsageError("--changelog writes each release's changelog: use it with --mode releases")
@@ -100,10 +101,10 @@ def history(
     err_console = console_for(color, stderr=True)
     request = HistoryRequest(
         repo=repo.root,
-        mode=audit,
+        mode=mode,
         revision_range=revision_range,
         tags=tags,
-        released=released_mode,
+        released=released,
         out=out,
         master=master,
         proof=proof,
@@ -122,7 +123,7 @@ def history(
     if report is not None:
         write_report(result, report)
     document = history_document(result.summary, result.out, result.seconds, chosen=out is not None)
-    show_document(document, chosen, color)
+    show_document(document, fmt, color)
     raise typer.Exit(exit_status(result.severities, internal=result.internal))
 
 

@@ -90,7 +90,7 @@ def prepare_pair(
     """
     config = config if config is not None else Config()
     loaded = load_sides(base, head, pathspecs)
-    mode = _chosen_mode(released_mode, config)
+    mode = released_mode
     if releases is None and mode != ReleasedMode.BASE and base.commit and base.repo:
         progress.step("reading the release tags")
         releases = releases_for(
@@ -122,13 +122,6 @@ def prepare_pair(
         loaded.compared,
         note,
     )
-
-
-def _chosen_mode(released_mode: ReleasedMode, config: Config) -> ReleasedMode:
-    """The ``--released`` mode: the option's, else the configuration's, else auto."""
-    if released_mode != ReleasedMode.AUTO:
-        return released_mode
-    return config.released or ReleasedMode.AUTO
 
 
 def _policy_of_base(base: SpecSource, base_specs: Sequence[SpecFile]) -> Releases:

@@ -18,7 +18,7 @@ from kcompat.diff.check import check_pair
 from kcompat.diff.prepared import PreparedPair, prepare_pair
 from kcompat.errors import UsageError
 from kcompat.findings import Severity
-from kcompat.modes import ReleasedMode
+from kcompat.modes import ReleasedMode, released_mode
 from kcompat.rules.registry import rule_categories
 from kcompat.rules.runner import Outcome
 from kcompat.sources.git import GitRepo
@@ -38,7 +38,7 @@ class DiffRequest:
     history: bool = True
     proof: bool = True
     samples: int = 20
-    released: str | None = None  # auto | base | tags (default: configuration, else auto)
+    released: ReleasedMode | None = None  # --released (None: as configured)
     config_choice: ConfigChoice = field(default_factory=ConfigChoice)
     baseline: frozenset[str] = frozenset()
     cache: Cache | None = None  # the user's disk cache, when the command keeps one
@@ -114,16 +114,11 @@ def prepare_request(
 ) -> PreparedPair:
     """The comparison a request asks for, read (``--released`` over the configuration's
     ``released``): what diff checks and the changelog reads."""
-    released = (
-        ReleasedMode.parse(request.released, "--released")
-        if request.released
-        else config.released or ReleasedMode.AUTO
-    )
     return prepare_pair(
         base,
         head,
         pathspecs=pathspecs(config, repo),
-        released_mode=released,
+        released_mode=released_mode(request.released, config.released),
         config=config,
         history=request.history,
         cache=request.cache,

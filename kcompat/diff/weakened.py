@@ -24,7 +24,7 @@ from kcompat.diff.check import Unfinished, unfinished_pair
 from kcompat.diff.prepared import PreparedPair, prepare_pair
 from kcompat.errors import UsageError
 from kcompat.findings import Finding, Location
-from kcompat.modes import ReleasedMode
+from kcompat.modes import ReleasedMode, released_mode
 from kcompat.rules.config_change import Matcher, SettingChange, setting_changes
 from kcompat.rules.registry import rule_categories
 from kcompat.rules.runner import Finishing, Outcome, finish
@@ -151,11 +151,7 @@ def _order(finding: Finding) -> tuple[object, ...]:
 
 
 def _read_key(request: DiffRequest, config: Config, paths: tuple[str, ...]) -> ReadKey:
-    released = (
-        ReleasedMode.parse(request.released, "--released")
-        if request.released
-        else config.released or ReleasedMode.AUTO
-    )
+    released = released_mode(request.released, config.released)
     return (paths, released, config.release_tags, config.release_branches)
 
 

@@ -16,7 +16,6 @@ from kcompat.config import Config, configured_roots, load_config
 from kcompat.errors import UsageError
 from kcompat.explain.explanation import Against, Explanation, explain
 from kcompat.explain.find import FileSource, Found, SideSource, Source, find_exact, find_messages
-from kcompat.modes import ReleasedMode
 from kcompat.rules.registry import rule_categories
 
 if TYPE_CHECKING:
@@ -154,8 +153,7 @@ def _findings(
     from kcompat.diff.prepared import prepare_pair
 
     cache = request.cache
-    mode = config.released or ReleasedMode.AUTO
-    prepared = prepare_pair(base, head, released_mode=mode, config=config, cache=cache)
+    prepared = prepare_pair(base, head, released_mode=config.released, config=config, cache=cache)
     outcome = check_pair(
         prepared,
         config=config,

@@ -17,7 +17,6 @@ from kcompat.diff.check import check_pair
 from kcompat.diff.prepared import prepare_pair
 from kcompat.errors import UsageError
 from kcompat.findings import Finding
-from kcompat.modes import ReleasedMode
 from kcompat.sources.git import GitRepo
 from kcompat.sources.revision import at_path
 from kcompat.sources.sides import side_for
@@ -80,7 +79,7 @@ def against_base(repo: GitRepo | None, base: str, path: str, config: Config) -> 
             prepared = prepare_pair(
                 base_side,
                 head_side,
-                released_mode=config.released or ReleasedMode.AUTO,
+                released_mode=config.released,
                 config=config,
             )
             outcome = check_pair(prepared, config=config, proof=True)
