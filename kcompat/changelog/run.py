@@ -2,7 +2,7 @@
 ledger as ``kcompat diff``, then the pure :func:`~kcompat.changelog.compute.compute`.
 
 The sides are read and prepared by diff's own code (:func:`resolve_sides`,
-:func:`prepare_pair`), and the breaks are diff's findings from :func:`check_pair`
+:func:`prepare_pair`), and the breaks are diff's findings from :func:`check`
 without the byte proof: the changelog says what breaks, ``kcompat diff`` shows the bytes.
 """
 
@@ -17,7 +17,7 @@ from kcompat.changelog.breaks import from_findings
 from kcompat.changelog.compute import Sides, compute
 from kcompat.changelog.model import Changelog
 from kcompat.config import Config
-from kcompat.diff.check import check_pair, paired_specs
+from kcompat.diff.check import CheckOptions, check, paired_specs
 from kcompat.diff.run import DiffRequest, prepare_request, resolve_sides
 from kcompat.findings import Severity
 from kcompat.rules.registry import all_rules, rule_categories
@@ -45,7 +45,7 @@ def run_changelog(request: DiffRequest) -> ChangelogResult:
     with parsed_once():  # each side parsed once: reading, checking and the changelog share it
         prepared = prepare_request(request, base, head, config, repo)
         paired = paired_specs(prepared)  # one pairing: the rules' and the changelog's
-        outcome = check_pair(prepared, config=breaking_rules(config), proof=False, paired=paired)
+        outcome = check(paired, CheckOptions(breaking_rules(config)))
         sides = Sides(paired.pairing, prepared.releases, from_findings(outcome.findings))
         changelog = compute(
             sides,

@@ -1,15 +1,16 @@
 """Diff's check: pair two sets of spec files once, run the evolution rules, finish.
 
-Pure: spec files (or a :class:`~kcompat.diff.prepared.PreparedPair`), the released-version
-policy and the tag ledger in, an :class:`~kcompat.rules.runner.Outcome` out, as
-:mod:`kcompat.lint.check` is lint's. ``kcompat diff`` and ``kcompat history`` (on Spark
-executors) both end here.
+Pure: a comparison (a :class:`~kcompat.diff.prepared.PreparedPair`, or spec files paired
+with the released-version policy and the tag ledger) and :class:`CheckOptions` in, an
+:class:`~kcompat.rules.runner.Outcome` out, as :mod:`kcompat.lint.check` is lint's. One
+entry, :func:`check`: ``kcompat diff``, ``changelog``, ``explain --against``, the language
+server and ``kcompat history`` (on Spark executors) all end here.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
@@ -32,6 +33,20 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True)
+class CheckOptions:
+    """How a comparison is checked, the same for every caller (diff, changelog, explain,
+    the language server, history's Spark executors): the configuration (which rules run,
+    and how their findings are finished), the byte proof and its samples per version,
+    the baseline's fingerprints, and where the command keeps compiled codecs."""
+
+    config: Config = field(default_factory=Config)
+    proof: bool = False
+    samples: int = 20
+    baseline: frozenset[str] = frozenset()
+    code_cache: CodeStore | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
 class Unfinished:
     """A comparison's findings before finishing, so that one run can be finished under
     more than one configuration (a change's own and BASE's: :mod:`kcompat.diff.weakened`)."""
@@ -44,57 +59,38 @@ class Unfinished:
         return finish(self.raw, replace(self.how, config=config), self.evidence)
 
 
-def diff_specs(
-    base_specs: Sequence[SpecFile],
-    head_specs: Sequence[SpecFile],
-    *,
-    config: Config | None = None,
-    releases: Releases | None = None,
-    ledger: TagLedger | None = None,
-    proof: bool = False,
-    samples: int = 20,
-    baseline: frozenset[str] = frozenset(),
-    paired: Paired | None = None,
-    code_cache: CodeStore | None = None,
-) -> Outcome:
-    """Every evolution finding between two sets of spec files, proof included if asked
-    (``paired``: the same specs as :func:`pair_specs` paired them, when the caller needs
-    the pairing too: the changelog reads what the rules judged; ``code_cache``: where the
-    command keeps the proof's compiled codecs between runs)."""
-    config = config if config is not None else Config()
-    return unfinished_diff(
-        base_specs,
-        head_specs,
-        rules_off=config.disabled,
-        releases=releases,
-        ledger=ledger,
-        proof=proof,
-        samples=samples,
-        baseline=baseline,
-        paired=paired,
-        code_cache=code_cache,
-    ).finish(config)
+@dataclass(frozen=True)
+class Paired:
+    """Two sets of spec files paired for comparison, with what judging them needs (the
+    released-version policy, the tag ledger) and the files left out: HEAD files that do
+    not parse, and specs whose layout would be a guess (with the lint finding that says
+    why, and their side)."""
+
+    pairing: Pairing
+    unreadable: tuple[SpecFile, ...]
+    invalid: tuple[tuple[SpecFile, str, Finding], ...]
+    base: tuple[SpecFile, ...]  # the spec files paired, as given
+    head: tuple[SpecFile, ...]
+    releases: Releases
+    ledger: TagLedger = field(default_factory=TagLedger.empty)
 
 
-def unfinished_diff(
-    base_specs: Sequence[SpecFile],
-    head_specs: Sequence[SpecFile],
-    *,
-    rules_off: frozenset[str] = frozenset(),
-    releases: Releases | None = None,
-    ledger: TagLedger | None = None,
-    proof: bool = False,
-    samples: int = 20,
-    baseline: frozenset[str] = frozenset(),
-    paired: Paired | None = None,
-    code_cache: CodeStore | None = None,
-) -> Unfinished:
-    """The raw findings and the proof's bytes of every rule not in ``rules_off``."""
-    policy = releases if releases is not None else Releases.from_base(_messages(base_specs))
-    if paired is None:
-        paired = pair_specs(base_specs, head_specs, policy)
-    pairing, unreadable, invalid = paired.pairing, paired.unreadable, paired.invalid
-    context = DiffContext(pairing, ledger or TagLedger.empty(), unreadable, policy, invalid)
+def check(pair: PreparedPair | Paired, options: CheckOptions = CheckOptions()) -> Outcome:
+    """Every finding of a comparison (pure: no git, no file system but the compiled codecs
+    a command keeps in ``options.code_cache``): a prepared pair, or its specs as
+    :func:`paired_specs` (or :func:`pair_specs`) paired them when the caller needs the
+    pairing too (the changelog reads what the rules judged)."""
+    return unfinished(pair, options).finish(options.config)
+
+
+def unfinished(pair: PreparedPair | Paired, options: CheckOptions) -> Unfinished:
+    """The raw findings and the proof's bytes of every rule the configuration does not
+    turn off, to finish under any configuration."""
+    paired = pair if isinstance(pair, Paired) else paired_specs(pair)
+    rules_off = options.config.disabled
+    base_specs, head_specs = paired.base, paired.head
+    policy, pairing = paired.releases, paired.pairing
+    context = DiffContext(pairing, paired.ledger, paired.unreadable, policy, paired.invalid)
 
     def calls(rule: Rule) -> Iterator[Call]:
         if rule.subject is Subject.SET:
@@ -122,10 +118,10 @@ def unfinished_diff(
         if not broken.empty:
             proven.append(replace(judged.change, released=broken))
     evidence: list[Finding] = []
-    if proof and "roundtrip-mismatch" not in rules_off:
+    if options.proof and "roundtrip-mismatch" not in rules_off:
         from kcompat.rules.evolution.proof import proof_findings
 
-        evidence = proof_findings(proven, samples=samples, code_cache=code_cache)
+        evidence = proof_findings(proven, samples=options.samples, code_cache=options.code_cache)
 
     base_names = {p.head.name: p.base.name for p in pairing.pairs}
 
@@ -145,7 +141,7 @@ def unfinished_diff(
     how = Finishing(
         kinds=frozenset({"diff"}),
         comments={s.path: s.document.comments for s in head_specs if s.document is not None},
-        baseline=baseline,
+        baseline=options.baseline,
         released_by=released_by,
         latest=latest,
         subjects=compared((*base_specs, *head_specs)),
@@ -153,32 +149,47 @@ def unfinished_diff(
     return Unfinished(tuple(raw), tuple(evidence), how)
 
 
-@dataclass(frozen=True)
-class Paired:
-    """Two sets of spec files paired for comparison, with the files left out: HEAD files
-    that do not parse, and specs whose layout would be a guess (with the lint finding that
-    says why, and their side)."""
-
-    pairing: Pairing
-    unreadable: tuple[SpecFile, ...]
-    invalid: tuple[tuple[SpecFile, str, Finding], ...]
-    base: tuple[SpecFile, ...] = ()  # the spec files paired, as given
-    head: tuple[SpecFile, ...] = ()
-
-
 def pair_specs(
-    base_specs: Sequence[SpecFile], head_specs: Sequence[SpecFile], releases: Releases
+    base_specs: Sequence[SpecFile],
+    head_specs: Sequence[SpecFile],
+    releases: Releases | None = None,
+    ledger: TagLedger | None = None,
 ) -> Paired:
-    """Pair what can be compared (see :class:`Paired` for what cannot)."""
+    """Pair what can be compared (see :class:`Paired` for what cannot); without
+    ``releases``, every version BASE has counts as released."""
+    policy = releases if releases is not None else Releases.from_base(_messages(base_specs))
     unreadable = tuple(s for s in head_specs if s.message is None)
     invalid = _invalid(base_specs, head_specs)
     left_out = [spec for spec, _side, _why in invalid]
     pairing = pair_messages(
         _without(_without(base_specs, unreadable), left_out),
         _without(list(head_specs), left_out),
-        releases,
+        policy,
     )
-    return Paired(pairing, unreadable, invalid, tuple(base_specs), tuple(head_specs))
+    return Paired(
+        pairing,
+        unreadable,
+        invalid,
+        tuple(base_specs),
+        tuple(head_specs),
+        policy,
+        ledger if ledger is not None else TagLedger.empty(),
+    )
+
+
+def paired_specs(pair: PreparedPair) -> Paired:
+    """A prepared comparison's specs, read and paired exactly as :func:`check` pairs them."""
+    base_specs = [read_spec(path, data) for path, data in pair.base_files]
+    head_specs = [read_spec(path, data) for path, data in pair.head_files]
+    return pair_specs(base_specs, head_specs, pair.releases, _ledger_of(pair))
+
+
+def _ledger_of(pair: PreparedPair) -> TagLedger:
+    """The tag ledger a prepared pair carries as rows."""
+    ledger = TagLedger.empty()
+    for name, path, tag, bindings in pair.ledger:
+        ledger.entries.setdefault(name, {})[(path, tag)] = [Binding(*b) for b in bindings]
+    return ledger
 
 
 def _pair_call(pair: MessagePair, context: DiffContext) -> Call:
@@ -221,69 +232,3 @@ def _without(specs: Sequence[SpecFile], left_out: Sequence[SpecFile]) -> list[Sp
     if any(s.path in paths for s in specs):
         return [s for s in specs if s.path not in paths]
     return [s for s in specs if PurePosixPath(s.path).name not in names]
-
-
-def check_pair(
-    pair: PreparedPair,
-    *,
-    config: Config | None = None,
-    proof: bool = False,
-    samples: int = 20,
-    baseline: frozenset[str] = frozenset(),
-    paired: Paired | None = None,
-    code_cache: CodeStore | None = None,
-) -> Outcome:
-    """All findings for a prepared comparison (pure: no git, no file system but the
-    compiled codecs a command keeps in ``code_cache``); ``paired`` is its specs as
-    :func:`paired_specs` paired them, when the caller needs the pairing."""
-    config = config if config is not None else Config()
-    return unfinished_pair(
-        pair,
-        rules_off=config.disabled,
-        proof=proof,
-        samples=samples,
-        baseline=baseline,
-        paired=paired,
-        code_cache=code_cache,
-    ).finish(config)
-
-
-def unfinished_pair(
-    pair: PreparedPair,
-    *,
-    rules_off: frozenset[str] = frozenset(),
-    proof: bool = False,
-    samples: int = 20,
-    baseline: frozenset[str] = frozenset(),
-    paired: Paired | None = None,
-    code_cache: CodeStore | None = None,
-) -> Unfinished:
-    """A prepared comparison's findings before finishing, every rule not in ``rules_off``
-    run (pure), to finish under any configuration."""
-    if paired is not None:  # read already
-        base_specs, head_specs = list(paired.base), list(paired.head)
-    else:
-        base_specs = [read_spec(path, data) for path, data in pair.base_files]
-        head_specs = [read_spec(path, data) for path, data in pair.head_files]
-    ledger = TagLedger.empty()
-    for name, path, tag, bindings in pair.ledger:
-        ledger.entries.setdefault(name, {})[(path, tag)] = [Binding(*b) for b in bindings]
-    return unfinished_diff(
-        base_specs,
-        head_specs,
-        rules_off=rules_off,
-        releases=pair.releases,
-        ledger=ledger,
-        proof=proof,
-        samples=samples,
-        baseline=baseline,
-        paired=paired,
-        code_cache=code_cache,
-    )
-
-
-def paired_specs(pair: PreparedPair) -> Paired:
-    """A prepared comparison's specs, paired exactly as :func:`check_pair` pairs them."""
-    base_specs = [read_spec(path, data) for path, data in pair.base_files]
-    head_specs = [read_spec(path, data) for path, data in pair.head_files]
-    return pair_specs(base_specs, head_specs, pair.releases)

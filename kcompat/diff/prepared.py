@@ -1,7 +1,7 @@
 """One comparison as plain data: the texts that differ, and the policies decided from git.
 
 ``prepare_pair`` runs where the repository is (it reads git: changed files, releases, the
-tag ledger's history). :func:`kcompat.diff.check.check_pair` is pure: texts in, findings
+tag ledger's history). :func:`kcompat.diff.check.check` is pure: texts in, findings
 out. ``kcompat diff`` calls both in one process; ``kcompat history`` prepares on the Spark
 driver and checks on the executors, which have no checkout. Both therefore give the same
 findings.

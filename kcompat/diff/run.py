@@ -14,7 +14,7 @@ from pathlib import Path
 from kcompat import progress
 from kcompat.cache import Cache
 from kcompat.config import Config, ConfigChoice, ConfigError
-from kcompat.diff.check import check_pair
+from kcompat.diff.check import CheckOptions, check
 from kcompat.diff.prepared import PreparedPair, prepare_pair
 from kcompat.errors import UsageError
 from kcompat.findings import Severity
@@ -42,6 +42,16 @@ class DiffRequest:
     config_choice: ConfigChoice = field(default_factory=ConfigChoice)
     baseline: frozenset[str] = frozenset()
     cache: Cache | None = None  # the user's disk cache, when the command keeps one
+
+    def check_options(self, config: Config) -> CheckOptions:
+        """How the comparison is checked under ``config``, as the request asks."""
+        return CheckOptions(
+            config,
+            self.proof,
+            self.samples,
+            self.baseline,
+            self.cache.code if self.cache is not None else None,
+        )
 
 
 @dataclass(frozen=True)
@@ -147,14 +157,7 @@ def run_diff(request: DiffRequest) -> DiffResult:
     with parsed_once():  # each side parsed once, when read (checking reads it again)
         prepared = prepare_request(request, base, head, config, repo)
         progress.step(f"checking {prepared.compared} spec files")
-        outcome = check_pair(
-            prepared,
-            config=config,
-            proof=request.proof,
-            samples=request.samples,
-            baseline=request.baseline,
-            code_cache=request.cache.code if request.cache is not None else None,
-        )
+        outcome = check(prepared, request.check_options(config))
         # the change's own configuration edits, in the open (config-weakened); imported
         # here, as only diff reviews them (changelog reads the sides with this module)
         from kcompat.diff.weakened import review_configuration

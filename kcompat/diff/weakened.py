@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from kcompat.config import Config, ConfigError
-from kcompat.diff.check import Unfinished, unfinished_pair
+from kcompat.diff.check import Unfinished, unfinished
 from kcompat.diff.prepared import PreparedPair, prepare_pair
 from kcompat.errors import UsageError
 from kcompat.findings import Finding, Location
@@ -181,15 +181,10 @@ class _Runs:
                 history=self.request.history,
                 cache=self.request.cache,
             )
-            cache = self.request.cache
-            self.unfinished[key] = unfinished_pair(
-                prepared,
-                rules_off=self.off,
-                proof=self.request.proof,
-                samples=self.request.samples,
-                baseline=self.request.baseline,
-                code_cache=cache.code if cache is not None else None,
-            )
+            # every rule either side runs: the finish under each configuration drops
+            # what that one turns off
+            either = self.request.check_options(Config(disabled=self.off))
+            self.unfinished[key] = unfinished(prepared, either)
         return self.unfinished[key].finish(config)
 
 

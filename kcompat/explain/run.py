@@ -149,16 +149,11 @@ def _head_side(source: Source, item: Found, repo: GitRepo | None) -> tuple[SpecS
 def _findings(
     base: SpecSource, head: SpecSource, config: Config, request: ExplainRequest, name: str
 ) -> Sequence[Finding]:
-    from kcompat.diff.check import check_pair
+    from kcompat.diff.check import CheckOptions, check
     from kcompat.diff.prepared import prepare_pair
 
     cache = request.cache
     prepared = prepare_pair(base, head, released_mode=config.released, config=config, cache=cache)
-    outcome = check_pair(
-        prepared,
-        config=config,
-        proof=request.proof,
-        samples=request.samples,
-        code_cache=cache.code if cache is not None else None,
-    )
+    code = cache.code if cache is not None else None
+    outcome = check(prepared, CheckOptions(config, request.proof, request.samples, code_cache=code))
     return [f for f in outcome.findings if not f.message_name or f.message_name == name]

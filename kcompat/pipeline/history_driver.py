@@ -14,12 +14,12 @@ from pathlib import Path
 from typing import Any
 
 from kcompat.config import Config
+from kcompat.diff.check import CheckOptions
 from kcompat.findings import Severity
 from kcompat.modes import HistoryMode, ReleasedMode
 from kcompat.naming import release_order
 from kcompat.pipeline.history_tasks import (
     FINDING_SCHEMA,
-    CheckOptions,
     arrow_findings_schema,
     run_checks,
     warm_up,
@@ -237,6 +237,7 @@ def run_history(request: HistoryRequest, spark: Any, console: Any = None) -> His
             preparation.cancel()
             raise
         timings["prepared"] = time.perf_counter() - started
+        # what executors need besides the rows (pickled into the task closure)
         options = CheckOptions(request.config, request.proof, request.samples)
         checking = bar.add_task("checking on Spark", total=None)
         label_jobs(session, "kcompat-history", "kcompat history checks")
