@@ -147,6 +147,7 @@ def history_run(
 
 def diff_loop(repo: Path, samples: int) -> tuple[float, int, int]:
     """``kcompat diff PARENT COMMIT`` for every pair the audit compares, in one process."""
+    from kcompat.diff.options import RunOptions
     from kcompat.diff.run import DiffRequest, run_diff
     from kcompat.modes import ReleasedMode
     from kcompat.pipeline.revisions import consecutive
@@ -162,8 +163,7 @@ def diff_loop(repo: Path, samples: int) -> tuple[float, int, int]:
                 base=pair.base,
                 head=pair.head,
                 repo=repo,
-                samples=samples,
-                released=ReleasedMode.TAGS,
+                options=RunOptions(samples=samples, released=ReleasedMode.TAGS),
             )
         )
         findings += len(result.outcome.findings)

@@ -11,7 +11,7 @@ import inspect
 import os
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, is_dataclass
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
@@ -27,6 +27,8 @@ from kcompat.verdict import FailOn, Level, exit_status, severity_of
 
 if TYPE_CHECKING:
     from kcompat.config import ConfigChoice
+    from kcompat.diff.options import RunOptions
+    from kcompat.diff.run import DiffRequest
     from kcompat.report.document import Report
     from kcompat.rules.runner import Outcome
 
@@ -240,6 +242,9 @@ HeadArgument = Annotated[
 StagedOption = Annotated[
     bool, typer.Option("--staged", help="Compare BASE (default HEAD) with the index.")
 ]
+MergeBaseOption = Annotated[
+    bool, typer.Option("--merge-base", help="Compare from the merge base of BASE and HEAD.")
+]
 ConfigOption = Annotated[
     Path | None,
     typer.Option(
@@ -320,34 +325,68 @@ class FindingsOptions:
         return ConfigChoice(self.config_file, self.unused_ignores, tuple(self.disable or ()))
 
 
-def option_group(command: Callable[..., None]) -> Callable[..., None]:
-    """Give a command a group of shared options as one ``options`` argument: the frozen
-    dataclass its ``options`` parameter names, each field a typer-annotated option.
+@dataclass(frozen=True)
+class Sides:
+    """The two sides of a comparison as a command names them (diff, changelog; the Action
+    and ``explain --since`` name theirs the same way)."""
 
-    Typer reads a command's signature: this one is the command's own parameters, then the
-    group's, so each is declared (and documented in ``--help``) once.
+    base: BaseArgument = None
+    head: HeadArgument = None
+    staged: StagedOption = False
+    merge_base: MergeBaseOption = False
+    repo_dir: RepoOption = None
+
+    def request(self, options: RunOptions) -> DiffRequest:
+        """The comparison of these sides, run as ``options`` say: every command's diff
+        request is made here."""
+        from kcompat.diff.run import DiffRequest
+
+        return DiffRequest(
+            self.base, self.head, self.staged, self.merge_base, self.repo_dir, options
+        )
+
+
+def option_group(command: Callable[..., None]) -> Callable[..., None]:
+    """Give a command groups of shared options, each as one argument: every parameter
+    annotated with a frozen dataclass (each field a typer-annotated option or argument)
+    stands, in its place, for the group's fields on the command line and in ``--help``,
+    and the command receives the group as one value.
+
+    Typer reads a command's signature: this one is the command's own parameters with each
+    group's fields in the group's place, so each is declared (and documented) once.
     """
     parameters = inspect.signature(command, eval_str=True).parameters
-    group = parameters["options"].annotation
-    own = [parameter for parameter in parameters.values() if parameter.name != "options"]
-    annotations = inspect.get_annotations(group, eval_str=True)
-    names = [field.name for field in fields(group)]
-    shared = [
-        inspect.Parameter(
-            field.name,
-            inspect.Parameter.POSITIONAL_OR_KEYWORD,
-            default=field.default,
-            annotation=annotations[field.name],
-        )
-        for field in fields(group)
-    ]
+    groups: dict[str, type[Any]] = {
+        name: parameter.annotation
+        for name, parameter in parameters.items()
+        if isinstance(parameter.annotation, type) and is_dataclass(parameter.annotation)
+    }
+    shown: list[inspect.Parameter] = []
+    members: dict[str, list[str]] = {}
+    for name, parameter in parameters.items():
+        group = groups.get(name)
+        if group is None:
+            shown.append(parameter.replace(kind=inspect.Parameter.KEYWORD_ONLY))
+            continue
+        annotations = inspect.get_annotations(group, eval_str=True)
+        members[name] = [field.name for field in fields(group)]
+        shown += [
+            inspect.Parameter(
+                field.name,
+                inspect.Parameter.KEYWORD_ONLY,
+                default=field.default,
+                annotation=annotations[field.name],
+            )
+            for field in fields(group)
+        ]
 
     @functools.wraps(command)
     def run(**values: Any) -> None:
-        options = group(**{name: values.pop(name) for name in names})
-        command(**values, options=options)
+        for name, group in groups.items():
+            values[name] = group(**{field: values.pop(field) for field in members[name]})
+        command(**values)
 
-    run.__signature__ = inspect.Signature([*own, *shared])  # type: ignore[attr-defined]
+    run.__signature__ = inspect.Signature(shown)  # type: ignore[attr-defined]
     return run
 
 

@@ -17,14 +17,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
 
 from kcompat.config import Config, ConfigError
 from kcompat.diff.check import Unfinished, unfinished
+from kcompat.diff.options import RunOptions
 from kcompat.diff.prepared import PreparedPair, prepare_pair
 from kcompat.errors import UsageError
 from kcompat.findings import Finding, Location
-from kcompat.modes import ReleasedMode, released_mode
+from kcompat.modes import ReleasedMode
 from kcompat.rules.config_change import Matcher, SettingChange, setting_changes
 from kcompat.rules.registry import rule_categories
 from kcompat.rules.runner import Finishing, Outcome, finish
@@ -32,9 +32,6 @@ from kcompat.rules.weakening import Blame, hidden, listed, no_longer_failing, we
 from kcompat.sources.config_at import config_on, spec_paths
 from kcompat.sources.release_source import release_branches, release_tags
 from kcompat.sources.source import SpecSource
-
-if TYPE_CHECKING:
-    from kcompat.diff.run import DiffRequest
 
 #: (pathspecs, released mode, release-tags, release-branches): what reading a side needs
 ReadKey = tuple[tuple[str, ...], ReleasedMode, str, str]
@@ -49,7 +46,7 @@ class Review:
 
 
 def review_configuration(
-    request: DiffRequest,
+    options: RunOptions,
     base: SpecSource,
     head: SpecSource,
     in_use: Config,
@@ -58,7 +55,7 @@ def review_configuration(
 ) -> Review:
     """``outcome`` (the comparison under the configuration in use) with a
     ``config-weakened`` finding per weakening setting and what each hides listed."""
-    choice = request.config_choice
+    choice = options.config_choice
     before = config_on(base, in_use, choice, rules=rule_categories)
     after = config_on(head, in_use, choice, rules=rule_categories)
     if before is None or after is None or base.repo is None:
@@ -67,14 +64,14 @@ def review_configuration(
     changes = [
         change
         for change in setting_changes(before.config, after.config, _matcher(base))
-        if not (change.key == "released" and request.released)  # the option decides
+        if not (change.key == "released" and options.released)  # the option decides
     ]
     if not changes:
         return Review(outcome, note)
     repo = base.repo
     old, new = spec_paths(before.config, repo), spec_paths(after.config, repo)
-    runs = _Runs(request, base, head, before.config.disabled & after.config.disabled)
-    runs.seed(_read_key(request, in_use, spec_paths(in_use, repo)), prepared)
+    runs = _Runs(options, base, head, before.config.disabled & after.config.disabled)
+    runs.seed(_read_key(options, in_use, spec_paths(in_use, repo)), prepared)
     widest = () if not old or not new else tuple(sorted({*old, *new}))
     counts: dict[int, int | None] = {}
     blame = Blame((), {})
@@ -91,7 +88,7 @@ def review_configuration(
     found = _weakening_findings(changes, counts, before.config, after.config)
     shown = listed(outcome.findings, outcome.baselined, blame)
     judge = replace(before.config, report_unused_ignores=False)  # its entries judge the specs'
-    review = finish(found, Finishing(config=judge, baseline=request.baseline))
+    review = finish(found, Finishing(config=judge, baseline=options.baseline))
     return Review(
         Outcome(
             tuple(sorted([*shown, *review.findings], key=_order)),
@@ -150,8 +147,8 @@ def _order(finding: Finding) -> tuple[object, ...]:
     return (*finding.sort_key(), bool(finding.accepted))
 
 
-def _read_key(request: DiffRequest, config: Config, paths: tuple[str, ...]) -> ReadKey:
-    released = released_mode(request.released, config.released)
+def _read_key(options: RunOptions, config: Config, paths: tuple[str, ...]) -> ReadKey:
+    released = options.released_mode(config)
     return (paths, released, config.release_tags, config.release_branches)
 
 
@@ -160,9 +157,9 @@ class _Runs:
     once, finished under as many configurations as asked."""
 
     def __init__(
-        self, request: DiffRequest, base: SpecSource, head: SpecSource, off: frozenset[str]
+        self, options: RunOptions, base: SpecSource, head: SpecSource, off: frozenset[str]
     ):
-        self.request, self.base, self.head, self.off = request, base, head, off
+        self.options, self.base, self.head, self.off = options, base, head, off
         self.prepared: dict[ReadKey, PreparedPair] = {}
         self.unfinished: dict[ReadKey, Unfinished] = {}
 
@@ -170,7 +167,7 @@ class _Runs:
         self.prepared[key] = prepared
 
     def outcome(self, config: Config, paths: tuple[str, ...]) -> Outcome:
-        key = _read_key(self.request, config, paths)
+        key = _read_key(self.options, config, paths)
         if key not in self.unfinished:
             prepared = self.prepared.get(key) or prepare_pair(
                 self.base,
@@ -178,12 +175,12 @@ class _Runs:
                 pathspecs=list(paths),
                 released_mode=key[1],
                 config=config,
-                history=self.request.history,
-                cache=self.request.cache,
+                history=self.options.history,
+                cache=self.options.cache,
             )
             # every rule either side runs: the finish under each configuration drops
             # what that one turns off
-            either = self.request.check_options(Config(disabled=self.off))
+            either = self.options.check_options(Config(disabled=self.off))
             self.unfinished[key] = unfinished(prepared, either)
         return self.unfinished[key].finish(config)
 
