@@ -401,7 +401,7 @@ def report_findings(
     options: FindingsOptions,
     outcome: Outcome,
     files: int,
-    configured_fail_on: int,
+    configured_fail_on: FailOn,
     *,
     base: str | None = None,
     head: str | None = None,

@@ -4,7 +4,7 @@ Looked up from the working directory upwards to the repository root. Keys::
 
     paths = ["clients/src/main/resources/common/message"]   # where specs live
     disable = ["file-name-mismatch", "category:docs"]         # rules (or categories) off
-    fail-on = "error"                                         # error | warning | info
+    fail-on = "error"                                         # error | warning | info | never
     released = "auto"                                         # auto | base | tags
     release-tags = '^v?\\d+\\.\\d+(\\.\\d+)?$'              # which tags are releases
     release-branches = '^\\d+\\.\\d+$'                        # branches about to ship (off)
@@ -29,7 +29,7 @@ from kcompat.config_preview import Preview as Preview
 from kcompat.config_preview import glob_matches as glob_matches
 from kcompat.config_preview import parse_previews
 from kcompat.findings import Severity
-from kcompat.modes import ReleasedMode
+from kcompat.modes import FailOn, Level, ReleasedMode, must_be
 from kcompat.patterns import RELEASE_TAGS, PatternError, compiled
 from kcompat.tomllines import key_lines, line_of
 
@@ -88,7 +88,7 @@ class Config:
     paths: tuple[str, ...] = ()
     disabled: frozenset[str] = frozenset()
     severities: Mapping[str, Severity] = field(default_factory=lambda: MappingProxyType({}))
-    fail_on: Severity = Severity.ERROR
+    fail_on: FailOn = FailOn.error
     released: ReleasedMode = ReleasedMode.AUTO  # auto: tags where the repository has any
     release_tags: str = DEFAULT_RELEASE_TAGS
     release_branches: str = ""  # branches whose tips count as about to ship (off by default)
@@ -333,14 +333,15 @@ def parse_config(
         if value == "off":
             disable.append(rule_id)
             continue
-        try:
-            severities[rule_id] = Severity.parse(value)
-        except ValueError as err:
-            raise ConfigError(f"{source}: [severity] {rule_id}: {err}") from None
-    try:
-        fail_on = Severity.parse(text("fail-on", "error"))
-    except ValueError as err:
-        raise ConfigError(f"{source}: fail-on: {err}") from None
+        level = Level.lookup(value.strip())
+        if level is None:
+            choices = (*(known.value for known in Level), "off")
+            raise ConfigError(f"{source}: {must_be(f'[severity] {rule_id}', choices, value)}")
+        severities[rule_id] = Severity[level.name.upper()]
+    written_fail_on = text("fail-on", "error")
+    fail_on = FailOn.lookup(written_fail_on.strip())
+    if fail_on is None:
+        raise ConfigError(f"{source}: {FailOn.refusal('fail-on', written_fail_on)}")
     written = text("released", ReleasedMode.AUTO)
     released = ReleasedMode.lookup(written)
     if released is None:

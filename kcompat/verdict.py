@@ -22,19 +22,19 @@ __all__ = ["FailOn", "Level", "exit_status", "severity_of"]
 def exit_status(
     findings: Iterable[Finding | Severity],
     fail_on: FailOn | None = None,
-    configured: int = 3,
+    configured: FailOn = FailOn.error,
     *,
     internal: int = 0,
 ) -> int:
     """3 when the run reported internal errors (the Spark commands' ``internal-error``
     findings), else 1 when a finding (or a bare severity) is at or above ``--fail-on``
-    (default: the configured severity, else error); findings the configuration accepts
+    (default: the configured ``fail-on``, else error); findings the configuration accepts
     ([[ignore]]) never fail."""
     from kcompat.findings import Severity
 
     if internal:
         return 3
-    threshold = fail_on.threshold if fail_on is not None else configured
+    threshold = (fail_on if fail_on is not None else configured).threshold
     for found in findings:
         if isinstance(found, Severity):
             if found >= threshold:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml  # type: ignore[import-untyped]
@@ -268,17 +269,20 @@ def test_the_step_reads_the_pull_request_once_for_the_diff_and_the_changelog(
     """The diff and "What this change does to the protocol" are of one comparison: the
     sides are read and prepared once (they were read twice, and the changelog's second
     reading did not see ``args``' --config)."""
-    import kcompat.diff.run as diff_run
     from kcompat.ci.args import parse_args
     from kcompat.ci.environment import Event, Inputs
     from kcompat.ci.github import check
 
     workspace = pull_request(tmp_path, {SPEC: tally(3)}, {SPEC: tally(4)})
+    from kcompat.diff.prepared import PreparedPair, prepare_pair
+
     prepared = []
-    real = diff_run.prepare_pair
-    monkeypatch.setattr(
-        diff_run, "prepare_pair", lambda *a, **k: prepared.append(1) or real(*a, **k)
-    )
+
+    def counted(*args: Any, **kwargs: Any) -> PreparedPair:
+        prepared.append(1)
+        return prepare_pair(*args, **kwargs)
+
+    monkeypatch.setattr("kcompat.diff.run.prepare_pair", counted)
     monkeypatch.chdir(workspace)
     inputs = Inputs("origin/main", "", False, "", "", False, Event(), None, None, "", "", "")
     checked = check(parse_args("--no-proof"), inputs)

@@ -598,7 +598,16 @@ def test_explicit_config_option(project: Path, write: Write) -> None:
             '[tool.kcompat]\ndisabled = ["tag-duplicate"]\n',
             "unknown key 'disabled'; did you mean 'disable'?",
         ),
-        ("kcompat.toml", 'fail-on = "sometimes"\n', "fail-on: unknown severity 'sometimes'"),
+        (
+            "kcompat.toml",
+            'fail-on = "sometimes"\n',
+            "fail-on must be error, warning, info or never, not 'sometimes'",
+        ),
+        (
+            "kcompat.toml",
+            '[severity]\ntag-duplicate = "fatal"\n',
+            "[severity] tag-duplicate must be error, warning, info or off, not 'fatal'",
+        ),
         ("kcompat.toml", "paths = [\n", "invalid TOML"),
     ],
 )

@@ -44,8 +44,9 @@ def test_accepted_findings_never_fail_and_internal_errors_are_3() -> None:
 
 
 def test_the_configured_threshold_applies_without_fail_on() -> None:
-    assert exit_status([_finding(Severity.WARNING)], None, int(Severity.WARNING)) == 1
-    assert exit_status([_finding(Severity.WARNING)], FailOn.error, int(Severity.WARNING)) == 0
+    assert exit_status([_finding(Severity.WARNING)], None, FailOn.warning) == 1
+    assert exit_status([_finding(Severity.WARNING)], FailOn.error, FailOn.warning) == 0
+    assert exit_status([_finding(Severity.ERROR)], None, FailOn.never) == 0  # fail-on = "never"
 
 
 def test_level_names_the_lowest_severity_shown() -> None:

@@ -17,7 +17,7 @@ from kcompat.diff.check import check
 from kcompat.diff.options import RunOptions
 from kcompat.diff.prepared import PreparedPair, prepare_pair
 from kcompat.errors import UsageError
-from kcompat.findings import Severity
+from kcompat.modes import FailOn
 from kcompat.rules.registry import rule_categories
 from kcompat.rules.runner import Outcome
 from kcompat.sources.git import GitRepo
@@ -59,7 +59,7 @@ class DiffResult:
     files: int
     base_label: str
     head_label: str
-    fail_on: Severity
+    fail_on: FailOn  # the configuration's
     released: str  # which versions counted as released (for the summary)
     note: str = ""  # one line for stderr (e.g. how to fetch the release tags)
     first_commit: bool = False  # no commit yet: nothing was compared (the note says why)
@@ -154,7 +154,7 @@ def run_diff(request: DiffRequest) -> DiffResult:
                 0,
                 "HEAD",
                 "the index" if request.staged else "the working tree",
-                Severity.ERROR,
+                FailOn.error,
                 "",
                 "the repository has no commits yet: nothing to compare (lint checks new specs)",
                 first_commit=True,

@@ -260,7 +260,7 @@ SETTINGS: tuple[Setting, ...] = (
         "fail-on",
         "a higher threshold: findings below it no longer fail",
         _whole,
-        lambda base, head: head.fail_on > base.fail_on,
+        lambda base, head: head.fail_on.threshold > base.fail_on.threshold,
     ),
     Setting(
         "released",
