@@ -17,10 +17,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
+from typer.core import TyperCommand
+from typer.models import CommandFunctionType
 
 from kcompat.completion import rules_or_categories, sides
 from kcompat.errors import UsageError
-from kcompat.modes import Choice, must_be
+from kcompat.modes import Choice, ReleasedMode, must_be
 from kcompat.report.formats import FindingsFormat
 from kcompat.terminal import write_output
 from kcompat.verdict import FailOn, Level, exit_status, severity_of
@@ -77,7 +79,26 @@ def choice_option(choices: type[StrEnum], *names: str, metavar: str, help: str, 
     )
 
 
-app = typer.Typer(
+class HelpStyle(TyperCommand):
+    """kcompat's ``--help`` style, the same for every command: a required argument is
+    ``NAME`` in the usage line (brackets mark what may be left out), never ``{NAME}``."""
+
+    def collect_usage_pieces(self, ctx: Any) -> list[str]:
+        pieces: list[str] = super().collect_usage_pieces(ctx)
+        return [p[1:-1] if p.startswith("{") and p.endswith("}") else p for p in pieces]
+
+
+class Commands(typer.Typer):
+    """A group of kcompat's commands (the app, ``corpus``): each in the one help style."""
+
+    def command(
+        self, *args: Any, **kwargs: Any
+    ) -> Callable[[CommandFunctionType], CommandFunctionType]:
+        kwargs.setdefault("cls", HelpStyle)
+        return super().command(*args, **kwargs)
+
+
+app = Commands(
     name="kcompat",
     help="Keep Kafka-style message protocols compatible, and show the bytes.",
     no_args_is_help=True,
@@ -151,7 +172,7 @@ def _shell_option(name: str, callback: Callable[[Shell | None], None], help: str
     return choice_option(
         Shell,
         name,
-        metavar="[bash|zsh|fish]",
+        metavar="[SHELL]",
         help=help,
         is_eager=True,
         callback=callback,
@@ -172,7 +193,8 @@ def _kcompat(
         _shell_option(
             "--install-completion",
             _install_completion,
-            "Install tab completion for this shell (default: the one running kcompat).",
+            "Install tab completion for SHELL: bash, zsh or fish (default: the one running "
+            "kcompat).",
         ),
     ] = None,
     show_completion: Annotated[
@@ -180,7 +202,8 @@ def _kcompat(
         _shell_option(
             "--show-completion",
             _show_completion,
-            "Print the tab completion script for this shell, to install it by hand.",
+            "Print the tab completion script for SHELL (bash, zsh or fish; default: the one "
+            "running kcompat), to install it by hand.",
         ),
     ] = None,
 ) -> None:
@@ -227,7 +250,7 @@ BaseArgument = Annotated[
     str | None,
     typer.Argument(
         metavar="BASE",
-        help="BASE: a git revision, a directory, or REV:path (default: HEAD).",
+        help="A git revision, a directory, or REV:path (default: HEAD).",
         autocompletion=sides,
     ),
 ]
@@ -235,12 +258,23 @@ HeadArgument = Annotated[
     str | None,
     typer.Argument(
         metavar="HEAD",
-        help="HEAD: a revision, a directory or REV:path (default: working tree).",
+        help="A git revision, a directory, or REV:path (default: the working tree).",
         autocompletion=sides,
     ),
 ]
+#: ``--released``, the same in every command that compares (diff, changelog, history)
+ReleasedOption = Annotated[
+    ReleasedMode | None,
+    choice_option(
+        ReleasedMode,
+        "--released",
+        metavar="MODE",
+        help="Which versions are released: tags (shipped by a release tag), base (every "
+        "version in BASE), or auto (tags where the repository has release tags; default).",
+    ),
+]
 StagedOption = Annotated[
-    bool, typer.Option("--staged", help="Compare BASE (default HEAD) with the index.")
+    bool, typer.Option("--staged", help="Compare BASE (default: HEAD) with the index.")
 ]
 MergeBaseOption = Annotated[
     bool, typer.Option("--merge-base", help="Compare from the merge base of BASE and HEAD.")

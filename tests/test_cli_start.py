@@ -146,6 +146,7 @@ def test_top_level_help_lists_the_everyday_commands_first(tmp_path: Path) -> Non
         "corpus",
         "report",
         "lsp",
+        "help",
     }
     # one line each, a whole sentence: never cut with "..." nor broken mid-sentence
     assert len(commands) == len(names)

@@ -9,13 +9,13 @@ from kcompat.app import (
     Color,
     ColorOption,
     ConfigOption,
+    ReleasedOption,
     Sides,
     app,
     choice_option,
     option_group,
 )
 from kcompat.changelog.formats import ChangelogFormat
-from kcompat.modes import ReleasedMode
 
 if TYPE_CHECKING:
     from kcompat.changelog.model import Changelog
@@ -31,15 +31,7 @@ ChangelogFormatOption = Annotated[
 @option_group
 def changelog(
     sides: Sides,
-    released: Annotated[
-        ReleasedMode | None,
-        choice_option(
-            ReleasedMode,
-            "--released",
-            metavar="MODE",
-            help="Which versions are released, as for diff: tags, base or auto (default).",
-        ),
-    ] = None,
+    released: ReleasedOption = None,
     fmt: ChangelogFormatOption = ChangelogFormat.text,
     color: ColorOption = Color.auto,
     config_file: ConfigOption = None,

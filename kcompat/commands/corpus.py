@@ -1,7 +1,8 @@
 """``kcompat corpus build|verify``: store one revision's bytes, read them with another's.
 
 ``build`` writes seeded samples of every message version at REV (the JSON value and the
-bytes) as Parquet; ``verify`` decodes every stored byte string with REV2's model on Spark
+bytes) as Parquet; ``verify`` decodes every stored byte string with another revision's
+model (its ``--rev``) on Spark
 and reports each sample it rejects or misreads, with the bytes. Exit status: 0 clean,
 1 mismatches in released versions, 2 bad usage, 3 a kcompat bug on some sample.
 """
@@ -19,6 +20,7 @@ import kcompat.rules.corpus  # noqa: F401  (registers the corpus rules)
 from kcompat.app import (
     Color,
     ColorOption,
+    Commands,
     ConfigOption,
     RepoOption,
     app,
@@ -29,7 +31,7 @@ from kcompat.commands.table_format import TableFormatOption
 from kcompat.report.tables import TableFormat
 from kcompat.verdict import exit_status
 
-corpus_app = typer.Typer(
+corpus_app = Commands(
     name="corpus",
     help="Store one revision's bytes (build) and read them with another (verify), on Spark.",
     short_help="Store one revision's bytes and read them with another, on Spark.",
@@ -132,7 +134,9 @@ def build(
     )
 
 
-@corpus_app.command("verify", short_help="Read stored samples with REV2; report each misread.")
+@corpus_app.command(
+    "verify", short_help="Read stored samples with another revision; report each misread."
+)
 @option_group
 def verify(
     corpus: Annotated[
@@ -150,7 +154,7 @@ def verify(
     *,
     options: CorpusOptions,
 ) -> None:
-    """Decode every stored sample with REV2's model; report each one it misreads."""
+    """Decode every stored sample with the model at REV; report each one it misreads."""
     from kcompat.pipeline.corpus_verify import VerifyRequest, plan_verify
     from kcompat.pipeline.corpus_verify import verify as run_verify
     from kcompat.pipeline.unreadable import reading_corpus

@@ -10,13 +10,12 @@ import typer
 
 from kcompat.app import (
     FindingsOptions,
+    ReleasedOption,
     Sides,
     app,
-    choice_option,
     option_group,
     report_findings,
 )
-from kcompat.modes import ReleasedMode
 
 if TYPE_CHECKING:
     from kcompat.cache import Cache
@@ -41,21 +40,12 @@ class DiffOptions:
             "--samples",
             metavar="N",
             min=1,
-            help="Samples per message version for the proof (default 20; 10 with --staged, "
+            help="Samples per message version for the proof (default: 20; 10 with --staged, "
             "where a pre-commit hook must be instant: on Kafka's whole history 6 already "
             "confirm every break).",
         ),
     ] = None
-    released: Annotated[
-        ReleasedMode | None,
-        choice_option(
-            ReleasedMode,
-            "--released",
-            metavar="MODE",
-            help="Which versions are released: tags (shipped by a release tag), base (every "
-            "version in BASE), or auto (tags where the repository has release tags; default).",
-        ),
-    ] = None
+    released: ReleasedOption = None
     baseline: Annotated[
         Path | None,
         typer.Option("--baseline", metavar="FILE", help="Accept the findings in this JSON report."),

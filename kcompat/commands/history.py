@@ -8,10 +8,18 @@ from typing import Annotated, Any
 
 import typer
 
-from kcompat.app import Color, ColorOption, ConfigOption, RepoOption, app, choice_option
+from kcompat.app import (
+    Color,
+    ColorOption,
+    ConfigOption,
+    ReleasedOption,
+    RepoOption,
+    app,
+    choice_option,
+)
 from kcompat.commands import spark_options as spark
 from kcompat.commands.table_format import TableFormatOption
-from kcompat.modes import HistoryMode, ReleasedMode
+from kcompat.modes import HistoryMode
 from kcompat.report.tables import TableFormat
 from kcompat.verdict import exit_status
 
@@ -42,27 +50,28 @@ def history(
         str | None,
         typer.Option("--tags", metavar="REGEX", help="Regex of release tags (default: X.Y.Z)."),
     ] = None,
-    released: Annotated[
-        ReleasedMode | None,
-        choice_option(
-            ReleasedMode,
-            "--released",
-            metavar="MODE",
-            help="base or tags (default: tags if the repo has some).",
-        ),
-    ] = None,
+    released: ReleasedOption = None,
     out: spark.OutOption = None,
     fmt: TableFormatOption = TableFormat.text,
     master: spark.MasterOption = None,
     remote: spark.RemoteOption = None,
-    proof: Annotated[bool, typer.Option("--proof/--no-proof", help="Round-trip proofs.")] = True,
+    proof: Annotated[
+        bool,
+        typer.Option(
+            "--proof/--no-proof", help="Round-trip samples through both sides of each pair."
+        ),
+    ] = True,
     samples: Annotated[
         int, typer.Option("--samples", metavar="N", min=1, help="Samples per version.")
     ] = 20,
     partitions: spark.PartitionsOption = None,
     report: Annotated[
         Path | None,
-        typer.Option("--report", help="Also write the audit as one HTML file (kcompat report)."),
+        typer.Option(
+            "--report",
+            metavar="FILE",
+            help="Also write the audit as one HTML file (kcompat report).",
+        ),
     ] = None,
     changelog: Annotated[
         bool,
