@@ -27,7 +27,7 @@ def from_findings(findings: Iterable[Finding]) -> list[Change]:
             f.severity.label,
             f.message,
             f.field_path,
-            f.versions,
+            f.versions if f.versions is not None else Versions(),
             f.accepted,
             f.location.path,
         )
@@ -45,13 +45,19 @@ def from_rows(rows: Iterable[Mapping[str, Any]]) -> list[Change]:
             str(row.get("severity") or ""),
             str(row.get("message") or ""),
             str(row.get("field_path") or ""),
-            str(row.get("versions") or ""),
+            _versions(str(row.get("versions") or "")),
             str(row.get("accepted") or ""),
             str(row.get("file") or ""),
         )
         for row in rows
         if is_break(str(row.get("rule") or ""), str(row.get("severity") or ""))
     ]
+
+
+def _versions(text: str) -> Versions:
+    """A row's versions, as its finding's ``str(versions)`` wrote them ("": none)."""
+    parsed = Versions.try_parse(text) if text else None
+    return parsed if parsed is not None else Versions()
 
 
 def is_break(rule: str, severity: str) -> bool:
@@ -72,15 +78,14 @@ def _change(
     severity: str,
     text: str,
     field: str,
-    versions: str,
+    versions: Versions,
     accepted: str,
     path: str,
 ) -> Change:
-    parsed = Versions.try_parse(versions) if versions else None
     return Change(
         message or path,
         ChangeKind.BREAK,
-        parsed if parsed is not None else Versions(),
+        versions,
         field=field,
         note=text,
         rule=rule,

@@ -26,7 +26,6 @@ from kcompat.rules.registry import Rule, Subject, all_rules
 from kcompat.rules.runner import Call, Finishing, Outcome, compared, finish, run_rules
 from kcompat.spec.model import Message
 from kcompat.spec.specfile import SpecFile, read_spec
-from kcompat.spec.versions import Versions
 
 if TYPE_CHECKING:
     from kcompat.codec.compiler import CodeStore
@@ -126,14 +125,14 @@ def unfinished(pair: PreparedPair | Paired, options: CheckOptions) -> Unfinished
     base_names = {p.head.name: p.base.name for p in pairing.pairs}
 
     def released_by(finding: Finding) -> str:
-        versions = Versions.try_parse(finding.versions)
+        versions = finding.versions
         if versions is None:
             return ""
         name = base_names.get(finding.message_name, finding.message_name)
         return policy.reason(name, versions)
 
     def latest(finding: Finding) -> str | None:
-        versions = Versions.try_parse(finding.versions)
+        versions = finding.versions
         if versions is None or versions.empty:
             return None
         return policy.latest(base_names.get(finding.message_name, finding.message_name), versions)

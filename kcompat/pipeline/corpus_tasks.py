@@ -26,6 +26,7 @@ from kcompat.findings import Finding
 from kcompat.report.columns import arrow_schema, ddl, finding_columns, finding_row
 from kcompat.rules.corpus import MISMATCH
 from kcompat.spec.specfile import SpecFile, enable_parse_cache, read_spec
+from kcompat.spec.versions import Versions
 
 #: Columns of the corpus (``DIR/samples``).
 SAMPLE_SCHEMA = (
@@ -197,7 +198,6 @@ class Verifier:
     ) -> dict[str, Any]:
         from kcompat.codec.annotate import show
         from kcompat.findings import Location, Severity
-        from kcompat.spec.versions import Versions
 
         context = self.context
         version = writer.version
@@ -239,7 +239,7 @@ class Verifier:
             ),
             message_name=writer.message.name,
             field_path=field_path,
-            versions=str(version),
+            versions=Versions.of(version, version),
             base_location=Location(writer.message.path, base_line, 1),
             evidence=evidence,
             released_by=context.writer_label if is_released else "",
@@ -256,7 +256,7 @@ class Verifier:
             f"v{row['version']}: {reason}",
             Location(row["message"]),
             message_name=row["message"],
-            versions=str(row["version"]),
+            versions=Versions.of(int(row["version"]), int(row["version"])),
         )
         return self.row_of(finding, row)
 

@@ -36,7 +36,7 @@ from kcompat.rules.registry import Rule, all_rules, get_rule
 from kcompat.rules.suppress import NO_REASON, Directive, covering, parse_directives
 from kcompat.spec.load import Comment
 from kcompat.spec.specfile import SpecFile
-from kcompat.spec.versions import Versions, released_phrase
+from kcompat.spec.versions import Versions
 
 
 @dataclass(frozen=True)
@@ -180,7 +180,7 @@ def _weigh(
 
 
 def _with_reason(finding: Finding, released_by: Callable[[Finding], str]) -> Finding:
-    if not finding.versions or finding.released_by:
+    if finding.versions is None or finding.released_by:
         return finding
     return replace(finding, released_by=released_by(finding))
 
@@ -250,8 +250,9 @@ def _directive_findings(
 def merge_versions(findings: Sequence[Finding]) -> list[Finding]:
     """One finding per (rule, place, message) with the union of its versions.
 
-    Rules report per version with ``{versions}`` in their message; the merged range is
-    written in, so a field broken in versions 0 to 7 is one finding that says "0-7".
+    Rules report per run of versions, their message saying those versions (its
+    :class:`~kcompat.findings.Wording`); the merged finding says the union, so a field
+    broken in versions 0 to 7 is one finding that says "0-7".
     """
     groups: dict[tuple[object, ...], tuple[Finding, Versions]] = {}
     for finding in findings:
@@ -259,12 +260,12 @@ def merge_versions(findings: Sequence[Finding]) -> list[Finding]:
             finding.rule,
             finding.message_name,
             finding.field_path,
-            finding.message,
+            finding.wording or finding.message,
             finding.location,
             finding.base_location,
             finding.severity,
         )
-        versions = Versions.try_parse(finding.versions) if finding.versions else None
+        versions = finding.versions
         if key in groups:
             first, known = groups[key]
             groups[key] = (first, known | versions if versions is not None else known)
@@ -272,7 +273,7 @@ def merge_versions(findings: Sequence[Finding]) -> list[Finding]:
             groups[key] = (finding, versions if versions is not None else Versions.none())
     out = []
     for finding, versions in groups.values():
-        text = str(versions) if not versions.empty else finding.versions
-        message = finding.message.replace("{versions}", released_phrase(versions))
-        out.append(replace(finding, message=message, versions=text))
+        merged = versions if not versions.empty else finding.versions
+        said = finding.wording.said(versions) if finding.wording is not None else finding.message
+        out.append(replace(finding, message=said, versions=merged))
     return out

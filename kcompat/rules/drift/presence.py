@@ -17,7 +17,7 @@ def drift_versions_missing(pair: DriftPair, report: Reporter) -> None:
             pair.upstream.node,
             "validVersions",
             f"{pair.local.name}: the local copy has versions {lo - up} that upstream lacks",
-            versions=str(lo - up),
+            versions=lo - up,
         )
     if up - lo:
         report.changed(
@@ -25,7 +25,7 @@ def drift_versions_missing(pair: DriftPair, report: Reporter) -> None:
             pair.upstream.node,
             "validVersions",
             f"{pair.local.name}: upstream has versions {up - lo} that the local copy lacks",
-            versions=str(up - lo),
+            versions=up - lo,
             hint="re-vendor to pick up the new versions",
         )
 

@@ -140,7 +140,7 @@ def drift_wire_mismatch(pair: DriftPair, report: Reporter) -> None:
             f"{pair.local.name} versions {shown}: {said}",
             key="flexibleVersions" if flexible else "name",
             field_path=found.path,
-            versions=str(shown),
+            versions=shown,
             base=upstream_node if upstream_node is not None else pair.upstream.node,
             base_key="flexibleVersions" if flexible else "name",
             hint="re-vendor the upstream spec, or stop advertising these versions",

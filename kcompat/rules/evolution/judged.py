@@ -26,7 +26,7 @@ def judge(judged: Judged, run: Callable[[MessagePair], list[Finding]]) -> list[F
     judged_versions = judged.change.released
     out = []
     for finding in run(judged.change):
-        versions = Versions.try_parse(finding.versions) if finding.versions else None
+        versions = finding.versions
         if versions is None or not (versions - judged_versions).empty:
             continue  # message-wide, or about other versions: the pair itself reports it
         if finding.severity is Severity.INFO:
@@ -56,27 +56,23 @@ def _same_break(finding: Finding, other: Finding) -> bool:
     return related and _overlap(finding.versions, other.versions)
 
 
-def _overlap(left: str, right: str) -> bool:
-    a, b = Versions.try_parse(left), Versions.try_parse(right)
+def _overlap(a: Versions | None, b: Versions | None) -> bool:
     return a is None or b is None or not (a & b).empty
 
 
 def _unreleased(finding: Finding, release: str) -> Finding:
-    return replace(
-        finding,
-        rule=UNRELEASED,
-        severity=Severity.INFO,
-        message=f"{finding.message}; this part is not in any release (against the layout "
-        f"released in {release} nothing breaks)",
-        hint="",
+    said = finding.followed_by(
+        f"; this part is not in any release (against the layout released in {release} "
+        "nothing breaks)"
     )
+    return replace(said, rule=UNRELEASED, severity=Severity.INFO, hint="")
 
 
 def kept_versions(findings: Sequence[Finding]) -> Versions:
     """The versions of the findings that still break a release (where bytes are proven)."""
     versions = Versions.none()
     for finding in findings:
-        parsed = Versions.try_parse(finding.versions)
+        parsed = finding.versions
         if finding.severity is Severity.ERROR and parsed is not None:
             versions = versions | parsed
     return versions
