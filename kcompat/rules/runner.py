@@ -104,29 +104,10 @@ def compared(specs: Iterable[SpecFile]) -> tuple[tuple[str, str], ...]:
 
 
 def finish(raw: Sequence[Finding], how: Finishing, evidence: Sequence[Finding] = ()) -> Outcome:
-    """Merge, explain, silence, weigh and sort one run's findings."""
-    config = how.config
-    # rules turned off before the proof's bytes attach: a finding of a rule that is off
-    # explains nothing, so its bytes stay the proof's own (unless that is off too)
-    merged = one_per_edit(merge_versions([f for f in raw if f.rule not in config.disabled]))
-    enabled = attach_evidence(merged, [e for e in evidence if e.rule not in config.disabled])
-    if how.released_by is not None:
-        enabled = [_with_reason(f, how.released_by) for f in enabled]
-    directives = [
-        directive
-        for path, comments in how.comments.items()
-        if comments
-        for directive in parse_directives(path, comments)
-    ]
-    kept, suppressed, used = _suppress(enabled, directives)
-    kept += _directive_findings(directives, used, how)
-    weighed = [_weigh(f, config, how.latest) for f in kept if f.rule not in config.disabled]
-    fixtures = 0
-    if "diff" in how.kinds:  # test specs never ship: what changes in them breaks no one
-        fixtures = sum(1 for f in weighed if config.is_fixture(f.location.path))
-        weighed = [_as_fixture(f) if config.is_fixture(f.location.path) else f for f in weighed]
-    if config.report_unused_ignores and config.ignore:
-        weighed += unused_acceptances(config, weighed, how.kinds, how.subjects)
+    """Merge, explain, silence, weigh and sort one run's findings (steps 1-6 above)."""
+    enabled = _explained(raw, how, evidence)
+    kept, suppressed = _silenced(enabled, how)
+    weighed, fixtures = _weighed(kept, how)
     accepted = [f for f in weighed if f.fingerprint in how.baseline]
     final = [f for f in weighed if f.fingerprint not in how.baseline]
     return Outcome(
@@ -135,6 +116,48 @@ def finish(raw: Sequence[Finding], how: Finishing, evidence: Sequence[Finding] =
         tuple(accepted),
         fixtures,
     )
+
+
+def _explained(
+    raw: Sequence[Finding], how: Finishing, evidence: Sequence[Finding]
+) -> list[Finding]:
+    """Steps 1-3: the enabled rules' findings merged, the proof's bytes attached, and why
+    their versions count as released."""
+    off = how.config.disabled
+    # rules turned off before the proof's bytes attach: a finding of a rule that is off
+    # explains nothing, so its bytes stay the proof's own (unless that is off too)
+    merged = one_per_edit(merge_versions([f for f in raw if f.rule not in off]))
+    enabled = attach_evidence(merged, [e for e in evidence if e.rule not in off])
+    if how.released_by is not None:
+        enabled = [_with_reason(f, how.released_by) for f in enabled]
+    return enabled
+
+
+def _silenced(enabled: list[Finding], how: Finishing) -> tuple[list[Finding], list[Finding]]:
+    """Step 4: (what no ignore comment silences, with the comments' own findings; what
+    they silence)."""
+    directives = [
+        directive
+        for path, comments in how.comments.items()
+        if comments
+        for directive in parse_directives(path, comments)
+    ]
+    kept, suppressed, used = _suppress(enabled, directives)
+    return kept + _directive_findings(directives, used, how), suppressed
+
+
+def _weighed(kept: list[Finding], how: Finishing) -> tuple[list[Finding], int]:
+    """Step 5 but the baseline: (the findings with the configuration's severities,
+    previews, acceptances and fixtures applied; how many are about test fixtures)."""
+    config = how.config
+    weighed = [_weigh(f, config, how.latest) for f in kept if f.rule not in config.disabled]
+    fixtures = 0
+    if "diff" in how.kinds:  # test specs never ship: what changes in them breaks no one
+        fixtures = sum(1 for f in weighed if config.is_fixture(f.location.path))
+        weighed = [_as_fixture(f) if config.is_fixture(f.location.path) else f for f in weighed]
+    if config.report_unused_ignores and config.ignore:
+        weighed += unused_acceptances(config, weighed, how.kinds, how.subjects)
+    return weighed, fixtures
 
 
 def _as_fixture(finding: Finding) -> Finding:
