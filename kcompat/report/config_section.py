@@ -7,7 +7,7 @@ findings, so the comment's size limit never cuts what a reviewer must not miss."
 from __future__ import annotations
 
 from kcompat.report.document import Report, plural, status
-from kcompat.report.markdown import code, escape
+from kcompat.report.markup import code, escape
 
 #: Findings accepted in this change listed in the section; the table below has them all.
 LISTED = 20
