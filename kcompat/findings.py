@@ -1,8 +1,8 @@
 """The findings model: severities, locations, findings, and the reporter a rule's check
 reports through.
 
-A leaf of the package (it knows spec positions and nothing else of kcompat), so every layer
-that makes, filters or renders findings can import it. A rule (see
+A leaf of the package (it knows spec positions and version sets, nothing else of
+kcompat), so every layer that makes, filters or renders findings can import it. A rule (see
 :mod:`kcompat.rules.registry`) never raises for bad specs and returns nothing: it calls a
 :class:`Reporter` bound to its ID, and findings are data collected by the runner.
 """

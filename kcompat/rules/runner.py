@@ -1,9 +1,11 @@
-"""The one rule runner: call rules on their subjects, then finish the findings once.
+"""Call rules on their subjects, then finish every command's findings once.
 
-``lint``, ``diff`` (its evolution rules and the round-trip proof) and ``drift`` all run
-here, so they agree on what a configuration, an inline ``ignore`` comment or a baseline
-does. Each command says only which rules look at which subjects (:class:`Call`); the
-finishing step is the same for all of them and runs in this order:
+``diff`` (its evolution rules and the round-trip proof), ``drift`` and lint's set rules
+are called here, each command saying only which rules look at which subjects
+(:class:`Call`); lint's rules of one file run in one walk of it
+(:mod:`kcompat.rules.lint.walk`). Every command's findings, lint's too, are finished here,
+so they agree on what a configuration, an inline ``ignore`` comment or a baseline does;
+the finishing step runs in this order:
 
 1. drop rules the configuration disables (a finding of a rule that is off explains no
    bytes), and merge per-version findings of one change into one (versions ``0-7``, not
