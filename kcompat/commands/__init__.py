@@ -16,6 +16,7 @@ COMMAND_MODULES: dict[str, str] = {
     "diff": "diff",
     "explain": "explain",
     "changelog": "changelog",
+    "matrix": "matrix",
     "drift": "drift",
     "rules": "rules",
     "encode": "codec",
