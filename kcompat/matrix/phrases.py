@@ -127,7 +127,7 @@ def releases_title(result: MatrixResult) -> str:
     tags = names[:-1] if result.matrix.head else names
     head = f", and {names[-1]}" if result.matrix.head else ""
     span = f"{tags[0]} to {tags[-1]}" if len(tags) > 1 else (tags[0] if tags else "none")
-    roles = " or ".join(role.value for role in result.roles)
+    roles = _joined([role.value for role in result.roles])
     count = len(result.matrix.apis)
     return (
         f"{len(names)} release{'s' if len(names) != 1 else ''} ({span}{head}) × "
@@ -151,3 +151,7 @@ def removal_text(result: MatrixResult, index: int) -> str:
         brokers = ", ".join(span.releases for span in removal.brokers)
         said += f"; {head} clients could no longer send it to brokers of {brokers}"
     return said
+
+
+def _joined(words: Sequence[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]

@@ -62,8 +62,8 @@ def _what_if(result: MatrixResult) -> list[str]:
     if result.removals:
         count = len(result.removals)
         out.append(
-            f"  {stranding} of the {count} API{'s' if count != 1 else ''} with deprecated "
-            f"versions would strand a client release"
+            f"  {stranding} of {count} API{'s' if count != 1 else ''} with deprecated "
+            f"versions would strand some client release"
         )
     return [*out, ""]
 

@@ -146,8 +146,8 @@ def read_releases(
     notes = [f"{path}: not readable, left out" for path in reader.unreadable]
     if without:
         notes.append(
-            f"{len(without)} release tag{'s' if len(without) != 1 else ''} hold no request "
-            f"spec, not releases of the protocol: {_few(without)}"
+            f"{len(without)} release tag{'s hold' if len(without) != 1 else ' holds'} no "
+            f"request spec, so no release of the protocol: {_few(without)}"
         )
     return releases, notes
 
@@ -185,9 +185,10 @@ def named_keys(apis: Sequence[Api], names: Sequence[str]) -> frozenset[int]:
             continue
         key = by_name.get(name.lower())
         if key is None:
-            labels = sorted({api_label(n) for api in apis for n in api.names})
-            close = difflib.get_close_matches(api_label(name), labels, n=3, cutoff=0.6)
-            hint = f"; did you mean {' or '.join(close)}?" if close else ""
+            newest = {api_label(n): api_label(api.name) for api in apis for n in api.names}
+            close = difflib.get_close_matches(api_label(name), sorted(newest), n=6, cutoff=0.6)
+            found = list(dict.fromkeys(newest[label] for label in close))[:3]
+            hint = f"; did you mean {' or '.join(found)}?" if found else ""
             raise UsageError(
                 f"--apis: no API named {name!r} in these releases{hint} "
                 "(an API's name, with or without Request, or its key)"
