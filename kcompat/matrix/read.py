@@ -14,6 +14,12 @@ from kcompat.spec.specfile import read_spec
 _MARKS = (b'"request"', b'"apiKey"')
 
 
+def looks_like_request(data: bytes) -> bool:
+    """Whether a text may be a request spec (it holds what every one holds): only those
+    are parsed."""
+    return all(mark in data for mark in _MARKS)
+
+
 @dataclass
 class ApiReader:
     """Reads the APIs of revisions and working trees, parsing each distinct text once."""
@@ -42,7 +48,7 @@ class ApiReader:
         if data in self._parsed:
             return self._parsed[data]
         found = None
-        if all(mark in data for mark in _MARKS):
+        if looks_like_request(data):
             spec = read_spec(path, data)
             if spec.message is not None:
                 found = api_spec(spec.message)

@@ -94,56 +94,89 @@ def chosen(
     return tuple(api for api in apis if api.role in roles)
 
 
+def ranges_of(
+    release: ReleaseApis, apis: Sequence[Api], unstable: bool = False
+) -> tuple[tuple[Versions | None, ...], tuple[Versions | None, ...], tuple[Versions, ...]]:
+    """What a release offers as a client and serves as a broker of each API (None where
+    it lacks or does not serve one), and what it deprecates of each."""
+    sends: list[Versions | None] = []
+    serves: list[Versions | None] = []
+    marked: list[Versions] = []
+    for api in apis:
+        spec = release.apis.get(api.key)
+        versions = spec.offered(unstable) if spec is not None else None
+        versions = versions if versions else None  # none offered: the API is absent
+        sends.append(versions)
+        serves.append(versions if spec is not None and spec.served(api.role) else None)
+        marked.append(spec.deprecated & spec.valid if spec is not None else Versions.none())
+    return tuple(sends), tuple(serves), tuple(marked)
+
+
+Memo = dict[tuple[Versions | None, Versions | None, bool], int]
+
+
+def cell(
+    client: Sequence[Versions | None],
+    broker: Sequence[Versions | None],
+    served_before: Sequence[bool],
+    memo: Memo,
+) -> tuple[int, ...]:
+    """One client against one broker, API by API (each distinct case worked out once)."""
+    found = []
+    for mine, theirs, was in zip(client, broker, served_before, strict=True):
+        if mine is None:
+            found.append(ABSENT)
+            continue
+        key = (mine, theirs, was)
+        known = memo.get(key)
+        if known is None:
+            known = memo[key] = outcome(mine, theirs, was)
+        found.append(known)
+    return tuple(found)
+
+
 def build(
     releases: Sequence[ReleaseApis], apis: Sequence[Api], *, unstable: bool = False
 ) -> Matrix:
     """The matrix of ``releases`` (oldest first) for ``apis``: what each release offers as
-    a client and serves as a broker, and every pair's outcome."""
-    offered: list[tuple[Versions | None, ...]] = []
-    served: list[tuple[Versions | None, ...]] = []
-    deprecated: list[tuple[Versions, ...]] = []
-    for release in releases:
-        sends: list[Versions | None] = []
-        serves: list[Versions | None] = []
-        marked: list[Versions] = []
-        for api in apis:
-            spec = release.apis.get(api.key)
-            versions = spec.offered(unstable) if spec is not None else None
-            versions = versions if versions else None  # none offered: the API is absent
-            sends.append(versions)
-            serves.append(versions if spec is not None and spec.served(api.role) else None)
-            marked.append(spec.deprecated & spec.valid if spec is not None else Versions.none())
-        offered.append(tuple(sends))
-        served.append(tuple(serves))
-        deprecated.append(tuple(marked))
+    a client and serves as a broker, and every pair's outcome. An API a broker does not
+    serve strands a client only when an earlier release served it (it was removed)."""
+    found = [ranges_of(release, apis, unstable) for release in releases]
+    offered = tuple(f[0] for f in found)
+    served = tuple(f[1] for f in found)
     before = _served_before(served, len(apis))
-    memo: dict[tuple[Versions | None, Versions | None, bool], int] = {}
-    rows = []
-    for client in offered:
-        row = []
-        for broker, earlier in zip(served, before, strict=True):
-            cell = []
-            for mine, theirs, was in zip(client, broker, earlier, strict=True):
-                if mine is None:
-                    cell.append(ABSENT)
-                    continue
-                key = (mine, theirs, was)
-                found = memo.get(key)
-                if found is None:
-                    found = memo[key] = outcome(mine, theirs, was)
-                cell.append(found)
-            row.append(tuple(cell))
-        rows.append(tuple(row))
+    memo: Memo = {}
+    rows = tuple(
+        tuple(cell(client, broker, was, memo) for broker, was in zip(served, before, strict=True))
+        for client in offered
+    )
     head = bool(releases) and releases[-1].head
     return Matrix(
         tuple(r.name for r in releases),
         tuple(apis),
-        tuple(offered),
-        tuple(served),
-        tuple(rows),
-        tuple(deprecated),
+        offered,
+        served,
+        rows,
+        tuple(f[2] for f in found),
         head,
     )
+
+
+def against(
+    clients: Sequence[Sequence[Versions | None]],
+    broker: ReleaseApis,
+    apis: Sequence[Api],
+    served_before: frozenset[int],
+    memo: Memo,
+    *,
+    unstable: bool = False,
+) -> tuple[tuple[int, ...], ...]:
+    """Every client (what each offers, :func:`ranges_of`) against one broker that is not
+    a release (a commit of trunk): ``served_before`` names the APIs an earlier commit of
+    its line served, so one it no longer serves was removed."""
+    serves = ranges_of(broker, apis, unstable)[1]
+    was = [api.key in served_before for api in apis]
+    return tuple(cell(client, serves, was, memo) for client in clients)
 
 
 def _served_before(
@@ -158,4 +191,17 @@ def _served_before(
     return out
 
 
-__all__ = ["ABSENT", "STRANDED", "UNSERVED", "Api", "Link", "Matrix", "apis_of", "build", "chosen"]
+__all__ = [
+    "ABSENT",
+    "STRANDED",
+    "UNSERVED",
+    "Api",
+    "Link",
+    "Matrix",
+    "against",
+    "apis_of",
+    "build",
+    "cell",
+    "chosen",
+    "ranges_of",
+]

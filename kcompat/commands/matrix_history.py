@@ -1,0 +1,130 @@
+"""``kcompat matrix-history``: since which commit of a line (trunk) each client release can
+no longer talk to it: every commit, as a broker, against every client release, on Spark.
+
+Exit status: 0 done, 2 bad usage (no release tags, a range with no commit or release,
+an unknown API name, Spark or Java missing).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from kcompat.app import Color, ColorOption, ConfigOption, RepoOption, app, option_group
+from kcompat.commands import spark_options as spark
+from kcompat.commands.matrix import ApiOptions
+from kcompat.formats import FormatRegistry
+
+
+class MatrixHistoryFormat(FormatRegistry):
+    text = "text", "kcompat.report.matrix_history_summary:render_text"
+    json = "json", "kcompat.commands.matrix_history:render_json", "summary.json"
+
+
+def render_json(summary: object) -> str:
+    import json
+
+    from kcompat.escaping import json_safe
+    from kcompat.report.matrix_history_summary import MatrixHistorySummary
+
+    assert isinstance(summary, MatrixHistorySummary)
+    return json_safe(json.dumps(summary.to_json(), indent=2, ensure_ascii=False)) + "\n"
+
+
+@app.command(
+    "matrix-history", short_help="Since which commit each client release is stranded, on Spark."
+)
+@option_group
+def matrix_history(
+    revision_range: Annotated[
+        str | None,
+        typer.Option(
+            "--range",
+            metavar="A..B",
+            help="The line's commits: the first-parent line of A..B that changed a spec "
+            "(default: HEAD's line).",
+        ),
+    ] = None,
+    clients: Annotated[
+        str | None,
+        typer.Option(
+            "--clients",
+            metavar="A..B",
+            help="Only the client releases from A to B (2.2.0..3.8.0, 3.0.., ..2.8).",
+        ),
+    ] = None,
+    tags: Annotated[
+        str | None,
+        typer.Option("--tags", metavar="REGEX", help="Regex of release tags (default: X.Y.Z)."),
+    ] = None,
+    repo_dir: RepoOption = None,
+    out: spark.OutOption = None,
+    master: spark.MasterOption = None,
+    remote: spark.RemoteOption = None,
+    partitions: spark.PartitionsOption = None,
+    report: Annotated[
+        Path | None,
+        typer.Option("--report", help="Also write the result as one HTML file (kcompat report)."),
+    ] = None,
+    fmt: Annotated[
+        MatrixHistoryFormat,
+        typer.Option(
+            "--format",
+            "-f",
+            metavar="FORMAT",
+            help=MatrixHistoryFormat.help(),
+            case_sensitive=False,
+        ),
+    ] = MatrixHistoryFormat.text,
+    color: ColorOption = Color.auto,
+    config_file: ConfigOption = None,
+    *,
+    options: ApiOptions,
+) -> None:
+    """Every commit of a line (trunk), as a broker, against every client release (the
+    release tags that hold specs): the APIs each client is stranded on, as Parquet, and
+    since which commit each release can no longer talk to the line. ``kcompat report``
+    draws it; ``kcompat matrix`` answers for release tags alone, without Spark."""
+    from kcompat.commands.history import check_pattern
+    from kcompat.config import load_config
+    from kcompat.pipeline.matrix_driver import MatrixHistoryRequest, run_matrix_history
+    from kcompat.pipeline.session import preflight, spark_session
+    from kcompat.rules.registry import rule_categories
+    from kcompat.sources.git import GitRepo
+    from kcompat.terminal import write_output
+
+    remote = preflight(master, remote)
+    if report is not None:
+        from kcompat.auditreport.render import check_output, require_libraries
+
+        require_libraries()
+        check_output(report)
+    if tags is not None:
+        check_pattern("--tags", tags)
+    repo = GitRepo.open(repo_dir or Path("."), named=repo_dir is not None)
+    config = load_config(start=repo.root, explicit=config_file, rules=rule_categories)
+    result = run_matrix_history(
+        MatrixHistoryRequest(
+            repo=repo.root,
+            revision_range=revision_range,
+            clients=clients,
+            tags=tags,
+            apis=options.names(),
+            controller=options.controller,
+            inter_broker=options.inter_broker,
+            unstable=options.unstable,
+            out=out,
+            partitions=partitions,
+            config=config,
+        ),
+        lambda: spark_session(master, remote=remote),
+    )
+    if report is not None:
+        from kcompat.auditreport.load import MATRIX_HISTORY, AuditData
+        from kcompat.auditreport.render import write_report
+
+        audit = AuditData(MATRIX_HISTORY, result.summary, tuple(result.rows), str(result.out))
+        write_report(audit, report)
+    write_output(fmt.render_function()(result.summary), color)
