@@ -102,12 +102,13 @@ def _table(summary: MatrixHistorySummary) -> str:
         if since is None:
             cell = '<td class="never">never</td><td></td>'
         else:
-            apis = ", ".join(summary.name_of(k).removesuffix("Request") for k in line.runs[-1].apis)
+            keys = dict.fromkeys(k for run in line.final(count) for k in run.apis)
+            apis = ", ".join(summary.name_of(k).removesuffix("Request") for k in keys)
             cell = (
                 f'<td class="stranded">{_text(summary.commits[since])} '
                 f"{_text(summary.subjects[since])}</td><td>{_text(apis)}</td>"
             )
-        earlier = [run for run in line.runs if since is None or run.first != since]
+        earlier = line.earlier(count)
         runs = "".join(
             f"<li>{_text(summary.commits[r.first])}–{_text(summary.commits[r.last])} "
             f"({r.last - r.first + 1} commits): "

@@ -34,10 +34,26 @@ class ClientLine:
     runs: tuple[Run, ...] = ()
 
     def since(self, commits: int) -> int | None:
-        """The commit since which the release is stranded up to the line's last commit."""
-        if self.runs and self.runs[-1].last == commits - 1:
-            return self.runs[-1].first
-        return None
+        """The commit since which the release is stranded (on whatever APIs) up to the
+        line's last commit; None when the last commit does not strand it."""
+        if not self.runs or self.runs[-1].last != commits - 1:
+            return None
+        first = self.runs[-1].first
+        for run in reversed(self.runs[:-1]):
+            if run.last != first - 1:
+                break
+            first = run.first
+        return first
+
+    def final(self, commits: int) -> tuple[Run, ...]:
+        """The runs of the stretch :meth:`since` starts (the release stranded to the end)."""
+        since = self.since(commits)
+        return tuple(r for r in self.runs if since is not None and r.first >= since)
+
+    def earlier(self, commits: int) -> tuple[Run, ...]:
+        """The runs before that stretch (the line stranded the release, then did not)."""
+        since = self.since(commits)
+        return tuple(r for r in self.runs if since is None or r.first < since)
 
     @property
     def stranded_commits(self) -> int:
@@ -136,7 +152,7 @@ def render_text(summary: MatrixHistorySummary) -> str:
     rows = [("client", "stranded since", "on APIs", "stranded before")]
     for line in summary.lines:
         since = line.since(count)
-        earlier = [run for run in line.runs if since is None or run.first != since]
+        earlier = line.earlier(count)
         before = "never"
         if earlier:
             commits = sum(r.last - r.first + 1 for r in earlier)
@@ -150,7 +166,8 @@ def render_text(summary: MatrixHistorySummary) -> str:
         if since is None:
             rows.append((line.client, "never", "", before))
         else:
-            apis = ", ".join(summary.name_of(k).removesuffix("Request") for k in line.runs[-1].apis)
+            keys = dict.fromkeys(k for run in line.final(count) for k in run.apis)
+            apis = ", ".join(summary.name_of(k).removesuffix("Request") for k in keys)
             subject = summary.subjects[since]
             rows.append((line.client, f"{summary.commits[since]} {subject}"[:60], apis, before))
     widths = [max(len(shown(row[i])) for row in rows) for i in range(3)]
