@@ -79,14 +79,14 @@ def run_matrix_history(request: MatrixHistoryRequest, spark: Any) -> MatrixHisto
     label_jobs(session, "kcompat-matrix-history", "kcompat matrix-history")
     facts = read_texts(session, plan.texts, request.partitions)
     timings["read"] = time.perf_counter() - started
-    brokers = [_apis_at(plan, i, facts) for i in range(len(plan.commits))]
+    brokers = [apis_at(plan, i, facts) for i in range(len(plan.commits))]
     every = apis_of([*plan.clients, ReleaseApis.of("HEAD", list(brokers[-1]))])
     keys = named_keys(every, request.apis) if request.apis else None
     roles = [Role.CLIENT]
     roles += [Role.CONTROLLER] if request.controller else []
     roles += [Role.INTER_BROKER] if request.inter_broker else []
     apis = chosen(every, frozenset(roles), keys)
-    judged = _judged(plan, brokers, apis, request.unstable)
+    judged = judged_commits(plan, brokers, apis, request.unstable)
     clients = [
         (client.name, ranges_of(client, apis, request.unstable)[0]) for client in plan.clients
     ]
@@ -115,14 +115,14 @@ def run_matrix_history(request: MatrixHistoryRequest, spark: Any) -> MatrixHisto
     return MatrixHistoryResult(summary, out.path if out.local else out.location, rows, seconds)
 
 
-def _apis_at(plan: TrunkPlan, index: int, facts: dict[str, ApiSpec | None]) -> tuple[ApiSpec, ...]:
+def apis_at(plan: TrunkPlan, index: int, facts: dict[str, ApiSpec | None]) -> tuple[ApiSpec, ...]:
     """A commit's APIs (the first file of a key wins, by path)."""
     found = [facts.get(digest) for _path, digest in plan.trees[index]]
     release = ReleaseApis.of(plan.commits[index], [spec for spec in found if spec is not None])
     return tuple(release.apis.values())
 
 
-def _judged(
+def judged_commits(
     plan: TrunkPlan, brokers: Sequence[tuple[ApiSpec, ...]], apis: Sequence[Api], unstable: bool
 ) -> list[Judged]:
     """Each commit with what the line served before it: an API a commit no longer serves
