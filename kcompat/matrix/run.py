@@ -52,7 +52,7 @@ class MatrixResult:
     matrix: Matrix
     reaches: tuple[Reach, ...]
     moves: tuple[tuple[Move, ...], ...]  # per API of the matrix
-    roles: tuple[Role, ...]  # the roles judged (all of them when --apis names the APIs)
+    roles: tuple[Role, ...]  # the roles judged (those of the APIs --apis names)
     what_if: WhatIf | None = None
     removals: tuple[Removal, ...] = ()  # --what-if drop-deprecated
     unstable: bool = False
@@ -91,7 +91,7 @@ def run_matrix(request: MatrixRequest) -> MatrixResult:
         matrix,
         reaches(matrix),
         tuple(moves(matrix, j) for j in range(len(apis))),
-        tuple(roles) if keys is None else tuple(Role),
+        tuple(roles) if keys is None else tuple(r for r in Role if any(a.role is r for a in apis)),
         request.what_if,
         removed,
         request.unstable,

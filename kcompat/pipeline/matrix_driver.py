@@ -99,7 +99,7 @@ def run_matrix_history(request: MatrixHistoryRequest, spark: Any) -> MatrixHisto
     summary = summarise(
         plan,
         apis,
-        tuple(r.value for r in (roles if keys is None else list(Role))),
+        tuple(r.value for r in Role if (r in roles if keys is None else _has(apis, r))),
         rows,
         request.revision_range or "HEAD",
     )
@@ -113,6 +113,10 @@ def run_matrix_history(request: MatrixHistoryRequest, spark: Any) -> MatrixHisto
     )
     out.write_text(session, "summary.json", json.dumps(summary.to_json(), indent=2))
     return MatrixHistoryResult(summary, out.path if out.local else out.location, rows, seconds)
+
+
+def _has(apis: Sequence[Api], role: Role) -> bool:
+    return any(api.role is role for api in apis)
 
 
 def apis_at(plan: TrunkPlan, index: int, facts: dict[str, ApiSpec | None]) -> tuple[ApiSpec, ...]:
