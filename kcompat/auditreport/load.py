@@ -15,30 +15,30 @@ from kcompat.errors import UsageError
 from kcompat.escaping import shown
 from kcompat.modes import HistoryMode
 from kcompat.report.audit_summary import CorpusSummary, HistorySummary
-from kcompat.report.matrix_history_summary import MatrixHistorySummary, is_matrix_history
+from kcompat.report.strands_summary import StrandsSummary, is_strands
 
 #: More pairs than any history (a million commits) means a damaged summary.
 MAX_PAIRS = 1_000_000
 HISTORY = "history"
 CORPUS = "corpus"
-MATRIX_HISTORY = "matrix-history"
+STRANDS = "strands"
 
 
 @dataclass(frozen=True)
 class AuditData:
     """An audit as written: which command made it, its summary, and every finding."""
 
-    kind: str  # HISTORY, CORPUS or MATRIX_HISTORY
-    summary: HistorySummary | CorpusSummary | MatrixHistorySummary
-    findings: tuple[dict[str, Any], ...]  # matrix-history: the pairs with APIs stranded
+    kind: str  # HISTORY, CORPUS or STRANDS
+    summary: HistorySummary | CorpusSummary | StrandsSummary
+    findings: tuple[dict[str, Any], ...]  # strands: the pairs with APIs stranded
     source: str  # where it was read from, for the page's heading
 
 
 def kind_of(summary: dict[str, Any]) -> str | None:
-    """``history``, ``corpus`` (verify) or ``matrix-history``, from the summary's own
+    """``history``, ``corpus`` (verify) or ``strands``, from the summary's own
     keys; None if none."""
-    if is_matrix_history(summary):
-        return MATRIX_HISTORY
+    if is_strands(summary):
+        return STRANDS
     if "corpus" in summary and "reader" in summary:
         return CORPUS
     if summary.get("mode") in set(HistoryMode):
@@ -63,10 +63,10 @@ def load_audit(directory: Path) -> AuditData:
     if kind is None:
         raise UsageError(
             f"{directory / 'summary.json'}: not the summary of kcompat history, corpus "
-            "verify or matrix-history"
+            "verify or strands"
         )
-    if kind == MATRIX_HISTORY:
-        return _matrix_history(directory, summary)
+    if kind == STRANDS:
+        return _strands(directory, summary)
     findings = tuple(read_findings(directory / "findings"))
     if kind == HISTORY:
         _check_pairs(directory, summary, findings)
@@ -102,16 +102,14 @@ def _check_pairs(
             )
 
 
-def _matrix_history(directory: Path, data: dict[str, Any]) -> AuditData:
-    """A ``matrix-history`` run: its summary, and the pairs of its ``strandings`` Parquet
+def _strands(directory: Path, data: dict[str, Any]) -> AuditData:
+    """A ``strands`` run: its summary, and the pairs of its ``strandings`` Parquet
     that strand an API (each must name a commit and a client release the summary has)."""
     where = directory / "summary.json"
     try:
-        summary = MatrixHistorySummary.from_json(data)
+        summary = StrandsSummary.from_json(data)
     except (ValueError, TypeError, KeyError) as err:
-        raise UsageError(
-            f"{where}: not a matrix-history summary ({_shown(err)}); rerun it"
-        ) from None
+        raise UsageError(f"{where}: not a strands summary ({_shown(err)}); rerun it") from None
     location = directory / "strandings"
     table = _parquet(location, {"commit_index", "client", "stranded", "count"})
     rows = [row for row in table.to_pylist() if row["count"]]
@@ -128,7 +126,7 @@ def _matrix_history(directory: Path, data: dict[str, Any]) -> AuditData:
                 f"{location}: a row names client release {_shown(row['client'])}, which "
                 f"{where.name} does not list; the run is inconsistent, rerun it"
             )
-    return AuditData(MATRIX_HISTORY, summary, tuple(rows), str(directory))
+    return AuditData(STRANDS, summary, tuple(rows), str(directory))
 
 
 def _parquet(location: Path, columns: set[str]) -> Any:

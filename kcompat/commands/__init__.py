@@ -17,7 +17,7 @@ COMMAND_MODULES: dict[str, str] = {
     "explain": "explain",
     "changelog": "changelog",
     "matrix": "matrix",
-    "matrix-history": "matrix_history",
+    "strands": "strands",
     "drift": "drift",
     "rules": "rules",
     "encode": "codec",

@@ -1,4 +1,4 @@
-"""The driver side of ``kcompat matrix-history``: plan from git, read the texts and judge
+"""The driver side of ``kcompat strands``: plan from git, read the texts and judge
 every commit against every client release on Spark, write Parquet, summarise.
 
 "Since which commit of trunk can client release X no longer talk to trunk" is every
@@ -22,16 +22,16 @@ from kcompat.matrix.releases import Span
 from kcompat.matrix.run import named_keys
 from kcompat.negotiation.apis import ApiSpec, ReleaseApis, Role
 from kcompat.negotiation.grid import Api, apis_of, chosen, ranges_of
-from kcompat.pipeline.matrix_plan import TrunkPlan, plan_trunk
-from kcompat.pipeline.matrix_tasks import Judged, judge, read_texts
 from kcompat.pipeline.outputs import Output
 from kcompat.pipeline.sparkapi import label_jobs
-from kcompat.report.matrix_history_summary import ClientLine, MatrixHistorySummary, Run
+from kcompat.pipeline.strands_plan import TrunkPlan, plan_trunk
+from kcompat.pipeline.strands_tasks import Judged, facts_of, judge, read_texts, spec_of
+from kcompat.report.strands_summary import ClientLine, Run, StrandsSummary
 from kcompat.sources.git import GitRepo
 
 
 @dataclass(frozen=True)
-class MatrixHistoryRequest:
+class StrandsRequest:
     repo: Path = Path(".")
     revision_range: str | None = None  # the line's commits (default: HEAD's line)
     clients: str | None = None  # --clients A..B: the client releases
@@ -46,14 +46,14 @@ class MatrixHistoryRequest:
 
 
 @dataclass(frozen=True)
-class MatrixHistoryResult:
-    summary: MatrixHistorySummary
+class StrandsResult:
+    summary: StrandsSummary
     out: Path | str
     rows: list[dict[str, Any]]  # the (commit, client) pairs with an API stranded
     seconds: float
 
 
-def run_matrix_history(request: MatrixHistoryRequest, spark: Any) -> MatrixHistoryResult:
+def run_strands(request: StrandsRequest, spark: Any) -> StrandsResult:
     """Plan, read and judge on Spark, write ``strandings/`` and ``summary.json``.
 
     ``spark`` is a session, or a function that makes one (called once the plan is made:
@@ -72,20 +72,24 @@ def run_matrix_history(request: MatrixHistoryRequest, spark: Any) -> MatrixHisto
         request.tags or config.release_tags,
         Span.parse(request.clients),
     )
-    out = Output.of(request.out or tempfile.mkdtemp(prefix="kcompat-matrix-history-"))
-    out.require_writable()
-    timings = {"planned": time.perf_counter() - started}
-    session = spark() if callable(spark) else spark
-    label_jobs(session, "kcompat-matrix-history", "kcompat matrix-history")
-    facts = read_texts(session, plan.texts, request.partitions)
-    timings["read"] = time.perf_counter() - started
-    brokers = [apis_at(plan, i, facts) for i in range(len(plan.commits))]
-    every = apis_of([*plan.clients, ReleaseApis.of("HEAD", list(brokers[-1]))])
+    # The APIs judged are named by the client releases and the line's last commit: read
+    # here, so an unknown --apis name is one line before the JVM starts.
+    last = len(plan.commits) - 1
+    newest = {d: spec_of(facts_of(d, plan.texts[d])) for _path, d in plan.trees[last]}
+    every = apis_of([*plan.clients, ReleaseApis.of("HEAD", list(apis_at(plan, last, newest)))])
     keys = named_keys(every, request.apis) if request.apis else None
     roles = [Role.CLIENT]
     roles += [Role.CONTROLLER] if request.controller else []
     roles += [Role.INTER_BROKER] if request.inter_broker else []
     apis = chosen(every, frozenset(roles), keys)
+    out = Output.of(request.out or tempfile.mkdtemp(prefix="kcompat-strands-"))
+    out.require_writable()
+    timings = {"planned": time.perf_counter() - started}
+    session = spark() if callable(spark) else spark
+    label_jobs(session, "kcompat-strands", "kcompat strands")
+    facts = read_texts(session, plan.texts, request.partitions)
+    timings["read"] = time.perf_counter() - started
+    brokers = [apis_at(plan, i, facts) for i in range(len(plan.commits))]
     judged = judged_commits(plan, brokers, apis, request.unstable)
     clients = [
         (client.name, ranges_of(client, apis, request.unstable)[0]) for client in plan.clients
@@ -104,7 +108,7 @@ def run_matrix_history(request: MatrixHistoryRequest, spark: Any) -> MatrixHisto
         request.revision_range or "HEAD",
     )
     seconds = round(time.perf_counter() - started, 2)
-    summary = MatrixHistorySummary(
+    summary = StrandsSummary(
         **{
             **summary.__dict__,
             "seconds": seconds,
@@ -112,7 +116,7 @@ def run_matrix_history(request: MatrixHistoryRequest, spark: Any) -> MatrixHisto
         }
     )
     out.write_text(session, "summary.json", json.dumps(summary.to_json(), indent=2))
-    return MatrixHistoryResult(summary, out.path if out.local else out.location, rows, seconds)
+    return StrandsResult(summary, out.path if out.local else out.location, rows, seconds)
 
 
 def _has(apis: Sequence[Api], role: Role) -> bool:
@@ -161,7 +165,7 @@ def summarise(
     roles: tuple[str, ...],
     rows: Sequence[dict[str, Any]],
     line: str,
-) -> MatrixHistorySummary:
+) -> StrandsSummary:
     """Per client release, the runs of commits that strand it, on the same APIs."""
     by_client: dict[str, dict[int, tuple[int, ...]]] = {}
     for row in rows:
@@ -177,7 +181,7 @@ def summarise(
             else:
                 runs.append(Run(index, index, keys))
         lines.append(ClientLine(client.name, tuple(runs)))
-    return MatrixHistorySummary(
+    return StrandsSummary(
         line,
         plan.labels(),
         plan.subjects,

@@ -1,4 +1,4 @@
-"""``kcompat matrix-history``: every commit of a line as a broker against every client
+"""``kcompat strands``: every commit of a line as a broker against every client
 release, on Spark; since which commit each release is stranded; ``kcompat report``
 draws it. The line below is built so that each commit's outcome is known by hand."""
 
@@ -16,8 +16,8 @@ from kcompat.app import app
 from kcompat.config import Config
 from kcompat.matrix.releases import Span
 from kcompat.naming import release_order
-from kcompat.pipeline.matrix_plan import plan_trunk
-from kcompat.report.matrix_history_summary import ClientLine, Run
+from kcompat.pipeline.strands_plan import plan_trunk
+from kcompat.report.strands_summary import ClientLine, Run
 from kcompat.sources.git import GitRepo
 from tests.diff_runner import commit_tree, git, run_process
 from tests.matrix_repos import HEAD, SPECS, kafka_like
@@ -90,7 +90,7 @@ def test_bad_input_is_one_line_before_spark(tmp_path: Path) -> None:
     ]
     line(tmp_path / "line")
     for where, args, says in cases:
-        done = run_process(["matrix-history", "--master", "local[1]", *args], where)
+        done = run_process(["strands", "--master", "local[1]", *args], where)
         assert done.code == 2, (args, done.stderr)
         assert len(done.stderr.strip().splitlines()) == 1 and says in done.stderr, done.stderr
 
@@ -100,7 +100,7 @@ def test_every_commit_against_every_client_release(spark: Any, repo: Path, tmp_p
     out, page = tmp_path / "out", tmp_path / "line.html"
     run = CliRunner().invoke(
         app,
-        ["matrix-history", "--repo", str(repo), "--out", str(out), "--report", str(page),
+        ["strands", "--repo", str(repo), "--out", str(out), "--report", str(page),
          "--format", "json", "--partitions", "3"],
     )  # fmt: skip
     assert run.exit_code == 0, run.output
@@ -135,7 +135,7 @@ def test_every_commit_against_every_client_release(spark: Any, repo: Path, tmp_p
     assert text.exit_code == 0, text.output
     assert (tmp_path / "again.html").read_text("utf-8") == html
     shown = CliRunner().invoke(
-        app, ["matrix-history", "--repo", str(repo), "--out", str(out), "--color", "never"]
+        app, ["strands", "--repo", str(repo), "--out", str(out), "--color", "never"]
     )
     assert shown.exit_code == 0, shown.output
     pad = " " * 36
@@ -158,7 +158,7 @@ def test_kafka_trunk_stranded_admin_clients_on_unregister_broker_for_21_commits(
     as ``kcompat matrix`` says of HEAD."""
     out = tmp_path / "out"
     run = CliRunner().invoke(
-        app, ["matrix-history", "--repo", str(kafka_repo), "--out", str(out), "--format", "json"]
+        app, ["strands", "--repo", str(kafka_repo), "--out", str(out), "--format", "json"]
     )
     assert run.exit_code == 0, run.output
     summary = json.loads(run.stdout)

@@ -1,4 +1,4 @@
-"""The executor side of ``kcompat matrix-history``: two stages of one task per slot, the
+"""The executor side of ``kcompat strands``: two stages of one task per slot, the
 data travelling in the task closure (as ``history``'s checks do, see
 :mod:`kcompat.pipeline.history_tasks`), so executors need no checkout.
 

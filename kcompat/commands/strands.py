@@ -1,4 +1,4 @@
-"""``kcompat matrix-history``: since which commit of a line (trunk) each client release can
+"""``kcompat strands``: since which commit of a line (trunk) each client release can
 no longer talk to it: every commit, as a broker, against every client release, on Spark.
 
 Exit status: 0 done, 2 bad usage (no release tags, a range with no commit or release,
@@ -18,26 +18,24 @@ from kcompat.commands.matrix import ApiOptions
 from kcompat.formats import FormatRegistry
 
 
-class MatrixHistoryFormat(FormatRegistry):
-    text = "text", "kcompat.report.matrix_history_summary:render_text"
-    json = "json", "kcompat.commands.matrix_history:render_json", "summary.json"
+class StrandsFormat(FormatRegistry):
+    text = "text", "kcompat.report.strands_summary:render_text"
+    json = "json", "kcompat.commands.strands:render_json", "summary.json"
 
 
 def render_json(summary: object) -> str:
     import json
 
     from kcompat.escaping import json_safe
-    from kcompat.report.matrix_history_summary import MatrixHistorySummary
+    from kcompat.report.strands_summary import StrandsSummary
 
-    assert isinstance(summary, MatrixHistorySummary)
+    assert isinstance(summary, StrandsSummary)
     return json_safe(json.dumps(summary.to_json(), indent=2, ensure_ascii=False)) + "\n"
 
 
-@app.command(
-    "matrix-history", short_help="Since which commit each client release is stranded, on Spark."
-)
+@app.command("strands", short_help="Since which commit each client release is stranded, on Spark.")
 @option_group
-def matrix_history(
+def strands(
     revision_range: Annotated[
         str | None,
         typer.Option(
@@ -69,15 +67,15 @@ def matrix_history(
         typer.Option("--report", help="Also write the result as one HTML file (kcompat report)."),
     ] = None,
     fmt: Annotated[
-        MatrixHistoryFormat,
+        StrandsFormat,
         typer.Option(
             "--format",
             "-f",
             metavar="FORMAT",
-            help=MatrixHistoryFormat.help(),
+            help=StrandsFormat.help(),
             case_sensitive=False,
         ),
-    ] = MatrixHistoryFormat.text,
+    ] = StrandsFormat.text,
     color: ColorOption = Color.auto,
     config_file: ConfigOption = None,
     *,
@@ -89,8 +87,8 @@ def matrix_history(
     draws it; ``kcompat matrix`` answers for release tags alone, without Spark."""
     from kcompat.commands.history import check_pattern
     from kcompat.config import load_config
-    from kcompat.pipeline.matrix_driver import MatrixHistoryRequest, run_matrix_history
     from kcompat.pipeline.session import preflight, spark_session
+    from kcompat.pipeline.strands_driver import StrandsRequest, run_strands
     from kcompat.rules.registry import rule_categories
     from kcompat.sources.git import GitRepo
     from kcompat.terminal import write_output
@@ -105,8 +103,8 @@ def matrix_history(
         check_pattern("--tags", tags)
     repo = GitRepo.open(repo_dir or Path("."), named=repo_dir is not None)
     config = load_config(start=repo.root, explicit=config_file, rules=rule_categories)
-    result = run_matrix_history(
-        MatrixHistoryRequest(
+    result = run_strands(
+        StrandsRequest(
             repo=repo.root,
             revision_range=revision_range,
             clients=clients,
@@ -122,9 +120,9 @@ def matrix_history(
         lambda: spark_session(master, remote=remote),
     )
     if report is not None:
-        from kcompat.auditreport.load import MATRIX_HISTORY, AuditData
+        from kcompat.auditreport.load import STRANDS, AuditData
         from kcompat.auditreport.render import write_report
 
-        audit = AuditData(MATRIX_HISTORY, result.summary, tuple(result.rows), str(result.out))
+        audit = AuditData(STRANDS, result.summary, tuple(result.rows), str(result.out))
         write_report(audit, report)
     write_output(fmt.render_function()(result.summary), color)

@@ -1,4 +1,4 @@
-"""Benchmark ``kcompat matrix-history`` over Kafka's trunk (every commit that changed a
+"""Benchmark ``kcompat strands`` over Kafka's trunk (every commit that changed a
 spec, against every client release from 2.2.0 on), on 1 and 2 cores.
 
 Each Spark run is a fresh ``kcompat`` process (JVM start-up included, as a user sees it);
@@ -8,8 +8,8 @@ every commit judged against every client release: the pipeline's own functions),
 is noise: each run also reports the CPU time of its whole process tree, sampled from
 /proc (see benchmarks/history_bench.py), and the calibration is printed beside.
 
-    python benchmarks/matrix_history_bench.py                 # clones ../shared's bundle
-    python benchmarks/matrix_history_bench.py --repeat 3 --json benchmarks/results/mh.json
+    python benchmarks/strands_bench.py                 # clones ../shared's bundle
+    python benchmarks/strands_bench.py --repeat 3 --json benchmarks/results/mh.json
 """
 
 from __future__ import annotations
@@ -31,9 +31,9 @@ from history_bench import KCOMPAT, TreeCpu, become_subreaper, clone, load, reap_
 
 
 def spark_run(repo: Path, master: str, out: Path) -> tuple[float, float, dict[str, Any]]:
-    """One ``kcompat matrix-history`` in a fresh process: wall, tree CPU, its summary."""
+    """One ``kcompat strands`` in a fresh process: wall, tree CPU, its summary."""
     command = [
-        str(KCOMPAT), "matrix-history", "--repo", str(repo), "--master", master,
+        str(KCOMPAT), "strands", "--repo", str(repo), "--master", master,
         "--out", str(out), "--format", "json",
     ]  # fmt: skip
     with TreeCpu() as tree:
@@ -42,7 +42,7 @@ def spark_run(repo: Path, master: str, out: Path) -> tuple[float, float, dict[st
         seconds = time.perf_counter() - started
         reap_all()
     if done.returncode != 0:
-        raise SystemExit(f"kcompat matrix-history failed: {done.stderr[-2000:]}")
+        raise SystemExit(f"kcompat strands failed: {done.stderr[-2000:]}")
     return seconds, tree.seconds, json.loads(done.stdout)
 
 
@@ -52,9 +52,9 @@ def in_process(repo: Path) -> tuple[float, float, int]:
     from kcompat.negotiation.apis import ReleaseApis, Role
     from kcompat.negotiation.grid import Memo, against, apis_of, chosen, ranges_of
     from kcompat.negotiation.negotiate import STRANDED
-    from kcompat.pipeline.matrix_driver import apis_at, judged_commits
-    from kcompat.pipeline.matrix_plan import plan_trunk
-    from kcompat.pipeline.matrix_tasks import facts_of, spec_of
+    from kcompat.pipeline.strands_driver import apis_at, judged_commits
+    from kcompat.pipeline.strands_plan import plan_trunk
+    from kcompat.pipeline.strands_tasks import facts_of, spec_of
     from kcompat.sources.git import GitRepo
 
     started, cpu = time.perf_counter(), time.process_time()

@@ -1,4 +1,4 @@
-"""The driver's plan of ``kcompat matrix-history``: every commit of a line (trunk) that
+"""The driver's plan of ``kcompat strands``: every commit of a line (trunk) that
 changed a request spec, what request specs each one holds, their distinct texts, and the
 client releases to judge against each commit.
 
@@ -19,8 +19,7 @@ from kcompat.matrix.read import ApiReader, looks_like_request
 from kcompat.matrix.releases import Span, release_tags
 from kcompat.negotiation.apis import ReleaseApis
 from kcompat.sources.git import GitRepo
-from kcompat.sources.gittables import SHA, blob_id
-from kcompat.sources.gitwalk import subjects
+from kcompat.sources.gitwalk import first_parent_changes, subjects
 
 #: A commit's request specs: (path, text digest), by path.
 Tree = tuple[tuple[str, str], ...]
@@ -63,15 +62,11 @@ def plan_trunk(
             for path, blob in repo.list_files(start, pathspecs).items()
             if _candidate(path, is_fixture)
         }
-    out = repo.run_git(
-        "log", "--first-parent", "--reverse", "--raw", "-z", "--no-renames", "--no-abbrev",
-        "--format=%H", "--end-of-options", *rev_args, "--", *(pathspecs or ["."]),
-    )  # fmt: skip
     texts: dict[str, bytes] = {}
     digests: dict[str, str | None] = {}  # blob -> digest (None: no request)
     commits: list[str] = []
     trees: list[Tree] = []
-    for commit, changes in _log(out):
+    for commit, changes in first_parent_changes(repo, rev_args, pathspecs):
         touched = False
         for path, blob in changes:
             if not _candidate(path, is_fixture):
@@ -160,26 +155,3 @@ def _range(repo: GitRepo, revision_range: str | None) -> tuple[str | None, list[
 
 def _candidate(path: str, is_fixture: Callable[[str], bool]) -> bool:
     return path.endswith(".json") and not is_fixture(path)
-
-
-def _log(out: str) -> list[tuple[str, list[tuple[str, str | None]]]]:
-    """``git log --format=%H --raw -z --no-renames``: each commit with its changes, as
-    (path, new blob or None when deleted)."""
-    found: list[tuple[str, list[tuple[str, str | None]]]] = []
-    tokens = out.split("\x00")
-    index = 0
-    while index < len(tokens):
-        token = tokens[index].lstrip("\n")
-        if token.startswith(":") and found and index + 1 < len(tokens):
-            parts = token[1:].split()
-            if len(parts) >= 5 and "160000" not in parts[:2]:
-                status = parts[4][:1]
-                found[-1][1].append(
-                    (tokens[index + 1], None if status == "D" else blob_id(parts[3]))
-                )
-            index += 2
-            continue
-        if SHA.match(token):
-            found.append((token, []))
-        index += 1
-    return found

@@ -1,4 +1,4 @@
-"""The page of a ``kcompat matrix-history`` run: a heat map of commits (across) by client
+"""The page of a ``kcompat strands`` run: a heat map of commits (across) by client
 releases (down), coloured by how many APIs each commit strands each release on, and a
 table of since which commit each release can no longer talk to the line.
 
@@ -17,7 +17,7 @@ from kcompat.auditreport.load import AuditData
 from kcompat.auditreport.plot import MAX_TICKS, legible_width
 from kcompat.errors import UsageError
 from kcompat.escaping import shown
-from kcompat.report.matrix_history_summary import MatrixHistorySummary
+from kcompat.report.strands_summary import StrandsSummary
 
 _CSS = """
 body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 0 auto;
@@ -39,7 +39,7 @@ def _text(value: object) -> str:
     return escape(shown(str(value)), quote=True)
 
 
-def heat_svg(summary: MatrixHistorySummary, rows: tuple[dict[str, Any], ...]) -> str:
+def heat_svg(summary: StrandsSummary, rows: tuple[dict[str, Any], ...]) -> str:
     """Commits by client releases, each cell the number of APIs stranded, as SVG."""
     try:
         import matplotlib
@@ -94,7 +94,7 @@ def heat_svg(summary: MatrixHistorySummary, rows: tuple[dict[str, Any], ...]) ->
     return text[text.index("<svg") :]
 
 
-def _table(summary: MatrixHistorySummary) -> str:
+def _table(summary: StrandsSummary) -> str:
     count = len(summary.commits)
     body = []
     for line in summary.lines:
@@ -130,9 +130,9 @@ def _table(summary: MatrixHistorySummary) -> str:
     )
 
 
-def render_matrix_history(audit: AuditData) -> str:
+def render_strands(audit: AuditData) -> str:
     summary = audit.summary
-    assert isinstance(summary, MatrixHistorySummary)
+    assert isinstance(summary, StrandsSummary)
     svg = heat_svg(summary, audit.findings)
     title = f"Client releases against the commits of {summary.line or 'HEAD'}"
     facts = (

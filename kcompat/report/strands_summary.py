@@ -1,4 +1,4 @@
-"""What ``kcompat matrix-history`` adds up to (``summary.json``), as typed values, and
+"""What ``kcompat strands`` adds up to (``summary.json``), as typed values, and
 its text: since which commit of a line each client release can no longer talk to it.
 
 ``to_json`` is the file's shape, key for key; ``from_json`` reads an audit directory's,
@@ -14,7 +14,7 @@ from typing import Any
 
 from kcompat.escaping import shown
 
-COMMAND = "matrix-history"
+COMMAND = "strands"
 
 
 @dataclass(frozen=True)
@@ -61,7 +61,7 @@ class ClientLine:
 
 
 @dataclass(frozen=True)
-class MatrixHistorySummary:
+class StrandsSummary:
     line: str  # the range as given (HEAD's line by default)
     commits: tuple[str, ...]  # labels, oldest first
     subjects: tuple[str, ...]
@@ -102,7 +102,7 @@ class MatrixHistorySummary:
         return None if index is None else self.commits[index]
 
     @staticmethod
-    def from_json(data: Mapping[str, Any]) -> MatrixHistorySummary:
+    def from_json(data: Mapping[str, Any]) -> StrandsSummary:
         """A summary as written (a ValueError, TypeError or KeyError when it is not one)."""
         commits = tuple(_strings(data["commits"]))
         lines = []
@@ -116,7 +116,7 @@ class MatrixHistorySummary:
         subjects = tuple(_strings(data.get("subjects") or [""] * len(commits)))
         if len(subjects) != len(commits):
             raise ValueError("as many subjects as commits")
-        return MatrixHistorySummary(
+        return StrandsSummary(
             str(data.get("line") or ""),
             commits,
             subjects,
@@ -136,16 +136,16 @@ def _strings(values: Sequence[Any]) -> list[str]:
     return [str(v) for v in values]
 
 
-def is_matrix_history(data: Mapping[str, Any]) -> bool:
+def is_strands(data: Mapping[str, Any]) -> bool:
     return data.get("command") == COMMAND
 
 
-def render_text(summary: MatrixHistorySummary) -> str:
+def render_text(summary: StrandsSummary) -> str:
     """Per client release: since which commit it is stranded (and on what), or never;
     and how often the line stranded it before."""
     count = len(summary.commits)
     head = (
-        f"kcompat matrix-history: {count} commit{'s' if count != 1 else ''} of "
+        f"kcompat strands: {count} commit{'s' if count != 1 else ''} of "
         f"{summary.line or 'HEAD'} × {len(summary.clients)} client releases × "
         f"{len(summary.apis)} APIs ({', '.join(summary.roles)})"
     )
