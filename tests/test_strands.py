@@ -176,3 +176,36 @@ def test_kafka_trunk_stranded_admin_clients_on_unregister_broker_for_21_commits(
         CliRunner().invoke(app, ["matrix", "--repo", str(kafka_repo), "-f", "json"]).stdout
     )
     assert matrix["brokers"][-1]["stranded"] == []
+
+
+def test_names_and_subjects_are_escaped_in_the_text_and_the_page() -> None:
+    from kcompat.auditreport.load import STRANDS, AuditData
+    from kcompat.auditreport.strands_page import render_strands
+    from kcompat.report.strands_summary import StrandsSummary, render_json, render_text
+
+    pytest.importorskip("matplotlib")
+    hostile = "Evil\x1b[31m\u202e<b>Request"
+    summary = StrandsSummary(
+        "HEAD",
+        ("0123456789ab", "ba9876543210"),
+        ("first", "drop \x1b]8;;x\x07<script>"),
+        ("1.0.0",),
+        ((7000, hostile),),
+        ("client",),
+        (ClientLine("1.0.0", (Run(1, 1, (7000,)),)),),
+    )
+    text = render_text(summary)
+    assert "\x1b" not in text and "\u202e" not in text and "\\x1b[31m" in text
+    assert "ba9876543210 drop \\x1b]8;;x\\x07<script>" in text
+    page = render_strands(
+        AuditData(
+            STRANDS,
+            summary,
+            ({"commit_index": 1, "client": "1.0.0", "count": 1, "stranded": [7000]},),
+            "x",
+        )
+    )
+    assert "\x1b" not in page and "<script>" not in page and "&lt;b&gt;" in page
+    document = json.loads(render_json(summary))
+    assert document["apis"] == [[7000, hostile]] and "\x1b" not in render_json(summary)
+    assert StrandsSummary.from_json(document).lines == summary.lines

@@ -20,17 +20,7 @@ from kcompat.formats import FormatRegistry
 
 class StrandsFormat(FormatRegistry):
     text = "text", "kcompat.report.strands_summary:render_text"
-    json = "json", "kcompat.commands.strands:render_json", "summary.json"
-
-
-def render_json(summary: object) -> str:
-    import json
-
-    from kcompat.escaping import json_safe
-    from kcompat.report.strands_summary import StrandsSummary
-
-    assert isinstance(summary, StrandsSummary)
-    return json_safe(json.dumps(summary.to_json(), indent=2, ensure_ascii=False)) + "\n"
+    json = "json", "kcompat.report.strands_summary:render_json", "summary.json"
 
 
 @app.command("strands", short_help="Since which commit each client release is stranded, on Spark.")

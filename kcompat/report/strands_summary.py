@@ -140,6 +140,15 @@ def is_strands(data: Mapping[str, Any]) -> bool:
     return data.get("command") == COMMAND
 
 
+def render_json(summary: StrandsSummary) -> str:
+    """``summary.json``'s document, the characters a terminal acts on ``\\u``-escaped."""
+    import json
+
+    from kcompat.escaping import json_safe
+
+    return json_safe(json.dumps(summary.to_json(), indent=2, ensure_ascii=False)) + "\n"
+
+
 def render_text(summary: StrandsSummary) -> str:
     """Per client release: since which commit it is stranded (and on what), or never;
     and how often the line stranded it before."""
