@@ -541,7 +541,7 @@ def test_baseline_accepts_known_findings_only(repo: Path, tmp_path: Path) -> Non
     # writing a baseline says where and how many, and succeeds
     assert (written.code, written.stdout) == (
         0,
-        f"Wrote 1 finding to {baseline}; accept them with --baseline {baseline}.\n",
+        f"Wrote 1 finding to {baseline}; accept it with --baseline {baseline}.\n",
     )
     assert [f["rule"] for f in json.loads(baseline.read_text())["findings"]] == ["field-removed"]
 

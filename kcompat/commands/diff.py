@@ -116,9 +116,10 @@ def diff(
                 f"{write_baseline}: cannot write the baseline ({err.strerror or err}); "
                 "give a writable file path"
             ) from None
+        one = len(everything) == 1
         print(
-            f"Wrote {len(everything)} finding{'' if len(everything) == 1 else 's'} to "
-            f"{write_baseline}; accept them with --baseline {write_baseline}."
+            f"Wrote {len(everything)} finding{'' if one else 's'} to {write_baseline}; "
+            f"accept {'it' if one else 'them'} with --baseline {write_baseline}."
         )
         raise typer.Exit(0)
     report_findings(
