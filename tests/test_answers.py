@@ -126,3 +126,91 @@ def test_the_editor_offers_no_accept_for_a_consequence(tmp_path: Path) -> None:
             assert any("invalid-type" in t for t in titles), titles
 
     asyncio.run(session())
+
+
+# -- 12 and 13: a revision that is not there, a folder mistyped ----------------------------
+
+
+@pytest.fixture()
+def trunk_clone(tmp_path: Path) -> Path:
+    """A clone of a repository whose default branch is trunk (as Kafka's is), with
+    release tags 3.7.0, 3.7.1 and 3.8.0 and its specs in ``specs/``."""
+    upstream = tmp_path / "upstream"
+    upstream.mkdir()
+    git(upstream, "init", "-q", "-b", "trunk")
+    files = {
+        "specs/TopicRequest.json": spec_text(TOPIC_REQUEST),
+        "specs/TopicResponse.json": spec_text(TOPIC_RESPONSE),
+    }
+    commit_tree(upstream, files, "the protocol")
+    for tag in ("3.7.1", "3.7.0", "3.8.0"):  # 3.7.1 first: no luck of creation order
+        git(upstream, "tag", tag)
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", f"file://{upstream}", str(clone))
+    return clone
+
+
+def _one_line(run: object) -> str:
+    code, stdout, stderr = (getattr(run, k) for k in ("code", "stdout", "stderr"))
+    assert code == 2 and stdout == "", (code, stdout, stderr)
+    (line,) = stderr.splitlines()
+    return line
+
+
+def test_origin_main_where_the_default_branch_is_trunk(trunk_clone: Path) -> None:
+    line = _one_line(run_process(["diff", "origin/main", "--no-proof"], trunk_clone))
+    assert line.startswith("kcompat: error: unknown revision 'origin/main'")
+    assert "origin had no branch 'main' at the last fetch" in line
+    assert "did you mean origin/trunk (origin's default branch)?" in line
+    # the fetch is offered only in case the branch is new there, never as the fix
+    assert line.endswith("(if it is new there: git fetch origin main)")
+    suggested = run_process(["diff", "origin/trunk", "--no-proof"], trunk_clone)
+    assert suggested.code == 0, suggested.stderr  # what it suggests works
+
+
+def test_a_single_branch_clone_is_told_the_fetch(tmp_path: Path, trunk_clone: Path) -> None:
+    """A clone that fetches one branch cannot know what else origin has: the fetch."""
+    single = tmp_path / "single"
+    upstream = tmp_path / "upstream"
+    git(tmp_path, "clone", "-q", "--single-branch", f"file://{upstream}", str(single))
+    line = _one_line(run_process(["diff", "origin/main", "--no-proof"], single))
+    assert line.endswith("fetch it first: git fetch origin main"), line
+    assert "had no branch" not in line
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["diff", "./specs", "./specs2"],
+         "'./specs2' is neither a directory nor a revision; did you mean './specs'?"),
+        (["diff", "./specs", "specs2/"],
+         "'specs2/' is neither a directory nor a revision; did you mean 'specs/'?"),
+        (["diff", "./specs", "../elsewhere/specs"],
+         "'../elsewhere/specs' is neither a directory nor a revision; check the path"),
+    ],
+)  # fmt: skip
+def test_a_mistyped_folder_written_as_a_path(
+    trunk_clone: Path, args: list[str], expected: str
+) -> None:
+    line = _one_line(run_process([*args, "--no-proof"], trunk_clone))
+    assert line == f"kcompat: error: {expected}"
+    assert "git fetch" not in line  # not a revision to fetch
+
+
+def test_a_mistyped_folder_as_a_bare_word(trunk_clone: Path) -> None:
+    line = _one_line(run_process(["diff", "./specs", "specs2", "--no-proof"], trunk_clone))
+    assert line.startswith("kcompat: error: 'specs2' is neither a directory nor a revision in ")
+    assert line.endswith(
+        "did you mean the directory 'specs'? "
+        "(if it is a branch not fetched yet: git fetch origin specs2)"
+    )
+    line = _one_line(run_process(["drift", "3.8.0", "nope"], trunk_clone))
+    assert line.startswith("kcompat: error: 'nope' is neither a directory nor a revision in ")
+    assert line.endswith("if it is a branch not fetched yet: git fetch origin nope")
+
+
+def test_the_closer_spelling_comes_first(trunk_clone: Path) -> None:
+    """``3.7.O``: 3.7.0 (an O for a zero) before 3.7.1, whatever order the tags came in."""
+    line = _one_line(run_process(["diff", "3.7.O", "--no-proof"], trunk_clone))
+    assert "'3.7.O' is neither a directory nor a revision" in line
+    assert "did you mean 3.7.0 (a tag) or 3.7.1 (a tag)?" in line, line
