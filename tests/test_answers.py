@@ -214,3 +214,63 @@ def test_the_closer_spelling_comes_first(trunk_clone: Path) -> None:
     line = _one_line(run_process(["diff", "3.7.O", "--no-proof"], trunk_clone))
     assert "'3.7.O' is neither a directory nor a revision" in line
     assert "did you mean 3.7.0 (a tag) or 3.7.1 (a tag)?" in line, line
+
+
+# -- 14: a missing extra is told the install line that works -------------------------------
+
+#: A commit of kcompat, as pip records a ``pip install "kcompat @ git+...@<commit>"``.
+PINNED = "0123456789abcdef0123456789abcdef01234567"
+
+
+def _installed_from_git(where: Path, blocked: str) -> dict[str, str]:
+    """An environment in which kcompat reads as installed from its repository at
+    :data:`PINNED` (pip's PEP 610 record, first on the path) and ``blocked`` cannot be
+    imported (its extra not installed)."""
+    where.mkdir()
+    record = where / "kcompat-0.1.0.dist-info"
+    record.mkdir()
+    (record / "METADATA").write_text("Metadata-Version: 2.1\nName: kcompat\nVersion: 0.1.0\n")
+    (record / "direct_url.json").write_text(
+        json.dumps({"url": "https://github.com/kcompat/kcompat.git",
+                    "vcs_info": {"vcs": "git", "commit_id": PINNED}})  # fmt: skip
+    )
+    (where / "sitecustomize.py").write_text(
+        "import sys\n"
+        "class _Block:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        f"        if name.split('.')[0] == {blocked!r}:\n"
+        "            raise ModuleNotFoundError(f'No module named {name!r}', name=name)\n"
+        "sys.meta_path.insert(0, _Block())\n"
+    )
+    return {"PYTHONPATH": str(where)}
+
+
+def test_a_missing_extra_names_the_commit_kcompat_was_installed_from(tmp_path: Path) -> None:
+    env = _installed_from_git(tmp_path / "site", "pygls")
+    line = _one_line(run_process(["lsp"], tmp_path, env=env))
+    assert line == (
+        "kcompat: error: kcompat lsp needs pygls: "
+        f'pip install "kcompat[lsp] @ git+https://github.com/kcompat/kcompat@{PINNED}"'
+    )
+    assert "pip install 'kcompat[" not in line  # not a name on the package index
+
+
+def test_without_a_record_the_line_is_the_readme_s(tmp_path: Path) -> None:
+    """An editable checkout (this one): the README's line, its commit left to fill in."""
+    from tests.conftest import ROOT
+
+    env = {"PYTHONPATH": str(tmp_path)}
+    (tmp_path / "sitecustomize.py").write_text(
+        "import sys\n"
+        "class _Block:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name.split('.')[0] == 'pyspark':\n"
+        "            raise ModuleNotFoundError(f'No module named {name!r}', name=name)\n"
+        "sys.meta_path.insert(0, _Block())\n"
+    )
+    repo = init_repo(tmp_path / "repo")
+    commit_tree(repo, {"TopicRequest.json": spec_text(TOPIC_REQUEST)}, "one")
+    line = _one_line(run_process(["history", "--out", str(tmp_path / "out")], repo, env=env))
+    install = 'pip install "kcompat[spark] @ git+https://github.com/kcompat/kcompat@<commit>"'
+    assert line == f"kcompat: error: pyspark is not installed: {install} (needs Java 17+)"
+    assert install in (ROOT / "README.md").read_text(encoding="utf-8")  # the README's line
