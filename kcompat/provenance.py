@@ -44,6 +44,10 @@ class Provenance:
         return f'pip install "kcompat[{extra}] @ git+{self.repository}@{self.ref or ANY_COMMIT}"'
 
 
+#: kcompat's repository, ref unknown: rule pages at ``main``.
+UNPINNED = Provenance()
+
+
 def usable_ref(text: str) -> str | None:
     """``text`` if it is a ref a link may carry (a SHA, a tag), else None."""
     text = text.strip()

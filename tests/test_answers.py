@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.diff_runner import GIT_ENV, commit_tree, git, init_repo, run_cli, run_process
+from tests.diff_runner import CliRun, commit_tree, git, init_repo, run_cli, run_process
 
 TOPIC_REQUEST = {
     "apiKey": 90,
@@ -150,10 +150,9 @@ def trunk_clone(tmp_path: Path) -> Path:
     return clone
 
 
-def _one_line(run: object) -> str:
-    code, stdout, stderr = (getattr(run, k) for k in ("code", "stdout", "stderr"))
-    assert code == 2 and stdout == "", (code, stdout, stderr)
-    (line,) = stderr.splitlines()
+def _one_line(run: CliRun) -> str:
+    assert run.code == 2 and run.stdout == "", run
+    (line,) = run.stderr.splitlines()
     return line
 
 
@@ -230,10 +229,9 @@ def _installed_from_git(where: Path, blocked: str) -> dict[str, str]:
     record = where / "kcompat-0.1.0.dist-info"
     record.mkdir()
     (record / "METADATA").write_text("Metadata-Version: 2.1\nName: kcompat\nVersion: 0.1.0\n")
-    (record / "direct_url.json").write_text(
-        json.dumps({"url": "https://github.com/kcompat/kcompat.git",
-                    "vcs_info": {"vcs": "git", "commit_id": PINNED}})  # fmt: skip
-    )
+    installed = {"vcs": "git", "commit_id": PINNED}
+    record_text = {"url": "https://github.com/kcompat/kcompat.git", "vcs_info": installed}
+    (record / "direct_url.json").write_text(json.dumps(record_text))
     (where / "sitecustomize.py").write_text(
         "import sys\n"
         "class _Block:\n"

@@ -265,8 +265,9 @@ def test_a_missing_remote_branch_names_the_fetch(repo: Path, tmp_path: Path) -> 
     assert len(lines) == 1, done.stderr
     assert lines[0].startswith("kcompat: error: unknown revision 'origin/release-2.0'")
     # a full clone knows every branch origin had: this one was not there (issue 35.12)
-    assert "origin had no branch 'release-2.0' at the last fetch; did you mean origin/main" in (
-        lines[0]
+    assert (
+        "origin had no branch 'release-2.0' at the last fetch; did you mean origin/main"
+        in (lines[0])
     )
     assert lines[0].endswith("(if it is new there: git fetch origin release-2.0)")
 

@@ -20,13 +20,14 @@ from tests.diff_runner import run_cli
 pq = pytest.importorskip("pyarrow.parquet", reason="pyarrow is not installed (the report extra)")
 pytest.importorskip("matplotlib", reason="matplotlib is not installed (the report extra)")
 
-from tests.test_report import EVIDENCE, finding, parsed, write_audit  # noqa: E402
+from tests.test_report import EVIDENCE, finding, write_audit  # noqa: E402
 
 
 def _corpus_row(message: str, sample: int, severity: str) -> dict[str, Any]:
+    evidence = json.dumps({**EVIDENCE, "hex": f"0{sample}"})
     row = finding(0, "x", "y", rule="corpus-mismatch", severity=severity, version=1,
                   sample_id=sample, message_name=message, spec_digest="d", writer="3.7.0",
-                  reader="3.8.0", evidence=json.dumps({**EVIDENCE, "hex": f"0{sample}"}))  # fmt: skip
+                  reader="3.8.0", evidence=evidence)  # fmt: skip
     for key in ("pair_index", "base_rev", "head_rev", "base_label", "head_label"):
         row.pop(key)
     return row

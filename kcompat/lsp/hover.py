@@ -56,9 +56,7 @@ def text(words: str) -> str:
     if start is not None:  # "1." gets its dot escaped, "#" itself
         end = start.end()
         escaped = (
-            f"{escaped[:end]}\\{escaped[end:]}"
-            if start.group()[0].isdigit()
-            else "\\" + escaped
+            f"{escaped[:end]}\\{escaped[end:]}" if start.group()[0].isdigit() else "\\" + escaped
         )
     return _AUTOLINK.sub(lambda m: m.group() + "\u200b", escaped)
 

@@ -197,8 +197,10 @@ class GitRepo(Refs):
             return f"did you mean {near}?"
         hint = fetch_hint(rev, self._remote_names, self.shallow, maybe=maybe_folder)
         if near:
-            return f"did you mean {near}? ({hint})" if maybe_folder else (
-                f"did you mean {near}? (if not, {hint})"
+            return (
+                f"did you mean {near}? ({hint})"
+                if maybe_folder
+                else (f"did you mean {near}? (if not, {hint})")
             )
         return hint
 

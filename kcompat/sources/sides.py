@@ -90,7 +90,9 @@ def _close_folder(text: str) -> str | None:
     path = Path(text.rstrip("/") or "/")
     parent = path.parent
     try:
-        names = sorted(p.name for p in parent.iterdir() if p.is_dir() and not p.name.startswith("."))
+        names = sorted(
+            p.name for p in parent.iterdir() if p.is_dir() and not p.name.startswith(".")
+        )
     except OSError:
         return None
     close = difflib.get_close_matches(path.name, names, n=1, cutoff=0.6)
