@@ -52,7 +52,7 @@ def _piped(args: list[str], cwd: Path) -> list[str]:
 
 
 def test_the_header_breaks_between_facts(tmp_path: Path) -> None:
-    specs = _specs(tmp_path / "specs")
+    _specs(tmp_path / "specs")
     lines = _piped(["explain", "WidgetInventoryRequest", "--specs", "specs"], tmp_path)
     at = lines.index("valid 0-17 · flexible 12+ · deprecated 0-3")
     assert lines[at + 1] == "listeners zkBroker, broker, controller"  # whole, on its own line
