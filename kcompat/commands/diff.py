@@ -82,7 +82,7 @@ def diff(
     from kcompat.sources.baseline import read_baseline
 
     accepted = read_baseline(baseline) if baseline is not None else frozenset()
-    with progress_on_terminal():  # on stderr, for a diff that takes more than a second
+    with progress_on_terminal(options.color):  # on stderr, for a diff of over a second
         result = run_diff(
             DiffRequest(
                 base=base,
