@@ -71,37 +71,25 @@ def picture(explanations: Sequence[Explanation], view: View) -> Picture:
 
 
 def render(
-    explanations: Sequence[Explanation],
-    *,
-    width: int,
-    ascii_only: bool = False,
-    one_block: bool = False,
+    explanations: Sequence[Explanation], *, width: int, ascii_only: bool = False
 ) -> list[RenderableType]:
-    """Everything to print, in order; the caller's console decides colour. ``one_block``
-    draws each matrix whole (for an HTML page, which scrolls), not cut to ``width``."""
+    """Everything to print, in order; the caller's console decides colour."""
     out: list[RenderableType] = []
     for number, item in enumerate(explanations):
         if number:
             out.append(Text(""))
-        out.extend(
-            render_one(
-                item, width=max(width, MIN_WIDTH), ascii_only=ascii_only, one_block=one_block
-            )
-        )
+        out.extend(render_one(item, width=max(width, MIN_WIDTH), ascii_only=ascii_only))
     return [shown_text(item) if isinstance(item, Text) else item for item in out]
 
 
-def render_one(
-    item: Explanation, *, width: int, ascii_only: bool, one_block: bool = False
-) -> list[RenderableType]:
+def render_one(item: Explanation, *, width: int, ascii_only: bool) -> list[RenderableType]:
     out: list[RenderableType] = [*_header(item, ascii_only, width)]
     if item.grammar is not None:
         out.append(Text(""))
         out.extend(_grammar(item.grammar, width))
         return out
     out.append(Text(""))
-    matrix_width = 1_000_000 if one_block else width
-    out.extend(_matrix_blocks(item.matrix, matrix_width, ascii_only, item.against is not None))
+    out.extend(_matrix_blocks(item.matrix, width, ascii_only, item.against is not None))
     out.append(_legend(ascii_only, item.against is not None, width))
     out.append(Text(""))
     out.extend(_timelines(item, width))
