@@ -39,10 +39,8 @@ def _message_table(page: Path) -> dict[str, tuple[int, int]]:
     body = re.search(r'<tbody id="message-rows">(.*?)</tbody></table></section>', text, re.S)
     assert body, text[-2000:]
     out = {}
-    for name, errors, warnings in re.findall(
-        r'<tr data-message="[^"]*"><td class="name">([^<]*)</td><td>(\d+)</td><td>(\d+)</td>',
-        body.group(1),
-    ):
+    for row in re.findall(r'<tr data-message="[^"]*">(.*?)</tr>', body.group(1)):
+        name, errors, warnings = re.findall(r"<td[^>]*>([^<]*)", row)[:3]
         out[name] = (int(errors), int(warnings))
     return out
 
