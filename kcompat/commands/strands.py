@@ -116,3 +116,9 @@ def strands(
         audit = AuditData(STRANDS, result.summary, tuple(result.rows), str(result.out))
         write_report(audit, report)
     write_output(fmt.render_function()(result.summary), color)
+    import sys
+
+    from kcompat.escaping import shown
+
+    print(f"kcompat: note: strandings/ (Parquet) and summary.json in {shown(str(result.out))}",
+          file=sys.stderr)  # fmt: skip
