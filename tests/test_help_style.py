@@ -25,6 +25,8 @@ COMMANDS = (
     ("diff",),
     ("explain",),
     ("changelog",),
+    ("matrix",),
+    ("strands",),
     ("drift",),
     ("rules",),
     ("encode",),
@@ -39,7 +41,7 @@ COMMANDS = (
 )
 IDS = [" ".join(c) or "kcompat" for c in COMMANDS]
 #: A metavar as the style writes it: an upper-case word, maybe bracketed or repeated.
-METAVAR = re.compile(r"^\[?[A-Z][A-Z0-9_]*(?:\.\.[A-Z])?\]?(?:\.\.\.)?$")
+METAVAR = re.compile(r"^\[?[A-Z][A-Z0-9_]*(?:\.\.[A-Z])?\]?(?:,?\.\.\.)?$")
 
 
 @cache

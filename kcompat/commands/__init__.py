@@ -17,6 +17,8 @@ COMMAND_MODULES: dict[str, str] = {
     "diff": "diff",
     "explain": "explain",
     "changelog": "changelog",
+    "matrix": "matrix",
+    "strands": "strands",
     "drift": "drift",
     "rules": "rules",
     "encode": "codec",

@@ -92,7 +92,7 @@ def diff(sides: Sides, run: DiffOptions, options: FindingsOptions) -> None:
 
     # the disk cache keeps compiled codecs and release facts for the next run
     request = sides.request(run.run_options(options, staged=sides.staged, cache=user_cache()))
-    with progress_on_terminal():  # on stderr, for a diff that takes more than a second
+    with progress_on_terminal(options.color):  # on stderr, for a diff of over a second
         result = run_diff(request)
     outcome = result.outcome
     # BASE defaults to HEAD; next to "the index" or "the working tree" name it as the commit
@@ -112,9 +112,10 @@ def diff(sides: Sides, run: DiffOptions, options: FindingsOptions) -> None:
                 f"{write_baseline}: cannot write the baseline ({err.strerror or err}); "
                 "give a writable file path"
             ) from None
+        one = len(everything) == 1
         print(
-            f"Wrote {len(everything)} finding{'' if len(everything) == 1 else 's'} to "
-            f"{write_baseline}; accept them with --baseline {write_baseline}."
+            f"Wrote {len(everything)} finding{'' if one else 's'} to {write_baseline}; "
+            f"accept {'it' if one else 'them'} with --baseline {write_baseline}."
         )
         raise typer.Exit(0)
     report_findings(

@@ -15,7 +15,7 @@ def report(
     audit_dir: Annotated[
         Path,
         typer.Argument(
-            metavar="DIR", help="The --out directory of kcompat history or kcompat corpus verify."
+            metavar="DIR", help="The --out directory of kcompat history, corpus verify or strands."
         ),
     ],
     output: Annotated[
@@ -26,10 +26,12 @@ def report(
     ],
 ) -> None:
     """Write an audit as one HTML file: timeline plot, broken messages, every finding."""
+    from kcompat.auditreport.load import STRANDS
     from kcompat.auditreport.render import report_from_directory
 
     audit, size = report_from_directory(audit_dir, output)
+    what = "commit and client pairs stranded" if audit.kind == STRANDS else "findings"
     typer.echo(
-        f"{output}: report of {len(audit.findings)} findings ({size / 1e6:.1f} MB), "
+        f"{output}: report of {len(audit.findings)} {what} ({size / 1e6:.1f} MB), "
         "one file, nothing fetched when viewed"
     )
