@@ -3,15 +3,14 @@
 Kafka generates each spec folder on its own, and lint's cross-file rules (a request
 without its response, two messages with one API key) look at the whole folder. So a
 change in one open spec is checked against its siblings: open ones as the editor holds
-them, the rest as they are on disk (read once, again only when they change). Every open
+them, the rest as they are on disk (parsed once, again only when they change). Every open
 spec gets all its findings; a closed sibling gets the cross-file findings the change
 gives it (its other findings are for when it is opened).
 """
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,61 +20,66 @@ from kcompat.findings import Finding
 from kcompat.lint.check import run_lint
 from kcompat.rules.registry import Subject, all_rules
 from kcompat.rules.runner import Call, Finishing, finish, run_rules
-from kcompat.sources.files import read_file
-from kcompat.spec.load import Comment
-from kcompat.spec.specfile import SpecFile, looks_like_spec, named_spec
+from kcompat.sources.directory import DirectorySource
+from kcompat.sources.reading import is_spec as reading_is_spec
+from kcompat.sources.reading import read_side
+from kcompat.sources.spec_paths import SpecPaths
+from kcompat.spec.specfile import SpecFile, comments_of, read_spec
 
 
 @dataclass
 class DiskSpecs:
-    """Spec files on disk, each read again only when its size or mtime changes."""
+    """Spec files on disk, read as every command reads a folder (a
+    :class:`~kcompat.sources.directory.DirectorySource`, through
+    :func:`~kcompat.sources.reading.read_side`); a file is parsed again only when its
+    bytes change."""
 
-    _cache: dict[str, tuple[tuple[int, int], SpecFile]] = field(default_factory=dict)
+    _parsed: dict[str, tuple[bytes, SpecFile]] = field(default_factory=dict)
 
-    def folder(self, directory: str) -> list[SpecFile]:
-        """The spec files directly in ``directory`` (other JSON files are left out)."""
-        found = []
+    def folder(self, directory: str, config: Config | None = None) -> list[SpecFile]:
+        """The spec files directly in ``directory`` (other JSON files are left out; one
+        that cannot be read is no spec)."""
+        side = DirectorySource(directory, Path(directory), flat=True)
+        spec_paths = SpecPaths.of(config) if config is not None else SpecPaths()
         try:
-            entries = sorted(os.scandir(directory), key=lambda entry: entry.name)
-        except OSError:
-            return []
-        for entry in entries:
-            if not entry.name.endswith(".json"):
+            return read_side(side, spec_paths=spec_paths, parse=self._parse).specs
+        except UsageError:
+            return self._readable(side, spec_paths)
+
+    def _readable(self, side: DirectorySource, spec_paths: SpecPaths) -> list[SpecFile]:
+        """The folder file by file, leaving out those that cannot be read (a FIFO, a
+        device, a file without permission): none of them ends an editor's lint."""
+        found = []
+        for path in _listed(side):
+            try:
+                found += read_side(side.restricted(path), spec_paths=spec_paths).specs
+            except UsageError:
                 continue
-            spec = self.read(entry.path)
-            if spec is not None and looks_like_spec(spec):
-                found.append(spec)
         return found
 
-    def read(self, path: str) -> SpecFile | None:
-        """One file, or None when it is not a regular file that can be read."""
-        try:
-            status = os.stat(path)
-        except OSError:
-            return None
-        stamp = (status.st_mtime_ns, status.st_size)
-        known = self._cache.get(path)
-        if known is not None and known[0] == stamp:
+    def _parse(self, path: str, data: bytes) -> SpecFile:
+        known = self._parsed.get(path)
+        if known is not None and known[0] == data:
             return known[1]
-        try:
-            spec = read_file(Path(path), path)
-        except UsageError:
-            return None  # a FIFO, a device, a folder named *.json: no spec
-        self._cache[path] = (stamp, spec)
+        spec = read_spec(path, data)
+        self._parsed[path] = (data, spec)
         return spec
 
 
+def _listed(side: DirectorySource) -> list[str]:
+    try:
+        return side.paths()
+    except UsageError:
+        return []
+
+
 def is_spec(spec: SpecFile, config: Config) -> bool:
-    """Whether an open file is one to lint: a spec (or a broken file, which may be one),
-    under the configured ``paths`` when there are some."""
-    if not named_spec(spec):
-        return False
-    if not config.paths:
-        return True
-    base = Path(config.root) if config.root else Path(".")
-    roots = [(base / p).resolve() for p in config.paths]
-    where = Path(spec.path).resolve()
-    return any(where == root or root in where.parents for root in roots)
+    """Whether an open file is one to lint: a spec (a broken file when its text names
+    ``validVersions`` or it is under the configured paths), under the configured
+    ``paths`` when there are some."""
+    spec_paths = SpecPaths.of(config)
+    inside = spec_paths.holds(Path(spec.path)) if spec_paths else True
+    return inside and reading_is_spec(spec, configured=bool(spec_paths), named=True)
 
 
 def lint_folder(
@@ -108,14 +112,10 @@ def cross_file(
     how = Finishing(
         config=config,
         kinds=frozenset({"lint"}),
-        comments=_comments(targets),
+        comments=comments_of(targets),
     )
     return list(finish(raw, how).findings)
 
 
 def _named(spec: SpecFile) -> bool:
     return spec.message is not None and bool(spec.message.name)
-
-
-def _comments(specs: Sequence[SpecFile]) -> Mapping[str, Sequence[Comment]]:
-    return {s.path: s.document.comments for s in specs if s.document is not None}
