@@ -16,8 +16,10 @@ What it checks, command by command (issue 31, §2 and §3):
 from __future__ import annotations
 
 import json
+from importlib import resources
 from pathlib import Path
 
+import jsonschema
 import pytest
 
 from tests.diff_runner import commit_tree, git, run_cli
@@ -192,7 +194,10 @@ def test_drift_pairs_by_api_key_and_says_each_cause_once(upstream: Path, vendor:
 
 
 def test_drift_answers_what_a_vendor_asks(upstream: Path, vendor: Path) -> None:
-    summary = drift_json(upstream, vendor)["drift"]
+    document = drift_json(upstream, vendor)
+    schema = resources.files("kcompat").joinpath("data/findings.schema.json").read_text()
+    jsonschema.validate(document, json.loads(schema))
+    summary = document["drift"]
     assert isinstance(summary, dict)
     assert (summary["paired"], summary["shared_versions"], summary["mismatched"]) == (6, 10, 0)
     assert (summary["alike"], summary["proven"], summary["samples"]) == (8, 2, 20)

@@ -17,7 +17,7 @@ from kcompat.rules.drift.pairing import Release
 from kcompat.rules.registry import rule_categories
 from kcompat.rules.runner import Outcome
 from kcompat.sources.git import GitRepo
-from kcompat.sources.reading import read_side, skipped_note
+from kcompat.sources.reading import read_sides, skipped_note
 from kcompat.sources.release_specs import may_hold, release_messages
 from kcompat.sources.sides import side_for
 from kcompat.sources.source import SpecSource
@@ -46,7 +46,7 @@ def drift_request(request: DriftRequest) -> DriftResult:
     """Both sides read (a :class:`UsageError` when one has no spec), then checked."""
     repo = GitRepo.around(request.repo)
     up_side, local_side = side_for(request.upstream, repo), side_for(request.local, repo)
-    up_read, local_read = read_side(up_side), read_side(local_side)
+    up_read, local_read = read_sides(up_side, local_side)
     up_specs, local_specs = up_read.specs, local_read.specs
     skipped = skipped_note((*up_read.skipped, *local_read.skipped))
     if not up_specs or not local_specs:

@@ -46,6 +46,11 @@ class Source(Protocol):
         """The side a key is on, and its path there."""
         ...
 
+    def parsed(self, key: str) -> SpecFile:
+        """The file as it parses, spec or not (a file named after the message asked for is
+        that message's spec, whatever its text: say why it does not parse)."""
+        ...
+
 
 class SideSource:
     """The spec files of one or more sides (:class:`~kcompat.sources.source.SpecSource`),
@@ -97,17 +102,22 @@ class SideSource:
     def load(self, key: str) -> SpecFile:
         if key not in self._cache:
             from kcompat.sources.reading import configured_on, is_spec
-            from kcompat.spec.specfile import read_spec
 
             side, path = self.side_of(key)
-            data = side.read(path)
-            spec = read_spec(key, data if data is not None else b"")
+            spec = self.parsed(key)
             inside = configured_on(side, self.spec_paths) if self.spec_paths else None
             configured = inside is not None and inside(path)
             if not is_spec(spec, configured=configured, named=not side.whole):
                 spec = SpecFile(key)  # not a spec: no message, nothing to report
             self._cache[key] = spec
         return self._cache[key]
+
+    def parsed(self, key: str) -> SpecFile:
+        from kcompat.spec.specfile import read_spec
+
+        side, path = self.side_of(key)
+        data = side.read(path)
+        return read_spec(key, data if data is not None else b"")
 
 
 class FileSource(SideSource):
@@ -150,7 +160,7 @@ def find_messages(source: Source, query: str, kind: str | None = None) -> list[F
     wanted = {name.lower() for name in _candidates(query, kind)}
     quick = [k for k in keys if PurePosixPath(k).stem.lower() in wanted]
     named = {key: source.load(key) for key in quick}
-    broken = _unreadable(named.values())
+    broken = _unreadable(source.parsed(key) for key in quick)
     if broken:  # a file named after the query: the message is surely in it
         raise UsageError(f"cannot explain {query!r}: {broken}")
     found = _match(_found(named), query, kind)

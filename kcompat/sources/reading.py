@@ -198,6 +198,35 @@ def _load_pairs(
     return Loaded(base_specs, head_specs, compared, tuple(left_out))
 
 
+def read_sides(
+    first: SpecSource, second: SpecSource, spec_paths: SpecPaths = ANYWHERE
+) -> tuple[Specs, Specs]:
+    """Two whole sides (``drift``'s upstream and local copy), each file judged with the
+    file of the same path on the other side when there is one (a copy that keeps
+    upstream's layout: a broken local spec is still one)."""
+    sides = (first, second)
+    texts = [{p: side.read(p) for p in side.paths()} for side in sides]
+    parsed = [_parsed(side, text, set()) for side, text in zip(sides, texts, strict=True)]
+    inside = [configured_on(side, spec_paths) for side in sides]
+    specs = {
+        path
+        for path in parsed[0].keys() | parsed[1].keys()
+        if any(
+            is_spec(read[path], configured=where(path))
+            for read, where in zip(parsed, inside, strict=True)
+            if path in read
+        )
+    }
+    out = []
+    for side, text, read in zip(sides, texts, parsed, strict=True):
+        files = [(p, data, read[p]) for p, data in text.items() if data is not None and p in specs]
+        left_out = tuple(
+            side.shown(p) for p, spec in read.items() if p not in specs and not_json(spec)
+        )
+        out.append(Specs(files, left_out))
+    return out[0], out[1]
+
+
 def _parsed(
     side: SpecSource, files: dict[str, bytes | None], skip: set[str]
 ) -> dict[str, SpecFile]:
