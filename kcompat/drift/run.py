@@ -73,16 +73,10 @@ def upstream_releases(
         return []
     messages = [s.message for s in local if s.message is not None]
     keys = [m.api_key for m in messages if m.api_key is not None]
-    pathspecs = [] if upstream.whole else [_folder_of(upstream)]
+    # REV:path: the releases' files under that path (a revision restricted to a folder)
+    pathspecs = [] if upstream.whole else [upstream.label.partition(":")[2].strip("/")]
     progress.step("reading what upstream's releases shipped")
     found = release_messages(
         repo, config.release_tags, pathspecs, may_hold(keys, [m.name for m in messages])
     )
     return [Release(name, shipped) for name, shipped in found]
-
-
-def _folder_of(side: SpecSource) -> str:
-    """The folder a restricted revision reads (``REV:path``)."""
-    paths = side.paths()
-    label = side.label.partition(":")[2].strip("/")
-    return label or (paths[0].rpartition("/")[0] if paths else "")

@@ -10,25 +10,38 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
 
 from kcompat.bounded import read_or_explain
 from kcompat.errors import UsageError
 from kcompat.naming import request_name_for
-from kcompat.sources import directory, revision
+from kcompat.sources import directory
 from kcompat.sources.files import display_path
-from kcompat.sources.git import GitRepo
 from kcompat.sources.reading import Loaded as Loaded
 from kcompat.sources.reading import load_sides as load_sides
 from kcompat.sources.reading import read_side
 from kcompat.sources.source import SpecSource
 from kcompat.spec.specfile import SpecFile, read_spec
 
+if TYPE_CHECKING:  # git is imported when a revision is asked for (lint never asks)
+    from kcompat.sources.git import GitRepo
+
+
+def _revision(text: str, repo: GitRepo | None) -> SpecSource | None:
+    """``REV:path`` or a revision of ``repo`` (:func:`kcompat.sources.revision.parse`)."""
+    if repo is None:
+        return None
+    from kcompat.sources import revision
+
+    return revision.parse(text, repo)
+
+
 #: What a command-line side can be, asked in order (the first that claims the text
 #: wins): a file or folder that exists, then ``REV:path`` or a revision. A new kind of
 #: source is one module with a :class:`SpecSource` and a parser, and its entry here.
 PARSERS: tuple[Callable[[str, GitRepo | None], SpecSource | None], ...] = (
     lambda text, repo: directory.parse(text) if _on_disk(text, repo) else None,
-    revision.parse,
+    _revision,
 )
 
 

@@ -12,11 +12,14 @@ import os
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
 
 from kcompat.config import Config, ConfigError
 from kcompat.errors import UsageError
-from kcompat.sources.git import GitRepo
-from kcompat.sources.source import SpecSource
+
+if TYPE_CHECKING:  # lint reads paths without git: nothing here imports it
+    from kcompat.sources.git import GitRepo
+    from kcompat.sources.source import SpecSource
 
 
 @dataclass(frozen=True)
