@@ -10,8 +10,9 @@ gives it (its other findings are for when it is opened).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from kcompat.config import Config
@@ -23,43 +24,107 @@ from kcompat.rules.runner import Call, Finishing, finish, run_rules
 from kcompat.sources.directory import DirectorySource
 from kcompat.sources.reading import is_spec as reading_is_spec
 from kcompat.sources.reading import read_side
+from kcompat.sources.source import SpecSource
 from kcompat.sources.spec_paths import SpecPaths
 from kcompat.spec.specfile import SpecFile, comments_of, read_spec
 
 
+@dataclass(frozen=True)
+class Remembered:
+    """A folder on disk as a :class:`~kcompat.sources.source.SpecSource`: a
+    :class:`~kcompat.sources.directory.DirectorySource` whose files are read again only
+    when their size or modification time changes (an editor lints a folder on every
+    edit; its closed files rarely change)."""
+
+    inner: DirectorySource
+    memo: dict[str, tuple[tuple[int, int], bytes | None]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+    names: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
+    repo: None = None
+    commit: None = None
+    working_tree = False
+
+    @property
+    def label(self) -> str:
+        return self.inner.label
+
+    @property
+    def whole(self) -> bool:
+        return self.inner.whole
+
+    def read(self, path: str) -> bytes | None:
+        try:
+            status = os.stat(os.path.join(self.inner.directory, path))
+        except OSError:
+            return self.inner.read(path)
+        stamp = (status.st_mtime_ns, status.st_size)
+        known = self.memo.get(path)
+        if known is not None and known[0] == stamp:
+            return known[1]
+        data = self.inner.read(path)
+        self.memo[path] = (stamp, data)
+        return data
+
+    def paths(self, pathspecs: Sequence[str] = ()) -> list[str]:
+        return self.inner.paths(pathspecs)
+
+    def changed_since(self, commit: str, pathspecs: Sequence[str] = ()) -> list[str] | None:
+        return None
+
+    def shown(self, path: str) -> str:
+        found = self.names.get(path)
+        if found is None:
+            found = self.names[path] = self.inner.shown(path)
+        return found
+
+    def path_of(self, shown: str) -> str | None:
+        return self.inner.path_of(shown)
+
+    def reference(self, path: str) -> str:
+        return self.inner.reference(path)
+
+    def restricted(self, path: str) -> SpecSource:
+        return Remembered(replace(self.inner, only=path), self.memo, self.names)
+
+
 @dataclass
 class DiskSpecs:
-    """Spec files on disk, read as every command reads a folder (a
-    :class:`~kcompat.sources.directory.DirectorySource`, through
-    :func:`~kcompat.sources.reading.read_side`); a file is parsed again only when its
-    bytes change."""
+    """Spec files on disk, read as every command reads a folder (through
+    :func:`~kcompat.sources.reading.read_side`, a :class:`Remembered` folder); a file is
+    read again only when it changed on disk, and parsed again only when its bytes did."""
 
+    _folders: dict[str, Remembered] = field(default_factory=dict)
     _parsed: dict[str, tuple[bytes, SpecFile]] = field(default_factory=dict)
 
     def folder(self, directory: str, config: Config | None = None) -> list[SpecFile]:
         """The spec files directly in ``directory`` (other JSON files are left out; one
         that cannot be read is no spec)."""
-        side = DirectorySource(directory, Path(directory), flat=True)
+        side = self._folders.get(directory)
+        if side is None:
+            side = Remembered(DirectorySource(directory, Path(directory), flat=True))
+            self._folders[directory] = side
         spec_paths = SpecPaths.of(config) if config is not None else SpecPaths()
         try:
             return read_side(side, spec_paths=spec_paths, parse=self._parse).specs
         except UsageError:
             return self._readable(side, spec_paths)
 
-    def _readable(self, side: DirectorySource, spec_paths: SpecPaths) -> list[SpecFile]:
+    def _readable(self, side: Remembered, spec_paths: SpecPaths) -> list[SpecFile]:
         """The folder file by file, leaving out those that cannot be read (a FIFO, a
         device, a file without permission): none of them ends an editor's lint."""
         found = []
-        for path in _listed(side):
+        for path in _listed(side.inner):
             try:
-                found += read_side(side.restricted(path), spec_paths=spec_paths).specs
+                one = side.restricted(path)
+                found += read_side(one, spec_paths=spec_paths, parse=self._parse).specs
             except UsageError:
                 continue
         return found
 
     def _parse(self, path: str, data: bytes) -> SpecFile:
         known = self._parsed.get(path)
-        if known is not None and known[0] == data:
+        if known is not None and (known[0] is data or known[0] == data):
             return known[1]
         spec = read_spec(path, data)
         self._parsed[path] = (data, spec)

@@ -38,6 +38,8 @@ class DirectorySource:
         if self.only:
             return [self.only]
         found = json_files(self.directory, flat=self.flat)
+        if self.flat:
+            return [p.name for p in found]
         return [p.relative_to(self.directory).as_posix() for p in found]
 
     def changed_since(self, commit: str, pathspecs: Sequence[str] = ()) -> list[str] | None:
