@@ -321,7 +321,7 @@ def test_a_corpus_verify_directory(tmp_path: Path) -> None:
         ),
         (
             lambda d: (d.mkdir(), (d / "summary.json").write_text('{"mode": "sideways"}')),
-            "{d}/summary.json: not the summary of kcompat history or corpus verify",
+            "{d}/summary.json: not the summary of kcompat history, corpus verify or strands",
         ),
         (
             lambda d: (d.mkdir(), (d / "summary.json").write_text('{"mode": "releases"}')),
