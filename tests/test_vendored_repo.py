@@ -245,3 +245,16 @@ def test_the_fixture_has_the_shape_it_claims(vendor: Path) -> None:
     template = vendor / "docs/api/fetch.json"
     with pytest.raises(json.JSONDecodeError):
         json.loads(template.read_text())
+
+
+def test_the_matrix_meets_no_template(tmp_path: Path) -> None:
+    """A template that even reads like a request (``"type": "request"``, an ``apiKey``)
+    is no unreadable spec of a release."""
+    repo = synthetic_vendor(tmp_path / "broker")
+    files = {p.relative_to(repo).as_posix(): p.read_bytes() for p in _files(repo)}
+    page = b'{"type": "request", "apiKey": {{ api_key }}, "name": "{{ name }}"}\n'
+    commit_tree(repo, {**files, "docs/api/request.json": page}, "a request page")
+    git(repo, "tag", "v1.2.0")
+    run = run_cli(["matrix"], repo)
+    assert run.code == 0, run.stderr
+    assert "not readable" not in run.stdout + run.stderr
