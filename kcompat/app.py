@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from kcompat.config import ConfigChoice
     from kcompat.diff.options import RunOptions
     from kcompat.diff.run import DiffRequest
-    from kcompat.report.document import Report
+    from kcompat.report.document import Overview, Report
     from kcompat.rules.runner import Outcome
 
 
@@ -441,6 +441,7 @@ def report_findings(
     head: str | None = None,
     released: str = "",
     base_label: str = "BASE",
+    overview: Overview | None = None,
 ) -> NoReturn:
     """End a findings command (lint, diff, drift): its report at ``--level`` in the chosen
     format, then the exit status ``--fail-on`` (else the configured severity) gives."""
@@ -456,6 +457,7 @@ def report_findings(
         released=released,
         show_suppressed=options.show_suppressed,
         base_label=base_label,
+        overview=overview,
     )
     emit(report, fmt=options.fmt, color=options.color)
     raise typer.Exit(exit_status(outcome.findings, options.fail_on, configured_fail_on))
