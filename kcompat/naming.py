@@ -21,3 +21,12 @@ def request_name_for(response_name: str) -> str | None:
     if response_name.endswith("Response"):
         return response_name.removesuffix("Response") + "Request"
     return None
+
+
+def companion_name_for(name: str, kind: str) -> str | None:
+    """FooRequest <-> FooResponse: the other half of an API version (None for a record)."""
+    if kind == "request" and name.endswith("Request"):
+        return name.removesuffix("Request") + "Response"
+    if kind == "response":
+        return request_name_for(name)
+    return None

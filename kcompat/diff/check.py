@@ -17,7 +17,6 @@ from kcompat.config import Config
 from kcompat.diff.prepared import PreparedPair
 from kcompat.findings import Finding
 from kcompat.rules.evolution.context import DiffContext
-from kcompat.rules.evolution.judged import judge, kept_versions
 from kcompat.rules.evolution.ledger import Binding, TagLedger
 from kcompat.rules.evolution.pairing import MessagePair, Pairing, pair_messages
 from kcompat.rules.evolution.released import Releases
@@ -108,19 +107,7 @@ def unfinished_diff(
     # comment accepts one, bytes and all).
     rules = [r for r in all_rules("diff") if r.id not in rules_off]
     raw = run_rules(rules, calls)
-    pair_rules = [r for r in rules if r.subject is Subject.PAIR]
-
-    def run_pair(pair: MessagePair) -> list[Finding]:
-        one = _pair_call(pair, context)
-        return run_rules(pair_rules, lambda _rule: (one,))
-
     proven = [p for p in pairing.pairs if not p.common.empty]
-    for judged in pairing.judged:
-        found = judge(judged, run_pair)
-        raw.extend(found)
-        broken = kept_versions(found)
-        if not broken.empty:
-            proven.append(replace(judged.change, released=broken))
     evidence: list[Finding] = []
     if proof and "roundtrip-mismatch" not in rules_off:
         from kcompat.rules.evolution.proof import proof_findings

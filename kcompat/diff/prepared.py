@@ -19,12 +19,12 @@ from kcompat.config import Config
 from kcompat.errors import UsageError
 from kcompat.modes import ReleasedMode
 from kcompat.rules.evolution.ledger import TagLedger
+from kcompat.rules.evolution.pairing import match_specs
 from kcompat.rules.evolution.released import Releases
-from kcompat.sources.releases import TagReleases, releases_for
-from kcompat.sources.sides import companion_requests, load_sides
+from kcompat.sources.releases import Compared, TagReleases, releases_for
+from kcompat.sources.sides import companion_requests, companions, load_sides
 from kcompat.sources.source import SpecSource
 from kcompat.sources.tag_history import ledger_from_history
-from kcompat.spec.model import Message
 from kcompat.spec.specfile import SpecFile
 
 if TYPE_CHECKING:
@@ -97,7 +97,7 @@ def prepare_pair(
             base.repo, config.release_tags, config.release_branches or None, pathspecs, cache
         )
     by_tags = releases if mode != ReleasedMode.BASE else None
-    asked = _with_heads(base, loaded.base, loaded.head)
+    asked = _compared(base, head, loaded.base, loaded.head)
     counted = by_tags.counted(base, head, asked) if by_tags is not None else ()
     if by_tags is not None:
         present_at = base.commit
@@ -152,17 +152,31 @@ def _ledger_rows(
     )
 
 
-def _with_heads(
-    base: SpecSource, base_specs: Sequence[SpecFile], head_specs: Sequence[SpecFile]
-) -> list[tuple[str, Message, Message | None]]:
-    """(path in the repository, BASE message, HEAD message of that name or None): what
-    releases are asked about (only the versions HEAD changes need their layouts)."""
-    heads = {s.message.name: s.message for s in head_specs if s.message is not None}
+def _compared(
+    base: SpecSource,
+    head: SpecSource,
+    base_specs: Sequence[SpecFile],
+    head_specs: Sequence[SpecFile],
+) -> list[Compared]:
+    """Each BASE message with the HEAD message it became (as diff pairs them, renames
+    included) and each side's other half of its API: what releases are asked about (only
+    the versions HEAD changes need their layouts)."""
+    heads = {id(b): h.message for b, h in match_specs(base_specs, head_specs).pairs}
+    base_halves, head_halves = companions(base, base_specs), companions(head, head_specs)
     out = []
     for spec in base_specs:
         if spec.message is not None:
             path = base.path_of(spec.path) or spec.path
-            out.append((path, spec.message, heads.get(spec.message.name)))
+            became = heads.get(id(spec))
+            out.append(
+                Compared(
+                    path,
+                    spec.message,
+                    became,
+                    base_halves.get(spec.message.name),
+                    head_halves.get(became.name) if became is not None else None,
+                )
+            )
     return out
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from kcompat.config import Config
 from kcompat.errors import UsageError
 from kcompat.sources.git import GitRepo
-from kcompat.sources.releases import TagReleases, releases_for
+from kcompat.sources.releases import Lineage, TagReleases, releases_for
 from kcompat.spec.model import Message
 
 
@@ -69,7 +69,7 @@ class ReleaseIndex:
             return Shipping()
         found = []
         for tag in releases.tags:
-            message = releases.message_at(tag, relative, name)
+            message = releases.message_at(tag, relative, Lineage((name,)))
             if message is not None:
                 found.append((tag.name, message))
         return Shipping(tuple(found), known=True)

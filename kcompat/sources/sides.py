@@ -15,10 +15,11 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from kcompat.errors import UsageError
-from kcompat.naming import request_name_for
+from kcompat.naming import companion_name_for, request_name_for
 from kcompat.sources import directory, revision
 from kcompat.sources.git import GitRepo
 from kcompat.sources.source import SpecSource
+from kcompat.spec.model import Message
 from kcompat.spec.specfile import SpecFile, looks_like_spec, read_spec
 
 #: What a command-line side can be, asked in order (the first that claims the text
@@ -163,6 +164,29 @@ def companion_requests(side: SpecSource, specs: Sequence[SpecFile]) -> list[Spec
                 extra.append(found)
                 names.add(request)
     return extra
+
+
+def companions(side: SpecSource, specs: Sequence[SpecFile]) -> dict[str, Message]:
+    """The other half of each request and response in ``specs`` (FooRequest's FooResponse
+    and back), by the name of the message it completes: from ``specs`` when there, else
+    read beside it from ``side``. A version of an API is its request and its response
+    together (a client of a release sends the one and reads the other)."""
+    by_name = {s.message.name: s.message for s in specs if s.message is not None}
+    found: dict[str, Message] = {}
+    for spec in specs:
+        message = spec.message
+        other = companion_name_for(message.name, message.kind) if message is not None else None
+        if message is None or other is None:
+            continue
+        if other in by_name:
+            found[message.name] = by_name[other]
+            continue
+        path = side.path_of(spec.path)
+        data = side.read(str(PurePosixPath(path).with_name(other + ".json"))) if path else None
+        read = read_spec(spec.path, data).message if data is not None else None
+        if read is not None and read.name == other:
+            found[message.name] = by_name[other] = read
+    return found
 
 
 def load_all(side: SpecSource, pathspecs: Sequence[str] = ()) -> list[SpecFile]:

@@ -179,6 +179,58 @@ def wire_signature(message: Message, version: int) -> tuple[object, ...]:
     return found
 
 
+#: Release layouts by version (and whether tagged fields count), kept on the message.
+_RELEASE_LAYOUTS: Memo[dict[tuple[int, bool], str]] = Memo("release_layouts")
+
+
+def release_layout(message: Message, version: int, *, tagged: bool = True) -> str:
+    """What a release is told apart by at ``version``, as a short digest: the bytes on the
+    wire and the values read from them, never a name (2.7.0 renamed FetchRequest's
+    ``MaxWait`` to ``MaxWaitMs`` and shipped versions 0-10 as 2.2.0 did). Fields go in wire
+    order, a non-nullable struct of a non-flexible version opened up (it is written as
+    its bare fields), tagged fields by tag with their defaults (a writer omits a value
+    equal to it), ``records`` as ``bytes``. Without ``tagged``, tagged fields (at any
+    depth) do not count: what every reader of the version must agree on (memoised on
+    the frozen message)."""
+    from kcompat.spec.resolve import resolve
+
+    cache = _RELEASE_LAYOUTS(message, dict)
+    found = cache.get((version, tagged))
+    if found is None:
+        found = signature_digest(_struct_identity(resolve(message, version).root, tagged))
+        cache[(version, tagged)] = found
+    return found
+
+
+def _struct_identity(layout: StructLayout, tagged: bool) -> tuple[object, ...]:
+    return (
+        layout.flexible,
+        tuple((e.nullable, _value_identity(e.wire, tagged)) for e in inline_leaves(layout)),
+        tuple(
+            (f.tag, f.nullable, f.default.key(), _value_identity(f.wire, tagged))
+            for f in (layout.tagged if tagged else ())
+        ),
+    )
+
+
+def _value_identity(wire: Wire, tagged: bool) -> tuple[object, ...]:
+    element = _value_identity(wire.element, tagged) if wire.element is not None else None
+    struct = _struct_identity(wire.struct, tagged) if wire.struct is not None else None
+    kind, nullable = _kind_and_null(wire)
+    return (
+        kind,
+        wire.form,
+        wire.bits,
+        wire.signed,
+        wire.type_bits,
+        wire.compact,
+        nullable,
+        wire.null_marker,
+        element,
+        struct,
+    )
+
+
 #: The versions two messages have whose wire signatures differ, kept on the newer message
 #: by the older one's identity (with the older one, so that identity stays its own).
 _WIRE_CHANGES: Memo[dict[int, tuple[Message, Versions]]] = Memo("wire_changes")

@@ -8,11 +8,12 @@ plain data, so Spark executors without a checkout apply them exactly as ``diff``
 * ``tags``: the versions some release tag ships, wherever the tag sits. Kafka tags its
   releases on release branches that never merge back into trunk, so reachability from
   BASE is not the test. Each version keeps the first release that shipped it and the
-  layouts releases shipped (told apart by :func:`~kcompat.spec.shape.wire_signature`),
-  so a change is judged against what shipped: breaking BASE's layout of a version breaks
-  the releases that shipped that layout (findings name the first of them); HEAD
-  restoring a shipped layout that BASE had broken is a repair, not a break; and a
-  version whose BASE layout no release shipped under that number breaks none.
+  layouts releases shipped (told apart by :func:`~kcompat.spec.shape.release_layout`:
+  bytes and values, never names), so a change is judged against what shipped: an error
+  needs a release whose layout of the version is BASE's and not HEAD's (findings name
+  the first release that shipped BASE's layout); HEAD putting back a shipped layout is
+  a repair; and a version whose BASE layout no release shipped breaks none, whatever
+  releases shipped under that number (BASE was already incompatible with them).
 """
 
 from __future__ import annotations
@@ -50,11 +51,15 @@ class Shipped:
     base_first: tuple[tuple[int, str], ...] = ()  # version -> first release of BASE's layout
     last: tuple[tuple[int, str], ...] = ()  # version -> the latest release that shipped it
     base_last: tuple[tuple[int, str], ...] = ()  # version -> latest release of BASE's layout
-    # For the versions whose BASE layout no release shipped (BASE had already changed
-    # them), the latest release before BASE that shipped each, and its spec text: a change
-    # to such a version is judged against that release (see rules/evolution/judged.py).
-    references: tuple[tuple[int, str], ...] = ()  # version -> its reference release
-    texts: tuple[tuple[str, str, str], ...] = ()  # (release, path, spec text)
+    head_first: tuple[tuple[int, str], ...] = ()  # version -> first release of HEAD's layout
+
+    @property
+    def unlike_base(self) -> Versions:
+        """The versions whose layouts were worked out and of which no release shipped
+        BASE's: a change to them breaks no release."""
+        known = {v for v, _digest, _release in self.layouts}
+        ours = {v for v, _release in self.base_first}
+        return Versions.from_ranges((v, v) for v in sorted(known - ours))
 
     def first_release(self, version: int) -> str | None:
         """The first release that shipped BASE's layout of ``version``, or (when that is
@@ -65,16 +70,6 @@ class Shipped:
         """The latest release that shipped BASE's layout of ``version`` (or, when that is
         not known, the version in any layout)."""
         return dict(self.base_last).get(version) or dict(self.last).get(version)
-
-    def latest_release(self, version: int) -> str | None:
-        """The most recent release that shipped ``version`` (in any layout)."""
-        names = [release for v, _digest, release in self.layouts if v == version]
-        return max(names, key=release_order) if names else None
-
-    def reference(self, version: int) -> tuple[str, str, str] | None:
-        """(release, path, spec text) that ``version`` is judged against, if BASE differs."""
-        release = dict(self.references).get(version)
-        return next((t for t in self.texts if t[0] == release), None) if release else None
 
     def digests(self, version: int) -> dict[str, str]:
         """Layout digest -> the first release that shipped ``version`` in that layout."""
@@ -112,9 +107,12 @@ class Releases:
         return Releases(BASE, unstable=MappingProxyType(unstable))
 
     def released(self, message: Message) -> Versions:
-        """The versions of a BASE message whose wire format must not change."""
+        """The versions of a BASE message whose wire format must not change: in ``tags``
+        mode, those some release shipped as BASE has them (where that was worked out: the
+        versions a change alters; the others, as some release shipped them)."""
         if self.mode == TAGS:
-            return message.valid_versions & self.shipped_of(message.name).versions
+            shipped = self.shipped_of(message.name)
+            return (message.valid_versions & shipped.versions) - shipped.unlike_base
         versions = message.released_versions
         key = message.api_key
         if message.kind == "response" and key is not None and key in self.unstable:
@@ -191,8 +189,7 @@ class Releases:
                         [list(b) for b in s.base_first],
                         [list(x) for x in s.last],
                         [list(x) for x in s.base_last],
-                        [list(r) for r in s.references],
-                        [list(t) for t in s.texts],
+                        [list(x) for x in s.head_first],
                     ]
                     for name, s in sorted(self.shipped.items())
                 },
@@ -212,8 +209,7 @@ class Releases:
                 tuple((int(v), str(r)) for v, r in base_first),
                 tuple((int(v), str(r)) for v, r in last),
                 tuple((int(v), str(r)) for v, r in base_last),
-                tuple((int(v), str(r)) for v, r in references),
-                tuple((str(r), str(p), str(t)) for r, p, t in texts),
+                tuple((int(v), str(r)) for v, r in head_first),
             )
             for name, (
                 versions,
@@ -223,8 +219,7 @@ class Releases:
                 base_first,
                 last,
                 base_last,
-                references,
-                texts,
+                head_first,
             ) in data["shipped"].items()
         }
         return Releases(
