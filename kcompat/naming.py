@@ -30,3 +30,13 @@ def companion_name_for(name: str, kind: str) -> str | None:
     if kind == "response":
         return request_name_for(name)
     return None
+
+
+def file_names_of(message_name: str) -> tuple[str, str]:
+    """The file names a message's spec goes by: Kafka's (``FooBarRequest.json``) and the
+    snake_case of vendored copies (``foo_bar_request.json``)."""
+    snake = _CAPITAL.sub(lambda m: "_" + m.group(0).lower(), message_name).lstrip("_")
+    return f"{message_name}.json", f"{snake}.json"
+
+
+_CAPITAL = re.compile(r"[A-Z]")

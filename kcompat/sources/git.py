@@ -311,6 +311,10 @@ class GitRepo(Refs):
             return self._listed(self._ids[key] or "", path)
         return data
 
+    def read_blob(self, blob: str, path: str) -> bytes | None:
+        """A blob's bytes by its id (a listing named it at ``path``)."""
+        return self._listed(blob, path)
+
     def read_index(self, path: str) -> bytes | None:
         """A file's staged bytes, or None if it is not in the index; a file with an
         unresolved merge conflict (only its conflict stages staged) is one line saying

@@ -8,7 +8,8 @@ the prefetched commit graph of an audit when there is one).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import tempfile
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import IO
@@ -65,35 +66,46 @@ class Refs:
                 found.append(Tag(short, sha, ref))
         return found
 
-    def refs_with(self, base: str, head: str) -> set[str]:
-        """Full names of the refs that already contain some commit of ``base..head`` (a
-        release cut after a change cannot be broken by it): from the prefetched graph
-        when it holds both, else two git calls."""
+    def refs_with(self, base: str, head: str, tips: Mapping[str, str]) -> set[str]:
+        """Which of ``tips`` (full ref name -> commit) already contain some commit of
+        ``base..head`` (a release cut after a change cannot be broken by it): from the
+        prefetched graph when it holds both, else from one walk of the history above the
+        change, two git calls whatever the number of tips (``for-each-ref --contains``
+        walks again from each of 650 tags: 20 s on a product's repository)."""
         if self.tables.knows_graph(base, head):
-            return self._ancestry.refs_with(self.tables.refs, base, head)
-        return self.refs_containing(self.range_roots(base, head))
+            return self._ancestry.refs_with(self.tables.refs, base, head) & set(tips)
+        change = self._graph([head], [base])
+        roots = [c for c, parents in change.items() if not any(p in change for p in parents)]
+        if not roots or not tips:
+            return set()
+        outside = sorted({p for root in roots for p in change[root]})
+        above = self._graph(sorted(set(tips.values())), outside)
+        children: dict[str, list[str]] = {}
+        for commit, parents in above.items():
+            for parent in parents:
+                children.setdefault(parent, []).append(commit)
+        reached = set(roots)
+        stack = list(roots)
+        while stack:
+            for child in children.get(stack.pop(), ()):
+                if child not in reached:
+                    reached.add(child)
+                    stack.append(child)
+        return {ref for ref, sha in tips.items() if sha in reached}
 
     @cached_property
     def _ancestry(self) -> Ancestry:
         return Ancestry(self.tables.parents)
 
-    def range_roots(self, base: str, head: str) -> list[str]:
-        """The first commits of ``base..head``: those whose parents are all outside it.
-
-        Any commit that contains some commit of the range contains one of these, so they
-        decide which refs already include a change (see :meth:`refs_containing`).
-        """
-        out = self.run_git("rev-list", "--parents", "--end-of-options", f"{base}..{head}", "--")
-        rows = [line.split() for line in out.splitlines() if line.strip()]
-        inside = {row[0] for row in rows}
-        return [row[0] for row in rows if not any(p in inside for p in row[1:])]
-
-    def refs_containing(self, commits: Sequence[str]) -> set[str]:
-        """Full names of the tags and branches that contain any of ``commits`` (one call)."""
-        if not commits:
-            return set()
-        args = [f"--contains={c}" for c in commits]
-        out = self.run_git(
-            "for-each-ref", *args, "--format=%(refname)", "refs/tags", "refs/heads", "refs/remotes"
-        )
-        return {line for line in out.splitlines() if line}
+    def _graph(self, tips: Sequence[str], bottoms: Sequence[str]) -> dict[str, tuple[str, ...]]:
+        """Commit -> parents of every commit ``tips`` reach and ``bottoms`` do not."""
+        lines = "".join([*(f"{t}\n" for t in tips), *(f"^{b}\n" for b in bottoms)])
+        with tempfile.TemporaryFile() as stdin:
+            stdin.write(lines.encode("ascii", "replace"))
+            stdin.seek(0)
+            out = self.run_git("rev-list", "--parents", "--stdin", stdin=stdin)
+        graph: dict[str, tuple[str, ...]] = {}
+        for line in out.splitlines():
+            commit, *parents = line.split()
+            graph[commit] = tuple(parents)
+        return graph

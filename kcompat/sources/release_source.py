@@ -1,12 +1,14 @@
 """Where release texts come from: the :class:`ReleaseSource` interface, and a
-repository's release tags (and optionally release branches) as one.
+repository's releases (:func:`repository_releases`, what every command means by them).
 
 What a release shipped is judged from its spec texts (:mod:`kcompat.sources.releases`);
 this module only says which releases there are, reads their texts and lists their files,
-and says which releases already contain a change. Kafka tags releases on release
-branches (``3.7`` -> ``3.7.0``) that never merge back into trunk, so every release tag
-in the repository counts, wherever it sits; optionally the tips of release branches
-count as about to ship.
+and says which releases already contain a change. A release is a tag that matches
+``release-tags`` (``1.2.3`` or ``v1.2.3`` by default; no ``-rc1``) and whose tree holds a
+spec file: apache/kafka's tags 0.8.0 to 2.1.1 predate its JSON specs and are no releases
+of them. Kafka tags releases on release branches (``3.7`` -> ``3.7.0``) that never merge
+back into trunk, so every release tag in the repository counts, wherever it sits;
+optionally the tips of release branches count as about to ship.
 """
 
 from __future__ import annotations
@@ -19,6 +21,10 @@ from kcompat.naming import release_order
 from kcompat.patterns import matching
 from kcompat.sources.git import GitRepo
 from kcompat.sources.gitrefs import Tag
+from kcompat.sources.release_files import ReleaseFiles
+
+#: What makes a ``.json`` file a spec (the one key every message spec has).
+SPEC_KEY = b'"validVersions"'
 
 
 class ReleaseSource(Protocol):
@@ -48,20 +54,57 @@ class GitReleases:
     repo: GitRepo
     releases: list[Tag]
     pathspecs: tuple[str, ...] = ()
-    _files: dict[str, list[str]] = field(default_factory=dict, repr=False)
+    listing: ReleaseFiles = field(init=False, repr=False)
+    _specs: dict[str, bool] = field(default_factory=dict, repr=False)  # blob -> a spec?
+
+    def __post_init__(self) -> None:
+        self.listing = ReleaseFiles(self.repo, self.pathspecs)
+        self._walked = 0  # how many of ``releases`` were listed
+
+    def _listed(self) -> ReleaseFiles:
+        """The releases' files, listed on first use (all of them at once)."""
+        if self._walked != len(self.releases):
+            self.listing.walk(self.releases)
+            self._walked = len(self.releases)
+        return self.listing
+
+    @property
+    def problems(self) -> list[str]:
+        """One line per release left out (its tree unreadable)."""
+        return self.listing.problems
 
     def read(self, release: Tag, path: str) -> bytes | None:
-        return self.repo.read_at(release.sha, path)
+        blob = self._listed().blob(release, path)
+        if blob is False:  # not a listed release (where history starts, say)
+            return self.repo.read_at(release.sha, path)
+        return self.repo.read_blob(blob, path) if isinstance(blob, str) else None
 
     def files(self, release: Tag) -> Sequence[str]:
-        found = self._files.get(release.sha)
-        if found is None:
-            listed = self.repo.list_files(release.sha, self.pathspecs)
-            found = self._files[release.sha] = [p for p in listed if p.endswith(".json")]
-        return found
+        return list(self._listed().files(release) or ())
+
+    def blob(self, release: Tag, path: str) -> str | bool | None:
+        """The blob of ``path`` in ``release``: None when it has no such file, False when
+        it is no listed release (read it by name then)."""
+        return self._listed().blob(release, path)
+
+    def holds_specs(self, release: Tag) -> bool:
+        """Whether ``release``'s tree has a spec file (a ``.json`` naming validVersions)."""
+        files = self._listed().files(release)
+        if not files:
+            return False
+        blobs = {blob: path for path, blob in sorted(files.items())}
+        if any(self._specs.get(blob) for blob in blobs):
+            return True
+        for blob, path in blobs.items():
+            if blob not in self._specs:
+                data = self.repo.read_blob(blob, path)
+                self._specs[blob] = data is not None and SPEC_KEY in data
+                if self._specs[blob]:
+                    return True
+        return False
 
     def containing(self, base: str, head: str) -> set[str]:
-        return self.repo.refs_with(base, head)
+        return self.repo.refs_with(base, head, {t.ref: t.sha for t in self.releases})
 
     def root(self, release: Tag) -> str | None:
         """The first commit of ``release``'s history (where the repository starts)."""
@@ -85,14 +128,21 @@ def release_branches(repo: GitRepo, pattern: str) -> list[Tag]:
     return sorted(tips.values(), key=_order)
 
 
-def git_releases(
+def repository_releases(
     repo: GitRepo, pattern: str, branch_pattern: str | None = None, pathspecs: Sequence[str] = ()
 ) -> GitReleases | None:
-    """The releases of a repository, or None when none matches the patterns."""
+    """The releases of a repository, oldest first: the tags matching ``pattern`` (and the
+    tips of branches matching ``branch_pattern``) whose tree holds a spec file under
+    ``pathspecs``; None when there is none. Every command that speaks of releases asks
+    this (``diff``, ``history``, the language server)."""
     tags = release_tags(repo, pattern)
     if branch_pattern:
         tags = sorted([*tags, *release_branches(repo, branch_pattern)], key=_order)
-    return GitReleases(repo, tags, tuple(pathspecs)) if tags else None
+    if not tags:
+        return None
+    found = GitReleases(repo, tags, tuple(pathspecs))
+    found.releases = [t for t in tags if found.holds_specs(t)]
+    return found if found.releases else None
 
 
 def _name(tag: Tag) -> str:

@@ -27,11 +27,11 @@ from pathlib import PurePosixPath
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
-from kcompat.naming import companion_name_for
+from kcompat.naming import companion_name_for, file_names_of
 from kcompat.rules.evolution.released import TAGS, Releases, Shipped
 from kcompat.sources.git import GitRepo
 from kcompat.sources.gitrefs import Tag
-from kcompat.sources.release_source import GitReleases, git_releases
+from kcompat.sources.release_source import GitReleases, repository_releases
 from kcompat.sources.release_texts import ReleaseText, ReleaseTexts
 from kcompat.sources.source import SpecSource
 from kcompat.spec.model import Message
@@ -80,13 +80,35 @@ class Lineage:
 _Found = TypeVar("_Found", bound=_Named)
 
 
+@dataclass(frozen=True)
+class _Carrier:
+    """A text that releases shipped of a message: the first release that shipped it (its
+    other half is read from there), and the last (its position in release order, name)."""
+
+    text: ReleaseText
+    tag: Tag
+    first: str
+    until: tuple[int, str]
+
+
+@dataclass
+class _Group:
+    """Releases that shipped one text of a message (being gathered): the text, the
+    versions they shipped of it, and the first and last of them in release order."""
+
+    text: ReleaseText
+    shipped: Versions
+    low: int
+    high: int
+
+
 #: What releases shipped of one message: versions, first releases, first deprecations,
-#: and the (release name, release, text) behind each version.
+#: and the texts behind each version.
 _Releases = tuple[
     Versions,
     tuple[tuple[int, str], ...],
     tuple[tuple[int, str], ...],
-    dict[int, tuple[tuple[str, Tag, ReleaseText], ...]],
+    dict[int, tuple[_Carrier, ...]],
 ]
 
 
@@ -126,11 +148,11 @@ class TagReleases:
     """What each release shipped, read lazily and cached per blob (one per repository)."""
 
     source: GitReleases  # the releases, and how their texts are read
-    _trees: dict[str, dict[str, str]] = field(default_factory=dict)
+    _trees: dict[str, tuple[str, ...]] = field(default_factory=dict)
     _by_basename: dict[str, dict[str, list[str]]] = field(default_factory=dict)
     _messages: dict[bytes, Message | None] = field(default_factory=dict)
     _texts: ReleaseTexts = field(default_factory=ReleaseTexts)
-    _at: dict[tuple[str, str, Lineage], tuple[ReleaseText, Versions] | None] = field(
+    _at: dict[tuple[object, str, Lineage], tuple[ReleaseText, Versions] | None] = field(
         default_factory=dict
     )
     _by_message: dict[tuple[str, Lineage, tuple[Tag, ...]], _Releases] = field(default_factory=dict)
@@ -138,6 +160,9 @@ class TagReleases:
     _present_at: str | None = None  # the compared revision (its paths: _present)
     _present: dict[str, frozenset[str]] = field(default_factory=dict)
     _roots: dict[str, str | None] = field(default_factory=dict)  # tag sha -> its root commit
+    _companions: dict[tuple[str, str], ReleaseText | None] = field(default_factory=dict)
+    _blob_texts: dict[str, ReleaseText | None] = field(default_factory=dict)
+    _digests: dict[tuple[str, str, int], str] = field(default_factory=dict)
 
     @property
     def repo(self) -> GitRepo:
@@ -212,21 +237,41 @@ class TagReleases:
     def _digest(self, tag: Tag, text: ReleaseText, version: int) -> str:
         """:func:`api_layout` of a version as ``tag`` shipped it (its other half read from
         the same release)."""
-        own = self._texts.digest(text, version)
         companion = self._companion_at(tag, text)
-        if companion is None or version not in companion.valid_versions:
-            return own
-        return f"{own}+{self._texts.digest(companion, version, tagged=False)}"
+        key = (text.key, companion.key if companion is not None else "", version)
+        found = self._digests.get(key)
+        if found is None:
+            found = self._texts.digest(text, version)
+            if companion is not None and version in companion.valid_versions:
+                found = f"{found}+{self._texts.digest(companion, version, tagged=False)}"
+            self._digests[key] = found
+        return found
 
     def _companion_at(self, tag: Tag, text: ReleaseText) -> ReleaseText | None:
-        """The other half of a release's request or response (beside it, or by apiKey)."""
+        """The other half of a release's request or response (beside it under Kafka's
+        or a snake_case file name, else found by name or apiKey)."""
+        key = (tag.sha, text.key)
+        if key in self._companions:
+            return self._companions[key]
+        found = None
         other = companion_name_for(text.name, text.kind)
-        if other is None:
-            return None
-        kind = "response" if text.kind == "request" else "request"
-        api = (kind, text.api_key) if text.api_key is not None else None
-        path = str(PurePosixPath(text.path).with_name(other + ".json"))
-        return self.text_at(tag, path, Lineage((other,), api))
+        if other is not None:
+            kind = "response" if text.kind == "request" else "request"
+            lineage = Lineage((other,), (kind, text.api_key) if text.api_key is not None else None)
+            names = file_names_of(other)
+            beside = [str(PurePosixPath(text.path).with_name(n)) for n in names]
+            found = next(
+                (t for p in beside[1:] if (t := self._at_path(tag, p, lineage)) is not None),
+                None,
+            ) or self.text_at(tag, beside[0], lineage)
+        self._companions[key] = found
+        return found
+
+    def _at_path(self, tag: Tag, path: str, lineage: Lineage) -> ReleaseText | None:
+        """The text at exactly ``path`` in a release, if it holds ``lineage``'s message."""
+        data = self.source.read(tag, path)
+        found = self._texts.text(data, path) if data is not None else None
+        return found if found is not None and lineage.holds(found) else None
 
     def message_at(self, tag: Tag, path: str, lineage: Lineage) -> Message | None:
         """The message of ``lineage`` at a release: in the file at ``path``, under the
@@ -287,10 +332,36 @@ class TagReleases:
         self, tag: Tag, path: str, lineage: Lineage
     ) -> tuple[ReleaseText, Versions] | None:
         """The message a release shipped (its text) and the versions it shipped of it."""
-        key = (tag.sha, path, lineage)
+        key = (self._content(tag, path, lineage), path, lineage)
         if key not in self._at:
             self._at[key] = self._released_at(tag, path, lineage)
         return self._at[key]
+
+    def _content(self, tag: Tag, path: str, lineage: Lineage) -> object:
+        """What decides what ``tag`` shipped of ``lineage``'s message, as a key: the blob at
+        ``path`` and those beside it where its other half goes, when the message is there
+        (most releases ship most files unchanged: each distinct one is read once); else
+        the release itself."""
+        blob = self.source.blob(tag, path)
+        if not isinstance(blob, str):
+            return tag.sha
+        text = self._blob_text(blob, path)
+        if text is None or not lineage.holds(text):
+            return tag.sha
+        other = companion_name_for(text.name, text.kind)
+        if other is None:
+            return (blob,)
+        beside = tuple(
+            self.source.blob(tag, str(PurePosixPath(path).with_name(name)))
+            for name in file_names_of(other)
+        )
+        return (blob, *beside) if any(isinstance(b, str) for b in beside) else tag.sha
+
+    def _blob_text(self, blob: str, path: str) -> ReleaseText | None:
+        if blob not in self._blob_texts:
+            data = self.repo.read_blob(blob, path)
+            self._blob_texts[blob] = self._texts.text(data, path) if data is not None else None
+        return self._blob_texts[blob]
 
     def _released_at(
         self, tag: Tag, path: str, lineage: Lineage
@@ -317,7 +388,7 @@ class TagReleases:
         versions, first, deprecated, carriers = self._releases_of(path, lineage, tuple(tags))
         layouts: dict[tuple[int, str], str] = {}
         base_first: dict[int, str] = {}
-        base_last: dict[int, str] = {}
+        base_last: dict[int, tuple[int, str]] = {}
         head_first: dict[int, str] = {}
         wanted = versions if changed is None else versions & changed
         for version in wanted.clip(4096):
@@ -326,24 +397,28 @@ class TagReleases:
                 own = api_layout(base, asked.base_companion, version)
             if head is not None and version in head.valid_versions:
                 theirs = api_layout(head, asked.head_companion, version)
-            for release, tag, text in carriers.get(version, ()):
-                digest = self._digest(tag, text, version)
-                layouts.setdefault((version, digest), release)
+            for carrier in carriers.get(version, ()):  # in the order of their first release
+                digest = self._digest(carrier.tag, carrier.text, version)
+                layouts.setdefault((version, digest), carrier.first)
                 if digest == own:
-                    base_first.setdefault(version, release)
-                    base_last[version] = release
+                    base_first.setdefault(version, carrier.first)
+                    if carrier.until[0] > base_last.get(version, (-1, ""))[0]:
+                        base_last[version] = carrier.until
                 if digest == theirs:
-                    head_first.setdefault(version, release)
+                    head_first.setdefault(version, carrier.first)
+        last = {
+            v: max((c.until for c in found), key=lambda until: until[0])[1]
+            for v, found in carriers.items()
+            if found
+        }
         return Shipped(
             versions,
             self._since(path, lineage, first),
             tuple((v, d, r) for (v, d), r in sorted(layouts.items())),
             deprecated=deprecated,
             base_first=self._since(path, lineage, tuple(sorted(base_first.items()))),
-            last=tuple(
-                (v, releases[-1][0]) for v, releases in sorted(carriers.items()) if releases
-            ),
-            base_last=tuple(sorted(base_last.items())),
+            last=tuple(sorted(last.items())),
+            base_last=tuple((v, until[1]) for v, until in sorted(base_last.items())),
             head_first=tuple(sorted(head_first.items())),
         )
 
@@ -364,27 +439,38 @@ class TagReleases:
         return tuple((v, f"≤ {r}" if r == oldest.name and v in there else r) for v, r in firsts)
 
     def _releases_of(self, path: str, lineage: Lineage, tags: tuple[Tag, ...]) -> _Releases:
-        """The versions ``tags`` shipped of a message, each one's first release and first
-        deprecation, and the (release, message) pairs that shipped each version (memoised:
-        an audit asks about one message and one set of releases in many comparisons)."""
+        """The versions ``tags`` (in release order) shipped of a message, each one's first
+        release and first deprecation, and the texts that shipped each version, each once
+        with the first and last release that shipped it (memoised: an audit asks about one
+        message and one set of releases in many comparisons)."""
         key = (path, lineage, tags)
         found = self._by_message.get(key)
         if found is not None:
             return found
+        groups: dict[object, _Group | None] = {}  # by content, in order of first release
+        for index, tag in enumerate(tags):
+            content = self._content(tag, path, lineage)
+            if content in groups:
+                group = groups[content]
+                if group is not None:
+                    group.high = index
+                continue
+            at_tag = self.released_at(tag, path, lineage)
+            groups[content] = _Group(*at_tag, index, index) if at_tag else None
         versions = Versions.none()
         first: dict[int, str] = {}
         deprecated: dict[int, str] = {}
-        carriers: dict[int, list[tuple[str, Tag, ReleaseText]]] = {}
-        for tag in tags:
-            at_tag = self.released_at(tag, path, lineage)
-            if at_tag is None:
+        carriers: dict[int, list[_Carrier]] = {}
+        for group in groups.values():
+            if group is None:
                 continue
-            text, shipped = at_tag
+            text, shipped, low, high = group.text, group.shipped, group.low, group.high
+            carrier = _Carrier(text, tags[low], tags[low].name, (high, tags[high].name))
             for version in shipped.clip(4096):
-                first.setdefault(version, tag.name)
-                carriers.setdefault(version, []).append((tag.name, tag, text))
+                first.setdefault(version, carrier.first)
+                carriers.setdefault(version, []).append(carrier)
             for version in (text.deprecated_versions & text.valid_versions).clip(4096):
-                deprecated.setdefault(version, tag.name)
+                deprecated.setdefault(version, carrier.first)
             versions = versions | shipped
         found = (
             versions,
@@ -395,15 +481,11 @@ class TagReleases:
         self._by_message[key] = found
         return found
 
-    def _tree(self, tag: Tag) -> dict[str, str]:
+    def _tree(self, tag: Tag) -> Sequence[str]:
+        """The ``.json`` paths of a release (and by file name), listed once."""
         tree = self._trees.get(tag.sha)
         if tree is None:
-            tree = {
-                p: b
-                for p, b in self.repo.list_files(tag.sha, self.pathspecs).items()
-                if p.endswith(".json")
-            }
-            self._trees[tag.sha] = tree
+            tree = self._trees[tag.sha] = tuple(self.source.files(tag))
             names: dict[str, list[str]] = {}
             for file in tree:
                 names.setdefault(PurePosixPath(file).name, []).append(file)
@@ -477,7 +559,7 @@ def releases_for(
 ) -> TagReleases | None:
     """The releases of a repository, or None when it has none matching the patterns
     (what their texts say is kept between runs in ``cache``, when a command gives one)."""
-    found = git_releases(repo, pattern, branch_pattern, pathspecs)
+    found = repository_releases(repo, pattern, branch_pattern, pathspecs)
     if found is None:
         return None
     return TagReleases(found, _texts=ReleaseTexts(cache))

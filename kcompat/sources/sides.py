@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from kcompat.errors import UsageError
-from kcompat.naming import companion_name_for, request_name_for
+from kcompat.naming import companion_name_for, file_names_of, request_name_for
 from kcompat.sources import directory, revision
 from kcompat.sources.git import GitRepo
 from kcompat.sources.source import SpecSource
@@ -182,10 +182,14 @@ def companions(side: SpecSource, specs: Sequence[SpecFile]) -> dict[str, Message
             found[message.name] = by_name[other]
             continue
         path = side.path_of(spec.path)
-        data = side.read(str(PurePosixPath(path).with_name(other + ".json"))) if path else None
-        read = read_spec(spec.path, data).message if data is not None else None
-        if read is not None and read.name == other:
-            found[message.name] = by_name[other] = read
+        if path is None:
+            continue
+        for name in file_names_of(other):
+            data = side.read(str(PurePosixPath(path).with_name(name)))
+            read = read_spec(spec.path, data).message if data is not None else None
+            if read is not None and read.name == other:
+                found[message.name] = by_name[other] = read
+                break
     return found
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from kcompat.spec.model import Memo, Message
 from kcompat.spec.resolve import Kind, LayoutField, StructLayout, Wire
+from kcompat.spec.runs import runs
 from kcompat.spec.versions import Versions
 
 
@@ -247,8 +248,13 @@ def wire_changes(base: Message, head: Message) -> Versions:
     found = known.get(id(base))
     if found is None or found[0] is not base:
         common = (base.valid_versions & head.valid_versions).clip(WIRE_CHANGES_UPTO)
-        numbers = [v for v in common if wire_signature(base, v) != wire_signature(head, v)]
-        found = (base, Versions.from_ranges((v, v) for v in numbers))
+        # once per run of versions whose layouts cannot differ (kcompat.spec.runs)
+        changed = [
+            run
+            for run in runs(base, head, common)
+            if wire_signature(base, run.lowest) != wire_signature(head, run.lowest)
+        ]
+        found = (base, Versions.from_ranges(r for run in changed for r in run.ranges))
         known[id(base)] = found
     return found[1]
 
