@@ -24,7 +24,10 @@ def request_name_for(response_name: str) -> str | None:
 
 
 def companion_name_for(name: str, kind: str) -> str | None:
-    """FooRequest <-> FooResponse: the other half of an API version (None for a record)."""
+    """FooRequest <-> FooResponse: the other half of an API version (None for a record, or
+    for a name no file could be named after: a spec names its message as it likes)."""
+    if _PLAIN.fullmatch(name) is None:
+        return None
     if kind == "request" and name.endswith("Request"):
         return name.removesuffix("Request") + "Response"
     if kind == "response":
@@ -40,3 +43,4 @@ def file_names_of(message_name: str) -> tuple[str, str]:
 
 
 _CAPITAL = re.compile(r"[A-Z]")
+_PLAIN = re.compile(r"[A-Za-z][A-Za-z0-9]*")

@@ -28,10 +28,11 @@ PATTERN = r"^v?\d+\.\d+\.\d+$"
 
 @pytest.fixture()
 def tagged(repo: Path) -> Path:
-    """main: 1.0.0, 1.1.0, an untagged commit, 2.0.0; branch 1.1 has 1.1.1 (off main)."""
+    """main: 1.0.0, 1.1.0, an untagged commit, 2.0.0; branch 1.1 has 1.1.1 (off main);
+    each holds a spec (a tag without one is no release)."""
     for step, tag in enumerate(["1.0.0", "1.1.0", None, "2.0.0"]):
-        (repo / "f.txt").write_text(str(step))
-        git(repo, "add", "f.txt")
+        (repo / "f.json").write_text(f'{{"name": "F", "validVersions": "0-{step}"}}\n')
+        git(repo, "add", "f.json")
         git(repo, "commit", "-q", "-m", f"step {step}")
         if tag:
             git(repo, "tag", tag)

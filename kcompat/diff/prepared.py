@@ -93,15 +93,22 @@ def prepare_pair(
     mode = _chosen_mode(released_mode, config)
     if releases is None and mode != ReleasedMode.BASE and base.commit and base.repo:
         progress.step("reading the release tags")
+        probes = [p for s in loaded.base if (p := base.path_of(s.path)) is not None]
         releases = releases_for(
-            base.repo, config.release_tags, config.release_branches or None, pathspecs, cache
+            base.repo,
+            config.release_tags,
+            config.release_branches or None,
+            pathspecs,
+            cache,
+            probes,
         )
     by_tags = releases if mode != ReleasedMode.BASE else None
     asked = _compared(base, head, loaded.base, loaded.head)
     counted = by_tags.counted(base, head, asked) if by_tags is not None else ()
     if by_tags is not None:
         present_at = base.commit
-        policy, note = by_tags.policy(asked, counted, present_at), ""
+        policy = by_tags.policy(asked, counted, present_at)
+        note = "; ".join(by_tags.source.problems)  # releases whose tree git cannot read
     else:
         policy = _policy_of_base(base, loaded.base)
         note = _no_releases_note(base, mode, config)

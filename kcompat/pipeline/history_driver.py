@@ -38,7 +38,7 @@ from kcompat.report.audit_summary import (
 )
 from kcompat.sources.git import GitRepo
 from kcompat.sources.gitwalk import subjects
-from kcompat.sources.release_source import release_tags
+from kcompat.sources.release_source import repository_releases
 
 
 @dataclass(frozen=True)
@@ -88,6 +88,7 @@ def plan(request: HistoryRequest, repo: GitRepo, pathspecs: Sequence[str]) -> li
         pattern,
         transitive=request.mode == HistoryMode.TRANSITIVE,
         revision_range=request.revision_range,
+        pathspecs=pathspecs,
     )
 
 
@@ -96,7 +97,8 @@ def released_mode_for(request: HistoryRequest, repo: GitRepo) -> ReleasedMode:
     if request.released is not None and request.released != ReleasedMode.AUTO:
         return request.released
     pattern = request.tags or request.config.release_tags
-    return ReleasedMode.TAGS if release_tags(repo, pattern) else ReleasedMode.BASE
+    found = repository_releases(repo, pattern, request.config.release_branches or None)
+    return ReleasedMode.TAGS if found is not None else ReleasedMode.BASE
 
 
 def prepare_job(

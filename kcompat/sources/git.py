@@ -358,6 +358,24 @@ class GitRepo(Refs):
         """A blob's bytes by its id (a listing named it at ``path``)."""
         return self._listed(blob, path)
 
+    def blob_at(self, sha: str, path: str) -> str | None:
+        """The id of the blob ``path`` names at commit ``sha`` (None: no such file), its
+        bytes kept for :meth:`read_blob` (through the one ``cat-file --batch``)."""
+        key = (sha, path)
+        if key in self._ids:
+            return self._ids[key]
+        try:
+            found = None if "\n" in path else self.objects.identified(f"{sha}:{path}", MAX_BYTES)
+        except GitStopped:
+            if not self.partial:
+                raise
+            found = None
+        blob = found[0] if found is not None and found[1] == "blob" else None
+        if found is not None and blob is not None:
+            self._blobs.setdefault(blob, found[2])
+        self._ids[key] = blob
+        return blob
+
     def read_index(self, path: str) -> bytes | None:
         """A file's staged bytes, or None if it is not in the index; a file with an
         unresolved merge conflict (only its conflict stages staged) is one line saying

@@ -222,10 +222,15 @@ class ObjectReader:
         """(object type, its first ``cap + 1`` bytes at most), or None if git has no
         object of that name (or it cannot be asked: a line feed would end the request
         early). ``name`` is an object id or any name ``cat-file`` takes (``REV:path``)."""
+        found = self.identified(name, cap)
+        return (found[1], found[2]) if found is not None else None
+
+    def identified(self, name: str, cap: int) -> tuple[str, str, bytes] | None:
+        """As :meth:`read`, with the object's id first (what ``REV:path`` names)."""
         if "\n" in name:
             return None
         try:
-            _sha, kind, size, stream = self.handle.git.stream_object_data(name)
+            sha, kind, size, stream = self.handle.git.stream_object_data(name)
         except ValueError as err:  # GitPython's word for "missing" (or a git that has gone)
             if "Failed to parse header" in str(err):  # an object id that is not SHA-1
                 self.close()  # the object's bytes were not read: the stream is out of step
@@ -252,7 +257,8 @@ class ObjectReader:
         if left or len(data) < min(size, cap + 1):
             del stream  # at the pipe's end: nothing more to skip
             raise self._stopped()
-        return str(kind if isinstance(kind, str) else kind.decode("ascii")), data
+        identity = sha if isinstance(sha, str) else sha.decode("ascii")
+        return identity, str(kind if isinstance(kind, str) else kind.decode("ascii")), data
 
     def _drain(self) -> None:
         """Read the persistent process's stderr away (GitPython pipes it and never reads

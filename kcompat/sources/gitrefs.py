@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import IO
 
+from kcompat.errors import UsageError
 from kcompat.sources.gittables import Ancestry, GitTables
 
 
@@ -35,17 +36,46 @@ class Refs:
         raise NotImplementedError  # GitRepo's
 
     def tags(self) -> list[Tag]:
-        """Every tag that points (directly or through an annotated tag) at a commit."""
-        out = self.run_git(
-            "for-each-ref",
-            "--format=%(refname:strip=2)%00%(*objectname)%00%(objectname)",
-            "refs/tags",
-        )
+        """Every tag, with the commit it points at (through annotated tags); one that
+        names a tree, a blob or an object the repository lacks has no commit (``sha``
+        empty). One git call; two when some tag names an object the repository lacks
+        (``for-each-ref`` cannot tell a missing object's type)."""
+        try:
+            out = self.run_git(
+                "for-each-ref",
+                "--format=%(refname:strip=2)%00%(*objectname)%00%(objectname)"
+                "%00%(*objecttype)%00%(objecttype)",
+                "refs/tags",
+            )
+        except UsageError:
+            return self._tags_one_by_one()
         tags = []
         for line in out.splitlines():
-            name, peeled, direct = [*line.split("\x00"), "", "", ""][:3]
-            tags.append(Tag(name, peeled or direct, f"refs/tags/{name}"))
+            name, peeled, direct, peeled_type, direct_type = [*line.split("\x00"), *[""] * 5][:5]
+            commit = (peeled or direct) if (peeled_type or direct_type) == "commit" else ""
+            tags.append(Tag(name, commit, f"refs/tags/{name}"))
         return tags
+
+    def _tags_one_by_one(self) -> list[Tag]:
+        """:meth:`tags` when some tag names a missing object: each one peeled by
+        ``cat-file --batch-check`` (missing, or no commit: no ``sha``)."""
+        listed = "--format=%(refname:strip=2)%00%(objectname)"
+        out = self.run_git("for-each-ref", listed, "refs/tags")
+        named = [line.split("\x00", 1) for line in out.splitlines() if "\x00" in line]
+        if not named:
+            return []
+        asked = "".join(f"{sha}^{{commit}}\n" for _name, sha in named).encode("ascii", "replace")
+        with tempfile.TemporaryFile() as stdin:
+            stdin.write(asked)
+            stdin.seek(0)
+            answers = self.run_git("cat-file", "--batch-check=%(objectname)", stdin=stdin)
+        commits = answers.splitlines()
+        if len(commits) != len(named):  # not one answer per tag: ask nothing of them
+            commits = [""] * len(named)
+        return [
+            Tag(name, commit if " " not in commit else "", f"refs/tags/{name}")
+            for (name, _sha), commit in zip(named, commits, strict=True)
+        ]
 
     def branches(self) -> list[Tag]:
         """Local branches and remote-tracking ones, named without their remote

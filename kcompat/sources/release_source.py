@@ -49,17 +49,28 @@ class ReleaseSource(Protocol):
 
 @dataclass
 class GitReleases:
-    """Release tags and branch tips of a repository, read from its object store."""
+    """Release tags and branch tips of a repository, read from its object store.
+
+    A release's file is first looked up by its path (through the one ``cat-file``
+    process); every release's files are listed (:class:`ReleaseFiles`, two git calls for
+    all) only when a question needs them: a message looked for elsewhere, or a release
+    whose ``probes`` (the paths a comparison reads) hold no spec."""
 
     repo: GitRepo
     releases: list[Tag]
     pathspecs: tuple[str, ...] = ()
+    probes: tuple[str, ...] = ()  # paths where a release most likely has a spec file
     listing: ReleaseFiles = field(init=False, repr=False)
     _specs: dict[str, bool] = field(default_factory=dict, repr=False)  # blob -> a spec?
 
     def __post_init__(self) -> None:
         self.listing = ReleaseFiles(self.repo, self.pathspecs)
         self._walked = 0  # how many of ``releases`` were listed
+
+    @property
+    def problems(self) -> list[str]:
+        """One line per release left out (its tree unreadable, or no commit at all)."""
+        return self.listing.problems
 
     def _listed(self) -> ReleaseFiles:
         """The releases' files, listed on first use (all of them at once)."""
@@ -68,40 +79,41 @@ class GitReleases:
             self._walked = len(self.releases)
         return self.listing
 
-    @property
-    def problems(self) -> list[str]:
-        """One line per release left out (its tree unreadable)."""
-        return self.listing.problems
+    def blob(self, release: Tag, path: str) -> str | None:
+        """The blob of ``path`` in ``release`` (None when it has no such file)."""
+        if self._walked:
+            found = self.listing.blob(release, path)
+            if found is not False:
+                return found if isinstance(found, str) else None
+        return self.repo.blob_at(release.sha, path)
 
     def read(self, release: Tag, path: str) -> bytes | None:
-        blob = self._listed().blob(release, path)
-        if blob is False:  # not a listed release (where history starts, say)
-            return self.repo.read_at(release.sha, path)
-        return self.repo.read_blob(blob, path) if isinstance(blob, str) else None
+        blob = self.blob(release, path)
+        return self.repo.read_blob(blob, path) if blob is not None else None
 
     def files(self, release: Tag) -> Sequence[str]:
         return list(self._listed().files(release) or ())
 
-    def blob(self, release: Tag, path: str) -> str | bool | None:
-        """The blob of ``path`` in ``release``: None when it has no such file, False when
-        it is no listed release (read it by name then)."""
-        return self._listed().blob(release, path)
-
     def holds_specs(self, release: Tag) -> bool:
-        """Whether ``release``'s tree has a spec file (a ``.json`` naming validVersions)."""
+        """Whether ``release``'s tree has a spec file (a ``.json`` naming validVersions):
+        at one of the ``probes``, else anywhere in its listing."""
+        for path in self.probes:
+            blob = self.blob(release, path)
+            if blob is not None and self._spec(blob, path):
+                return True
         files = self._listed().files(release)
         if not files:
             return False
         blobs = {blob: path for path, blob in sorted(files.items())}
-        if any(self._specs.get(blob) for blob in blobs):
-            return True
-        for blob, path in blobs.items():
-            if blob not in self._specs:
-                data = self.repo.read_blob(blob, path)
-                self._specs[blob] = data is not None and SPEC_KEY in data
-                if self._specs[blob]:
-                    return True
-        return False
+        return any(self._specs.get(blob) for blob in blobs) or any(
+            self._spec(blob, path) for blob, path in blobs.items() if blob not in self._specs
+        )
+
+    def _spec(self, blob: str, path: str) -> bool:
+        if blob not in self._specs:
+            data = self.repo.read_blob(blob, path)
+            self._specs[blob] = data is not None and SPEC_KEY in data
+        return self._specs[blob]
 
     def containing(self, base: str, head: str) -> set[str]:
         return self.repo.refs_with(base, head, {t.ref: t.sha for t in self.releases})
@@ -114,7 +126,8 @@ class GitReleases:
 
 def release_tags(repo: GitRepo, pattern: str) -> list[Tag]:
     """Tags that look like releases (``1.2.3``, ``v1.2.3`` by default; no ``-rc``), oldest
-    release first."""
+    release first; one that points at no commit the repository has comes with an empty
+    ``sha`` (:func:`repository_releases` says so and goes on without it)."""
     chosen = matching(pattern, repo.tags(), _name, "release-tags")
     return sorted(chosen, key=_order)
 
@@ -129,18 +142,28 @@ def release_branches(repo: GitRepo, pattern: str) -> list[Tag]:
 
 
 def repository_releases(
-    repo: GitRepo, pattern: str, branch_pattern: str | None = None, pathspecs: Sequence[str] = ()
+    repo: GitRepo,
+    pattern: str,
+    branch_pattern: str | None = None,
+    pathspecs: Sequence[str] = (),
+    probes: Sequence[str] = (),
 ) -> GitReleases | None:
     """The releases of a repository, oldest first: the tags matching ``pattern`` (and the
     tips of branches matching ``branch_pattern``) whose tree holds a spec file under
     ``pathspecs``; None when there is none. Every command that speaks of releases asks
-    this (``diff``, ``history``, the language server)."""
+    this (``diff``, ``history``, the language server); ``probes``: paths where specs are
+    expected (a comparison's files), looked at before any release is listed whole."""
     tags = release_tags(repo, pattern)
     if branch_pattern:
         tags = sorted([*tags, *release_branches(repo, branch_pattern)], key=_order)
+    lost = [t for t in tags if not t.sha]
+    tags = [t for t in tags if t.sha]
     if not tags:
         return None
-    found = GitReleases(repo, tags, tuple(pathspecs))
+    found = GitReleases(repo, tags, tuple(pathspecs), tuple(probes))
+    found.problems[:0] = [
+        f"release {t.name} left out: it points at no commit the repository has" for t in lost
+    ]
     found.releases = [t for t in tags if found.holds_specs(t)]
     return found if found.releases else None
 

@@ -138,7 +138,7 @@ def _facts(
             Versions.parse(_string(entry["valid"])),
             Versions.parse(_string(entry["deprecated"])),
             _boolean(entry["unstable"]),
-            _key(entry["api_key"]),
+            _key(entry.get("api_key")),
         )
         digests = {_entry_key(v): _string(d) for v, d in entry["digests"].items()}
     except (ValueError, KeyError, TypeError, AttributeError, RecursionError):

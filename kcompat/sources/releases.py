@@ -556,10 +556,12 @@ def releases_for(
     branch_pattern: str | None = None,
     pathspecs: Sequence[str] = (),
     cache: Cache | None = None,
+    probes: Sequence[str] = (),
 ) -> TagReleases | None:
     """The releases of a repository, or None when it has none matching the patterns
-    (what their texts say is kept between runs in ``cache``, when a command gives one)."""
-    found = repository_releases(repo, pattern, branch_pattern, pathspecs)
+    (what their texts say is kept between runs in ``cache``, when a command gives one;
+    ``probes``: the paths a comparison reads, where releases most likely hold specs)."""
+    found = repository_releases(repo, pattern, branch_pattern, pathspecs, probes)
     if found is None:
         return None
     return TagReleases(found, _texts=ReleaseTexts(cache))

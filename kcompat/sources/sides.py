@@ -235,8 +235,9 @@ def companions(side: SpecSource, specs: Sequence[SpecFile]) -> dict[str, Message
         if path is None:
             continue
         for name in file_names_of(other):
-            data = side.read(str(PurePosixPath(path).with_name(name)))
-            read = read_spec(spec.path, data).message if data is not None else None
+            sibling = str(PurePosixPath(path).with_name(name))
+            data = side.read(sibling)
+            read = read_spec(side.shown(sibling), data).message if data is not None else None
             if read is not None and read.name == other:
                 found[message.name] = by_name[other] = read
                 break
