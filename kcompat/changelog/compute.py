@@ -19,8 +19,8 @@ from kcompat.changelog.settings import Versioning, setting_changes
 from kcompat.changelog.steps import new_version_changes
 from kcompat.naming import request_name_for
 from kcompat.rules.evolution.pairing import MessagePair, Pairing
-from kcompat.rules.evolution.released import Releases
 from kcompat.spec.model import NO_VERSIONS, Message
+from kcompat.spec.released import Releases
 from kcompat.spec.specfile import SpecFile
 from kcompat.spec.versions import Versions
 

@@ -17,12 +17,12 @@ from kcompat.config import Config
 from kcompat.diff.prepared import PreparedPair
 from kcompat.findings import Finding
 from kcompat.rules.evolution.context import DiffContext
-from kcompat.rules.evolution.ledger import Binding, TagLedger
 from kcompat.rules.evolution.pairing import MessagePair, Pairing, pair_messages
-from kcompat.rules.evolution.released import Releases
 from kcompat.rules.registry import Rule, Subject, all_rules
 from kcompat.rules.runner import Call, Finishing, Outcome, compared, finish, run_rules
+from kcompat.spec.ledger import Binding, TagLedger
 from kcompat.spec.model import Message
+from kcompat.spec.released import Releases
 from kcompat.spec.specfile import SpecFile, read_spec
 from kcompat.spec.versions import Versions
 

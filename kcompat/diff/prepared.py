@@ -18,13 +18,13 @@ from kcompat import progress
 from kcompat.config import Config
 from kcompat.errors import UsageError
 from kcompat.modes import ReleasedMode
-from kcompat.rules.evolution.ledger import TagLedger
 from kcompat.rules.evolution.pairing import match_specs
-from kcompat.rules.evolution.released import Releases
 from kcompat.sources.releases import Compared, TagReleases, releases_for
 from kcompat.sources.sides import companion_requests, companions, load_sides
 from kcompat.sources.source import SpecSource
 from kcompat.sources.tag_history import ledger_from_history
+from kcompat.spec.ledger import TagLedger
+from kcompat.spec.released import Releases
 from kcompat.spec.specfile import SpecFile
 
 if TYPE_CHECKING:

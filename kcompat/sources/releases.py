@@ -6,7 +6,7 @@ in ``validVersions``, less an unstable latest version (a response follows its re
 Kafka tags releases on release branches (``3.7`` -> ``3.7.0``) that are never merged back
 into trunk, so every release tag in the repository counts, wherever it sits; a trunk
 commit usually reaches none of them. Optionally, the tips of release branches count as
-about to ship. The result is a :class:`~kcompat.rules.evolution.released.Releases` policy:
+about to ship. The result is a :class:`~kcompat.spec.released.Releases` policy:
 plain data the rules apply without git.
 
 Which message of a release is the one compared (its :class:`Lineage`): the one of BASE's
@@ -28,13 +28,13 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from kcompat.naming import companion_name_for, file_names_of
-from kcompat.rules.evolution.released import TAGS, Releases, Shipped
 from kcompat.sources.git import GitRepo
 from kcompat.sources.gitrefs import Tag
 from kcompat.sources.release_source import GitReleases, repository_releases
 from kcompat.sources.release_texts import ReleaseText, ReleaseTexts
 from kcompat.sources.source import SpecSource
 from kcompat.spec.model import Message
+from kcompat.spec.released import TAGS, Releases, Shipped
 from kcompat.spec.shape import release_layout, wire_changes
 from kcompat.spec.specfile import read_spec
 from kcompat.spec.versions import Versions

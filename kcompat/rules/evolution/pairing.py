@@ -15,9 +15,9 @@ from functools import cached_property
 from pathlib import PurePosixPath
 
 from kcompat.naming import release_order
-from kcompat.rules.evolution.released import TAGS, Releases
 from kcompat.spec.headers import header_versions, renumbered
 from kcompat.spec.model import Field, Message
+from kcompat.spec.released import TAGS, Releases
 from kcompat.spec.resolve import LayoutField, StructLayout, resolve
 from kcompat.spec.runs import runs
 from kcompat.spec.shape import struct_inside, struct_shape, untagged_shape
