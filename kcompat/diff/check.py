@@ -20,7 +20,7 @@ from kcompat.rules.evolution.context import DiffContext
 from kcompat.rules.evolution.pairing import MessagePair, Pairing, pair_messages
 from kcompat.rules.registry import Rule, Subject, all_rules
 from kcompat.rules.runner import Call, Finishing, Outcome, compared, finish, run_rules
-from kcompat.spec.ledger import Binding, TagLedger
+from kcompat.spec.ledger import TagLedger
 from kcompat.spec.model import Message
 from kcompat.spec.released import Releases
 from kcompat.spec.specfile import SpecFile, read_spec
@@ -252,9 +252,7 @@ def unfinished_pair(
     else:
         base_specs = [read_spec(path, data) for path, data in pair.base_files]
         head_specs = [read_spec(path, data) for path, data in pair.head_files]
-    ledger = TagLedger.empty()
-    for name, path, tag, bindings in pair.ledger:
-        ledger.entries.setdefault(name, {})[(path, tag)] = [Binding(*b) for b in bindings]
+    ledger = TagLedger.from_rows(pair.ledger)
     return unfinished_diff(
         base_specs,
         head_specs,

@@ -9,7 +9,6 @@ findings.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -23,7 +22,7 @@ from kcompat.sources.releases import Compared, TagReleases, releases_for
 from kcompat.sources.sides import companion_requests, companions, load_sides
 from kcompat.sources.source import SpecSource
 from kcompat.sources.tag_history import ledger_from_history
-from kcompat.spec.ledger import TagLedger
+from kcompat.spec.ledger import LedgerRow, TagLedger
 from kcompat.spec.released import Releases
 from kcompat.spec.specfile import SpecFile
 
@@ -40,7 +39,7 @@ class PreparedPair:
     base_files: tuple[tuple[str, bytes], ...]
     head_files: tuple[tuple[str, bytes], ...]
     releases: Releases
-    ledger: tuple[tuple[str, str, int, tuple[tuple[str, str, str], ...]], ...]
+    ledger: tuple[LedgerRow, ...]  # the tag ledger as plain data (TagLedger.to_rows)
     compared: int
     note: str = ""  # why versions count as released when that needs saying (once, to stderr)
 
@@ -53,20 +52,19 @@ class PreparedPair:
             "head_paths": [p for p, _ in self.head_files],
             "head_texts": [t for _, t in self.head_files],
             "released": self.releases.to_json(),
-            "ledger": json.dumps([[m, p, t, [list(b) for b in bs]] for m, p, t, bs in self.ledger]),
+            "ledger": TagLedger.rows_to_json(self.ledger),
             "compared": self.compared,
         }
 
     @staticmethod
     def from_row(row: dict[str, Any]) -> PreparedPair:
-        ledger = json.loads(row["ledger"])
         return PreparedPair(
             row["base_label"],
             row["head_label"],
             tuple(zip(row["base_paths"], (bytes(t) for t in row["base_texts"]), strict=True)),
             tuple(zip(row["head_paths"], (bytes(t) for t in row["head_texts"]), strict=True)),
             Releases.from_json(row["released"]),
-            tuple((m, p, int(t), tuple(tuple(b) for b in bs)) for m, p, t, bs in ledger),
+            TagLedger.rows_from_json(row["ledger"]),
             int(row["compared"]),
         )
 
@@ -125,7 +123,7 @@ def prepare_pair(
         tuple((s.path, _text_of(s)) for s in loaded.base),
         tuple((s.path, _text_of(s)) for s in loaded.head),
         policy,
-        _ledger_rows(ledger),
+        ledger.to_rows(),
         loaded.compared,
         note,
     )
@@ -144,18 +142,6 @@ def _policy_of_base(base: SpecSource, base_specs: Sequence[SpecFile]) -> Release
     companions = companion_requests(base, base_specs)
     return Releases.from_base(
         s.message for s in (*base_specs, *companions) if s.message is not None
-    )
-
-
-def _ledger_rows(
-    ledger: TagLedger,
-) -> tuple[tuple[str, str, int, tuple[tuple[str, str, str], ...]], ...]:
-    """The tag ledger as sorted plain tuples (message, struct path, tag, bindings), so a
-    prepared pair is serialisable and its row does not depend on dictionary order."""
-    return tuple(
-        (name, path, tag, tuple((b.name, b.type, b.seen_in) for b in bindings))
-        for name, book in sorted(ledger.entries.items())
-        for (path, tag), bindings in sorted(book.items())
     )
 
 

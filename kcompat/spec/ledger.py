@@ -8,8 +8,10 @@ BASE's history that touched the file.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from kcompat.spec.model import Field, Memo, Message
 
@@ -60,6 +62,11 @@ def walk_fields(
         yield from walk_fields(message, children, child_path, (*chain, name))
 
 
+#: One entry of a ledger as plain data: (message, struct path, tag, its bindings as
+#: (field name, type, where seen)).
+LedgerRow = tuple[str, str, int, tuple[tuple[str, str, str], ...]]
+
+
 @dataclass
 class TagLedger:
     """Bindings from BASE and its history, keyed by message name then (struct path, tag)."""
@@ -83,3 +90,35 @@ class TagLedger:
 
     def meanings(self, message_name: str, path: str, tag: int) -> list[Binding]:
         return self.entries.get(message_name, {}).get((path, tag), [])
+
+    # -- as data ---------------------------------------------------------------------------
+    def to_rows(self) -> tuple[LedgerRow, ...]:
+        """The ledger as sorted plain tuples, so a prepared comparison is serialisable and
+        its row does not depend on dictionary order (what travels to Spark executors)."""
+        return tuple(
+            (name, path, tag, tuple((b.name, b.type, b.seen_in) for b in bindings))
+            for name, book in sorted(self.entries.items())
+            for (path, tag), bindings in sorted(book.items())
+        )
+
+    @staticmethod
+    def from_rows(rows: Iterable[LedgerRow]) -> TagLedger:
+        """The ledger :meth:`to_rows` made."""
+        ledger = TagLedger.empty()
+        for name, path, tag, bindings in rows:
+            ledger.entries.setdefault(name, {})[(path, tag)] = [Binding(*b) for b in bindings]
+        return ledger
+
+    @staticmethod
+    def rows_to_json(rows: Iterable[LedgerRow]) -> str:
+        """Rows as one JSON text (a column of a prepared comparison's row)."""
+        return json.dumps([[m, p, t, [list(b) for b in bs]] for m, p, t, bs in rows])
+
+    @staticmethod
+    def rows_from_json(text: str) -> tuple[LedgerRow, ...]:
+        """The rows :meth:`rows_to_json` wrote."""
+        found: list[list[Any]] = json.loads(text)
+        return tuple(
+            (str(m), str(p), int(t), tuple((str(a), str(b), str(c)) for a, b, c in bs))
+            for m, p, t, bs in found
+        )
