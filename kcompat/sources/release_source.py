@@ -23,6 +23,9 @@ from kcompat.sources.git import GitRepo
 from kcompat.sources.gitrefs import Tag
 from kcompat.sources.release_files import ReleaseFiles
 
+#: From how many releases a path is asked of all of them in one git call (one process
+#: start costs about what 50 questions to the running ``cat-file`` do).
+ASK_AT_ONCE = 64
 #: What makes a ``.json`` file a spec (the one key every message spec has).
 SPEC_KEY = b'"validVersions"'
 
@@ -66,6 +69,7 @@ class GitReleases:
     def __post_init__(self) -> None:
         self.listing = ReleaseFiles(self.repo, self.pathspecs)
         self._walked = 0  # how many of ``releases`` were listed
+        self._asked: set[str] = set()  # paths asked of every release at once
 
     @property
     def problems(self) -> list[str]:
@@ -80,11 +84,16 @@ class GitReleases:
         return self.listing
 
     def blob(self, release: Tag, path: str) -> str | None:
-        """The blob of ``path`` in ``release`` (None when it has no such file)."""
+        """The blob of ``path`` in ``release`` (None when it has no such file): from the
+        listing when there is one, else asked for every release at once (a comparison
+        asks of one path in each release in turn)."""
         if self._walked:
             found = self.listing.blob(release, path)
             if found is not False:
                 return found if isinstance(found, str) else None
+        if path not in self._asked and len(self.releases) > ASK_AT_ONCE:
+            self._asked.add(path)
+            self.repo.blobs_at([(t.sha, path) for t in self.releases])
         return self.repo.blob_at(release.sha, path)
 
     def read(self, release: Tag, path: str) -> bytes | None:

@@ -162,6 +162,7 @@ class TagReleases:
     _roots: dict[str, str | None] = field(default_factory=dict)  # tag sha -> its root commit
     _companions: dict[tuple[str, str], ReleaseText | None] = field(default_factory=dict)
     _blob_texts: dict[str, ReleaseText | None] = field(default_factory=dict)
+    _places: dict[tuple[str, str, str], tuple[str, ...]] = field(default_factory=dict)
     _digests: dict[tuple[str, str, int], str] = field(default_factory=dict)
 
     @property
@@ -348,14 +349,23 @@ class TagReleases:
         text = self._blob_text(blob, path)
         if text is None or not lineage.holds(text):
             return tag.sha
-        other = companion_name_for(text.name, text.kind)
-        if other is None:
+        places = self._beside(path, text)
+        if not places:
             return (blob,)
-        beside = tuple(
-            self.source.blob(tag, str(PurePosixPath(path).with_name(name)))
-            for name in file_names_of(other)
-        )
+        beside = tuple(self.source.blob(tag, place) for place in places)
         return (blob, *beside) if any(isinstance(b, str) for b in beside) else tag.sha
+
+    def _beside(self, path: str, text: ReleaseText) -> tuple[str, ...]:
+        """Where the other half of ``text``'s API goes beside ``path`` (Kafka's file name,
+        then snake_case); none for a record (worked out once per path and name)."""
+        key = (path, text.name, text.kind)
+        found = self._places.get(key)
+        if found is None:
+            other = companion_name_for(text.name, text.kind)
+            names = file_names_of(other) if other is not None else ()
+            found = tuple(str(PurePosixPath(path).with_name(name)) for name in names)
+            self._places[key] = found
+        return found
 
     def _blob_text(self, blob: str, path: str) -> ReleaseText | None:
         if blob not in self._blob_texts:
