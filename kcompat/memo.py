@@ -60,9 +60,12 @@ class Lru(Generic[K, V]):
             return cast(V, found)
         value = compute()
         with self._lock:
-            value = self._data.setdefault(key, value)  # another thread's equal value wins
-            while len(self._data) > self.limit:
+            found = self._data.get(key, _ABSENT)
+            if found is not _ABSENT:  # another thread's equal value came first: it stays
+                return cast(V, found)
+            while self._data and len(self._data) >= self.limit:  # room first: never over it
                 self._data.popitem(last=False)
+            self._data[key] = value
         return value
 
     def resize(self, limit: int) -> None:

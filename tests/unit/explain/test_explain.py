@@ -26,7 +26,7 @@ from kcompat.sources.files import read_directory
 from kcompat.spec.model import Message
 from kcompat.spec.specfile import read_spec
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "specs" / "examples"
+EXAMPLES = Path(__file__).resolve().parents[3] / "specs" / "examples"
 
 
 @pytest.fixture(scope="module")
