@@ -467,7 +467,8 @@ def test_a_missing_library_is_one_line(tmp_path: Path) -> None:
     )
     assert run.code == 2
     assert run.stderr.strip() == (
-        "kcompat: error: matplotlib is not installed: pip install 'kcompat[report]' "
+        "kcompat: error: matplotlib is not installed: "
+        'pip install "kcompat[report] @ git+https://github.com/kcompat/kcompat@<commit>" '
         "for HTML reports"
     )
     assert not out.exists()

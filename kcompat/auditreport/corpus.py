@@ -104,16 +104,29 @@ def _corpus_timeline(findings: Sequence[AuditRow[Sample]], writer: str, reader: 
 def _corpus_messages(
     summary: CorpusSummary, groups: Sequence[Group], reader: str
 ) -> tuple[MessageRow, ...]:
-    """The summary's per-message rows, each with its error groups as breaks by ``reader``."""
+    """Every message with errors or warnings (the summary's order first: most mismatches),
+    counted by severity from the findings, as the page's header counts them (the summary's
+    ``mismatches`` counts samples, whatever a finding's severity), each with its error
+    groups as breaks by ``reader``."""
+    errors: Counter[str] = Counter()
+    warnings: Counter[str] = Counter()
+    for group in groups:
+        if group.severity == "error":
+            errors[group.message_name] += group.count
+        elif group.severity == "warning":
+            warnings[group.message_name] += group.count
+    listed = [row.message for row in summary.per_message]
+    names = [*dict.fromkeys(listed), *sorted((set(errors) | set(warnings)) - set(listed))]
     messages = []
-    for row in summary.per_message:
-        name = row.message
+    for name in names:
+        if not errors[name] and not warnings[name]:
+            continue
         items = tuple(
             Break(g.rule, g.field_path, reader, g.count)
             for g in groups
             if g.message_name == name and g.severity == "error"
         )
-        messages.append(MessageRow(name, row.mismatches, 0, (reader,), items))
+        messages.append(MessageRow(name, errors[name], warnings[name], (reader,), items))
     return tuple(messages)
 
 

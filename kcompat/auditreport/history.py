@@ -85,13 +85,8 @@ def history_view(audit: Audit) -> View:
         timeline = _first_release_timeline(groups, steps)
     else:
         timeline = _per_pair_timeline(findings, steps, mode)
-    noun = {
-        HistoryMode.CONSECUTIVE: "commits",
-        HistoryMode.RELEASES: "releases",
-        HistoryMode.TRANSITIVE: "release pairs",
-    }
     facts = [
-        ("compared", f"{len(steps)} {noun.get(mode, 'pairs')} ({mode})"),
+        ("compared", compared_phrase(mode, len(steps))),
         ("findings", severity_counts(totals)),
         ("distinct findings", str(len(groups))),
         ("released versions", summary.released),
@@ -112,6 +107,16 @@ def history_view(audit: Audit) -> View:
         totals={s: totals.get(s, 0) for s in SEVERITIES},
         messages_heading=("Messages that broke", broke),
     )
+
+
+def compared_phrase(mode: HistoryMode, count: int) -> str:
+    """What an audit compared, in words: "3 releases, each against the release before"."""
+    many = count != 1
+    if mode == HistoryMode.CONSECUTIVE:
+        return f"{count} commit{'s' if many else ''}, each against its first parent"
+    if mode == HistoryMode.RELEASES:
+        return f"{count} release{'s' if many else ''}, each against the release before"
+    return f"{count} pair{'s' if many else ''} of releases (every release against each earlier one)"
 
 
 def _history_groups(findings: Iterable[AuditRow[Pair]]) -> list[Group]:

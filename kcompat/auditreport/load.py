@@ -64,8 +64,10 @@ def read_records(location: Path) -> list[dict[str, Any]]:
     try:
         import pyarrow.parquet as pq
     except ImportError:
+        from kcompat.provenance import installed
+
         raise UsageError(
-            "pyarrow is not installed: pip install 'kcompat[report]' to read audits"
+            f"pyarrow is not installed: {installed().install_line('report')} to read audits"
         ) from None
     if not location.is_dir():
         raise UsageError(f"{location}: missing; the audit is incomplete, rerun it")

@@ -33,9 +33,11 @@ def require_libraries() -> None:
             missing.append(name)
     if missing:
         verb = "is" if len(missing) == 1 else "are"
+        from kcompat.provenance import installed
+
         raise UsageError(
-            f"{' and '.join(missing)} {verb} not installed: pip install 'kcompat[report]' "
-            "for HTML reports"
+            f"{' and '.join(missing)} {verb} not installed: "
+            f"{installed().install_line('report')} for HTML reports"
         )
 
 

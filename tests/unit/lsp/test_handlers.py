@@ -97,7 +97,7 @@ def test_hover_on_a_field_its_wire_form_and_attributes() -> None:
     assert got.contents.value.splitlines() == [
         "**`Extra`** · `int32` · field of `FooRequest`",
         "",
-        "Something extra\\.",
+        "Something extra.",
         "",
         "| versions | on the wire |",
         "|---|---|",
@@ -107,7 +107,7 @@ def test_hover_on_a_field_its_wire_form_and_attributes() -> None:
         "- versions `2+`",
         "- tag 0 in `2+`",
         "",
-        "added in v2\\, tagged \\(tag 0\\)",
+        "added in v2, tagged (tag 0)",
     ]
 
 
