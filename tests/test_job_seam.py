@@ -64,7 +64,7 @@ class SpecText:
     size: int
 
 
-def count_view(audit: AuditData[SpecCount, SpecText]) -> View:
+def count_view(audit: AuditData[SpecCount, AuditRow[SpecText]]) -> View:
     findings = [row.finding for row in audit.findings]
     groups = sorted((group_of(f, (0,), 1) for f in findings), key=group_order)
     totals = totals_of(findings)
@@ -81,11 +81,13 @@ def count_view(audit: AuditData[SpecCount, SpecText]) -> View:
     )
 
 
-COUNT: JobKind[SpecCount, SpecText] = JobKind(
+#: The toy's findings: the file each is about, then the finding's own columns.
+FINDINGS: FindingsTable[SpecText] = FindingsTable(SpecText)
+COUNT: JobKind[SpecCount, AuditRow[SpecText]] = JobKind(
     name="count",
     command="count",
     summary=SpecCount.from_json,
-    table=FindingsTable(SpecText),
+    table=FINDINGS,
     view=count_view,
     recognises=lambda summary: False,  # it was born with its kind named
 )
@@ -125,7 +127,7 @@ def count_batches(batches: Iterator[Any]) -> Iterator[Any]:
                 about = SpecText(record["path"], len(record["text"]))
                 out.append(AuditRow(FindingRow.of(finding), about))
         if out:
-            yield COUNT.table.batch(out)
+            yield FINDINGS.batch(out)
 
 
 @dataclass(frozen=True)
@@ -151,10 +153,10 @@ class CountJob(Job[CountPlan, Any, list[AuditRow[SpecText]], SpecCount]):
         return spark().createDataFrame(rows, "path string, text binary")
 
     def tasks(self, run: Run[CountPlan], work: Any) -> Sequence[Any]:
-        return [work.mapInArrow(count_batches, COUNT.table.ddl)]
+        return [work.mapInArrow(count_batches, FINDINGS.ddl)]
 
     def read(self, run: Run[CountPlan], work: Any) -> list[AuditRow[SpecText]]:
-        return read_rows(run.session, run.out, COUNT.table)
+        return read_rows(run.session, run.out, FINDINGS)
 
     def summarise(
         self, run: Run[CountPlan], work: Any, found: list[AuditRow[SpecText]]
@@ -249,7 +251,7 @@ def test_an_unknown_kind_is_one_line(tmp_path: Path) -> None:
         load_audit(audit)
     text = str(raised.value)
     assert "an audit of kind <b>later</b>, which this kcompat does not know" in text
-    assert "history, corpus or count" in text or "history, corpus, count" in text
+    assert "(history, corpus, strands or count); upgrade kcompat" in text
     assert "\n" not in text
 
 

@@ -318,7 +318,7 @@ def test_a_corpus_verify_directory(tmp_path: Path) -> None:
         (
             lambda d: d.mkdir(),
             "{d}: not a kcompat audit (no summary.json); make one with kcompat history "
-            "--out DIR or kcompat corpus verify --out DIR",
+            "--out DIR, kcompat corpus verify --out DIR or kcompat strands --out DIR",
         ),
         (
             lambda d: (d.mkdir(), (d / "summary.json").write_text("{")),
@@ -327,7 +327,7 @@ def test_a_corpus_verify_directory(tmp_path: Path) -> None:
         ),
         (
             lambda d: (d.mkdir(), (d / "summary.json").write_text('{"mode": "sideways"}')),
-            "{d}/summary.json: not the summary of kcompat history or corpus verify",
+            "{d}/summary.json: not the summary of kcompat history, corpus verify or strands",
         ),
         (
             lambda d: (d.mkdir(), (d / "summary.json").write_text('{"mode": "releases"}')),

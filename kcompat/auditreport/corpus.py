@@ -24,7 +24,9 @@ from kcompat.auditreport.views import (
 from kcompat.report.audit_summary import CorpusSummary
 from kcompat.report.columns import AuditRow, FindingsTable, Sample
 
-Audit = AuditData[CorpusSummary, Sample]
+Audit = AuditData[CorpusSummary, AuditRow[Sample]]
+#: A corpus verify's findings: the finding's own columns, then the sample it is about.
+FINDINGS: FindingsTable[Sample] = FindingsTable(Sample, about_first=False)
 
 
 def _sample(row: AuditRow[Sample]) -> int:
@@ -134,12 +136,12 @@ def _recognises(summary: Mapping[str, Any]) -> bool:
     return "corpus" in summary and "reader" in summary
 
 
-CORPUS: JobKind[CorpusSummary, Sample] = register(
+CORPUS: JobKind[CorpusSummary, AuditRow[Sample]] = register(
     JobKind(
         name="corpus",
         command="corpus verify",
         summary=CorpusSummary.from_json,
-        table=FindingsTable(Sample, about_first=False),
+        table=FINDINGS,
         view=corpus_view,
         recognises=_recognises,
     )

@@ -60,7 +60,9 @@ FINDING_KEY = (
 #: a ``javascript:`` link say, is not linked).
 _CHANGELOG_FILE = re.compile(r"changelog-[A-Za-z0-9._-]+\.html")
 
-Audit = AuditData[HistorySummary, Pair]
+Audit = AuditData[HistorySummary, AuditRow[Pair]]
+#: A history audit's findings: the pair compared, then the finding's own columns.
+FINDINGS: FindingsTable[Pair] = FindingsTable(Pair)
 
 
 def history_steps(summary: HistorySummary, findings: Sequence[AuditRow[Pair]]) -> list[str]:
@@ -278,12 +280,12 @@ def _recognises(summary: Mapping[str, Any]) -> bool:
     return summary.get("mode") in set(HistoryMode)
 
 
-HISTORY: JobKind[HistorySummary, Pair] = register(
+HISTORY: JobKind[HistorySummary, AuditRow[Pair]] = register(
     JobKind(
         name="history",
         command="history",
         summary=HistorySummary.from_json,
-        table=FindingsTable(Pair),
+        table=FINDINGS,
         view=history_view,
         recognises=_recognises,
         check=check_pairs,

@@ -2,12 +2,14 @@
 
 A job kind is what everything outside a job's driver knows of the job: its name (the
 ``"kind"`` of its ``summary.json``), the command that writes it, its summary's type, its
-findings table (:class:`~kcompat.report.columns.FindingsTable`: what a row is about),
-and its report (the :class:`~kcompat.auditreport.views.View` the page draws, and the
-pages it links). The driver (:mod:`kcompat.pipeline.job`) writes an audit through its
-kind, and ``kcompat report`` reads any audit back through the kind its summary names.
-A ``summary.json`` written before kinds were named has no ``"kind"``: each kind knows
-its own by their keys (``recognises``).
+table (the Parquet dataset it writes: for findings a
+:class:`~kcompat.report.columns.FindingsTable`, whose rows say what each finding is
+about), and its report (the :class:`~kcompat.auditreport.views.View` the audit page
+draws and the pages it links, or a page of its own). The driver
+(:mod:`kcompat.pipeline.job`) writes an audit through its kind, and ``kcompat report``
+reads any audit back through the kind its summary names. A ``summary.json`` written
+before kinds were named has no ``"kind"``: each kind knows its own by their keys
+(``recognises``).
 
 Each kind is one module of this package that calls :func:`register` (listed in
 :data:`KIND_MODULES`): a new job adds one module and one line here (see "A new Spark
@@ -18,20 +20,19 @@ from __future__ import annotations
 
 import importlib
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, Protocol, TypeVar
 
-from kcompat.auditreport.load import check_directory, read_records, read_summary
+from kcompat.auditreport.load import check_directory, read_records, read_summary, shown_value
 from kcompat.auditreport.views import View
 from kcompat.errors import UsageError
 from kcompat.escaping import shown
-from kcompat.report.columns import AuditRow, FindingsTable
 
 #: The modules of :mod:`kcompat.auditreport` that register a kind (in the order errors
 #: name their commands).
-KIND_MODULES: tuple[str, ...] = ("history", "corpus")
+KIND_MODULES: tuple[str, ...] = ("history", "corpus", "strands")
 
 
 class Summary(Protocol):
@@ -42,16 +43,43 @@ class Summary(Protocol):
 
 
 S = TypeVar("S", bound=Summary)
-About = TypeVar("About")
+Row = TypeVar("Row")
+
+
+class Table(Protocol[Row]):
+    """The Parquet dataset a job writes beside its summary, and its rows typed."""
+
+    @property
+    def directory(self) -> str:
+        """The dataset's directory in the audit (``findings``)."""
+
+    @property
+    def noun(self) -> str:
+        """What its rows are, in an error ("not kcompat findings")."""
+
+    @property
+    def required(self) -> frozenset[str]:
+        """The columns every such dataset has."""
+
+    @property
+    def ddl(self) -> str:
+        """Spark's DDL of its columns."""
+
+    def empty(self) -> Any:
+        """A pyarrow table without rows."""
+
+    def read(self, records: Iterable[Mapping[str, Any]]) -> list[Row]:
+        """Its rows, typed, from the dataset's records."""
 
 
 @dataclass(frozen=True)
-class AuditData(Generic[S, About]):
-    """An audit as written: which kind of job made it, its summary, and every finding."""
+class AuditData(Generic[S, Row]):
+    """An audit as written: which kind of job made it, its summary, and its table's rows
+    (the findings, for a findings table)."""
 
     kind: str
     summary: S
-    findings: tuple[AuditRow[About], ...]
+    findings: tuple[Row, ...]
     source: str  # where it was read from, for the page's heading
 
 
@@ -60,7 +88,7 @@ Links = list[tuple[str, str, str]]
 
 
 def _no_check(directory: Path, summary: Mapping[str, Any], rows: Sequence[Any]) -> None:
-    """An audit whose findings need no check against its summary."""
+    """An audit whose rows need no check against its summary."""
 
 
 def _no_links(audit: AuditData[Any, Any], page: Path | None) -> Links:
@@ -68,35 +96,38 @@ def _no_links(audit: AuditData[Any, Any], page: Path | None) -> Links:
 
 
 @dataclass(frozen=True)
-class JobKind(Generic[S, About]):
+class JobKind(Generic[S, Row]):
     """One kind of job's output: everything but its driver and its command."""
 
     name: str  # the "kind" in summary.json
     command: str  # what writes it, after "kcompat " ("corpus verify")
     summary: Callable[[Mapping[str, Any]], S]  # summary.json, read back
-    table: FindingsTable[About]
-    view: Callable[[AuditData[S, About]], View]
+    table: Table[Row]
+    #: the audit page's view of it (or ``page``: a page of its own)
+    view: Callable[[AuditData[S, Row]], View] | None
     #: a summary.json written before kinds were named: is it this kind's?
     recognises: Callable[[Mapping[str, Any]], bool]
-    #: findings that contradict the summary: one line naming the audit (UsageError)
-    check: Callable[[Path, Mapping[str, Any], Sequence[AuditRow[About]]], None] = _no_check
+    #: rows that contradict the summary: one line naming the audit (UsageError)
+    check: Callable[[Path, Mapping[str, Any], Sequence[Row]], None] = _no_check
     #: pages written beside the audit, linked from the report page at that path
-    links: Callable[[AuditData[S, About], Path | None], Links] = _no_links
+    links: Callable[[AuditData[S, Row], Path | None], Links] = _no_links
+    #: a page of its own, instead of the audit page drawn from ``view``
+    page: Callable[[AuditData[S, Row], Path | None], str] | None = None
+    #: what ``kcompat report`` says it counted of the rows
+    counted: str = "findings"
 
     def summary_text(self, summary: S) -> str:
         """``summary.json``: the kind, then the summary's own keys."""
         return json.dumps({"kind": self.name, **summary.to_json()}, indent=2) + "\n"
 
-    def audit(
-        self, summary: S, findings: Sequence[AuditRow[About]], source: str
-    ) -> AuditData[S, About]:
-        return AuditData(self.name, summary, tuple(findings), source)
+    def audit(self, summary: S, rows: Sequence[Row], source: str) -> AuditData[S, Row]:
+        return AuditData(self.name, summary, tuple(rows), source)
 
 
 _KINDS: dict[str, JobKind[Any, Any]] = {}
 
 
-def register(kind: JobKind[S, About]) -> JobKind[S, About]:
+def register(kind: JobKind[S, Row]) -> JobKind[S, Row]:
     """Add a kind (a module's ``KIND = register(JobKind(...))``); a name is taken once."""
     known = _KINDS.setdefault(kind.name, kind)
     if known is not kind:
@@ -148,11 +179,20 @@ def load_audit(directory: Path) -> AuditData[Any, Any]:
         raise UsageError(
             f"{where}: not the summary of kcompat {_either([k.command for k in kinds])}"
         )
-    findings = kind.table.read(read_records(directory / "findings"))
-    kind.check(directory, summary, findings)
-    return kind.audit(kind.summary(summary), findings, str(directory))
+    try:
+        typed = kind.summary(summary)
+    except (ValueError, TypeError, KeyError) as err:
+        reason = shown_value(err)
+        raise UsageError(f"{where}: not a {kind.name} summary ({reason}); rerun it") from None
+    table = kind.table
+    rows = table.read(read_records(directory / table.directory, table.required, table.noun))
+    kind.check(directory, summary, rows)
+    return kind.audit(typed, rows, str(directory))
 
 
 def build_view(audit: AuditData[Any, Any]) -> View:
-    """What the report shows of an audit: its kind's view."""
-    return job_kind(audit.kind).view(audit)
+    """What the audit page shows of an audit: its kind's view."""
+    view = job_kind(audit.kind).view
+    if view is None:
+        raise ValueError(f"a {audit.kind} audit has a page of its own, not a view")
+    return view(audit)

@@ -59,8 +59,11 @@ def read_summary(directory: Path, makers: str) -> dict[str, Any]:
     return summary
 
 
-def read_records(location: Path) -> list[dict[str, Any]]:
-    """Every record of the findings dataset (the job kind's table types them)."""
+def read_records(
+    location: Path, required: frozenset[str] = frozenset(), noun: str = "findings"
+) -> list[dict[str, Any]]:
+    """Every record of an audit's dataset (its kind's table types them), which must have
+    the ``required`` columns of kcompat's ``noun``."""
     try:
         import pyarrow.parquet as pq
     except ImportError:
@@ -77,11 +80,9 @@ def read_records(location: Path) -> list[dict[str, Any]]:
         raise UsageError(
             f"{location}: unreadable Parquet ({_reason(err)}); rerun the audit"
         ) from None
-    missing = {"rule", "severity", "message"} - set(table.schema.names)
+    missing = required - set(table.schema.names)
     if missing:
-        raise UsageError(
-            f"{location}: not kcompat findings (no column {', '.join(sorted(missing))})"
-        )
+        raise UsageError(f"{location}: not kcompat {noun} (no column {', '.join(sorted(missing))})")
     rows: list[dict[str, Any]] = table.to_pylist()
     return rows
 

@@ -7,7 +7,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from kcompat.auditreport.kinds import AuditData, job_kind, load_audit
+from kcompat.auditreport.kinds import AuditData, build_view, job_kind, load_audit
 from kcompat.auditreport.page import render_page
 from kcompat.auditreport.plot import timeline_svg
 from kcompat.errors import UsageError
@@ -17,7 +17,9 @@ def report_html(audit: AuditData[Any, Any], page: Path | None = None) -> str:
     """The page of an audit (``page``: where it is written, for links to the pages the
     audit wrote beside it)."""
     kind = job_kind(audit.kind)
-    view = kind.view(audit)
+    if kind.page is not None:  # a kind with a page of its own
+        return kind.page(audit, page)
+    view = build_view(audit)
     return render_page(view, timeline_svg(view.timeline), kind.links(audit, page))
 
 

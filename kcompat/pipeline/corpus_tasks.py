@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from kcompat.auditreport.corpus import CORPUS
+from kcompat.auditreport.corpus import FINDINGS
 from kcompat.findings import Finding
 from kcompat.report.columns import AuditRow, FindingRow, Sample, arrow_schema
 from kcompat.rules.corpus import MISMATCH
@@ -40,7 +40,7 @@ VERSION_SCHEMA = (
 )
 #: ``kcompat corpus verify``'s findings (``DIR2/findings``): the finding's own columns,
 #: then the sample it is about.
-TABLE = CORPUS.table
+TABLE = FINDINGS
 FINDING_SCHEMA = TABLE.ddl
 
 #: Sample-specific parts of a path: array indexes, and tags a decoder met (``.<tag 7>``).

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from kcompat.auditreport.history import HISTORY
+from kcompat.auditreport.history import FINDINGS
 from kcompat.config import Config
 from kcompat.diff.check import check_pair
 from kcompat.diff.prepared import PreparedPair
@@ -26,7 +26,7 @@ from kcompat.pipeline.sparkapi import parallelism
 from kcompat.report.columns import AuditRow, FindingRow, Pair, arrow_schema
 
 #: The findings table: the pair a finding belongs to, then the finding's own columns.
-TABLE = HISTORY.table
+TABLE = FINDINGS
 FINDING_SCHEMA = TABLE.ddl
 
 

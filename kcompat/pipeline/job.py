@@ -34,16 +34,15 @@ from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from kcompat import progress
-from kcompat.auditreport.kinds import JobKind, Summary
+from kcompat.auditreport.kinds import JobKind, Summary, Table
 from kcompat.pipeline.outputs import Output
 from kcompat.pipeline.sparkapi import label_jobs, progress_of
-from kcompat.report.columns import AuditRow, FindingsTable
 
 Plan = TypeVar("Plan")
 Work = TypeVar("Work")
 Found = TypeVar("Found")
 S = TypeVar("S", bound=Summary)
-About = TypeVar("About")
+Row = TypeVar("Row")
 
 #: What the driver's progress calls the tasks' step.
 CHECKING = "checking on Spark"
@@ -145,7 +144,8 @@ def run_job(job: Job[Plan, Work, Found, S], spark: Any) -> Outcome[Plan, Work, F
         if not frames:  # nothing to check: an empty table all the same
             frames = [run.session.createDataFrame([], kind.table.ddl)]
         for index, frame in enumerate(frames):
-            frame.write.mode("append" if index else "overwrite").parquet(out.child("findings"))
+            written = out.child(kind.table.directory)
+            frame.write.mode("append" if index else "overwrite").parquet(written)
         run.mark("written")
         found = job.read(run, work)
     run.mark("checked")
@@ -154,11 +154,11 @@ def run_job(job: Job[Plan, Work, Found, S], spark: Any) -> Outcome[Plan, Work, F
     return Outcome(plan, work, found, summary, out, run.seconds)
 
 
-def _write_empty(out: Output, table: FindingsTable[Any]) -> None:
-    """The findings table without rows, as Spark's writer would leave it ("overwrite")."""
+def _write_empty(out: Output, table: Table[Any]) -> None:
+    """The table without rows, as Spark's writer would leave it ("overwrite")."""
     import pyarrow.parquet as pq
 
-    findings = out.path / "findings"
+    findings = out.path / table.directory
     findings.mkdir(parents=True, exist_ok=True)
     for stale in findings.iterdir():
         if stale.is_file():
@@ -166,15 +166,16 @@ def _write_empty(out: Output, table: FindingsTable[Any]) -> None:
     pq.write_table(table.empty(), findings / "part-0.parquet")
 
 
-def read_rows(session: Any, out: Output, table: FindingsTable[About]) -> list[AuditRow[About]]:
-    """Every finding written, typed. A local directory is read with pyarrow (no Spark
-    job); anything else (HDFS, S3, ...) through Spark."""
+def read_rows(session: Any, out: Output, table: Table[Row]) -> list[Row]:
+    """Every row written, typed. A local directory is read with pyarrow (no Spark job);
+    anything else (HDFS, S3, ...) through Spark."""
     if out.local:
         import pyarrow.parquet as pq
 
-        records = pq.read_table(out.path / "findings").to_pylist()
+        records = pq.read_table(out.path / table.directory).to_pylist()
     else:
-        records = [r.asDict() for r in session.read.parquet(out.readable("findings")).collect()]
+        frame = session.read.parquet(out.readable(table.directory))
+        records = [r.asDict() for r in frame.collect()]
     return table.read(records)
 
 

@@ -18,7 +18,7 @@ import dataclasses
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, Literal, TypeVar
+from typing import Any, ClassVar, Generic, Literal, TypeVar
 
 from kcompat.findings import Finding
 
@@ -107,7 +107,9 @@ def arrow_schema(schema: str) -> Any:
         "int": pa.int32(),
         "long": pa.int64(),
         "binary": pa.binary(),
+        "boolean": pa.bool_(),
         "array<string>": pa.list_(pa.string()),
+        "array<int>": pa.list_(pa.int32()),
         "array<binary>": pa.list_(pa.binary()),
     }
     fields = []
@@ -225,6 +227,11 @@ class FindingsTable(Generic[About]):
 
     about: type[About]
     about_first: bool = True
+
+    #: where an audit keeps it, and the columns every kcompat findings table has
+    directory: ClassVar[str] = "findings"
+    noun: ClassVar[str] = "findings"
+    required: ClassVar[frozenset[str]] = frozenset({"rule", "severity", "message"})
 
     @property
     def about_names(self) -> tuple[str, ...]:
