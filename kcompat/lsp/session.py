@@ -238,7 +238,7 @@ class Session:
             out[uri] = []
             if is_spec(parsed.spec, config):
                 opened[uri] = parsed
-        on_disk = self.disk.folder(folder) if folder else []
+        on_disk = self.disk.folder(folder, config) if folder else []
         found = lint_folder([p.spec for p in opened.values()], on_disk, config)
         for uri, parsed in opened.items():
             out[uri] = diagnostics(found.get(parsed.path, ()), parsed)

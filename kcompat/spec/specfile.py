@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 
 from kcompat.memo import Lru, RunCache
 from kcompat.spec.build import build_message
-from kcompat.spec.load import Document, LoadError, load_bytes
+from kcompat.spec.load import Comment, Document, LoadError, load_bytes
 from kcompat.spec.model import Message
 
 
@@ -82,15 +83,25 @@ def parsed_once() -> AbstractContextManager[None]:
 #: Top-level keys only message specs have: a named file with none of them is some other
 #: JSON file (package.json, a VS Code settings file), not a spec with a mistake.
 SPEC_KEYS = frozenset({"validVersions", "apiKey", "fields", "commonStructs", "flexibleVersions"})
+#: What a spec's text always names: a file that does not parse is a spec (broken) when its
+#: text has this, else some other ``.json`` file (a template with ``{{placeholders}}``).
+SPEC_MARK = b"validVersions"
+
+
+def names_spec(spec: SpecFile) -> bool:
+    """Whether a file's text does not parse but names ``validVersions``: a broken spec, to
+    report, unlike a template or other non-JSON ``.json`` file, which never held one."""
+    return spec.error is not None and SPEC_MARK in (spec.raw or b"")
 
 
 def named_spec(spec: SpecFile) -> bool:
     """Whether a file named on the command line (a pre-commit hook names changed files)
     is to be linted: everything but a well-formed object with keys, none of which only
-    specs have (``package.json``, ``tsconfig.json``). A file that does not parse, or is
-    not an object, is reported: a broken spec must never be skipped."""
+    specs have (``package.json``, ``tsconfig.json``). A file that does not parse is
+    reported when its text names ``validVersions`` (:func:`names_spec`): a broken spec
+    must never be skipped, and a template is no spec."""
     if spec.error is not None or spec.document is None:
-        return True
+        return names_spec(spec)
     root = spec.document.root
     return not isinstance(root, dict) or not root or not SPEC_KEYS.isdisjoint(root)
 
@@ -98,9 +109,17 @@ def named_spec(spec: SpecFile) -> bool:
 def looks_like_spec(spec: SpecFile) -> bool:
     """A message spec (not some other JSON): its top-level object has ``validVersions``.
 
-    Files that do not parse count too, so a broken spec is reported rather than skipped.
+    A file that does not parse counts when its text names ``validVersions``
+    (:func:`names_spec`), so a broken spec is reported rather than skipped, and a
+    template with ``{{placeholders}}`` is not taken for one.
     """
     if spec.error is not None:
-        return True
+        return names_spec(spec)
     root = spec.document.root if spec.document is not None else None
     return isinstance(root, dict) and "validVersions" in root
+
+
+def comments_of(specs: Iterable[SpecFile]) -> dict[str, tuple[Comment, ...]]:
+    """Each file's comments by path (what ignore comments are read from when findings are
+    finished), for the files that parsed."""
+    return {s.path: s.document.comments for s in specs if s.document is not None}
