@@ -2,47 +2,22 @@
 
 Only pyarrow is needed (no Spark, no JVM): a report can be made on any machine the audit
 directory was copied to. Everything that can be wrong with the directory is one line.
+Which job wrote it, and what its rows are, is the job kind's to say
+(:mod:`kcompat.auditreport.kinds`).
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from kcompat.errors import UsageError
 from kcompat.escaping import shown
-from kcompat.modes import HistoryMode
-from kcompat.report.audit_summary import CorpusSummary, HistorySummary
-
-#: More pairs than any history (a million commits) means a damaged summary.
-MAX_PAIRS = 1_000_000
-HISTORY = "history"
-CORPUS = "corpus"
 
 
-@dataclass(frozen=True)
-class AuditData:
-    """An audit as written: which command made it, its summary, and every finding."""
-
-    kind: str  # HISTORY or CORPUS
-    summary: HistorySummary | CorpusSummary
-    findings: tuple[dict[str, Any], ...]
-    source: str  # where it was read from, for the page's heading
-
-
-def kind_of(summary: dict[str, Any]) -> str | None:
-    """``history`` or ``corpus`` (verify), from the summary's own keys; None if neither."""
-    if "corpus" in summary and "reader" in summary:
-        return CORPUS
-    if summary.get("mode") in set(HistoryMode):
-        return HISTORY
-    return None
-
-
-def load_audit(directory: Path) -> AuditData:
-    """The audit in ``directory`` (local), or a :class:`UsageError` saying what is wrong."""
+def check_directory(directory: Path) -> None:
+    """A local directory that exists, or one line saying what it is instead."""
     text = str(directory)
     if "://" in text:
         raise UsageError(
@@ -53,57 +28,16 @@ def load_audit(directory: Path) -> AuditData:
         raise UsageError(f"{directory}: no such audit directory")
     if not directory.is_dir():
         raise UsageError(f"{directory}: not a directory; give the --out of kcompat history")
-    summary = _summary(directory)
-    kind = kind_of(summary)
-    if kind is None:
-        raise UsageError(
-            f"{directory / 'summary.json'}: not the summary of kcompat history or corpus verify"
-        )
-    findings = tuple(read_findings(directory / "findings"))
-    if kind == HISTORY:
-        _check_pairs(directory, summary, findings)
-        return AuditData(kind, HistorySummary.from_json(summary), findings, str(directory))
-    return AuditData(kind, CorpusSummary.from_json(summary), findings, str(directory))
 
 
-def _check_pairs(
-    directory: Path, summary: dict[str, Any], findings: tuple[dict[str, Any], ...]
-) -> None:
-    """Every finding of a history audit names a pair the summary has: the page lists the
-    compared pairs by index, so an index outside them is an inconsistent audit."""
-    where = directory / "summary.json"
-    listed, comparisons = summary.get("pairs"), summary.get("comparisons")
-    if listed is not None:
-        if not isinstance(listed, list) or not all(_is_pair(p) for p in listed):
-            raise UsageError(f"{where}: 'pairs' is not a list of [base, head] labels; rerun it")
-        count = len(listed)
-    elif isinstance(comparisons, int) and not isinstance(comparisons, bool):
-        if not 0 <= comparisons <= MAX_PAIRS:  # the page lists every pair: keep it bounded
-            raise UsageError(f"{where}: {comparisons} comparisons is no real audit; rerun it")
-        count = comparisons  # a summary written before the pairs were listed
-    else:
-        raise UsageError(f"{where}: no 'pairs' (nor a count of 'comparisons'); rerun the audit")
-    has = f"{count} pairs (0 to {count - 1})" if count else "no pairs"
-    for row, finding in enumerate(findings, 1):
-        index = finding.get("pair_index")
-        if not isinstance(index, int) or not 0 <= index < count:
-            raise UsageError(
-                f"{directory / 'findings'}: finding {row} ({_shown(finding.get('rule'))}) "
-                f"names pair {_shown(index)}, but {where.name} has {has}; the audit is "
-                "inconsistent, rerun it"
-            )
-
-
-def _is_pair(value: object) -> bool:
-    return isinstance(value, list) and len(value) == 2 and all(isinstance(v, str) for v in value)
-
-
-def _shown(value: object) -> str:
+def shown_value(value: object) -> str:
     """A value from the audit in one line, escaped and short."""
     return shown(str(value))[:80]
 
 
-def _summary(directory: Path) -> dict[str, Any]:
+def read_summary(directory: Path, makers: str) -> dict[str, Any]:
+    """The audit's ``summary.json`` as a JSON object (``makers``: the commands that write
+    one, for the line that says there is none)."""
     path = directory / "summary.json"
     if path.is_dir():  # over Spark Connect, a one-file text dataset of that name
         parts = sorted(p for p in path.iterdir() if p.name.startswith("part-"))
@@ -112,8 +46,7 @@ def _summary(directory: Path) -> dict[str, Any]:
         raw = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise UsageError(
-            f"{directory}: not a kcompat audit (no summary.json); make one with "
-            "kcompat history --out DIR or kcompat corpus verify --out DIR"
+            f"{directory}: not a kcompat audit (no summary.json); make one with {makers}"
         ) from None
     except (OSError, UnicodeDecodeError) as err:
         raise UsageError(f"{path}: unreadable ({_reason(err)})") from None
@@ -126,8 +59,11 @@ def _summary(directory: Path) -> dict[str, Any]:
     return summary
 
 
-def read_findings(location: Path) -> list[dict[str, Any]]:
-    """Every row of the findings dataset, as dicts."""
+def read_records(
+    location: Path, required: frozenset[str] = frozenset(), noun: str = "findings"
+) -> list[dict[str, Any]]:
+    """Every record of an audit's dataset (its kind's table types them), which must have
+    the ``required`` columns of kcompat's ``noun``."""
     try:
         import pyarrow.parquet as pq
     except ImportError:
@@ -144,11 +80,9 @@ def read_findings(location: Path) -> list[dict[str, Any]]:
         raise UsageError(
             f"{location}: unreadable Parquet ({_reason(err)}); rerun the audit"
         ) from None
-    missing = {"rule", "severity", "message"} - set(table.schema.names)
+    missing = required - set(table.schema.names)
     if missing:
-        raise UsageError(
-            f"{location}: not kcompat findings (no column {', '.join(sorted(missing))})"
-        )
+        raise UsageError(f"{location}: not kcompat {noun} (no column {', '.join(sorted(missing))})")
     rows: list[dict[str, Any]] = table.to_pylist()
     return rows
 

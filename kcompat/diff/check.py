@@ -23,7 +23,7 @@ from kcompat.rules.runner import Call, Finishing, Outcome, compared, finish, run
 from kcompat.spec.ledger import TagLedger
 from kcompat.spec.model import Message
 from kcompat.spec.released import Releases
-from kcompat.spec.specfile import SpecFile, read_spec
+from kcompat.spec.specfile import SpecFile, comments_of, read_spec
 from kcompat.spec.versions import Versions
 
 if TYPE_CHECKING:
@@ -131,7 +131,7 @@ def unfinished_diff(
 
     how = Finishing(
         kinds=frozenset({"diff"}),
-        comments={s.path: s.document.comments for s in head_specs if s.document is not None},
+        comments=comments_of(head_specs),
         baseline=baseline,
         released_by=released_by,
         latest=latest,

@@ -103,12 +103,13 @@ class _Group:
 
 
 #: What releases shipped of one message: versions, first releases, first deprecations,
-#: and the texts behind each version.
+#: the texts behind each version, and what each release offers of it (release, versions).
 _Releases = tuple[
     Versions,
     tuple[tuple[int, str], ...],
     tuple[tuple[int, str], ...],
     dict[int, tuple[_Carrier, ...]],
+    tuple[tuple[str, str], ...],
 ]
 
 
@@ -395,7 +396,9 @@ class TagReleases:
         comparison only asks about the versions it changes), and the first release that
         shipped BASE's layout of each, and HEAD's."""
         path, lineage, base, head = asked.path, asked.lineage, asked.base, asked.head
-        versions, first, deprecated, carriers = self._releases_of(path, lineage, tuple(tags))
+        versions, first, deprecated, carriers, offers = self._releases_of(
+            path, lineage, tuple(tags)
+        )
         layouts: dict[tuple[int, str], str] = {}
         base_first: dict[int, str] = {}
         base_last: dict[int, tuple[int, str]] = {}
@@ -430,6 +433,7 @@ class TagReleases:
             last=tuple(sorted(last.items())),
             base_last=tuple((v, until[1]) for v, until in sorted(base_last.items())),
             head_first=tuple(sorted(head_first.items())),
+            offers=offers,
         )
 
     def _since(
@@ -458,15 +462,20 @@ class TagReleases:
         if found is not None:
             return found
         groups: dict[object, _Group | None] = {}  # by content, in order of first release
+        offered: list[tuple[str, _Group]] = []  # each release that has the message
         for index, tag in enumerate(tags):
             content = self._content(tag, path, lineage)
             if content in groups:
                 group = groups[content]
                 if group is not None:
                     group.high = index
-                continue
-            at_tag = self.released_at(tag, path, lineage)
-            groups[content] = _Group(*at_tag, index, index) if at_tag else None
+            else:
+                at_tag = self.released_at(tag, path, lineage)
+                group = groups[content] = _Group(*at_tag, index, index) if at_tag else None
+            if group is not None:
+                offered.append((tag.name, group))
+        said = {id(g): str(g.shipped) for g in groups.values() if g is not None}
+        offers = [(release, said[id(group)]) for release, group in offered]
         versions = Versions.none()
         first: dict[int, str] = {}
         deprecated: dict[int, str] = {}
@@ -487,6 +496,7 @@ class TagReleases:
             tuple(sorted(first.items())),
             tuple(sorted(deprecated.items())),
             {v: tuple(c) for v, c in carriers.items()},
+            tuple(offers),
         )
         self._by_message[key] = found
         return found

@@ -52,6 +52,9 @@ class Shipped:
     last: tuple[tuple[int, str], ...] = ()  # version -> the latest release that shipped it
     base_last: tuple[tuple[int, str], ...] = ()  # version -> latest release of BASE's layout
     head_first: tuple[tuple[int, str], ...] = ()  # version -> first release of HEAD's layout
+    # What each release that has the message offers of it, in release order: for a
+    # request, what its clients send (the versions a change may leave them none of).
+    offers: tuple[tuple[str, str], ...] = ()  # (release, versions)
 
     @property
     def unlike_base(self) -> Versions:
@@ -190,6 +193,7 @@ class Releases:
                         [list(x) for x in s.last],
                         [list(x) for x in s.base_last],
                         [list(x) for x in s.head_first],
+                        [list(o) for o in s.offers],
                     ]
                     for name, s in sorted(self.shipped.items())
                 },
@@ -210,6 +214,7 @@ class Releases:
                 tuple((int(v), str(r)) for v, r in last),
                 tuple((int(v), str(r)) for v, r in base_last),
                 tuple((int(v), str(r)) for v, r in head_first),
+                tuple((str(r), str(v)) for r, v in offers),
             )
             for name, (
                 versions,
@@ -220,6 +225,7 @@ class Releases:
                 last,
                 base_last,
                 head_first,
+                offers,
             ) in data["shipped"].items()
         }
         return Releases(
