@@ -1,9 +1,8 @@
 """Which releases a matrix spans: the repository's release tags, and ``--range A..B``.
 
-"The releases of a repository" is one function of the sources
-(:func:`~kcompat.sources.release_source.repository_releases`: tags whose tree holds specs,
-``v`` tags too, pre-releases left out); every use of it in the matrix goes through
-:func:`release_tags`.
+Issue 31 makes "the releases of a repository" one function of the sources (tags whose
+tree holds specs, ``v`` tags too, pre-releases left out); until then :func:`release_tags`
+is that function here, and every use of it in the matrix goes through it.
 """
 
 from __future__ import annotations
@@ -15,18 +14,17 @@ from kcompat.errors import UsageError
 from kcompat.naming import release_order
 from kcompat.sources.git import GitRepo
 from kcompat.sources.gitrefs import Tag
-from kcompat.sources.release_source import repository_releases
+from kcompat.sources.release_source import release_tags as _tags
 
 #: The name of the compared HEAD when it is the HEAD commit.
 HEAD = "HEAD"
 
 
 def release_tags(repo: GitRepo, pattern: str) -> list[Tag]:
-    """The repository's releases (``pattern``: the configured ``release-tags``; tags that
-    hold a spec file), oldest release first. Those whose tree holds no request spec are
-    dropped by the caller once it has read them (see :mod:`kcompat.matrix.run`)."""
-    found = repository_releases(repo, pattern)
-    return list(found.releases) if found is not None else []
+    """The repository's release tags (``pattern``: the configured ``release-tags``),
+    oldest release first. Tags whose tree holds no request spec are dropped by the
+    caller once it has read them (see :mod:`kcompat.matrix.run`)."""
+    return _tags(repo, pattern)
 
 
 @dataclass(frozen=True)
