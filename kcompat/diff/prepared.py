@@ -18,8 +18,9 @@ from kcompat.config import Config
 from kcompat.errors import UsageError
 from kcompat.modes import ReleasedMode
 from kcompat.rules.evolution.pairing import match_specs
+from kcompat.sources.compared import Compared
 from kcompat.sources.reading import load_sides, skipped_note
-from kcompat.sources.releases import Compared, TagReleases, releases_for
+from kcompat.sources.releases import TagReleases, releases_for
 from kcompat.sources.sides import companion_requests, companions
 from kcompat.sources.source import SpecSource
 from kcompat.sources.spec_paths import SpecPaths

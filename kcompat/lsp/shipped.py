@@ -12,8 +12,9 @@ from dataclasses import dataclass, field
 
 from kcompat.config import Config
 from kcompat.errors import UsageError
+from kcompat.sources.compared import Lineage
 from kcompat.sources.git import GitRepo
-from kcompat.sources.releases import Lineage, TagReleases, releases_for
+from kcompat.sources.releases import TagReleases, releases_for
 from kcompat.spec.model import Message
 
 

@@ -15,7 +15,6 @@ limit. Answers prefetched for many comparisons (:class:`GitTables`) are asked fi
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -358,25 +357,6 @@ class GitRepo(Refs):
     def read_blob(self, blob: str, path: str) -> bytes | None:
         """A blob's bytes by its id (a listing named it at ``path``)."""
         return self._listed(blob, path)
-
-    def blobs_at(self, places: Sequence[tuple[str, str]]) -> None:
-        """Look up the blob of each (commit, path) at once (one ``cat-file --batch-check``,
-        whatever their number), for :meth:`blob_at` to answer."""
-        wanted = [(sha, path) for sha, path in places if (sha, path) not in self._ids]
-        wanted = [(sha, path) for sha, path in wanted if "\n" not in path]
-        if not wanted:
-            return
-        asked = "".join(f"{sha}:{path}\n" for sha, path in wanted)
-        with tempfile.TemporaryFile() as stdin:
-            stdin.write(asked.encode("utf-8", "surrogateescape"))
-            stdin.seek(0)
-            out = self.run_git("cat-file", "--batch-check=%(objectname) %(objecttype)", stdin=stdin)
-        answers = out.split("\n")
-        if len(answers) != len(wanted):  # not one line per question: ask one by one
-            return
-        for place, answer in zip(wanted, answers, strict=True):
-            oid, _, kind = answer.partition(" ")
-            self._ids[place] = oid if kind == "blob" else None
 
     def blob_at(self, sha: str, path: str) -> str | None:
         """The id of the blob ``path`` names at commit ``sha`` (None: no such file), its

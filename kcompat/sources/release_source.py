@@ -13,6 +13,7 @@ optionally the tips of release branches count as about to ship.
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -70,6 +71,7 @@ class GitReleases:
         self.listing = ReleaseFiles(self.repo, self.pathspecs)
         self._walked = 0  # how many of ``releases`` were listed
         self._asked: set[str] = set()  # paths asked of every release at once
+        self._blobs: dict[tuple[str, str], str | None] = {}  # their answers
 
     @property
     def problems(self) -> list[str]:
@@ -93,8 +95,27 @@ class GitReleases:
                 return found if isinstance(found, str) else None
         if path not in self._asked and len(self.releases) > ASK_AT_ONCE:
             self._asked.add(path)
-            self.repo.blobs_at([(t.sha, path) for t in self.releases])
+            self._ask_all(path)
+        if (release.sha, path) in self._blobs:
+            return self._blobs[(release.sha, path)]
         return self.repo.blob_at(release.sha, path)
+
+    def _ask_all(self, path: str) -> None:
+        """The blob of ``path`` in every release, in one ``cat-file --batch-check``."""
+        if "\n" in path:
+            return
+        asked = "".join(f"{t.sha}:{path}\n" for t in self.releases)
+        with tempfile.TemporaryFile() as stdin:
+            stdin.write(asked.encode("utf-8", "surrogateescape"))
+            stdin.seek(0)
+            out = self.repo.run_git(
+                "cat-file", "--batch-check=%(objectname) %(objecttype)", stdin=stdin
+            )
+        answers = out.split("\n")
+        if len(answers) == len(self.releases):  # else: asked one by one as they come
+            for release, answer in zip(self.releases, answers, strict=True):
+                oid, _, kind = answer.partition(" ")
+                self._blobs[(release.sha, path)] = oid if kind == "blob" else None
 
     def read(self, release: Tag, path: str) -> bytes | None:
         blob = self.blob(release, path)

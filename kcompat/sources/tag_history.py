@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from kcompat.sources.compared import Lineage
 from kcompat.sources.gitrefs import Tag
-from kcompat.sources.releases import Lineage, TagReleases
+from kcompat.sources.releases import TagReleases
 from kcompat.sources.source import SpecSource
 from kcompat.spec.ledger import TagLedger, tag_bindings
 from kcompat.spec.specfile import SpecFile, read_spec
