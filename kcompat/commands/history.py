@@ -137,9 +137,9 @@ def write_report(result: Any, path: Path) -> None:
 def check_pattern(option: str, pattern: str) -> None:
     """A regular expression given on the command line, or one line saying what is wrong."""
     from kcompat.errors import UsageError
-    from kcompat.patterns import PatternError, compiled
+    from kcompat.patterns import PatternError, compiled, quoted
 
     try:
         compiled(pattern)
     except PatternError as err:
-        raise UsageError(f"{option} {pattern!r} is not a valid regular expression: {err}") from None
+        raise UsageError(f"{option} {quoted(pattern)} {err}") from None
