@@ -8,13 +8,12 @@ pairs (steps) it occurs in; the timeline and the per-message table are counts.
 
 from __future__ import annotations
 
-import json
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from kcompat.auditreport.load import CORPUS, AuditData
+from kcompat.auditreport.load import CORPUS, AuditData, parse_json
 from kcompat.modes import HistoryMode
 from kcompat.naming import release_order
 from kcompat.report.audit_summary import CorpusSummary, HistorySummary
@@ -199,7 +198,7 @@ def _evidence(raw: Any) -> dict[str, Any] | None:
     if not raw:
         return None
     try:
-        value = json.loads(raw) if isinstance(raw, str) else raw
+        value = parse_json(raw) if isinstance(raw, str) else raw
     except ValueError:
         return None
     return value if isinstance(value, dict) else None
