@@ -86,3 +86,30 @@ def test_a_long_line_is_indexed_without_walking_it() -> None:
         row, character = index.position(offset)
         assert index.offset_at(row, character) == offset
     assert Counted.reads == 0
+
+
+def test_the_outline_of_a_spec_on_one_line_is_bounded_and_exact() -> None:
+    """3,000 fields on one line: the outline holds 2,000 symbols, the last saying how
+    many it left out, and each range is where walking the line puts it (before: no
+    bound, and 4,000 such fields took 42 s)."""
+    pytest.importorskip("lsprotocol", reason="lsprotocol is not installed (the lsp extra)")
+    from kcompat.lsp.documents import parse
+    from kcompat.lsp.symbols import MAX_SYMBOLS, document_symbols
+
+    fields = ", ".join(
+        f'{{"name": "F\U0001f600{n}", "type": "int32", "versions": "0+"}}' for n in range(3000)
+    )
+    text = (
+        '{"apiKey": 160, "type": "request", "name": "WideRequest", "validVersions": "0", '
+        f'"flexibleVersions": "none", "fields": [{fields}]}}'
+    )
+    (outline,) = document_symbols(parse("WideRequest.json", text))
+    children = outline.children or []
+    assert len(children) == MAX_SYMBOLS == 2000
+    assert children[-1].name == "(1,001 more not shown: the outline holds 2,000)"
+    last = children[-2]
+    assert last.name == "F\U0001f6001998"
+    start = text.index('"F\U0001f6001998"')
+    assert (last.selection_range.start.line, last.selection_range.start.character) == (
+        walked_position(text, UTF16, start)
+    )
