@@ -6,6 +6,7 @@ The command only parses options into a :class:`LintRequest` and renders the resu
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -38,11 +39,8 @@ def lint_request(request: LintRequest) -> LintResult:
     if not chosen:
         chosen = configured_roots(config) or ["."]
     elif config.paths:
-        # named files (a pre-commit hook's) outside the configured spec paths are not specs
-        base = Path(config.root) if config.root else Path(".")
-        roots = [(base / p).resolve() for p in config.paths]
         named = [p for p in chosen if Path(p).is_file()]
-        chosen = [p for p in chosen if p not in named or _under(Path(p).resolve(), roots)]
+        chosen = [p for p in chosen if p not in named or under_paths(config, p)]
         if named and not chosen:
             note = f"None of the {len(named)} given file(s) is under the configured paths."
             return LintResult(config, note=note)
@@ -59,5 +57,11 @@ def lint_request(request: LintRequest) -> LintResult:
     return LintResult(config, len(targets), run_lint(targets, context, config))
 
 
-def _under(path: Path, roots: list[Path]) -> bool:
-    return any(path == root or root in path.parents for root in roots)
+def under_paths(config: Config, path: str) -> bool:
+    """Whether a named file is under the configured spec ``paths`` (a pre-commit hook
+    names every changed file: one outside them is not a spec)."""
+    base = Path(config.root) if config.root else Path(".")
+    named = Path(os.path.abspath(path))
+    where = named.parent.resolve() / named.name  # the file itself is not followed
+    roots = [(base / p).resolve() for p in config.paths]
+    return any(where == root or root in where.parents for root in roots)
