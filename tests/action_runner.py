@@ -94,6 +94,7 @@ class Runner:
     token: str = ""  # github.token
     action_path: Path = ROOT
     install: bool = False  # run the install step (pip builds kcompat), else provide its venv
+    action_ref: str = ""  # github.action_ref: empty, as GitHub leaves it in composite steps
     extra_env: dict[str, str] = field(default_factory=dict)
 
     @property
@@ -112,6 +113,7 @@ class Runner:
             "github.action_path": str(self.action_path),
             "github.token": self.token,
             "github.workspace": str(self.workspace),
+            "github.action_ref": self.action_ref,
         }
         done: list[StepRun] = []
         step_outputs: dict[str, dict[str, str]] = {}

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.action_runner import SPEC as NAME
-from tests.action_runner import Runner, copy_action, tally
+from tests.action_runner import Runner, _runner_python, copy_action, tally
 from tests.diff_runner import commit_tree, git, init_repo
 
 #: What a hostile module does when imported: note that it ran (and whether it saw the
@@ -99,7 +99,8 @@ def test_no_process_the_step_starts_sees_the_token(tmp_path: Path) -> None:
         workspace,
         EVENT,
         token="ghs_secret",
-        extra_env={"PATH": f"{spy}:/usr/bin:/bin"},
+        # the spy first, then what setup-python puts on PATH (the preflight step's python)
+        extra_env={"PATH": f"{spy}:{_runner_python(tmp_path / 'runner')}:/usr/bin:/bin"},
     )
     run = runner.run()
     assert run.returncode == 1, run.stdout + run.stderr

@@ -264,7 +264,12 @@ def test_a_missing_remote_branch_names_the_fetch(repo: Path, tmp_path: Path) -> 
     lines = done.stderr.splitlines()
     assert len(lines) == 1, done.stderr
     assert lines[0].startswith("kcompat: error: unknown revision 'origin/release-2.0'")
-    assert lines[0].endswith("git fetch origin release-2.0")
+    # a full clone knows every branch origin had: this one was not there (issue 35.12)
+    assert (
+        "origin had no branch 'release-2.0' at the last fetch; did you mean origin/main"
+        in (lines[0])
+    )
+    assert lines[0].endswith("(if it is new there: git fetch origin release-2.0)")
 
 
 def test_a_near_miss_ref_suggests_the_refs_that_exist(repo: Path, tmp_path: Path) -> None:
@@ -282,7 +287,7 @@ def test_a_near_miss_ref_suggests_the_refs_that_exist(repo: Path, tmp_path: Path
     misspelt = run_process(["diff", "3.7.00", "--no-proof"], clone)
     (line,) = misspelt.stderr.splitlines()
     assert "did you mean 3.7.0 (a tag)" in line
-    assert line.endswith("(if not, fetch the tag first: git fetch origin tag 3.7.00)"), line
+    assert line.endswith("(if it is a tag not fetched yet: git fetch origin tag 3.7.00)"), line
 
 
 def test_a_missing_tag_names_the_fetch(repo: Path, tmp_path: Path) -> None:
@@ -541,7 +546,7 @@ def test_baseline_accepts_known_findings_only(repo: Path, tmp_path: Path) -> Non
     # writing a baseline says where and how many, and succeeds
     assert (written.code, written.stdout) == (
         0,
-        f"Wrote 1 finding to {baseline}; accept them with --baseline {baseline}.\n",
+        f"Wrote 1 finding to {baseline}; accept it with --baseline {baseline}.\n",
     )
     assert [f["rule"] for f in json.loads(baseline.read_text())["findings"]] == ["field-removed"]
 

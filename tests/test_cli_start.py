@@ -138,6 +138,8 @@ def test_top_level_help_lists_the_everyday_commands_first(tmp_path: Path) -> Non
         "diff",
         "explain",
         "changelog",
+        "matrix",
+        "strands",
         "drift",
         "rules",
         "encode",

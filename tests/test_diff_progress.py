@@ -11,6 +11,7 @@ from __future__ import annotations
 import fcntl
 import os
 import pty
+import re
 import select
 import shutil
 import struct
@@ -52,13 +53,20 @@ def _env() -> dict[str, str]:
     return env
 
 
-def run_with_stderr_on_a_terminal(command: list[str], cwd: Path) -> tuple[int, str, str]:
+def run_with_stderr_on_a_terminal(
+    command: list[str], cwd: Path, env: dict[str, str] | None = None
+) -> tuple[int, str, str]:
     """``command`` with stdout a pipe and stderr a 100x30 pseudo-terminal: its status,
-    stdout, and everything written to the terminal."""
+    stdout, and everything written to the terminal (``env`` added to the environment)."""
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 100, 0, 0))
     process = subprocess.Popen(
-        command, cwd=cwd, env=_env(), stdout=subprocess.PIPE, stderr=slave, stdin=subprocess.DEVNULL
+        command,
+        cwd=cwd,
+        env={**_env(), **(env or {})},
+        stdout=subprocess.PIPE,
+        stderr=slave,
+        stdin=subprocess.DEVNULL,
     )
     os.close(slave)
     assert process.stdout is not None
@@ -130,3 +138,30 @@ def test_kafka_s_releases_show_their_progress(kafka_repo: Path) -> None:
     assert out.rstrip().splitlines()[-1].startswith("Found ")
     assert "proving with bytes (messages)" in screen, screen
     assert "error [" not in screen  # the findings stay on stdout
+
+
+# -- --color never and NO_COLOR (issue 35, point 19) -------------------------------------------
+
+#: What moves a terminal's cursor or colours its text: any escape sequence at all.
+ESCAPE = "\x1b"
+
+
+def test_color_never_writes_no_escape_code(change: Path) -> None:
+    """``--color never``: the steps as plain lines (no bar: a bar moves the cursor), and
+    not one escape code on the terminal."""
+    command = [sys.executable, "-c", SLOW_PROOF, "diff", "HEAD", "--color", "never"]
+    code, out, screen = run_with_stderr_on_a_terminal(command, change)
+    assert code == 1, screen
+    assert "error [field-added]" in out
+    assert ESCAPE not in screen, repr(screen[:400])
+    assert "kcompat: proving with bytes (messages)...\r\n" in screen, repr(screen)  # one line
+
+
+def test_no_color_draws_the_bar_without_colour(change: Path) -> None:
+    """``NO_COLOR`` is about colour: the bar still draws (and clears) itself, uncoloured."""
+    command = [sys.executable, "-c", SLOW_PROOF, "diff", "HEAD"]
+    code, _, screen = run_with_stderr_on_a_terminal(command, change, {"NO_COLOR": "1"})
+    assert code == 1, screen
+    assert "proving with bytes (messages)" in screen
+    colours = [s for s in re.findall(r"\x1b\[([0-9;]*)m", screen) if s not in ("", "0")]
+    assert not colours, colours  # SGR resets only; no colour, no bold

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
@@ -180,7 +181,7 @@ def test_hover_field_message_and_version_string(folder: Path) -> None:
             assert got.contents.value.splitlines() == [
                 "**`Extra`** · `int32` · field of `FooRequest`",
                 "",
-                "Something extra\\.",
+                "Something extra.",
                 "",
                 "| versions | on the wire |",
                 "|---|---|",
@@ -190,7 +191,7 @@ def test_hover_field_message_and_version_string(folder: Path) -> None:
                 "- versions `2+`",
                 "- tag 0 in `2+`",
                 "",
-                "added in v2\\, tagged \\(tag 0\\)",
+                "added in v2, tagged (tag 0)",
             ]
             owner = within(text, '"type": "Principal"', '"Principal"')
             got = await editor.hover(uri, owner.start.line, owner.start.character + 1)
@@ -663,11 +664,58 @@ def test_hover_shows_spec_text_as_literal_markdown(folder: Path) -> None:
             extra = within(text, '"name": "Extra"', '"Extra"')
             got = await editor.hover(uri, extra.start.line, extra.start.character + 1)
             assert got is not None and isinstance(got.contents, types.MarkupContent)
-            assert got.contents.value.splitlines()[2] == (
-                "\\!\\[x\\]\\(http\\:\\/\\/example\\.invalid\\/x\\.png\\) "
-                "\\<img src\\=x\\> \\[y\\]\\(http\\:\\/\\/example\\.invalid\\) "
+            value = got.contents.value
+            assert value.splitlines()[2] == (
+                "\\!\\[x\\](http\u200b://example.invalid/x.png) "
+                "\\<img src=x\\> \\[y\\](http\u200b://example.invalid) "
                 "\\\\x1b\\[2J"
             )
+            cmarkgfm = pytest.importorskip("cmarkgfm", reason="cmark-gfm: the dev extra")
+            html = cmarkgfm.github_flavored_markdown_to_html(
+                value, options=cmarkgfm.cmark.Options.CMARK_OPT_UNSAFE
+            )
+            assert "<a " not in html and "<img" not in html, html
+            # what a reader sees is what the spec wrote (its escape sequence made visible)
+            assert "![x](http\u200b://example.invalid/x.png) &lt;img src=x&gt;" in html
+
+    run(session)
+
+
+@pytest.mark.parametrize(
+    "about",
+    [
+        "The topic_name, or the id. Version 5 adds it (KIP-890).",
+        "1. not a list, *not* emphasis, _nor_ this",
+        "# not a heading",
+        "- not an item: see www.example.invalid & <b>",
+    ],
+)
+def test_hover_escapes_only_what_markdown_would_act_on(folder: Path, about: str) -> None:
+    """Issue 35.18: every ``.`` and ``,`` was escaped, and a client that shows hovers as
+    plain text showed the backslashes. Rendered, the hover reads as the spec wrote it;
+    as plain text, the punctuation Markdown ignores has no backslash."""
+    from html import unescape
+
+    cmarkgfm = pytest.importorskip("cmarkgfm", reason="cmark-gfm: the dev extra")
+    text = FOO_REQUEST.replace('"Something extra."', json.dumps(about))
+
+    async def session() -> None:
+        async with editing(folder) as editor:
+            uri = editor.open(folder / "FooRequest.json", text)
+            await editor.diagnostics(uri, 1)
+            extra = within(text, '"name": "Extra"', '"Extra"')
+            got = await editor.hover(uri, extra.start.line, extra.start.character + 1)
+            assert got is not None and isinstance(got.contents, types.MarkupContent)
+            line = got.contents.value.splitlines()[2]
+            inside = re.sub(r"^\d+\\\.", "", line)  # "1." at the start: a list unless escaped
+            assert "\\." not in inside and "\\," not in inside and "\\(" not in inside, line
+            html = cmarkgfm.github_flavored_markdown_to_html(
+                line, options=cmarkgfm.cmark.Options.CMARK_OPT_UNSAFE
+            )
+            assert html.startswith("<p>") and html.rstrip().endswith("</p>"), html
+            for tag in ("<a ", "<em>", "<strong>", "<h1>", "<li>", "<ol", "<b>"):
+                assert tag not in html, html
+            assert unescape(html.strip()[3:-4]).replace("\u200b", "") == about
 
     run(session)
 

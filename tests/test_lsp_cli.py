@@ -29,7 +29,10 @@ def test_without_the_extra_lsp_exits_2_with_the_install_line(tmp_path: Path) -> 
     )
     assert done.returncode == 2
     assert done.stdout == ""
-    assert done.stderr == ("kcompat: error: kcompat lsp needs pygls: pip install 'kcompat[lsp]'\n")
+    assert done.stderr == (
+        "kcompat: error: kcompat lsp needs pygls: "
+        'pip install "kcompat[lsp] @ git+https://github.com/kcompat/kcompat@<commit>"\n'
+    )
 
 
 def test_other_commands_never_import_pygls(tmp_path: Path) -> None:

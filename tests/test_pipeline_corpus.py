@@ -287,7 +287,9 @@ def test_usage_errors_are_one_line(
         ["corpus", "build", "--rev", "v9.9.9", "--out", str(tmp_path / "x"), "--repo", str(repo)],
         capsys,
     )
-    assert line.startswith("kcompat: error: unknown revision 'v9.9.9'")
+    # --rev is a directory or a revision (issue 35.13: a name that is neither says so)
+    assert line.startswith("kcompat: error: 'v9.9.9' is neither a directory nor a revision")
+    assert line.endswith("if it is a tag not fetched yet: git fetch origin tag v9.9.9")
     empty = tmp_path / "empty"
     empty.mkdir()
     line = _error(["corpus", "verify", str(empty), "--rev", "v1.0.0", "--repo", str(repo)], capsys)

@@ -499,7 +499,9 @@ def test_missing_pyspark_is_one_line(shelf: tuple[Path, list[str]], tmp_path: Pa
     env = {**os.environ, "PYTHONPATH": str(blocker)}
     line = _one_line_error(env, repo)
     assert line == (
-        "kcompat: error: pyspark is not installed: pip install 'kcompat[spark]' (needs Java 17+)"
+        "kcompat: error: pyspark is not installed: "
+        'pip install "kcompat[spark] @ git+https://github.com/kcompat/kcompat@<commit>" '
+        "(needs Java 17+)"
     )
 
 

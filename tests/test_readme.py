@@ -50,7 +50,7 @@ _BLOCK = re.compile(
     re.MULTILINE | re.DOTALL,
 )
 #: commands that need Spark or a cluster: parsed here, run by the pipeline tests
-_SPARK = ("history", "corpus")
+_SPARK = ("history", "corpus", "strands")
 
 
 @dataclass(frozen=True)

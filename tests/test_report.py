@@ -322,7 +322,7 @@ def test_a_corpus_verify_directory(tmp_path: Path) -> None:
         ),
         (
             lambda d: (d.mkdir(), (d / "summary.json").write_text('{"mode": "sideways"}')),
-            "{d}/summary.json: not the summary of kcompat history or corpus verify",
+            "{d}/summary.json: not the summary of kcompat history, corpus verify or strands",
         ),
         (
             lambda d: (d.mkdir(), (d / "summary.json").write_text('{"mode": "releases"}')),
@@ -462,7 +462,8 @@ def test_a_missing_library_is_one_line(tmp_path: Path) -> None:
     )
     assert run.code == 2
     assert run.stderr.strip() == (
-        "kcompat: error: matplotlib is not installed: pip install 'kcompat[report]' "
+        "kcompat: error: matplotlib is not installed: "
+        'pip install "kcompat[report] @ git+https://github.com/kcompat/kcompat@<commit>" '
         "for HTML reports"
     )
     assert not out.exists()

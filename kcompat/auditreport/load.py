@@ -16,6 +16,7 @@ from kcompat.errors import UsageError
 from kcompat.escaping import shown
 from kcompat.modes import HistoryMode
 from kcompat.report.audit_summary import CorpusSummary, HistorySummary
+from kcompat.report.strands_summary import StrandsSummary, is_strands
 
 #: More pairs than any history (a million commits) means a damaged summary.
 MAX_PAIRS = 1_000_000
@@ -24,20 +25,24 @@ MAX_SUMMARY_BYTES = 256 * 1024 * 1024
 _SURROGATE = re.compile("[\ud800-\udfff]")
 HISTORY = "history"
 CORPUS = "corpus"
+STRANDS = "strands"
 
 
 @dataclass(frozen=True)
 class AuditData:
     """An audit as written: which command made it, its summary, and every finding."""
 
-    kind: str  # HISTORY or CORPUS
-    summary: HistorySummary | CorpusSummary
-    findings: tuple[dict[str, Any], ...]
+    kind: str  # HISTORY, CORPUS or STRANDS
+    summary: HistorySummary | CorpusSummary | StrandsSummary
+    findings: tuple[dict[str, Any], ...]  # strands: the pairs with APIs stranded
     source: str  # where it was read from, for the page's heading
 
 
 def kind_of(summary: dict[str, Any]) -> str | None:
-    """``history`` or ``corpus`` (verify), from the summary's own keys; None if neither."""
+    """``history``, ``corpus`` (verify) or ``strands``, from the summary's own
+    keys; None if none."""
+    if is_strands(summary):
+        return STRANDS
     if "corpus" in summary and "reader" in summary:
         return CORPUS
     mode = summary.get("mode")
@@ -103,8 +108,11 @@ def load_audit(directory: Path) -> AuditData:
     kind = kind_of(summary)
     if kind is None:
         raise UsageError(
-            f"{directory / 'summary.json'}: not the summary of kcompat history or corpus verify"
+            f"{directory / 'summary.json'}: not the summary of kcompat history, corpus "
+            "verify or strands"
         )
+    if kind == STRANDS:
+        return _strands(directory, summary)
     findings = tuple(read_findings(directory / "findings"))
     if kind == HISTORY:
         _check_pairs(directory, summary, findings)
@@ -138,6 +146,53 @@ def _check_pairs(
                 f"names pair {_shown(index)}, but {where.name} has {has}; the audit is "
                 "inconsistent, rerun it"
             )
+
+
+def _strands(directory: Path, data: dict[str, Any]) -> AuditData:
+    """A ``strands`` run: its summary, and the pairs of its ``strandings`` Parquet
+    that strand an API (each must name a commit and a client release the summary has)."""
+    where = directory / "summary.json"
+    try:
+        summary = StrandsSummary.from_json(data)
+    except (ValueError, TypeError, KeyError) as err:
+        raise UsageError(f"{where}: not a strands summary ({_shown(err)}); rerun it") from None
+    location = directory / "strandings"
+    table = _parquet(location, {"commit_index", "client", "stranded", "count"})
+    rows = [row for row in table.to_pylist() if row["count"]]
+    clients = set(summary.clients)
+    for row in rows:
+        index = row["commit_index"]
+        if not isinstance(index, int) or not 0 <= index < len(summary.commits):
+            raise UsageError(
+                f"{location}: a row names commit {_shown(index)}, but {where.name} has "
+                f"{len(summary.commits)}; the run is inconsistent, rerun it"
+            )
+        if row["client"] not in clients:
+            raise UsageError(
+                f"{location}: a row names client release {_shown(row['client'])}, which "
+                f"{where.name} does not list; the run is inconsistent, rerun it"
+            )
+    return AuditData(STRANDS, summary, tuple(rows), str(directory))
+
+
+def _parquet(location: Path, columns: set[str]) -> Any:
+    """A Parquet dataset with (at least) ``columns``, or one line saying what is wrong."""
+    try:
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise UsageError(
+            "pyarrow is not installed: pip install 'kcompat[report]' to read audits"
+        ) from None
+    if not location.is_dir():
+        raise UsageError(f"{location}: missing; the run is incomplete, rerun it")
+    try:
+        table = pq.read_table(location)
+    except Exception as err:  # pyarrow's ArrowInvalid, OSError, ...: a damaged dataset
+        raise UsageError(f"{location}: unreadable Parquet ({_reason(err)}); rerun it") from None
+    missing = columns - set(table.schema.names)
+    if missing:
+        raise UsageError(f"{location}: no column {', '.join(sorted(missing))}; rerun it")
+    return table
 
 
 def _is_pair(value: object) -> bool:
@@ -185,8 +240,10 @@ def read_findings(location: Path) -> list[dict[str, Any]]:
     try:
         import pyarrow.parquet as pq
     except ImportError:
+        from kcompat.provenance import installed
+
         raise UsageError(
-            "pyarrow is not installed: pip install 'kcompat[report]' to read audits"
+            f"pyarrow is not installed: {installed().install_line('report')} to read audits"
         ) from None
     if not location.is_dir():
         raise UsageError(f"{location}: missing; the audit is incomplete, rerun it")

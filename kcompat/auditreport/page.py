@@ -168,7 +168,8 @@ def _messages_section(view: View) -> str:
         heading, broke = "Messages that broke", "broken by (first release of each break)"
         if view.timeline.axis == "commit":
             broke = "broken by (commits)"
-    rows = "".join(_message_row(row) for row in view.messages)
+    short = broke.split(" (", 1)[0]  # a phone's label: "broken by", "read with"
+    rows = "".join(_message_row(row, short) for row in view.messages)
     if not rows:
         rows = '<tr><td colspan="4" class="empty">no message has errors or warnings</td></tr>'
     return (
@@ -181,13 +182,24 @@ def _messages_section(view: View) -> str:
     )
 
 
-def _message_row(row: MessageRow) -> str:
+def _cell(label: str, content: str, css: str = "") -> str:
+    """A table cell that names its column (``data-label``): on a phone, where each row is
+    a block, the cell says what it is (the stylesheet shows the label before it)."""
+    kind = f' class="{css}"' if css else ""
+    return f'<td{kind} data-label="{escape(label)}">{content}</td>'
+
+
+def _message_row(row: MessageRow, broke: str) -> str:
     broken = ", ".join(escape(label) for label in row.broken_by) or "—"
     details = ""
     if row.breaks:
         items = "".join(
-            f"<tr><td>{escape(b.rule)}</td><td>{escape(b.field_path or '(message)')}</td>"
-            f"<td>{escape(b.first)}</td><td>{b.pairs}</td></tr>"
+            "<tr>"
+            + _cell("rule", escape(b.rule), "rule")
+            + _cell("field", escape(b.field_path or "(message)"), "field-path")
+            + _cell("first in", escape(b.first))
+            + _cell("pairs", str(b.pairs), "count")
+            + "</tr>"
             for b in row.breaks
         )
         details = (
@@ -196,8 +208,12 @@ def _message_row(row: MessageRow) -> str:
             f"<th>first in</th><th>pairs</th></tr></thead><tbody>{items}</tbody></table></details>"
         )
     return (
-        f'<tr data-message="{escape(row.name)}"><td class="name">{escape(row.name)}</td>'
-        f"<td>{row.errors}</td><td>{row.warnings}</td><td>{broken}{details}</td></tr>"
+        f'<tr data-message="{escape(row.name)}">'
+        + _cell("message", escape(row.name), "name")
+        + _cell("errors", str(row.errors), "count")
+        + _cell("warnings", str(row.warnings), "count")
+        + _cell(broke, broken + details, "broken")
+        + "</tr>"
     )
 
 
@@ -260,10 +276,17 @@ def _finding_row(group: Group, steps: Sequence[str]) -> str:
     if group.evidence is not None:
         body.append(_evidence(group.evidence))
     return (
-        f'<tr class="{escape(group.severity)}"><td class="severity">{escape(group.severity)}</td>'
-        f"<td>{escape(group.rule)}</td>"
-        f'<td><div class="name">{escape(group.message_name)}</div>{field}</td>'
-        f"<td>{found}</td><td>{''.join(body)}</td></tr>"
+        f'<tr class="{escape(group.severity)}">'
+        + _cell("severity", escape(group.severity), "severity")
+        + _cell("rule", escape(group.rule), "rule")
+        + _cell(
+            "message and field",
+            f'<div class="name">{escape(group.message_name)}</div>{field}',
+            "subject",
+        )
+        + _cell("found in", found, "found")
+        + _cell("finding", "".join(body), "finding")
+        + "</tr>"
     )
 
 

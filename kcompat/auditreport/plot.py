@@ -38,8 +38,10 @@ def timeline_svg(timeline: Timeline) -> str:
         import matplotlib
         from matplotlib.figure import Figure
     except ImportError:
+        from kcompat.provenance import installed
+
         raise UsageError(
-            "matplotlib is not installed: pip install 'kcompat[report]' for HTML reports"
+            f"matplotlib is not installed: {installed().install_line('report')} for HTML reports"
         ) from None
     panels = [s for s in ("error", "warning") if any(x.severity == s for x in timeline.series)]
     colours = _colours([x.rule for x in timeline.series], matplotlib)

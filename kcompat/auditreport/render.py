@@ -7,7 +7,7 @@ import re
 import tempfile
 from pathlib import Path
 
-from kcompat.auditreport.load import AuditData, load_audit
+from kcompat.auditreport.load import STRANDS, AuditData, load_audit
 from kcompat.auditreport.page import render_page
 from kcompat.auditreport.plot import timeline_svg
 from kcompat.auditreport.views import build_view
@@ -20,6 +20,10 @@ _CHANGELOG_FILE = re.compile(r"changelog-[A-Za-z0-9._-]+\.html")
 
 
 def report_html(audit: AuditData, page: Path | None = None) -> str:
+    if audit.kind == STRANDS:
+        from kcompat.auditreport.strands_page import render_strands
+
+        return render_strands(audit)
     view = build_view(audit)
     return render_page(view, timeline_svg(view.timeline), changelog_links(audit, page))
 
@@ -55,9 +59,11 @@ def require_libraries() -> None:
             missing.append(name)
     if missing:
         verb = "is" if len(missing) == 1 else "are"
+        from kcompat.provenance import installed
+
         raise UsageError(
-            f"{' and '.join(missing)} {verb} not installed: pip install 'kcompat[report]' "
-            "for HTML reports"
+            f"{' and '.join(missing)} {verb} not installed: "
+            f"{installed().install_line('report')} for HTML reports"
         )
 
 

@@ -139,13 +139,8 @@ def _history_view(audit: AuditData) -> View:
         timeline = _first_release_timeline(groups, steps)
     else:
         timeline = _per_pair_timeline(findings, steps, mode)
-    noun = {
-        HistoryMode.CONSECUTIVE: "commits",
-        HistoryMode.RELEASES: "releases",
-        HistoryMode.TRANSITIVE: "release pairs",
-    }
     facts = [
-        ("compared", f"{len(steps)} {noun.get(mode, 'pairs')} ({mode})"),
+        ("compared", compared_phrase(mode, len(steps))),
         ("findings", _severity_counts(totals)),
         ("distinct findings", str(len(groups))),
         ("released versions", summary.released),
@@ -162,6 +157,16 @@ def _history_view(audit: AuditData) -> View:
         groups=tuple(groups),
         totals={s: totals.get(s, 0) for s in SEVERITIES},
     )
+
+
+def compared_phrase(mode: HistoryMode, count: int) -> str:
+    """What an audit compared, in words: "3 releases, each against the release before"."""
+    many = count != 1
+    if mode == HistoryMode.CONSECUTIVE:
+        return f"{count} commit{'s' if many else ''}, each against its first parent"
+    if mode == HistoryMode.RELEASES:
+        return f"{count} release{'s' if many else ''}, each against the release before"
+    return f"{count} pair{'s' if many else ''} of releases (every release against each earlier one)"
 
 
 def _history_groups(findings: Iterable[dict[str, Any]]) -> list[Group]:
@@ -379,14 +384,27 @@ def _corpus_timeline(findings: Sequence[dict[str, Any]], writer: str, reader: st
 def _corpus_messages(
     summary: CorpusSummary, groups: Sequence[Group], reader: str
 ) -> tuple[MessageRow, ...]:
-    """The summary's per-message rows, each with its error groups as breaks by ``reader``."""
+    """Every message with errors or warnings (the summary's order first: most mismatches),
+    counted by severity from the findings, as the page's header counts them (the summary's
+    ``mismatches`` counts samples, whatever a finding's severity), each with its error
+    groups as breaks by ``reader``."""
+    errors: Counter[str] = Counter()
+    warnings: Counter[str] = Counter()
+    for group in groups:
+        if group.severity == "error":
+            errors[group.message_name] += group.count
+        elif group.severity == "warning":
+            warnings[group.message_name] += group.count
+    listed = [row.message for row in summary.per_message]
+    names = [*dict.fromkeys(listed), *sorted((set(errors) | set(warnings)) - set(listed))]
     messages = []
-    for row in summary.per_message:
-        name = row.message
+    for name in names:
+        if not errors[name] and not warnings[name]:
+            continue
         items = tuple(
             Break(g.rule, g.field_path, reader, g.count)
             for g in groups
             if g.message_name == name and g.severity == "error"
         )
-        messages.append(MessageRow(name, row.mismatches, 0, (reader,), items))
+        messages.append(MessageRow(name, errors[name], warnings[name], (reader,), items))
     return tuple(messages)

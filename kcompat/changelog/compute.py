@@ -74,6 +74,9 @@ def compute(sides: Sides, *, base: str, head: str, diff_command: str = "") -> Ch
             deprecated_by=tuple(sorted(sides.releases.deprecated(pair.base).items())),
             base_unstable=base_unstable(pair.base),
             head_unstable=head_unstable(pair.head),
+            stranded=sides.releases.strand_phrase(pair.base, pair.head)
+            if not (pair.base.valid_versions - pair.head.valid_versions).empty
+            else "",
         )
         changes = _pair_changes(pair, versioning)
         if changes:

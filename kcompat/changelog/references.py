@@ -16,14 +16,13 @@ from collections.abc import Iterator, Mapping
 from types import MappingProxyType
 from typing import NamedTuple
 
+from kcompat.changelog.kips import kip_url
 from kcompat.spec.jackson import unified_line_ends
 
 _VERSION = re.compile(r"\b[Vv]ersions?\s+(\d{1,5})(?:\s*(?:-|to|through|and)\s*(\d{1,5}))?")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 _REFERENCE = re.compile(r"\b(KIP|KAFKA)-(\d{1,6})\b")
-#: Where a reference is read (Confluence's search finds a KIP by its number; a KIP's
-#: page address carries its title, which the spec does not give).
-KIP_URL = "https://cwiki.apache.org/confluence/dosearchsite.action?queryString=%22KIP-{}%22"
+#: Where a JIRA issue is read (a KIP's page: :mod:`kcompat.changelog.kips`).
 JIRA_URL = "https://issues.apache.org/jira/browse/KAFKA-{}"
 _NONE: Mapping[int, tuple[str, ...]] = MappingProxyType({})
 #: A version range wider than this in a comment is prose, not a list of versions.
@@ -58,7 +57,7 @@ def mentioned(text: str) -> tuple[str, ...]:
 def url_of(reference: str) -> str:
     """The page of ``KIP-890`` or ``KAFKA-12345``."""
     kind, _, number = reference.partition("-")
-    return (KIP_URL if kind == "KIP" else JIRA_URL).format(number)
+    return kip_url(int(number)) if kind == "KIP" else JIRA_URL.format(number)
 
 
 def references(text: str) -> References:

@@ -18,13 +18,15 @@ from kcompat.spec.versions import Versions
 
 class Versioning(NamedTuple):
     """What is known about versions beyond the two models: which BASE versions count as
-    released, which were deprecated before they went (and by what), and the versions
-    marked unstable on each side (a response follows its request)."""
+    released, which were deprecated before they went (and by what), the versions marked
+    unstable on each side (a response follows its request), and which client releases a
+    removal strands (in words; "" when the release tags do not tell)."""
 
     released: Versions
     deprecated_by: tuple[tuple[int, str], ...] = ()
     base_unstable: Versions = NO_VERSIONS
     head_unstable: Versions = NO_VERSIONS
+    stranded: str = ""
 
 
 def setting_changes(
@@ -104,7 +106,8 @@ def _versions_changes(
                 before=str(base.valid_versions),
                 after=str(head.valid_versions),
                 released=versions.overlaps(versioning.released),
-                note=note or "not deprecated first",
+                note=(note or "not deprecated first")
+                + (f"; {versioning.stranded}" if versioning.stranded else ""),
             )
         )
     return out

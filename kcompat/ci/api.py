@@ -93,9 +93,13 @@ class GitHubApi:
     def own_comment(self, number: int, marker: str, author: str) -> int | None:
         """The id of the comment ``author`` wrote that starts with ``marker``, if any."""
         for comment in self.comments(number):
-            login = (comment.get("user") or {}).get("login")
+            user = comment.get("user")
+            login = user.get("login") if isinstance(user, dict) else None
+            found = comment.get("id")
+            if not isinstance(found, int) or isinstance(found, bool):
+                continue  # not a comment GitHub would send: nothing to update
             if login == author and str(comment.get("body", "")).startswith(marker):
-                return int(comment["id"])
+                return found
         return None
 
     def post(self, number: int, body: str) -> None:

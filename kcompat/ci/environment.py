@@ -17,6 +17,7 @@ from typing import Any
 
 from kcompat.bounded import read_capped
 from kcompat.errors import UsageError
+from kcompat.provenance import REPOSITORY, Provenance, installed, usable_ref
 
 #: The label that skips the check unless the ``skip-label`` input names another.
 SKIP_LABEL = "kcompat: expected break"
@@ -125,6 +126,8 @@ class Inputs:
     api_url: str
     server_url: str
     token: str = field(default="", repr=False)
+    #: the kcompat the workflow pinned: rule pages are linked at that ref
+    provenance: Provenance = field(default_factory=Provenance)
 
     @staticmethod
     def from_environment(env: Mapping[str, str]) -> Inputs:
@@ -147,6 +150,7 @@ class Inputs:
             api_url=env.get("GITHUB_API_URL", "https://api.github.com").rstrip("/"),
             server_url=env.get("GITHUB_SERVER_URL", "https://github.com").rstrip("/"),
             token=env.get("GITHUB_TOKEN", ""),
+            provenance=pinned(env),
         )
 
     @staticmethod
@@ -155,6 +159,23 @@ class Inputs:
             Path(env["GITHUB_STEP_SUMMARY"]) if env.get("GITHUB_STEP_SUMMARY") else None,
             Path(env["GITHUB_OUTPUT"]) if env.get("GITHUB_OUTPUT") else None,
         )
+
+
+def pinned(env: Mapping[str, str]) -> Provenance:
+    """The kcompat a workflow's ``uses: OWNER/NAME@REF`` pinned. The runner fetches an
+    action to ``_actions/OWNER/NAME/REF`` (``GITHUB_ACTION_PATH``): that names it even
+    where GitHub leaves ``github.action_ref`` empty (a composite action's steps) or gives
+    an outer action's ref (an action that wraps this one). Run otherwise (a local
+    ``uses: ./``), it is what pip installed (:func:`kcompat.provenance.installed`)."""
+    parts = Path(env.get("GITHUB_ACTION_PATH", "")).parts
+    if len(parts) >= 4 and parts[-4] == "_actions":
+        owner, name, ref = parts[-3], parts[-2], usable_ref(parts[-1])
+        if ref is not None and usable_ref(f"{owner}/{name}") is not None:
+            server = env.get("GITHUB_SERVER_URL", "https://github.com").rstrip("/")
+            same = f"{owner}/{name}".lower() == "kcompat/kcompat"
+            return Provenance(REPOSITORY if same else f"{server}/{owner}/{name}", ref)
+    ref = usable_ref(env.get("KCOMPAT_ACTION_REF", ""))
+    return Provenance(ref=ref) if ref is not None else installed()
 
 
 def take_token(env: MutableMapping[str, str]) -> None:

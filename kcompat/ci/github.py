@@ -51,9 +51,11 @@ from kcompat.ci.comment import (
     skipped,
 )
 from kcompat.ci.environment import Inputs, RunnerFiles, isolate_imports, take_token
+from kcompat.ci.preflight import PULL_REQUEST_TARGET
 from kcompat.ci.workflow import append_summary, command, set_outputs
 from kcompat.errors import UsageError, one_line
 from kcompat.findings import Finding, Severity
+from kcompat.provenance import UNPINNED, Provenance
 from kcompat.report.document import Report
 from kcompat.report.links import SourceLinks, github_repository_url
 from kcompat.report.markdown import escape, render_markdown
@@ -97,6 +99,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         inputs = Inputs.from_environment(os.environ)
     except UsageError as err:
         return _refuse(Inputs.runner_files(os.environ), str(err))
+    if inputs.event.name == "pull_request_target":  # action.yml stops it before (preflight)
+        return _refuse(inputs, PULL_REQUEST_TARGET)
     take_token(os.environ)  # read once; no git process the step starts inherits it
     isolate_imports(sys.path)
     try:
@@ -284,19 +288,33 @@ def _sections(
     if breaks:
         sections.append(fixed(HOW_TO_ACCEPT, how_to_accept(breaks, inputs.skip_label)))
     sections.append(accepted_section(checked.diff))  # before the findings take the budget
-    findings = [_report_section(REPORT, checked.diff, rest, checked.links)]
+    pages = inputs.provenance
+    findings = [_report_section(REPORT, checked.diff, rest, checked.links, pages)]
     if checked.lint is not None:
-        findings.append(_report_section(LINT, checked.lint, rest, checked.links))
+        findings.append(_report_section(LINT, checked.lint, rest, checked.links, pages))
     protocol = [fixed(CHANGES, changes)] if changes else []
     return [*sections, *(findings + protocol if findings_first else protocol + findings)]
 
 
-def _report_section(place: int, report: Report, rest: str, links: SourceLinks | None) -> Section:
+def _report_section(
+    place: int,
+    report: Report,
+    rest: str,
+    links: SourceLinks | None,
+    pages: Provenance = UNPINNED,
+) -> Section:
     def render(budget: int) -> str:
-        text = render_markdown(report, budget=budget, rest=rest, links=links, config=False)
+        text = render_markdown(
+            report, budget=budget, rest=rest, links=links, config=False, pages=pages
+        )
         if len(text) > budget:  # the renderer's estimate ran over: ask for that much less
             text = render_markdown(
-                report, budget=2 * budget - len(text) - 200, rest=rest, links=links, config=False
+                report,
+                budget=2 * budget - len(text) - 200,
+                rest=rest,
+                links=links,
+                config=False,
+                pages=pages,
             )
         return text
 
@@ -325,13 +343,14 @@ def _skip(inputs: Inputs, api: GitHubApi | None) -> int:
     if inputs.repository:
         links = SourceLinks(github_repository_url(inputs.server_url, inputs.repository), "", "")
     text = skipped(inputs.skip_label, who, commit_link(links, event.head_sha))
-    append_summary(inputs.summary, text)
-    if inputs.comment:
-        _publish(inputs, api, f"{MARKER}\n{text}\n\n{NO_LONGER_APPLIES}", create=False)
+    # the outputs first: nothing said to GitHub's API below can leave them unset
     set_outputs(
         inputs.output,
         {"skipped": "true", "errors": "0", "warnings": "0", "infos": "0", "exit-code": "0"},
     )
+    append_summary(inputs.summary, text)
+    if inputs.comment:
+        _publish(inputs, api, f"{MARKER}\n{text}\n\n{NO_LONGER_APPLIES}", create=False)
     print(f"kcompat: skipped (the pull request has the label {inputs.skip_label!r})")
     return 0
 

@@ -16,6 +16,8 @@ COMMAND_MODULES: dict[str, str] = {
     "diff": "diff",
     "explain": "explain",
     "changelog": "changelog",
+    "matrix": "matrix",
+    "strands": "strands",
     "drift": "drift",
     "rules": "rules",
     "encode": "codec",

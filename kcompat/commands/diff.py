@@ -84,7 +84,7 @@ def diff(
     from kcompat.sources.baseline import read_baseline
 
     accepted = read_baseline(baseline) if baseline is not None else frozenset()
-    with progress_on_terminal():  # on stderr, for a diff that takes more than a second
+    with progress_on_terminal(options.color):  # on stderr, for a diff of over a second
         result = run_diff(
             DiffRequest(
                 base=base,
@@ -118,9 +118,10 @@ def diff(
                 f"{write_baseline}: cannot write the baseline ({err.strerror or err}); "
                 "give a writable file path"
             ) from None
+        one = len(everything) == 1
         print(
-            f"Wrote {len(everything)} finding{'' if len(everything) == 1 else 's'} to "
-            f"{write_baseline}; accept them with --baseline {write_baseline}."
+            f"Wrote {len(everything)} finding{'' if one else 's'} to {write_baseline}; "
+            f"accept {'it' if one else 'them'} with --baseline {write_baseline}."
         )
         raise typer.Exit(0)
     report_findings(

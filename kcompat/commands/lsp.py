@@ -22,5 +22,7 @@ def lsp(
     except ImportError as err:
         if (err.name or "").split(".")[0] not in ("pygls", "lsprotocol"):
             raise
-        fail("kcompat lsp needs pygls: pip install 'kcompat[lsp]'")
+        from kcompat.provenance import installed
+
+        fail(f"kcompat lsp needs pygls: {installed().install_line('lsp')}")
     raise typer.Exit(serve())

@@ -4,7 +4,9 @@ Shown only on a terminal, and only once the command has run for about a second: 
 pre-commit hook or a small diff prints nothing extra, a diff across Kafka's releases
 (seconds of reading tags and proving with bytes) says what it is doing. Transient: it
 is gone when the command prints its findings. Nothing at all when stderr is not a
-terminal (CI logs, pipes).
+terminal (CI logs, pipes). ``--color never`` means no escape code at all: no bar, which
+moves the cursor, but one plain line per step; ``NO_COLOR`` (colour only) draws the bar
+without colour.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import IO, Any
 
 from kcompat import progress
 from kcompat.escaping import shown
@@ -80,14 +82,77 @@ class DelayedBar:
                 self._bar.stop()
 
 
-@contextmanager
-def progress_on_terminal(delay: float = DELAY) -> Iterator[None]:
-    """Progress of the block on stderr, when stderr is a terminal."""
-    from rich.console import Console
+class DelayedLines:
+    """A :class:`kcompat.progress.Sink` that writes each step as one plain line once
+    ``delay`` seconds have passed (the step then under way first): no cursor movement,
+    no colour, for ``--color never``."""
 
-    console = Console(stderr=True, highlight=False, markup=False, emoji=False)
-    if not console.is_terminal:
+    def __init__(self, stream: IO[str], delay: float = DELAY) -> None:
+        self._stream = stream
+        self._current: str | None = None
+        self._lock = threading.Lock()
+        self._shown = False
+        self._closed = False
+        self._timer = threading.Timer(delay, self._show)
+        self._timer.daemon = True
+
+    def step(self, description: str, total: int | None) -> None:
+        with self._lock:
+            self._current = shown(description)
+            if self._shown:
+                self._write(self._current)
+
+    def advance(self, count: int) -> None:
+        pass  # counts would need the cursor: the steps say enough
+
+    def _show(self) -> None:
+        with self._lock:
+            if self._closed:
+                return
+            self._shown = True
+            if self._current is not None:
+                self._write(self._current)
+
+    def _write(self, description: str) -> None:
+        try:
+            self._stream.write(f"kcompat: {description}...\n")
+            self._stream.flush()
+        except (OSError, ValueError):
+            pass  # the terminal went away: progress is no reason to fail
+
+    def __enter__(self) -> DelayedLines:
+        self._timer.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._timer.cancel()
+        with self._lock:
+            self._closed = True
+
+
+@contextmanager
+def progress_on_terminal(color: str = "auto", delay: float = DELAY) -> Iterator[None]:
+    """Progress of the block on stderr, when stderr is a terminal; ``color`` is
+    ``--color``'s value."""
+    import os
+    import sys
+
+    if not sys.stderr.isatty():
         yield
         return
-    with DelayedBar(console, delay) as bar, progress.reporting(bar):
+    sink: DelayedBar | DelayedLines
+    if color == "never":
+        sink = DelayedLines(sys.stderr, delay)
+    else:
+        from rich.console import Console
+
+        console = Console(
+            stderr=True,
+            highlight=False,
+            markup=False,
+            emoji=False,
+            no_color="NO_COLOR" in os.environ and color != "always",
+        )
+        sink = DelayedBar(console, delay)
+    with sink, progress.reporting(sink):
         yield

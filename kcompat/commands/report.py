@@ -14,17 +14,19 @@ from kcompat.app import app
 def report(
     audit_dir: Annotated[
         Path,
-        typer.Argument(help="The --out directory of kcompat history or kcompat corpus verify."),
+        typer.Argument(help="The --out directory of kcompat history, corpus verify or strands."),
     ],
     output: Annotated[
         Path, typer.Option("--output", "-o", help="The HTML file to write (e.g. audit.html).")
     ],
 ) -> None:
     """Write an audit as one HTML file: timeline plot, broken messages, every finding."""
+    from kcompat.auditreport.load import STRANDS
     from kcompat.auditreport.render import report_from_directory
 
     audit, size = report_from_directory(audit_dir, output)
+    what = "commit and client pairs stranded" if audit.kind == STRANDS else "findings"
     typer.echo(
-        f"{output}: report of {len(audit.findings)} findings ({size / 1e6:.1f} MB), "
+        f"{output}: report of {len(audit.findings)} {what} ({size / 1e6:.1f} MB), "
         "one file, nothing fetched when viewed"
     )

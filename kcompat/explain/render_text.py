@@ -71,37 +71,25 @@ def picture(explanations: Sequence[Explanation], view: View) -> Picture:
 
 
 def render(
-    explanations: Sequence[Explanation],
-    *,
-    width: int,
-    ascii_only: bool = False,
-    one_block: bool = False,
+    explanations: Sequence[Explanation], *, width: int, ascii_only: bool = False
 ) -> list[RenderableType]:
-    """Everything to print, in order; the caller's console decides colour. ``one_block``
-    draws each matrix whole (for an HTML page, which scrolls), not cut to ``width``."""
+    """Everything to print, in order; the caller's console decides colour."""
     out: list[RenderableType] = []
     for number, item in enumerate(explanations):
         if number:
             out.append(Text(""))
-        out.extend(
-            render_one(
-                item, width=max(width, MIN_WIDTH), ascii_only=ascii_only, one_block=one_block
-            )
-        )
+        out.extend(render_one(item, width=max(width, MIN_WIDTH), ascii_only=ascii_only))
     return [shown_text(item) if isinstance(item, Text) else item for item in out]
 
 
-def render_one(
-    item: Explanation, *, width: int, ascii_only: bool, one_block: bool = False
-) -> list[RenderableType]:
-    out: list[RenderableType] = [*_header(item, ascii_only)]
+def render_one(item: Explanation, *, width: int, ascii_only: bool) -> list[RenderableType]:
+    out: list[RenderableType] = [*_header(item, ascii_only, width)]
     if item.grammar is not None:
         out.append(Text(""))
         out.extend(_grammar(item.grammar, width))
         return out
     out.append(Text(""))
-    matrix_width = 1_000_000 if one_block else width
-    out.extend(_matrix_blocks(item.matrix, matrix_width, ascii_only, item.against is not None))
+    out.extend(_matrix_blocks(item.matrix, width, ascii_only, item.against is not None))
     out.append(_legend(ascii_only, item.against is not None, width))
     out.append(Text(""))
     out.extend(_timelines(item, width))
@@ -112,18 +100,31 @@ def render_one(
 
 
 # -- header -------------------------------------------------------------------------------
-def _header(item: Explanation, ascii_only: bool) -> list[Text]:
+def _header(item: Explanation, ascii_only: bool, width: int) -> list[Text]:
     message = item.message
     dot = " | " if ascii_only else " · "
     first = Text()
     first.append(message.name or "(unnamed)", style="bold")
     first.append(dot + dot.join(item.kind_facts()), style="cyan")
-    lines = [first, Text(item.path, style="dim"), Text(dot.join(item.version_facts()))]
+    facts = _between_facts(item.version_facts(), dot, width)
+    lines = [first, Text(item.path, style="dim"), *(Text(line) for line in facts)]
     against = item.against
     if against is not None:
         where = f" ({against.base_path})" if against.base_path else " (not there: a new message)"
         line = Text(f"changes since {against.base_label}{where} in {against.head_label}")
         lines.append(Text(line.plain, style="bold"))
+    return lines
+
+
+def _between_facts(facts: Sequence[str], dot: str, width: int) -> list[str]:
+    """Facts joined by ``dot`` in lines of at most ``width``, broken only between facts:
+    "listeners zkBroker, broker, controller" is never cut inside its list."""
+    lines: list[str] = []
+    for fact in facts:
+        if lines and len(lines[-1]) + len(dot) + len(fact) <= width:
+            lines[-1] += dot + fact
+        else:
+            lines.append(fact)
     return lines
 
 
@@ -329,31 +330,47 @@ def _grammar(grammar: Grammar, width: int) -> list[RenderableType]:
     names = ["  " * row.depth + row.name for row in grammar.rows]
     name_w = max(min(max((len(n) for n in names), default=5), _MAX_LABEL), len("field"))
     size_w = max(max((len(r.size) for r in grammar.rows), default=5), len("bytes"))
-    # the type column is whole unless that leaves the notes less than _MIN_NOTES columns
+    # the type column is whole unless that leaves the notes less than _MIN_NOTES columns;
+    # a type wider than its column wraps between its words (never cut: "COMPACT_ARRAY[STRUCT
+    # MetadataResponseBroker]" on two lines); only a word wider than the room is folded
+    # the notes go under the type when even the type's longest word leaves them too little
     room_for_type = width - name_w - size_w - 3 * _GAP - 1 - _MIN_NOTES
-    longest = max((len(r.wire) for r in grammar.rows), default=4)
-    wire_w = max(min(longest, room_for_type), len("type"))
+    fitting = max((len(r.wire) for r in grammar.rows if len(r.wire) <= room_for_type), default=4)
+    longest_word = max((len(w) for r in grammar.rows for w in r.wire.split()), default=4)
+    widest = max(width - name_w - size_w - 2 * _GAP, len("type"))  # the type with no notes
+    wire_w = max(fitting, min(longest_word, widest), len("type"))
     gap = " " * _GAP
-    head = f"{_fit('field', name_w)}{gap}{_fit('type', wire_w)}{gap}{'bytes'.rjust(size_w)}"
-    out.append(Text(head + gap + " notes", style="bold"))
     left_w = name_w + wire_w + size_w + 2 * _GAP
+    notes_below = width - left_w - _GAP - 1 < _MIN_NOTES
+    head = f"{_fit('field', name_w)}{gap}{_fit('type', wire_w)}{gap}{'bytes'.rjust(size_w)}"
+    out.append(Text(head + ("" if notes_below else gap + " notes"), style="bold"))
     for row, name in zip(grammar.rows, names, strict=True):
-        left = Text(_fit(name, name_w), style="" if row.path else "dim")
-        left.append(gap + _fit(row.wire, wire_w), style="cyan" if row.tag is not None else "")
-        left.append(gap + row.size.rjust(size_w))
-        if not row.notes:
-            out.append(left)
-            continue
-        parts = _cell_lines(row.notes, width - left_w - _GAP - 1)
-        left.append(gap + " " + parts[0])
-        out.append(left)
-        out.extend(Text(" " * (left_w + _GAP + 1) + part) for part in parts[1:])
+        wires = _cell_lines(row.wire, wire_w)
+        beside = [] if notes_below or not row.notes else _cell_lines(row.notes, width - left_w - 2)
+        style = "cyan" if row.tag is not None else ""
+        for number in range(max(len(wires), len(beside))):
+            first = number == 0
+            line = Text(_fit(name if first else "", name_w), style="" if row.path else "dim")
+            wire = wires[number] if number < len(wires) else ""
+            line.append(gap + _fit(wire, wire_w), style=style)
+            line.append(gap + (row.size if first else "").rjust(size_w))
+            if number < len(beside):
+                line.append(gap + " " + beside[number])
+            line.rstrip()
+            out.append(line)
+        if notes_below and row.notes:
+            indent = " " * (name_w + _GAP)
+            below = _cell_lines(row.notes, width - len(indent))
+            out.extend(Text(indent + part, style="dim") for part in below)
     return out
 
 
 def _cell_lines(text: str, room: int) -> list[str]:
-    """``text`` wrapped to a column of ``room`` (long words cut), never wider."""
-    return textwrap.wrap(text, width=max(room, 1), break_on_hyphens=False) or [""]
+    """``text`` wrapped to a column of ``room`` between words (a word wider than the
+    column folded, not cut), never wider."""
+    room = max(room, 1)
+    lines = textwrap.wrap(text, width=room, break_on_hyphens=False, break_long_words=False)
+    return [line[i : i + room] for line in lines for i in range(0, len(line), room)] or [""]
 
 
 # -- findings -----------------------------------------------------------------------------

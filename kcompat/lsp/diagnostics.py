@@ -9,13 +9,16 @@ editor underlines a word, not a whole block.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import cache
+from importlib import resources
+from pathlib import Path
 
 from lsprotocol import types
 
 from kcompat.escaping import shown
 from kcompat.findings import Finding, Severity
 from kcompat.lsp.documents import Parsed
-from kcompat.report.sarif import HELP_URI
+from kcompat.provenance import installed
 
 SOURCE = "kcompat"
 
@@ -24,6 +27,21 @@ _SEVERITY = {
     Severity.WARNING: types.DiagnosticSeverity.Warning,
     Severity.INFO: types.DiagnosticSeverity.Information,
 }
+
+
+@cache
+def rule_link(rule_id: str) -> str:
+    """A rule's page for the diagnostic's link: in kcompat's repository at the commit pip
+    installed it from; else (a checkout, an editable install) the page shipped with it,
+    which is the running version's own."""
+    origin = installed()
+    if origin.ref is None:
+        page = resources.files("kcompat").joinpath(f"data/rules/{rule_id}.md")
+        try:
+            return Path(str(page)).resolve(strict=True).as_uri()
+        except (OSError, RuntimeError):
+            pass  # not a file on disk (a zip): the repository's page
+    return origin.rule_page(rule_id)
 
 
 def finding_range(finding: Finding, parsed: Parsed) -> types.Range:
@@ -66,7 +84,7 @@ def diagnostic(finding: Finding, parsed: Parsed) -> types.Diagnostic:
         message="\n".join(lines),
         severity=severity,
         code=finding.rule,
-        code_description=types.CodeDescription(href=HELP_URI.format(finding.rule)),
+        code_description=types.CodeDescription(href=rule_link(finding.rule)),
         source=SOURCE,
         data={"rule": finding.rule, "hint": finding.hint},
     )

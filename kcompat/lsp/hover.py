@@ -33,16 +33,32 @@ VERSION_KEYS = frozenset(
         "taggedVersions",
     }
 )
-#: ASCII punctuation: CommonMark lets a backslash make any of it literal.
-_PUNCTUATION = re.compile(r"([!-/:-@\[-`{-~])")
+#: What Markdown acts on inside a line (CommonMark and GitHub's extensions): a backslash
+#: escape, a code span, emphasis, a link or an image, raw HTML or an entity, a
+#: strikethrough, a table's pipe; ``_`` only outside a word (``snake_case`` emphasises
+#: nothing). The rest (``.``, ``,``, ``-``, ``:`` ...) stays as written: a client that
+#: shows hovers as plain text shows no backslashes there.
+_INLINE = re.compile(r"[\\`*\[\]<>&~|!]|(?<![0-9A-Za-z])_|_(?![0-9A-Za-z])")
+#: What Markdown acts on at the start of a paragraph: a heading, a list item, a quote, a
+#: setext underline or a thematic break, an ordered list's ``1.``.
+_LINE_START = re.compile(r"^(?:[#>+=-]|\d{1,9}(?=[.)]))")
+#: An autolink's start (``scheme://``, ``www.``): a zero-width space breaks it, unseen.
+_AUTOLINK = re.compile(r"(?<=\w)(?=://)|(?i:\bwww)(?=\.)")
 #: Releases listed by name in a hover before the rest are counted.
 _SHOWN_RELEASES = 3
 
 
 def text(words: str) -> str:
-    """Text from a spec as literal Markdown: no link, image, HTML or emphasis can come
-    of it (every ASCII punctuation mark escaped), nor a raw control character."""
-    return _PUNCTUATION.sub(r"\\\1", shown(words))
+    """Text from a spec as literal Markdown: no link, image, HTML or emphasis can come of
+    it, nor a raw control character; only what Markdown would act on is escaped."""
+    escaped = _INLINE.sub(lambda m: "\\" + m.group(), shown(words))
+    start = _LINE_START.match(escaped)
+    if start is not None:  # "1." gets its dot escaped, "#" itself
+        end = start.end()
+        escaped = (
+            f"{escaped[:end]}\\{escaped[end:]}" if start.group()[0].isdigit() else "\\" + escaped
+        )
+    return _AUTOLINK.sub(lambda m: m.group() + "\u200b", escaped)
 
 
 def hover_text(parsed: Parsed, spot: Spot, shipping: Shipping) -> str | None:

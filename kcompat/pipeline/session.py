@@ -31,8 +31,10 @@ def require_spark(java: bool = True) -> None:
     try:
         import pyspark  # noqa: F401
     except ImportError:
+        from kcompat.provenance import installed
+
         raise UsageError(
-            "pyspark is not installed: pip install 'kcompat[spark]' (needs Java 17+)"
+            f"pyspark is not installed: {installed().install_line('spark')} (needs Java 17+)"
         ) from None
     if java and not _under_spark_submit():
         java_home = os.environ.get("JAVA_HOME")
@@ -201,9 +203,11 @@ def require_connect() -> None:
 
         check_dependencies()
     except Exception as err:  # pyspark's PySparkImportError names the missing library
+        from kcompat.provenance import installed
+
         raise UsageError(
             f"Spark Connect needs its client libraries ({one_line(err) or type(err).__name__}): "
-            "pip install 'kcompat[spark]'"
+            f"{installed().install_line('spark')}"
         ) from None
 
 

@@ -18,10 +18,10 @@ from collections import Counter
 
 from kcompat.escaping import shown, shown_lines
 from kcompat.findings import Finding, Severity
+from kcompat.provenance import UNPINNED, Provenance
 from kcompat.report.document import Report, plural, status
 from kcompat.report.links import SourceLinks
 
-HELP_URI = "https://github.com/kcompat/kcompat/blob/main/rules/{}.md"
 #: GitHub's limit for a comment body is 65,536 characters; keep a margin for a marker.
 BUDGET = 65_000
 _ICON = {Severity.ERROR: "🔴", Severity.WARNING: "🟡", Severity.INFO: "🔵"}
@@ -84,18 +84,21 @@ def render_markdown(
     rest: str = "",
     links: SourceLinks | None = None,
     config: bool = True,
+    pages: Provenance = UNPINNED,
 ) -> str:
     """The whole report if it fits ``budget`` characters, else errors first and a line
     saying what was left out (``rest`` says where to get it all); ``links`` name the
     commits and link each location to its line at HEAD; with ``config``, what the
-    change's own configuration hides opens it (the Action gives that its own section)."""
+    change's own configuration hides opens it (the Action gives that its own section);
+    ``pages``: the kcompat whose rule pages the rule IDs link to (the Action's pinned
+    commit; else ``main``)."""
     from kcompat.report.config_section import config_section
 
     head = _header(report, links) + (config_section(report) if config else [])
     if not report.findings:
         return "\n".join(head)
     ordered = report.by_severity()
-    rules = _rule_table(report)
+    rules = _rule_table(report, pages)
     rows: list[str] = []
     blocks: list[str] = []
     size = len("\n".join([*head, *rules])) + 200  # the table header and the last line
@@ -152,14 +155,14 @@ def _header(report: Report, links: SourceLinks | None = None) -> list[str]:
     return lines
 
 
-def _rule_table(report: Report) -> list[str]:
+def _rule_table(report: Report, pages: Provenance) -> list[str]:
     per_rule = Counter((f.rule, f.severity, status(f)) for f in report.findings)
     lines = ["| rule | severity | count |", "|---|---|---|"]
     for (rule_id, severity, why), n in sorted(
         per_rule.items(), key=lambda kv: (-kv[0][1], kv[0][2], kv[0][0])
     ):
         label = f"{severity.label} ({why})" if why else severity.label
-        lines.append(f"| [{code(rule_id)}]({HELP_URI.format(rule_id)}) | {label} | {n} |")
+        lines.append(f"| [{code(rule_id)}]({pages.rule_page(rule_id)}) | {label} | {n} |")
     return lines
 
 

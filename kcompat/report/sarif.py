@@ -8,11 +8,13 @@ from typing import Any
 from kcompat import __version__
 from kcompat.escaping import json_safe
 from kcompat.findings import Severity
+from kcompat.provenance import Provenance
 from kcompat.report.document import Report, details, distinct_fingerprints, status
 from kcompat.rules.registry import get_rule
 
 _LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
-HELP_URI = "https://github.com/kcompat/kcompat/blob/main/rules/{}.md"
+#: Where the rule pages are (a SARIF file is read anywhere, long after: ``main``'s).
+_PAGES = Provenance()
 
 
 def render_sarif(report: Report) -> str:
@@ -25,7 +27,7 @@ def render_sarif(report: Report) -> str:
         entry: dict[str, Any] = {
             "id": rule_id,
             "name": rule_id,
-            "helpUri": HELP_URI.format(rule_id),
+            "helpUri": _PAGES.rule_page(rule_id),
         }
         if meta is not None:
             entry["shortDescription"] = {"text": meta.summary}

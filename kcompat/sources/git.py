@@ -37,7 +37,13 @@ from kcompat.sources.gitcmd import (
     refused_at,
     run,
 )
-from kcompat.sources.githints import SHALLOW_HINT, access_problem, fetch_hint, near_misses
+from kcompat.sources.githints import (
+    SHALLOW_HINT,
+    access_problem,
+    fetch_hint,
+    missing_remote_branch,
+    near_misses,
+)
 from kcompat.sources.gitrefs import Refs
 from kcompat.sources.gittables import (
     SHA,
@@ -170,17 +176,54 @@ class GitRepo(Refs):
             raise UsageError(f"invalid revision {rev!r}")
         sha = self._commit(rev) or ""
         if not SHA.match(sha):
-            near, sure = near_misses(rev, self._ref_names())
-            hint = fetch_hint(rev, self._remote_names, self.shallow) if not sure else ""
-            if near and sure:
-                raise UsageError(f"unknown revision {rev!r} in {self.root}; did you mean {near}?")
-            if near:
-                raise UsageError(
-                    f"unknown revision {rev!r} in {self.root}; did you mean {near}? "
-                    f"(if not, {hint})"
-                )
-            raise UsageError(f"unknown revision {rev!r} in {self.root}; {hint}")
+            raise UsageError(f"unknown revision {rev!r} in {self.root}; {self.missing(rev)}")
         return sha
+
+    def missing(self, rev: str, *, maybe_folder: bool = False) -> str:
+        """What to do about a revision that is not here: the refs it comes close to, a
+        remote's branch that is not there (and its default branch), or the fetch (only
+        in case it is a revision, when ``rev`` may as well be a mistyped folder)."""
+        remote, _, branch = rev.partition("/")
+        if branch and remote in self._remote_names and self._fetches_every_branch(remote):
+            prefix = f"refs/remotes/{remote}/"
+            tracked = [
+                ref.removeprefix(prefix)
+                for ref in self._ref_names()
+                if ref.startswith(prefix) and ref != f"{prefix}HEAD"
+            ]
+            if tracked:  # fetched at least once: it knows every branch the remote had
+                return missing_remote_branch(remote, branch, tracked, self._default_branch(remote))
+        near, sure = near_misses(rev, self._ref_names())
+        if near and sure:
+            return f"did you mean {near}?"
+        hint = fetch_hint(rev, self._remote_names, self.shallow, maybe=maybe_folder)
+        if near:
+            return (
+                f"did you mean {near}? ({hint})"
+                if maybe_folder
+                else (f"did you mean {near}? (if not, {hint})")
+            )
+        return hint
+
+    def _fetches_every_branch(self, remote: str) -> bool:
+        """Whether ``git fetch REMOTE`` brings all its branches (a full clone), not one
+        (``--single-branch``, a CI checkout of one ref)."""
+        try:
+            specs = run(self.handle.git, ["config", "--get-all", f"remote.{remote}.fetch"])
+        except GitFailed:
+            return False
+        return any(
+            spec.lstrip("+").startswith(f"refs/heads/*:refs/remotes/{remote}/*")
+            for spec in specs.split()
+        )
+
+    def _default_branch(self, remote: str) -> str | None:
+        """The branch ``REMOTE/HEAD`` points at (what ``git clone`` checked out), if set."""
+        try:
+            ref = run(self.handle.git, ["symbolic-ref", "--quiet", f"refs/remotes/{remote}/HEAD"])
+        except GitFailed:
+            return None
+        return ref.strip().removeprefix(f"refs/remotes/{remote}/") or None
 
     def is_revision(self, text: str) -> bool:
         """Whether ``text`` names a commit here (no error when it does not)."""

@@ -36,6 +36,20 @@ def access_problem(root: Path, stderr: str) -> str:
     return f"{root}: git cannot read this repository: {detail}"
 
 
+#: Characters a typing hand or eye confuses (``3.7.O`` for ``3.7.0``): read as their
+#: twins when ranking close spellings.
+_CONFUSABLE = str.maketrans({"O": "0", "o": "0", "l": "1", "I": "1", "S": "5"})
+
+
+def _closeness(typed: str, name: str) -> tuple[float, float]:
+    """How close ``name`` is to what was typed: look-alike characters first (``3.7.0``
+    before ``3.7.1`` for ``3.7.O``), then the plain spelling."""
+    alike = difflib.SequenceMatcher(
+        None, typed.translate(_CONFUSABLE), name.translate(_CONFUSABLE)
+    ).ratio()
+    return alike, difflib.SequenceMatcher(None, typed, name).ratio()
+
+
 def near_misses(rev: str, refs: Iterable[str]) -> tuple[str, bool]:
     """Refs (full names) the user probably meant by ``rev``, and whether they surely did:
     ``origin/3.7`` and tag ``3.7.0`` for ``3.7`` (a branch only a remote has, the first
@@ -54,20 +68,48 @@ def near_misses(rev: str, refs: Iterable[str]) -> tuple[str, bool]:
         key=release_order,
     )[:1]
     sure = exact + line
-    chosen = sure or difflib.get_close_matches(rev, list(named), n=3, cutoff=0.75)
+    close = difflib.get_close_matches(rev, list(named), n=3, cutoff=0.75)
+    chosen = sure or sorted(close, key=lambda name: _closeness(rev, name), reverse=True)
     return " or ".join(f"{name} ({named[name]})" for name in chosen), bool(sure)
 
 
-def fetch_hint(rev: str, remotes: Sequence[str], shallow: bool) -> str:
-    """The exact command that would make ``rev`` available."""
+def missing_remote_branch(
+    remote: str, branch: str, tracked: Sequence[str], default: str | None
+) -> str:
+    """What to say of ``REMOTE/BRANCH`` when this clone fetches every branch of
+    ``remote`` and had none of that name at its last fetch (``origin/main`` in a clone
+    of a repository whose default branch is trunk): the branches it does have that come
+    close, or the remote's default branch, and the fetch only in case it is new."""
+    close = difflib.get_close_matches(branch, list(tracked), n=2, cutoff=0.75)
+    if default and default != branch and default not in close:
+        close.append(default)
+    names = [
+        f"{remote}/{name} ({remote}'s default branch)" if name == default else f"{remote}/{name}"
+        for name in close
+    ]
+    told = f"{remote} had no branch {branch!r} at the last fetch"
+    fetch = f"(if it is new there: git fetch {remote} {branch})"
+    if names:
+        return f"{told}; did you mean {' or '.join(names)}? {fetch}"
+    return f"{told} {fetch}"
+
+
+def fetch_hint(rev: str, remotes: Sequence[str], shallow: bool, *, maybe: bool = False) -> str:
+    """The exact command that would make ``rev`` available; ``maybe``: ``rev`` may as
+    well be a mistyped folder, so the fetch is only in case it is a revision."""
+    fetch, tag = (
+        ("if it is a branch not fetched yet:", "if it is a tag not fetched yet:")
+        if maybe
+        else ("fetch it first:", "fetch the tag first:")
+    )
     if "/" in rev:
         remote, _, branch = rev.partition("/")
         if remote in remotes:
-            return f"fetch it first: git fetch {remote} {branch}"
+            return f"{fetch} git fetch {remote} {branch}"
     if re.fullmatch(r"v?\d+(\.\d+)*", rev):
-        return f"fetch the tag first: git fetch {remotes[0] if remotes else 'origin'} tag {rev}"
+        return f"{tag} git fetch {remotes[0] if remotes else 'origin'} tag {rev}"
     if shallow:
-        return SHALLOW_HINT
+        return f"if it is a revision: {SHALLOW_HINT}" if maybe else SHALLOW_HINT
     if remotes:
-        return f"fetch it first: git fetch {remotes[0]} {rev}"
+        return f"{fetch} git fetch {remotes[0]} {rev}"
     return "check the name with: git log --oneline --all"

@@ -44,12 +44,13 @@ _Found = TypeVar("_Found", bound=_Named)
 
 
 #: What releases shipped of one message: versions, first releases, first deprecations,
-#: and the (release, text) pairs behind each version.
+#: the (release, text) pairs behind each version, and what each release offers of it.
 _Releases = tuple[
     Versions,
     tuple[tuple[int, str], ...],
     tuple[tuple[int, str], ...],
     dict[int, tuple[tuple[str, ReleaseText], ...]],
+    tuple[tuple[str, str], ...],
 ]
 
 
@@ -246,7 +247,7 @@ class TagReleases:
         and the first release of each, the layouts of the ``changed`` versions (all of
         them when not given; a comparison only asks about the versions it changes) and,
         given BASE's message, the first release that shipped BASE's layout of each."""
-        versions, first, deprecated, carriers = self._releases_of(path, name, tuple(tags))
+        versions, first, deprecated, carriers, offers = self._releases_of(path, name, tuple(tags))
         layouts: dict[tuple[int, str], str] = {}
         base_first: dict[int, str] = {}
         base_last: dict[int, str] = {}
@@ -271,6 +272,7 @@ class TagReleases:
                 (v, releases[-1][0]) for v, releases in sorted(carriers.items()) if releases
             ),
             base_last=tuple(sorted(base_last.items())),
+            offers=offers,
         )
 
     def _since(
@@ -301,11 +303,13 @@ class TagReleases:
         first: dict[int, str] = {}
         deprecated: dict[int, str] = {}
         carriers: dict[int, list[tuple[str, ReleaseText]]] = {}
+        offers: list[tuple[str, str]] = []
         for tag in tags:
             at_tag = self.released_at(tag, path, name)
             if at_tag is None:
                 continue
             text, shipped = at_tag
+            offers.append((tag.name, str(shipped)))
             for version in shipped.clip(4096):
                 first.setdefault(version, tag.name)
                 carriers.setdefault(version, []).append((tag.name, text))
@@ -317,6 +321,7 @@ class TagReleases:
             tuple(sorted(first.items())),
             tuple(sorted(deprecated.items())),
             {v: tuple(c) for v, c in carriers.items()},
+            tuple(offers),
         )
         self._by_message[key] = found
         return found

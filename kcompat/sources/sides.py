@@ -37,11 +37,14 @@ def side_for(text: str, repo: GitRepo | None) -> SpecSource:
     neither: one line says how to choose (``./name`` or ``name^{commit}``). Files of a
     bare repository's own git directory (its ``HEAD``) are no user's paths.
     """
-    if _on_disk(text, repo) and repo is not None and repo.is_revision(text):
+    on_disk = _on_disk(text, repo)
+    if on_disk and repo is not None and repo.is_revision(text):
         raise UsageError(
             f"{text!r} is both a path and a revision: write ./{text} for the path or "
             f"{text}^{{commit}} for the revision"
         )
+    if not on_disk and repo is not None and _folder_or_revision(text, repo):
+        raise UsageError(_neither(text, repo))
     for parse in PARSERS:
         found = parse(text, repo)
         if found is not None:
@@ -50,6 +53,53 @@ def side_for(text: str, repo: GitRepo | None) -> SpecSource:
         f"{text}: not a directory, and not in a git repository to read a "
         "revision from (use --repo DIR)"
     )
+
+
+def _folder_or_revision(text: str, repo: GitRepo) -> bool:
+    """Whether ``text``, which names no file or folder, could have meant either: not
+    ``REV:path``, not a remote's branch (``origin/main``: a revision for sure), not a
+    revision here."""
+    if text.startswith("-") or any(c in text for c in ":\n\x00"):
+        return False  # REV:path, or no revision at all (refused as such)
+    if "/" in text and text.split("/", 1)[0] in repo.remotes():
+        return False
+    return not repo.is_revision(text)
+
+
+def _neither(text: str, repo: GitRepo) -> str:
+    """A side that names nothing: a mistyped folder as much as a revision not fetched. A
+    name written as a path (``./specs2``, ``../specs``, ``specs2/``, ``/abs``) is told
+    about folders only; another (``specs2``, ``3.7.O``, ``feature/x``) also about
+    revisions."""
+    said = f"{text!r} is neither a directory nor a revision"
+    folder = _close_folder(text)
+    if text.startswith(("./", "../", "/", "~")) or text.endswith("/"):
+        return f"{said}; did you mean {folder!r}?" if folder else f"{said}; check the path"
+    hint = repo.missing(text, maybe_folder=True)
+    if folder:
+        return f"{said} in {repo.root}; did you mean the directory {folder!r}? ({hint})"
+    return f"{said} in {repo.root}; {hint}"
+
+
+def _close_folder(text: str) -> str | None:
+    """The existing folder spelled most like ``text`` beside where it would be, written
+    as the user wrote it (``./specs`` for ``./specs2``), or None."""
+    import difflib
+
+    trailing = "/" if text.endswith("/") else ""
+    path = Path(text.rstrip("/") or "/")
+    parent = path.parent
+    try:
+        names = sorted(
+            p.name for p in parent.iterdir() if p.is_dir() and not p.name.startswith(".")
+        )
+    except OSError:
+        return None
+    close = difflib.get_close_matches(path.name, names, n=1, cutoff=0.6)
+    if not close:
+        return None
+    written = text.rstrip("/")
+    return written[: len(written) - len(path.name)] + close[0] + trailing
 
 
 def _on_disk(text: str, repo: GitRepo | None) -> bool:

@@ -27,6 +27,13 @@
     return node;
   }
 
+  // A cell that names its column: on a phone each row is a block that says what it holds.
+  function cell(label, className, text) {
+    var node = el("td", className, text);
+    node.setAttribute("data-label", label);
+    return node;
+  }
+
   function wanted() {
     var r = rule.value, s = severity.value, m = message.value.trim().toLowerCase();
     return data.groups.filter(function (g) {
@@ -38,10 +45,10 @@
   }
 
   function pairsCell(g) {
-    var cell = el("td");
+    var found = cell("found in", "found");
     var steps = g[STEPS];
     var shown = steps.slice(0, data.pairsShown).map(function (i) { return data.steps[i]; });
-    cell.appendChild(document.createTextNode(shown.join(", ")));
+    found.appendChild(document.createTextNode(shown.join(", ")));
     if (steps.length > data.pairsShown) {
       var more = el("details", "pairs");
       var summary = el("summary", null, "and " + (steps.length - data.pairsShown) + " more");
@@ -53,12 +60,12 @@
           }).join(", ")));
         }
       });
-      cell.appendChild(more);
+      found.appendChild(more);
     }
     if (g[COUNT] > steps.length) {
-      cell.appendChild(el("div", "where", g[COUNT] + " findings"));
+      found.appendChild(el("div", "where", g[COUNT] + " findings"));
     }
-    return cell;
+    return found;
   }
 
   function proofDetails(p) {
@@ -76,14 +83,14 @@
   function row(g) {
     var sev = data.severities[g[SEV]];
     var tr = el("tr", sev);
-    tr.appendChild(el("td", "severity", sev));
-    tr.appendChild(el("td", null, data.rules[g[RULE]]));
-    var name = el("td");
+    tr.appendChild(cell("severity", "severity", sev));
+    tr.appendChild(cell("rule", "rule", data.rules[g[RULE]]));
+    var name = cell("message and field", "subject");
     name.appendChild(el("div", "name", data.messages[g[MSG]]));
     if (g[FIELD]) { name.appendChild(el("div", "field", g[FIELD])); }
     tr.appendChild(name);
     tr.appendChild(pairsCell(g));
-    var finding = el("td");
+    var finding = cell("finding", "finding");
     finding.appendChild(el("div", "text", g[TEXT]));
     if (g[HINT]) { finding.appendChild(el("div", "hint", "hint: " + g[HINT])); }
     finding.appendChild(el("div", "where", g[WHERE] + (g[VERSIONS] ? " · versions " + g[VERSIONS] : "")));
@@ -101,9 +108,9 @@
     slice.forEach(function (g) { fragment.appendChild(row(g)); });
     if (!slice.length) {
       var empty = el("tr");
-      var cell = el("td", "empty", "no finding matches the filters");
-      cell.colSpan = 5;
-      empty.appendChild(cell);
+      var none = el("td", "empty", "no finding matches the filters");
+      none.colSpan = 5;
+      empty.appendChild(none);
       fragment.appendChild(empty);
     }
     body.replaceChildren(fragment);

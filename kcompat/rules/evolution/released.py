@@ -25,6 +25,7 @@ from typing import Any
 
 from kcompat.modes import ReleasedMode
 from kcompat.naming import release_order
+from kcompat.negotiation.negotiate import Span, api_label, strand_phrase, stranded_spans
 from kcompat.spec.model import Message
 from kcompat.spec.versions import Versions
 
@@ -55,6 +56,9 @@ class Shipped:
     # to such a version is judged against that release (see rules/evolution/judged.py).
     references: tuple[tuple[int, str], ...] = ()  # version -> its reference release
     texts: tuple[tuple[str, str, str], ...] = ()  # (release, path, spec text)
+    # What each release that has the message offers of it, in release order: for a
+    # request, what its clients send (the versions a change may leave them none of).
+    offers: tuple[tuple[str, str], ...] = ()  # (release, versions)
 
     def first_release(self, version: int) -> str | None:
         """The first release that shipped BASE's layout of ``version``, or (when that is
@@ -158,6 +162,32 @@ class Releases:
         ]
         return max(names, key=release_order) if names else None
 
+    def stranded(self, base: Message, head: Message) -> tuple[Span, ...] | None:
+        """The client releases a change to a request strands: those that could talk to
+        BASE (they share a version with its offered ones) and share none with HEAD's, as
+        spans of neighbours alike in their highest version; None when that is not known
+        (no release tags, or not a request)."""
+        if self.mode != TAGS or base.kind != "request" or head.kind != "request":
+            return None
+        before, after = base.released_versions, head.released_versions
+        clients = [
+            (release, offered)
+            for release, text in self.shipped_of(base.name).offers
+            if not ((offered := Versions.parse(text)) & before).empty
+        ]
+        return stranded_spans(clients, after)
+
+    def strand_phrase(self, base: Message, head: Message) -> str:
+        """What :meth:`stranded` says in words: ``clients of 2.2.0–2.6.3 can no longer
+        send ListOffsets (their highest version is 5)``, ``no client release is stranded``
+        when every release that sent it still shares a version, or "" when unknown."""
+        spans = self.stranded(base, head)
+        if spans is None:
+            return ""
+        if not spans:
+            return "no client release is stranded: each still shares a version with it"
+        return strand_phrase(api_label(head.name), spans)
+
     def describe(self) -> str:
         """One phrase for summaries: which versions this policy counts as released."""
         if self.mode != TAGS:
@@ -193,6 +223,7 @@ class Releases:
                         [list(x) for x in s.base_last],
                         [list(r) for r in s.references],
                         [list(t) for t in s.texts],
+                        [list(o) for o in s.offers],
                     ]
                     for name, s in sorted(self.shipped.items())
                 },
@@ -214,6 +245,7 @@ class Releases:
                 tuple((int(v), str(r)) for v, r in base_last),
                 tuple((int(v), str(r)) for v, r in references),
                 tuple((str(r), str(p), str(t)) for r, p, t in texts),
+                tuple((str(r), str(v)) for r, v in offers),
             )
             for name, (
                 versions,
@@ -225,6 +257,7 @@ class Releases:
                 base_last,
                 references,
                 texts,
+                offers,
             ) in data["shipped"].items()
         }
         return Releases(

@@ -28,7 +28,7 @@ def lowest_version_raised(pair: MessagePair, report: Reporter, context: DiffCont
             "validVersions",
             f"{pair.head.name} no longer supports {_released(dropped)} "
             f"(lowest version raised from {pair.base.valid_versions.lowest} to "
-            f"{head_valid.lowest})",
+            f"{head_valid.lowest}){_cost(pair, context)}",
             versions=str(dropped),
             hint="deprecate them first (deprecatedVersions) and remove them in a later "
             "release, as a KIP says; or set "
@@ -51,7 +51,7 @@ def released_version_removed(pair: MessagePair, report: Reporter, context: DiffC
             pair.base.node,
             "validVersions",
             f"{_released(gone)} of {pair.head.name} {verb} removed "
-            f"(validVersions {pair.base.valid_versions} -> {head_valid})",
+            f"(validVersions {pair.base.valid_versions} -> {head_valid}){_cost(pair, context)}",
             versions=str(gone),
             hint="released versions are permanent; fix mistakes in a new version",
         )
@@ -73,7 +73,7 @@ def deprecated_version_removed(pair: MessagePair, report: Reporter, context: Dif
             pair.head.node,
             f"{pair.head.name} drops {_released(versions)}, deprecated {where} "
             "(deprecatedVersions): removing them is the documented way, but their clients "
-            "can no longer use them",
+            f"can no longer use them{_cost(pair, context)}",
             key="validVersions",
             base=pair.base.node,
             base_key="deprecatedVersions"
@@ -82,6 +82,13 @@ def deprecated_version_removed(pair: MessagePair, report: Reporter, context: Dif
             versions=str(versions),
             hint="make sure the release notes and the KIP announce the removal",
         )
+
+
+def _cost(pair: MessagePair, context: DiffContext) -> str:
+    """What a removal costs in releases (``; clients of 2.2.0–2.6.3 can no longer send
+    ListOffsets (their highest version is 5)``), when the release tags tell."""
+    phrase = context.releases.strand_phrase(pair.base, pair.head)
+    return f"; {phrase}" if phrase else ""
 
 
 def _undeprecated(pair: MessagePair, context: DiffContext, versions: Versions) -> Versions:

@@ -18,7 +18,7 @@ from kcompat.rules.lint.scopes import written_objects
 from kcompat.rules.registry import Category
 from kcompat.spec.jackson import scalar_text
 from kcompat.spec.load import JArray, JObject, Position
-from kcompat.spec.model import Memo
+from kcompat.spec.model import MESSAGE_KINDS, Memo
 from kcompat.spec.specfile import SpecFile
 
 #: Keys of the unshipped draft syntax: the draft-syntax rule explains them with a migration hint.
@@ -132,7 +132,7 @@ def missing_key(spec: SpecFile, report: Reporter) -> None:
                     report(
                         obj,
                         f"{_owner(kind, obj)} has no {key!r}",
-                        hint=_MISSING_HINTS.get(key, ""),
+                        hint=_missing_hint(kind, key, obj),
                     )
         elif error.validator == "anyOf" and not error.path and kind == "field":
             report(obj, f"{_owner(kind, obj)} has no 'versions'", hint=_MISSING_HINTS["versions"])
@@ -173,6 +173,19 @@ _MISSING_HINTS = {
     "name": 'add "name": a CamelCase name',
     "fields": 'add "fields": [ ... ]',
 }
+
+
+def _missing_hint(kind: str, key: str, obj: JObject) -> str:
+    """How to add ``key``; a message's ``type`` is its kind, not a field's type (the name
+    says which kind when it ends in Request, Response or Header)."""
+    if kind != "message" or key != "type":
+        return _MISSING_HINTS.get(key, "")
+    kinds = ", ".join(MESSAGE_KINDS[:-1]) + f" or {MESSAGE_KINDS[-1]}"
+    name = obj.get("name")
+    for suffix in ("Request", "Response", "Header"):
+        if isinstance(name, str) and name.endswith(suffix) and len(name) > len(suffix):
+            return f'add "type": "{suffix.lower()}" (its name ends in {suffix}); the kinds: {kinds}'
+    return f'add "type": the kind of message, one of {kinds}'
 
 
 def _coercion(key: str | None, expected: Any, value: Any) -> str | None:

@@ -65,9 +65,11 @@ TYPED_KEYS = {
 
 
 def key_off_type(report: Reporter, path: str, field: Field, node: JObject, key: str) -> None:
-    """``key`` (of ``TYPED_KEYS``), set on field ``path`` whose type does not take it."""
+    """``key`` (of ``TYPED_KEYS``), set on field ``path`` whose type does not take it. A
+    type Kafka cannot parse is ``invalid-type``'s finding: what it would take is unknown,
+    so the key is no second finding of the same typo."""
     typed = TYPED_KEYS[key]
-    if field.type.text not in typed.types:
+    if field.type.is_valid and field.type.text not in typed.types:
         report(node, f"{path} is {field.type}; {typed.says}", key=key, hint=typed.hint)
 
 
@@ -225,8 +227,8 @@ def nullable_type_mismatch(scope: Scope, field: Field, node: JObject, report: Re
 def entity_type_mismatch(scope: Scope, field: Field, node: JObject, report: Reporter) -> None:
     """entityType does not match the field type (brokerId needs int32, ...)."""
     required = ENTITY_BASE_TYPES.get(field.entity_type or "")
-    if required is None:
-        return
+    if required is None or not field.type.is_valid:
+        return  # a type Kafka cannot parse is invalid-type's finding, not a second one
     base = field.type.base
     if base != required:
         report(

@@ -1,0 +1,1 @@
+"""``kcompat matrix``: which client release can talk to which broker release, API by API."""
