@@ -494,8 +494,8 @@ HOSTILE_VALUES: list[Any] = [["x"], {"a": 1}, ["\ud800"], "\udc80", [[[["deep"]]
 @pytest.mark.parametrize(
     ("mode", "expected"),
     [
-        (["transitive"], "not the summary of kcompat history or corpus verify"),
-        ({"a": 1}, "not the summary of kcompat history or corpus verify"),
+        (["transitive"], "not the summary of kcompat history, corpus verify or strands"),
+        ({"a": 1}, "not the summary of kcompat history, corpus verify or strands"),
     ],
 )
 def test_a_mode_that_is_no_string_is_one_line(tmp_path: Path, mode: Any, expected: str) -> None:
@@ -548,7 +548,7 @@ def test_surrogates_and_bad_text_in_findings(tmp_path: Path) -> None:
     run = run_cli(["report", str(audit), "-o", str(out)], tmp_path)
     assert run.code == 2
     assert run.stderr.strip().startswith(
-        f"kcompat: error: {audit / 'findings'}: a finding's text is not UTF-8 ("
+        f"kcompat: error: {audit / 'findings'}: a row's text is not UTF-8 ("
     )
 
 

@@ -158,7 +158,7 @@ def _strands(directory: Path, data: dict[str, Any]) -> AuditData:
         raise UsageError(f"{where}: not a strands summary ({_shown(err)}); rerun it") from None
     location = directory / "strandings"
     table = _parquet(location, {"commit_index", "client", "stranded", "count"})
-    rows = [row for row in table.to_pylist() if row["count"]]
+    rows = [row for row in _rows(table, location) if row["count"]]
     clients = set(summary.clients)
     for row in rows:
         index = row["commit_index"]
@@ -258,11 +258,17 @@ def read_findings(location: Path) -> list[dict[str, Any]]:
         raise UsageError(
             f"{location}: not kcompat findings (no column {', '.join(sorted(missing))})"
         )
+    return _rows(table, location)
+
+
+def _rows(table: Any, location: Path) -> list[dict[str, Any]]:
+    """A Parquet table's rows as dicts, lone surrogates escaped; one line when its text is
+    not UTF-8."""
     try:
         rows: list[dict[str, Any]] = table.to_pylist()
     except UnicodeDecodeError as err:
         raise UsageError(
-            f"{location}: a finding's text is not UTF-8 ({_reason(err)}); rerun the audit"
+            f"{location}: a row's text is not UTF-8 ({_reason(err)}); rerun the audit"
         ) from None
     return [escaped(row) for row in rows]
 
