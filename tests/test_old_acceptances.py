@@ -188,3 +188,19 @@ def test_the_action_reports_the_new_break_under_an_old_comment(tmp_path: Path) -
         assert f"({OLD})" not in text
         assert f"the ignore comment at {TALLY}:8" in text and "was already in BASE" in text
     assert json.dumps(done.outputs["errors"]) == '"2"'
+
+
+def test_an_old_entry_for_config_weakened_does_not_reach_a_new_weakening(tmp_path: Path) -> None:
+    """BASE makes a weakening an error, and holds an entry accepting the rule: written for
+    an earlier weakening, it accepts none of this change's."""
+    config = (
+        '[severity]\nconfig-weakened = "error"\n'
+        f'[[ignore]]\nrule = "config-weakened"\nreason = "{OLD}"\n'
+    )
+    base = {**_examples(), "kcompat.toml": config}
+    head = {**_retyped(base), "kcompat.toml": 'disable = ["field-type-changed"]\n' + config}
+    code, report = _diff(_repo(tmp_path, base, head))
+    assert code == 1
+    (weakened,) = [f for f in report["findings"] if f["rule"] == "config-weakened"]
+    assert (weakened["severity"], weakened["accepted"]) == ("error", None)
+    assert weakened["notes"][-1].startswith(f'[[ignore]] #1 ("{OLD}") was already in BASE')

@@ -98,7 +98,11 @@ def review_configuration(
     found = _weakening_findings(changes, counts, before.config, after.config)
     shown = listed(outcome.findings, outcome.baselined, blame)
     judge = replace(before.config, report_unused_ignores=False)  # its entries judge the specs'
-    review = finish(found, Finishing(config=judge, baseline=request.baseline))
+    # BASE's own entries accept none of this change's weakenings: each is new
+    settled = frozenset(before.config.ignore)
+    review = finish(
+        found, Finishing(config=judge, baseline=request.baseline, settled_entries=settled)
+    )
     return Review(
         Outcome(
             tuple(sorted([*shown, *review.findings], key=_order)),
