@@ -62,7 +62,8 @@ def main() -> int:
     seed = args.seed if args.seed is not None else random.randrange(1 << 32)
     rng = random.Random(seed)
     print(describe())
-    accepted, refused = [], Counter()
+    accepted: list[str] = []
+    refused: Counter[str] = Counter()
     for _ in range(args.patterns):
         pattern = "".join(rng.choice(_PIECES) for _ in range(rng.randint(1, 60)))
         try:

@@ -26,7 +26,7 @@ from kcompat.terminal import write_output
 if TYPE_CHECKING:
     from kcompat.config import ConfigChoice
     from kcompat.findings import Finding, Severity
-    from kcompat.report.document import Report
+    from kcompat.report.document import Overview, Report
     from kcompat.rules.runner import Outcome
 
 app = typer.Typer(
@@ -363,6 +363,7 @@ def report_findings(
     head: str | None = None,
     released: str = "",
     base_label: str = "BASE",
+    overview: Overview | None = None,
 ) -> NoReturn:
     """End a findings command (lint, diff, drift): its report at ``--level`` in the chosen
     format, then the exit status ``--fail-on`` (else the configured severity) gives."""
@@ -378,6 +379,7 @@ def report_findings(
         released=released,
         show_suppressed=options.show_suppressed,
         base_label=base_label,
+        overview=overview,
     )
     emit(report, fmt=options.fmt, color=options.color)
     raise typer.Exit(exit_status(outcome.findings, options.fail_on, configured_fail_on))

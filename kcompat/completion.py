@@ -64,10 +64,11 @@ def _spec_roots(ctx: Any) -> list[str]:
     if chosen:
         return chosen
     try:
-        from kcompat.config import configured_roots, load_config
+        from kcompat.config import load_config
         from kcompat.rules.registry import rule_categories
+        from kcompat.sources.spec_paths import SpecPaths
 
-        return configured_roots(load_config(None, rules=rule_categories)) or ["."]
+        return SpecPaths.of(load_config(None, rules=rule_categories)).roots() or ["."]
     except Exception:
         return ["."]
 

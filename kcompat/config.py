@@ -408,22 +408,6 @@ def _string_list(table: Mapping[str, Any], key: str, source: str, what: str) -> 
     return tuple(value)
 
 
-def configured_roots(config: Config) -> list[str]:
-    """The configured ``paths`` as paths to read, from the working directory (found, not
-    typed: shown so they open from here); one naming nothing is a ConfigError (it would
-    otherwise check nothing and pass)."""
-    import os
-
-    base = Path(config.root) if config.root else Path(".")
-    roots = [
-        os.path.relpath(base / p) if base.is_absolute() else str(base / p) for p in config.paths
-    ]
-    for path, root in zip(config.paths, roots, strict=True):
-        if not Path(root).exists():
-            raise ConfigError(f"{config.source}: paths: {path!r} names nothing in {base}; fix it")
-    return roots
-
-
 def _strings(value: Any, source: str, where: str) -> tuple[str, ...]:
     if isinstance(value, str):
         return (value,)

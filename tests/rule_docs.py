@@ -55,7 +55,8 @@ from kcompat.config import Config
 from kcompat.findings import Finding
 from kcompat.lint.check import lint_specs
 from kcompat.rules.registry import rule_categories
-from kcompat.sources.files import read_paths
+from kcompat.sources.reading import read_targets
+from kcompat.sources.sides import path_side
 from kcompat.spec.load import JObject, LoadError, parse_document
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -344,6 +345,6 @@ def lint_example(
                 config = load_config(explicit=target, rules=rule_categories)
             continue
         paths.append(str(target))
-    targets, context = read_paths(paths)
-    findings = lint_specs(targets, context, config)
+    read = read_targets([path_side(p) for p in paths])
+    findings = lint_specs(read.targets, read.context, config)
     return LintRun(findings, dict(files))

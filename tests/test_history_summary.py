@@ -8,7 +8,6 @@ import io
 import re
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 import pytest
 from rich.console import Console
@@ -17,6 +16,7 @@ from kcompat.errors import UsageError
 from kcompat.modes import HistoryMode, ReleasedMode
 from kcompat.pipeline.history_driver import HistoryResult, summarise
 from kcompat.pipeline.revisions import Comparison, releases
+from kcompat.report.columns import AuditRow, FindingRow, Pair
 from kcompat.report.history_summary import history_document
 from kcompat.report.tables import TableDocument
 from kcompat.sources.git import GitRepo
@@ -68,18 +68,25 @@ def test_releases_mode_honours_the_range(tagged: Path) -> None:
 
 
 def finding(
-    pair: int, head: str, base: str, rule: str, field: str, severity: str = "error"
-) -> dict[str, Any]:
-    return {
-        "pair_index": pair,
-        "head_label": head,
-        "base_label": base,
-        "rule": rule,
-        "severity": severity,
-        "message_name": "ShelfRequest",
-        "file": "specs/ShelfRequest.json",
-        "field_path": field,
-    }
+    pair: int,
+    head: str,
+    base: str,
+    rule: str,
+    field: str,
+    severity: str = "error",
+    message_name: str = "ShelfRequest",
+) -> AuditRow[Pair]:
+    return AuditRow(
+        FindingRow(
+            rule,
+            severity,
+            f"{rule} {field}",
+            message_name=message_name,
+            file="specs/ShelfRequest.json",
+            field_path=field,
+        ),
+        Pair(pair, base * 3, head * 3, base, head),
+    )
 
 
 FINDINGS = [
@@ -163,10 +170,9 @@ def _terminal(result: HistoryResult, width: int) -> list[str]:
 
 def _long_names() -> HistoryResult:
     found = [
-        {**finding(1, "4f1c2e9a7b3d", "1a2b3c4d5e6f", "field-removed", LONG_FIELD)},
-        {**finding(1, "4f1c2e9a7b3d", "1a2b3c4d5e6f", "field-removed", "MemberEpoch")},
+        finding(1, "4f1c2e9a7b3d", "1a2b3c4d5e6f", "field-removed", name, "error", LONG_MESSAGE)
+        for name in (LONG_FIELD, "MemberEpoch")
     ]
-    found = [{**f, "message_name": LONG_MESSAGE} for f in found]
     comparisons = [Comparison(1, "1a2b3c4d5e6f", "4f1c2e9a7b3d", "1a2b", "4f1c")]
     summary = summarise(found, comparisons, HistoryMode.CONSECUTIVE, ReleasedMode.TAGS)
     introduced = tuple(replace(e, subject=SUBJECT) for e in summary.introduced or ())

@@ -160,7 +160,8 @@ def test_a_blob_is_read_only_up_to_the_cap_and_the_next_read_still_works(specs: 
 
 
 def test_an_oversized_spec_at_a_revision_is_one_finding(specs: Path) -> None:
-    (specs / "Huge.json").write_bytes(b'{"apiKey": 1' + b" " * (MAX_BYTES + 10) + b"}")
+    huge = b'{"apiKey": 1, "validVersions": "0"' + b" " * (MAX_BYTES + 10) + b"}"
+    (specs / "Huge.json").write_bytes(huge)
     git(specs, "add", "-A")
     git(specs, "commit", "-q", "-m", "huge")
     run = run_kcompat("diff", "HEAD~", "HEAD", cwd=specs)

@@ -515,6 +515,25 @@ def test_not_a_spec_and_unsaved_buffers(folder: Path) -> None:
     run(session)
 
 
+def test_a_template_beside_the_specs_is_no_spec(folder: Path) -> None:
+    """An API-doc template (a .json file with ``{{placeholders}}``: not JSON, and never a
+    spec) gets no diagnostics when opened, and the folder's lint leaves it out; a broken
+    spec, whose text names validVersions, is still one."""
+    template = '{"title": "{{ title }}", "apiKey": {{ api_key }}}\n'
+    (folder / "page.json").write_text(template, encoding="utf-8")
+
+    async def session() -> None:
+        async with editing(folder) as editor:
+            page = editor.open(folder / "page.json")
+            assert await editor.diagnostics(page, 1) == []
+            uri = editor.open(folder / "FooRequest.json")
+            assert await editor.diagnostics(uri, 1) == []
+            broken = editor.change(uri, FOO_REQUEST.replace('"apiKey": 90', '"apiKey": {{ k }}'))
+            assert [d.code for d in await editor.diagnostics(uri, broken)] == ["invalid-json"]
+
+    run(session)
+
+
 @pytest.fixture()
 def committed(repo: Path) -> Path:
     """A git repository whose last commit has the Foo request and response."""

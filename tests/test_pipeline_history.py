@@ -113,8 +113,7 @@ def history(spark: Any, repo: Path, tmp: Path, **options: Any) -> HistoryResult:
 def rules_per_pair(result: HistoryResult) -> dict[str, Counter[str]]:
     out: dict[str, Counter[str]] = {}
     for finding in result.findings:
-        pair = f"{finding['base_label']}..{finding['head_label']}"
-        out.setdefault(pair, Counter())[finding["rule"]] += 1
+        out.setdefault(finding.about.step, Counter())[finding.finding.rule] += 1
     return out
 
 
@@ -145,13 +144,13 @@ def test_consecutive_gives_the_exact_rules_per_commit(
     # one finding per break, its bytes attached (no separate roundtrip-mismatch)
     assert per_pair[pair[1]] == Counter({"field-removed": 1})
     assert per_pair[pair[2]] == Counter({"field-type-changed": 1})
-    proven = {f["rule"] for f in result.findings if f["evidence"]}
+    proven = {f.finding.rule for f in result.findings if f.finding.evidence}
     assert proven == {"field-removed", "field-type-changed"}
-    removed = next(f for f in result.findings if f["rule"] == "field-removed")
-    assert removed["field_path"] == "Label"
+    removed = next(f for f in result.findings if f.finding.rule == "field-removed")
+    assert removed.finding.field_path == "Label"
     # v1.0.0 tags the repository's first commit: an older release may have shipped v0-1
-    assert removed["released_by"] == "released in ≤ v1.0.0, v1.1.0"
-    assert removed["file"].endswith("specs/ShelfRequest.json")
+    assert removed.finding.released_by == "released in ≤ v1.0.0, v1.1.0"
+    assert str(removed.finding.file).endswith("specs/ShelfRequest.json")
 
 
 def test_releases_compare_each_tag_with_the_previous(
@@ -261,7 +260,9 @@ def diff_findings(
 def history_findings(result: HistoryResult) -> dict[tuple[str, str], set[tuple[Any, ...]]]:
     out: dict[tuple[str, str], set[tuple[Any, ...]]] = {}
     for f in result.findings:
-        out.setdefault((f["base_rev"], f["head_rev"]), set()).add(tuple(f[k] for k in _KEY))
+        out.setdefault((f.about.base_rev, f.about.head_rev), set()).add(
+            tuple(getattr(f.finding, k) for k in _KEY)
+        )
     return out
 
 
@@ -334,9 +335,9 @@ def test_history_equals_diff_on_a_range_of_kafka_trunk(
     assert result.released_mode == "tags"
     total = assert_same_as_diff(result, kafka_repo, pairs, None)
     assert total == len(result.findings)
-    rules = {f["rule"] for f in result.findings}
+    rules = {f.finding.rule for f in result.findings}
     assert {"field-removed", "field-added", "message-added"} <= rules
-    assert any(f["evidence"] for f in result.findings)
+    assert any(f.finding.evidence for f in result.findings)
 
 
 @pytest.mark.corpus

@@ -19,9 +19,9 @@ pa = pytest.importorskip("pyarrow", reason="pyarrow is not installed (the report
 pq = pytest.importorskip("pyarrow.parquet", reason="pyarrow is not installed (the report extra)")
 pytest.importorskip("matplotlib", reason="matplotlib is not installed (the report extra)")
 
-from kcompat.auditreport.load import HISTORY, AuditData  # noqa: E402
+from kcompat.auditreport.history import HISTORY  # noqa: E402
+from kcompat.auditreport.kinds import build_view  # noqa: E402
 from kcompat.auditreport.page import PAGE_SIZE, script_json  # noqa: E402
-from kcompat.auditreport.views import build_view  # noqa: E402
 from kcompat.pipeline.history_tasks import arrow_findings_schema  # noqa: E402
 from kcompat.report.audit_summary import HistorySummary  # noqa: E402
 
@@ -105,8 +105,10 @@ def transitive_summary() -> dict[str, Any]:
 
 def test_findings_repeated_across_pairs_are_one_group_with_every_pair() -> None:
     view = build_view(
-        AuditData(
-            HISTORY, HistorySummary.from_json(transitive_summary()), tuple(transitive_rows()), "x"
+        HISTORY.audit(
+            HistorySummary.from_json(transitive_summary()),
+            HISTORY.table.read(transitive_rows()),
+            "x",
         )
     )
     assert view.steps == ("1.0..1.1", "1.0..2.0", "1.1..2.0")
@@ -121,8 +123,10 @@ def test_findings_repeated_across_pairs_are_one_group_with_every_pair() -> None:
 
 def test_a_transitive_timeline_counts_each_break_once_at_its_first_release() -> None:
     view = build_view(
-        AuditData(
-            HISTORY, HistorySummary.from_json(transitive_summary()), tuple(transitive_rows()), "x"
+        HISTORY.audit(
+            HistorySummary.from_json(transitive_summary()),
+            HISTORY.table.read(transitive_rows()),
+            "x",
         )
     )
     timeline = view.timeline
@@ -150,7 +154,9 @@ def test_a_consecutive_timeline_has_every_commit_and_counts_per_commit() -> None
         finding(1, "a1", "a2", rule="field-added", field_path="Color"),
         finding(1, "a1", "a2", rule="field-renamed", severity="warning", field_path="X"),
     ]
-    view = build_view(AuditData(HISTORY, HistorySummary.from_json(summary), tuple(rows), "x"))
+    view = build_view(
+        HISTORY.audit(HistorySummary.from_json(summary), HISTORY.table.read(rows), "x")
+    )
     assert view.timeline.labels == ("a1", "a2", "a3") and view.timeline.axis == "commit"
     counts = {(s.severity, s.rule): s.counts for s in view.timeline.series}
     assert counts[("error", "field-removed")] == (0, 1, 0)
@@ -161,7 +167,7 @@ def test_a_consecutive_timeline_has_every_commit_and_counts_per_commit() -> None
 def test_an_older_summary_without_pairs_takes_them_from_the_findings() -> None:
     summary = {"mode": "transitive", "released": "tags", "comparisons": 3}
     view = build_view(
-        AuditData(HISTORY, HistorySummary.from_json(summary), tuple(transitive_rows()), "x")
+        HISTORY.audit(HistorySummary.from_json(summary), HISTORY.table.read(transitive_rows()), "x")
     )
     assert view.steps == ("1.0..1.1", "1.0..2.0", "1.1..2.0")
     assert view.timeline.labels == ("1.0", "1.1", "2.0")
@@ -313,7 +319,7 @@ def test_a_corpus_verify_directory(tmp_path: Path) -> None:
         (
             lambda d: d.mkdir(),
             "{d}: not a kcompat audit (no summary.json); make one with kcompat history "
-            "--out DIR or kcompat corpus verify --out DIR",
+            "--out DIR, kcompat corpus verify --out DIR or kcompat strands --out DIR",
         ),
         (
             lambda d: (d.mkdir(), (d / "summary.json").write_text("{")),

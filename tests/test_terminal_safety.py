@@ -73,9 +73,13 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = init_repo(tmp_path_factory.mktemp("safety") / "repo")
     commit_tree(root, {FILE: spec(changed=False, name="Evil" + HOSTILE + "Request")}, "base")
     write_files(root, {FILE: spec(changed=True, name="Evil" + HOSTILE + "Request")})
-    for side, changed in (("upstream", False), ("local", True)):
+    # drift pairs by API key: the local copy's message has the hostile name of its own
+    for side, changed, name in (
+        ("upstream", False, "EvilRequest"),
+        ("local", True, "Evil" + HOSTILE + "Request"),
+    ):
         (root.parent / side).mkdir(exist_ok=True)
-        (root.parent / side / FILE).write_text(spec(changed=changed), encoding="utf-8")
+        (root.parent / side / FILE).write_text(spec(changed=changed, name=name), encoding="utf-8")
     return root
 
 

@@ -186,14 +186,15 @@ def _find_message(
     config_file: Path | None,
 ) -> Any:
     """The one message ``query`` names (as ``explain`` resolves names), with ``version``."""
-    from kcompat.config import configured_roots, load_config
+    from kcompat.config import load_config
     from kcompat.explain.find import FileSource, find_messages
     from kcompat.rules.registry import rule_categories
+    from kcompat.sources.spec_paths import SpecPaths
 
     config = load_config(explicit=config_file, rules=rule_categories)
     chosen = list(specs or [])
     if not chosen:
-        chosen = configured_roots(config) or ["."]
+        chosen = SpecPaths.of(config).roots() or ["."]
     found = find_messages(FileSource(chosen), query, kind.value if kind is not None else None)
     if len(found) > 1:
         names = " and ".join(item.message.name for item in found)

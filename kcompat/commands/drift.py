@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+import sys
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from kcompat.app import FindingsOptions, RepoOption, app, option_group, report_findings
 from kcompat.completion import sides
+
+if TYPE_CHECKING:
+    from kcompat.drift.summary import DriftSummary
+    from kcompat.report.document import Overview
 
 
 @app.command(short_help="A vendored copy of the specs against its upstream.")
@@ -38,6 +43,10 @@ def drift(
 
     request = DriftRequest(upstream, local, repo_dir, options.config_choice())
     result = drift_request(request)
+    if result.note:
+        from kcompat.escaping import shown
+
+        print(f"kcompat: note: {shown(result.note)}", file=sys.stderr)
     report_findings(
         "drift",
         options,
@@ -47,4 +56,13 @@ def drift(
         base=upstream,
         head=local,
         base_label="upstream",
+        overview=_overview(result.summary),
     )
+
+
+def _overview(summary: DriftSummary | None) -> Overview | None:
+    from kcompat.report.document import Overview
+
+    if summary is None:
+        return None
+    return Overview(tuple(summary.lines()), summary.to_json())

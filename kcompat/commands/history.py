@@ -78,6 +78,7 @@ def history(
     config_file: ConfigOption = None,
 ) -> None:
     """Diff every commit, every release, or every pair of releases, on Spark."""
+    from kcompat.commands.progress_bar import progress_on_terminal
     from kcompat.config import load_config
     from kcompat.modes import ReleasedMode
     from kcompat.pipeline.history_driver import HistoryRequest, run_history
@@ -85,7 +86,7 @@ def history(
     from kcompat.report.history_summary import history_document
     from kcompat.rules.registry import rule_categories
     from kcompat.sources.git import GitRepo
-    from kcompat.terminal import console_for, show_document
+    from kcompat.terminal import show_document
 
     audit = HistoryMode.parse(mode, "--mode")
     released_mode = ReleasedMode.parse(released, "--released") if released else None
@@ -104,7 +105,6 @@ def history(
         check_pattern("--tags", tags)
     repo = GitRepo.open(repo_dir or Path("."), named=repo_dir is not None)
     config = load_config(start=repo.root, explicit=config_file, rules=rule_categories)
-    err_console = console_for(color, stderr=True)
     request = HistoryRequest(
         repo=repo.root,
         mode=audit,
@@ -121,7 +121,8 @@ def history(
         changelog=changelog,
     )
     # Spark starts while the driver prepares the comparisons (see run_history).
-    result = run_history(request, lambda: spark_session(master, remote=remote), err_console)
+    with progress_on_terminal():
+        result = run_history(request, lambda: spark_session(master, remote=remote))
     from kcompat.escaping import shown as escaped
 
     for note in result.summary.notes or ():  # tag names: escaped for the terminal
@@ -136,10 +137,10 @@ def history(
 def write_report(result: Any, path: Path) -> None:
     """The HTML report of an audit just run, from the findings in memory (so it works
     whatever ``--out`` is: a local directory, HDFS or S3)."""
-    from kcompat.auditreport.load import HISTORY, AuditData
+    from kcompat.auditreport.history import HISTORY
     from kcompat.auditreport.render import write_report as write_html
 
-    write_html(AuditData(HISTORY, result.summary, tuple(result.findings), str(result.out)), path)
+    write_html(HISTORY.audit(result.summary, result.findings, str(result.out)), path)
 
 
 def check_pattern(option: str, pattern: str) -> None:

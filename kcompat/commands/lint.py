@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Annotated
 
 import typer
@@ -26,6 +27,10 @@ def lint(
 
     request = LintRequest(tuple(paths or ()), options.config_choice())
     result = lint_request(request)
+    if result.skipped:
+        from kcompat.escaping import shown
+
+        print(f"kcompat: note: {shown(result.skipped)}", file=sys.stderr)
     if result.outcome is None:
         print(result.note)
         raise typer.Exit(0)

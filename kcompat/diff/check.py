@@ -25,7 +25,7 @@ from kcompat.rules.registry import Rule, Subject, all_rules
 from kcompat.rules.runner import Call, Finishing, Outcome, compared, finish, run_rules
 from kcompat.rules.suppress import DirectiveKey, directive_keys
 from kcompat.spec.model import Message
-from kcompat.spec.specfile import SpecFile, read_spec
+from kcompat.spec.specfile import SpecFile, comments_of, read_spec
 from kcompat.spec.versions import Versions
 
 if TYPE_CHECKING:
@@ -149,7 +149,7 @@ def unfinished_diff(
 
     how = Finishing(
         kinds=frozenset({"diff"}),
-        comments={s.path: s.document.comments for s in head_specs if s.document is not None},
+        comments=comments_of(head_specs),
         baseline=baseline,
         released_by=released_by,
         latest=latest,

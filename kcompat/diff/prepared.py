@@ -20,9 +20,11 @@ from kcompat.errors import UsageError
 from kcompat.modes import ReleasedMode
 from kcompat.rules.evolution.ledger import TagLedger
 from kcompat.rules.evolution.released import Releases
+from kcompat.sources.reading import load_sides, skipped_note
 from kcompat.sources.releases import TagReleases, releases_for
-from kcompat.sources.sides import companion_requests, load_sides
+from kcompat.sources.sides import companion_requests
 from kcompat.sources.source import SpecSource
+from kcompat.sources.spec_paths import SpecPaths
 from kcompat.sources.tag_history import ledger_from_history
 from kcompat.spec.model import Message
 from kcompat.spec.specfile import SpecFile
@@ -89,7 +91,7 @@ def prepare_pair(
     (what release texts say is kept between runs in ``cache``, when a command gives one).
     """
     config = config if config is not None else Config()
-    loaded = load_sides(base, head, pathspecs)
+    loaded = load_sides(base, head, pathspecs, SpecPaths.of(config))
     mode = _chosen_mode(released_mode, config)
     if releases is None and mode != ReleasedMode.BASE and base.commit and base.repo:
         progress.step("reading the release tags")
@@ -105,6 +107,7 @@ def prepare_pair(
     else:
         policy = _policy_of_base(base, loaded.base)
         note = _no_releases_note(base, mode, config)
+    note = "; ".join(part for part in (note, skipped_note(loaded.skipped)) if part)
     ledger = (
         ledger_from_history(
             base, loaded.base, loaded.head, counted if releases is not None else None, releases

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from kcompat import progress
 from kcompat.cache import Cache
-from kcompat.config import Config, ConfigChoice, ConfigError
+from kcompat.config import Config, ConfigChoice
 from kcompat.diff.check import check_pair
 from kcompat.diff.prepared import PreparedPair, prepare_pair
 from kcompat.errors import UsageError
@@ -25,6 +25,7 @@ from kcompat.sources.git import GitRepo
 from kcompat.sources.revision import RevisionSource, revision
 from kcompat.sources.sides import side_for
 from kcompat.sources.source import SpecSource
+from kcompat.sources.spec_paths import SpecPaths
 from kcompat.spec.specfile import parsed_once
 
 
@@ -95,18 +96,8 @@ def _live(repo: GitRepo, staged: bool) -> SpecSource:
 
 
 def pathspecs(config: Config, repo: GitRepo | None) -> list[str]:
-    """Configured spec paths, relative to the repository root."""
-    if not config.paths or repo is None:
-        return []
-    root = Path(config.root) if config.root else Path(".")
-    specs = [repo.relative(root / p) for p in config.paths]
-    for path, spec in zip(config.paths, specs, strict=True):
-        # on disk, or at HEAD (a bare repository has no working tree)
-        if not (root / path).exists() and not (
-            repo.has_commits() and repo.list_files(repo.head_sha(), [spec])
-        ):
-            raise ConfigError(f"{config.source}: paths: {path!r} names nothing in {root}; fix it")
-    return specs
+    """Configured spec paths, relative to the repository root (checked)."""
+    return SpecPaths.of(config).pathspecs(repo)
 
 
 def prepare_request(

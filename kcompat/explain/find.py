@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
+from dataclasses import dataclass
+from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Protocol
 
 from kcompat.errors import UsageError
@@ -22,6 +22,7 @@ from kcompat.spec.specfile import SpecFile
 
 if TYPE_CHECKING:
     from kcompat.sources.source import SpecSource
+    from kcompat.sources.spec_paths import SpecPaths
 
 #: Kinds a bare name or an API key means when ``--type`` is not given.
 API_KINDS = ("request", "response")
@@ -37,68 +38,104 @@ class Source(Protocol):
         """Every candidate *.json, as keys :meth:`load` accepts."""
         ...
 
-    def load(self, key: str) -> SpecFile: ...
+    def load(self, key: str) -> SpecFile:
+        """The file's spec (with no message and no error when it is no spec at all)."""
+        ...
+
+    def side_of(self, key: str) -> tuple[SpecSource, str]:
+        """The side a key is on, and its path there."""
+        ...
+
+    def parsed(self, key: str) -> SpecFile:
+        """The file as it parses, spec or not (a file named after the message asked for is
+        that message's spec, whatever its text: say why it does not parse)."""
+        ...
 
 
-@dataclass
-class FileSource:
-    """Files and directory trees on disk (the working tree, or ``--specs`` paths)."""
+class SideSource:
+    """The spec files of one or more sides (:class:`~kcompat.sources.source.SpecSource`),
+    read as every command reads them; a file is keyed by how the user names it there
+    (``REV:path`` for revisions, the path for files)."""
 
-    roots: Sequence[str]
-    _cache: dict[str, SpecFile] = field(default_factory=dict, repr=False)
+    def __init__(
+        self,
+        side: SpecSource | None = None,
+        pathspecs: Sequence[str] = (),
+        spec_paths: SpecPaths | None = None,
+    ) -> None:
+        self.pathspecs = pathspecs
+        self.spec_paths = spec_paths
+        self._sides: list[SpecSource] | None = [side] if side is not None else None
+        self._where: dict[str, tuple[SpecSource, str]] = {}
+        self._cache: dict[str, SpecFile] = {}
+
+    @property
+    def sides(self) -> list[SpecSource]:
+        if self._sides is None:
+            self._sides = self.opened()
+        return self._sides
+
+    def opened(self) -> list[SpecSource]:
+        """The sides, when they are made on first use."""
+        return []
+
+    @property
+    def side(self) -> SpecSource:
+        return self.sides[0]
+
+    @property
+    def label(self) -> str:
+        return ", ".join(side.label for side in self.sides)
+
+    def keys(self) -> list[str]:
+        if not self._where:
+            for side in self.sides:
+                for path in side.paths(self.pathspecs):
+                    self._where.setdefault(side.reference(path), (side, path))
+        return list(self._where)
+
+    def side_of(self, key: str) -> tuple[SpecSource, str]:
+        if not self._where:
+            self.keys()
+        return self._where[key]
+
+    def load(self, key: str) -> SpecFile:
+        if key not in self._cache:
+            from kcompat.sources.reading import configured_on, is_spec
+
+            side, path = self.side_of(key)
+            spec = self.parsed(key)
+            inside = configured_on(side, self.spec_paths) if self.spec_paths else None
+            configured = inside is not None and inside(path)
+            if not is_spec(spec, configured=configured, named=not side.whole):
+                spec = SpecFile(key)  # not a spec: no message, nothing to report
+            self._cache[key] = spec
+        return self._cache[key]
+
+    def parsed(self, key: str) -> SpecFile:
+        from kcompat.spec.specfile import read_spec
+
+        side, path = self.side_of(key)
+        data = side.read(path)
+        return read_spec(key, data if data is not None else b"")
+
+
+class FileSource(SideSource):
+    """Files and directory trees named as paths (the working tree, or ``--specs``): each a
+    side as :func:`kcompat.sources.sides.path_side` reads it."""
+
+    def __init__(self, roots: Sequence[str], spec_paths: SpecPaths | None = None) -> None:
+        super().__init__(spec_paths=spec_paths)
+        self.roots = roots
+
+    def opened(self) -> list[SpecSource]:
+        from kcompat.sources.sides import path_side
+
+        return [path_side(root) for root in self.roots]
 
     @property
     def label(self) -> str:
         return ", ".join(self.roots)
-
-    def keys(self) -> list[str]:
-        from kcompat.sources.files import display_path, json_files
-
-        out: dict[str, None] = {}
-        for root in self.roots:
-            path = Path(root)
-            if path.is_dir():
-                out.update((display_path(p), None) for p in json_files(path))
-            elif path.is_file():
-                out[display_path(path)] = None
-            else:
-                raise UsageError(f"{root}: no such file or directory")
-        return list(out)
-
-    def load(self, key: str) -> SpecFile:
-        from kcompat.sources.files import read_file
-
-        if key not in self._cache:
-            self._cache[key] = read_file(Path(key), key)
-        return self._cache[key]
-
-
-@dataclass
-class SideSource:
-    """The spec files of one comparison side: a git revision, ``REV:path`` or a directory."""
-
-    side: SpecSource  # for type checking only: kcompat.sources need not be imported
-    pathspecs: Sequence[str] = ()
-    _cache: dict[str, SpecFile] = field(default_factory=dict, repr=False)
-
-    @property
-    def label(self) -> str:
-        return self.side.label
-
-    def keys(self) -> list[str]:
-        return self.side.paths(self.pathspecs)
-
-    def load(self, key: str) -> SpecFile:
-        from kcompat.spec.specfile import read_spec
-
-        if key not in self._cache:
-            data = self.side.read(key)
-            self._cache[key] = read_spec(self.display(key), data if data is not None else b"")
-        return self._cache[key]
-
-    def display(self, key: str) -> str:
-        """How a file is named in the output: ``REV:path`` for revisions."""
-        return self.side.reference(key)
 
 
 @dataclass(frozen=True)
@@ -107,7 +144,7 @@ class Found:
 
     message: Message
     label: str  # as shown to users
-    key: str  # the source's key (a path relative to the side for revisions)
+    key: str  # the source's key
 
 
 def find_messages(source: Source, query: str, kind: str | None = None) -> list[Found]:
@@ -123,7 +160,7 @@ def find_messages(source: Source, query: str, kind: str | None = None) -> list[F
     wanted = {name.lower() for name in _candidates(query, kind)}
     quick = [k for k in keys if PurePosixPath(k).stem.lower() in wanted]
     named = {key: source.load(key) for key in quick}
-    broken = _unreadable(named.values())
+    broken = _unreadable(source.parsed(key) for key in quick)
     if broken:  # a file named after the query: the message is surely in it
         raise UsageError(f"cannot explain {query!r}: {broken}")
     found = _match(_found(named), query, kind)
@@ -148,10 +185,12 @@ def _unreadable(specs: Iterable[SpecFile]) -> str:
 
 
 def find_exact(source: Source, name: str, prefer: str = "") -> Found | None:
-    """The message called exactly ``name`` (``prefer``: a key to try first), or None."""
+    """The message called exactly ``name`` (``prefer``: a path on its side to try first),
+    or None."""
     keys = source.keys()
-    order = [k for k in keys if k == prefer]
-    order += [k for k in keys if k != prefer and PurePosixPath(k).stem == name]
+    first = [k for k in keys if source.side_of(k)[1] == prefer]
+    tried = set(first)
+    order = first + [k for k in keys if k not in tried and PurePosixPath(k).stem == name]
     for group in (order, keys):
         for item in _loaded(source, group):
             if item.message.name == name:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from kcompat.config import Config, configured_roots, load_config
+from kcompat.config import Config, load_config
 from kcompat.errors import UsageError
 from kcompat.explain.explanation import Against, Explanation, explain
 from kcompat.explain.find import FileSource, Found, SideSource, Source, find_exact, find_messages
@@ -78,7 +78,9 @@ def run_explain(request: ExplainRequest) -> list[Explanation]:
 def _roots(request: ExplainRequest, config: Config) -> list[str]:
     if request.specs:
         return list(request.specs)
-    return configured_roots(config) or ["."]
+    from kcompat.sources.spec_paths import SpecPaths
+
+    return SpecPaths.of(config).roots() or ["."]
 
 
 def _pathspecs(request: ExplainRequest, config: Config, repo: GitRepo) -> list[str]:
@@ -90,17 +92,25 @@ def _pathspecs(request: ExplainRequest, config: Config, repo: GitRepo) -> list[s
 
 
 def source_for(request: ExplainRequest, config: Config, repo: GitRepo | None) -> Source:
+    """Where to look: the paths (``--specs``, else the configured ones, else here), or the
+    revision ``--rev`` names, each side a :class:`SpecSource`."""
+    from kcompat.sources.spec_paths import SpecPaths
+
+    spec_paths = SpecPaths.of(config)
     if request.rev is None:
-        return FileSource(_roots(request, config))
+        return FileSource(_roots(request, config), spec_paths)
     assert repo is not None
-    return SideSource(_rev_side(request.rev, repo), _pathspecs(request, config, repo))
+    side = _rev_side(request.rev, repo)
+    return SideSource(side, _pathspecs(request, config, repo), spec_paths)
 
 
 def _rev_side(rev: str, repo: GitRepo) -> SpecSource:
     """``--rev``: a revision, or ``REV:path`` for a folder at a revision."""
-    from kcompat.sources.revision import at_path, revision
+    from kcompat.sources import revision
 
-    return at_path(rev, repo) if ":" in rev else revision(rev, repo)
+    side = revision.parse(rev, repo)
+    assert side is not None  # a repository is open
+    return side
 
 
 # -- --against ----------------------------------------------------------------------------
@@ -117,8 +127,9 @@ def _against(
     head, head_key = _head_side(source, item, repo)
     base = side_for(request.against, repo)
     base_specs = _pathspecs(request, config, repo) if base.commit and repo else []
-    base_found = find_exact(SideSource(base, base_specs), item.message.name, prefer=head_key)
-    base_key = base_found.key if base_found is not None else head_key
+    base_source = SideSource(base, base_specs)
+    base_found = find_exact(base_source, item.message.name, prefer=head_key)
+    base_key = base_source.side_of(base_found.key)[1] if base_found is not None else head_key
     findings = _findings(
         base.restricted(base_key), head.restricted(head_key), config, request, item.message.name
     )
@@ -132,12 +143,14 @@ def _against(
 
 
 def _head_side(source: Source, item: Found, repo: GitRepo | None) -> tuple[SpecSource, str]:
-    """The side the explained message comes from, and its key there."""
+    """The side the explained message comes from, and its path there (a file on disk in
+    a repository: in its working tree)."""
     from kcompat.sources.directory import DirectorySource
     from kcompat.sources.worktree import WorkTreeSource
 
-    if isinstance(source, SideSource):
-        return source.side, item.key
+    side, key = source.side_of(item.key)
+    if not isinstance(side, DirectorySource):
+        return side, key
     path = Path(item.label)
     if repo is not None:
         try:

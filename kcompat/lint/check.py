@@ -15,7 +15,7 @@ from kcompat.rules.lint.walk import lint_findings
 from kcompat.rules.registry import Subject, all_rules
 from kcompat.rules.runner import Call, Finishing, Outcome, compared, finish, run_rules
 from kcompat.spec.model import Message
-from kcompat.spec.specfile import SpecFile
+from kcompat.spec.specfile import SpecFile, comments_of
 
 
 def run_lint(
@@ -40,7 +40,7 @@ def run_lint(
     how = Finishing(
         config=config,
         kinds=frozenset({"lint"}),
-        comments={s.path: s.document.comments for s in targets if s.document is not None},
+        comments=comments_of(targets),
         baseline=baseline,
         subjects=compared(targets),
     )

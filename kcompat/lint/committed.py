@@ -10,54 +10,51 @@ reads only what the pull request wrote (a link is linted as that path: not JSON,
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import PurePosixPath
 
 from kcompat.lint.check import run_lint
-from kcompat.lint.run import LintRequest, LintResult, under_paths
+from kcompat.lint.run import LintRequest, LintResult
 from kcompat.rules.registry import rule_categories
 from kcompat.sources.git import GitRepo
-from kcompat.sources.revision import RevisionSource, revision
-from kcompat.spec.specfile import SpecFile, looks_like_spec, named_spec, read_spec
+from kcompat.sources.reading import is_spec, read_side, skipped_note
+from kcompat.sources.revision import revision
+from kcompat.sources.spec_paths import SpecPaths, under
+from kcompat.spec.specfile import SpecFile, read_spec
 
 
 def lint_committed(request: LintRequest, repo: GitRepo, commit: str) -> LintResult:
     """Lint the files ``request`` names (as findings name them) as ``commit`` holds them,
-    their siblings at that commit as context; deleted files are left out."""
+    their siblings at that commit as context; deleted files are left out, and so are files
+    outside the configured spec paths (compared as repository paths: nothing on disk is
+    looked at)."""
     config = request.config_choice.load(None, rules=rule_categories)
+    spec_paths = SpecPaths.of(config)
+    inside = spec_paths.in_repository(repo) if spec_paths else ()
     side = revision(commit, repo)
-    chosen = [p for p in request.paths if not config.paths or under_paths(config, p)]
     targets: list[SpecFile] = []
     folders: set[str] = set()
-    for shown in chosen:
+    skipped: list[str] = []
+    for shown in request.paths:
         path = side.path_of(shown)
-        data = side.read(path) if path is not None else None
-        if path is None or data is None:
+        if path is None or (inside and not under(path, inside)):
+            continue
+        data = side.read(path)
+        if data is None:
             continue
         spec = read_spec(side.shown(path), data)
-        if named_spec(spec):
+        if is_spec(spec, configured=bool(inside), named=True):
             targets.append(spec)
             folders.add(str(PurePosixPath(path).parent))
+        else:
+            skipped.append(side.shown(path))
+    note = skipped_note(skipped)
     if not targets:
         return LintResult(config, note="No spec files among the changed files; nothing to lint.")
-    return LintResult(
-        config, len(targets), run_lint(targets, _siblings(side, folders, targets), config)
-    )
-
-
-def _siblings(
-    side: RevisionSource, folders: set[str], targets: Sequence[SpecFile]
-) -> list[SpecFile]:
-    """The other specs of the targets' folders at the commit (cross-file rules' context)."""
     named = {spec.path for spec in targets}
-    out = []
-    for folder in sorted(folders):
-        for path in side.paths([] if folder == "." else [folder]):
-            if str(PurePosixPath(path).parent) != folder or side.shown(path) in named:
-                continue
-            data = side.read(path)
-            if data is not None:
-                spec = read_spec(side.shown(path), data)
-                if looks_like_spec(spec):
-                    out.append(spec)
-    return out
+    context = [
+        spec
+        for folder in sorted(folders)
+        for path, _data, spec in read_side(side, [] if folder == "." else [folder]).files
+        if str(PurePosixPath(path).parent) == folder and spec.path not in named
+    ]
+    return LintResult(config, len(targets), run_lint(targets, context, config), skipped=note)

@@ -3,7 +3,7 @@
 Kafka generates each spec folder on its own, and lint's cross-file rules (a request
 without its response, two messages with one API key) look at the whole folder. So a
 change in one open spec is checked against its siblings: open ones as the editor holds
-them, the rest as they are on disk (read once, again only when they change). Every open
+them, the rest as they are on disk (parsed once, again only when they change). Every open
 spec gets all its findings; a closed sibling gets the cross-file findings the change
 gives it (its other findings are for when it is opened).
 """
@@ -11,8 +11,8 @@ gives it (its other findings are for when it is opened).
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from kcompat.config import Config
@@ -21,61 +21,130 @@ from kcompat.findings import Finding
 from kcompat.lint.check import run_lint
 from kcompat.rules.registry import Subject, all_rules
 from kcompat.rules.runner import Call, Finishing, finish, run_rules
-from kcompat.sources.files import read_file
-from kcompat.spec.load import Comment
-from kcompat.spec.specfile import SpecFile, looks_like_spec, named_spec
+from kcompat.sources.directory import DirectorySource
+from kcompat.sources.reading import is_spec as reading_is_spec
+from kcompat.sources.reading import read_side
+from kcompat.sources.source import SpecSource
+from kcompat.sources.spec_paths import SpecPaths
+from kcompat.spec.specfile import SpecFile, comments_of, read_spec
+
+
+@dataclass(frozen=True)
+class Remembered:
+    """A folder on disk as a :class:`~kcompat.sources.source.SpecSource`: a
+    :class:`~kcompat.sources.directory.DirectorySource` whose files are read again only
+    when their size or modification time changes (an editor lints a folder on every
+    edit; its closed files rarely change)."""
+
+    inner: DirectorySource
+    memo: dict[str, tuple[tuple[int, int], bytes | None]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+    names: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
+    repo: None = None
+    commit: None = None
+    working_tree = False
+
+    @property
+    def label(self) -> str:
+        return self.inner.label
+
+    @property
+    def whole(self) -> bool:
+        return self.inner.whole
+
+    def read(self, path: str) -> bytes | None:
+        try:
+            status = os.stat(os.path.join(self.inner.directory, path))
+        except OSError:
+            return self.inner.read(path)
+        stamp = (status.st_mtime_ns, status.st_size)
+        known = self.memo.get(path)
+        if known is not None and known[0] == stamp:
+            return known[1]
+        data = self.inner.read(path)
+        self.memo[path] = (stamp, data)
+        return data
+
+    def paths(self, pathspecs: Sequence[str] = ()) -> list[str]:
+        return self.inner.paths(pathspecs)
+
+    def changed_since(self, commit: str, pathspecs: Sequence[str] = ()) -> list[str] | None:
+        return None
+
+    def shown(self, path: str) -> str:
+        found = self.names.get(path)
+        if found is None:
+            found = self.names[path] = self.inner.shown(path)
+        return found
+
+    def path_of(self, shown: str) -> str | None:
+        return self.inner.path_of(shown)
+
+    def reference(self, path: str) -> str:
+        return self.inner.reference(path)
+
+    def restricted(self, path: str) -> SpecSource:
+        return Remembered(replace(self.inner, only=path), self.memo, self.names)
 
 
 @dataclass
 class DiskSpecs:
-    """Spec files on disk, each read again only when its size or mtime changes."""
+    """Spec files on disk, read as every command reads a folder (through
+    :func:`~kcompat.sources.reading.read_side`, a :class:`Remembered` folder); a file is
+    read again only when it changed on disk, and parsed again only when its bytes did."""
 
-    _cache: dict[str, tuple[tuple[int, int], SpecFile]] = field(default_factory=dict)
+    _folders: dict[str, Remembered] = field(default_factory=dict)
+    _parsed: dict[str, tuple[bytes, SpecFile]] = field(default_factory=dict)
 
-    def folder(self, directory: str) -> list[SpecFile]:
-        """The spec files directly in ``directory`` (other JSON files are left out)."""
-        found = []
+    def folder(self, directory: str, config: Config | None = None) -> list[SpecFile]:
+        """The spec files directly in ``directory`` (other JSON files are left out; one
+        that cannot be read is no spec)."""
+        side = self._folders.get(directory)
+        if side is None:
+            side = Remembered(DirectorySource(directory, Path(directory), flat=True))
+            self._folders[directory] = side
+        spec_paths = SpecPaths.of(config) if config is not None else SpecPaths()
         try:
-            entries = sorted(os.scandir(directory), key=lambda entry: entry.name)
-        except OSError:
-            return []
-        for entry in entries:
-            if not entry.name.endswith(".json"):
+            return read_side(side, spec_paths=spec_paths, parse=self._parse).specs
+        except UsageError:
+            return self._readable(side, spec_paths)
+
+    def _readable(self, side: Remembered, spec_paths: SpecPaths) -> list[SpecFile]:
+        """The folder file by file, leaving out those that cannot be read (a FIFO, a
+        device, a file without permission): none of them ends an editor's lint."""
+        found = []
+        for path in _listed(side.inner):
+            try:
+                one = side.restricted(path)
+                found += read_side(one, spec_paths=spec_paths, parse=self._parse).specs
+            except UsageError:
                 continue
-            spec = self.read(entry.path)
-            if spec is not None and looks_like_spec(spec):
-                found.append(spec)
         return found
 
-    def read(self, path: str) -> SpecFile | None:
-        """One file, or None when it is not a regular file that can be read."""
-        try:
-            status = os.stat(path)
-        except OSError:
-            return None
-        stamp = (status.st_mtime_ns, status.st_size)
-        known = self._cache.get(path)
-        if known is not None and known[0] == stamp:
+    def _parse(self, path: str, data: bytes) -> SpecFile:
+        known = self._parsed.get(path)
+        if known is not None and (known[0] is data or known[0] == data):
             return known[1]
-        try:
-            spec = read_file(Path(path), path)
-        except UsageError:
-            return None  # a FIFO, a device, a folder named *.json: no spec
-        self._cache[path] = (stamp, spec)
+        spec = read_spec(path, data)
+        self._parsed[path] = (data, spec)
         return spec
 
 
+def _listed(side: DirectorySource) -> list[str]:
+    try:
+        return side.paths()
+    except UsageError:
+        return []
+
+
 def is_spec(spec: SpecFile, config: Config) -> bool:
-    """Whether an open file is one to lint: a spec (or a broken file, which may be one),
-    under the configured ``paths`` when there are some."""
-    if not named_spec(spec):
-        return False
-    if not config.paths:
-        return True
-    base = Path(config.root) if config.root else Path(".")
-    roots = [(base / p).resolve() for p in config.paths]
-    where = Path(spec.path).resolve()
-    return any(where == root or root in where.parents for root in roots)
+    """Whether an open file is one to lint: a spec (a broken file when its text names
+    ``validVersions`` or it is under the configured paths), under the configured
+    ``paths`` when there are some."""
+    spec_paths = SpecPaths.of(config)
+    inside = spec_paths.holds(Path(spec.path)) if spec_paths else True
+    return inside and reading_is_spec(spec, configured=bool(spec_paths), named=True)
 
 
 def lint_folder(
@@ -108,14 +177,10 @@ def cross_file(
     how = Finishing(
         config=config,
         kinds=frozenset({"lint"}),
-        comments=_comments(targets),
+        comments=comments_of(targets),
     )
     return list(finish(raw, how).findings)
 
 
 def _named(spec: SpecFile) -> bool:
     return spec.message is not None and bool(spec.message.name)
-
-
-def _comments(specs: Sequence[SpecFile]) -> Mapping[str, Sequence[Comment]]:
-    return {s.path: s.document.comments for s in specs if s.document is not None}

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from kcompat.negotiation.apis import ApiSpec, ReleaseApis, api_spec
 from kcompat.sources.source import SpecSource
-from kcompat.spec.specfile import read_spec
+from kcompat.spec.specfile import looks_like_spec, read_spec
 
 #: Bytes every request spec holds; a text without them is no request (and is not parsed).
 _MARKS = (b'"request"', b'"apiKey"')
@@ -52,7 +52,8 @@ class ApiReader:
             spec = read_spec(path, data)
             if spec.message is not None:
                 found = api_spec(spec.message)
-            elif spec.error is not None:
+            elif spec.error is not None and looks_like_spec(spec):
+                # a broken spec (its text names validVersions); a template is none
                 self.unreadable.append(f"{path} at {release}")
         self._parsed[data] = found
         return found

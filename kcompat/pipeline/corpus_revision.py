@@ -15,9 +15,10 @@ from pathlib import Path
 from kcompat.config import Config
 from kcompat.errors import UsageError
 from kcompat.sources.git import GitRepo, NotARepository
+from kcompat.sources.reading import read_side
 from kcompat.sources.sides import side_for
 from kcompat.sources.source import SpecSource
-from kcompat.spec.specfile import SpecFile, looks_like_spec, read_spec
+from kcompat.spec.specfile import SpecFile
 
 
 @dataclass(frozen=True)
@@ -42,16 +43,10 @@ def open_side(rev: str, repo_dir: Path) -> SpecSource:
 
 
 def read_revision(side: SpecSource, pathspecs: Sequence[str]) -> Revision:
-    """Every spec on a side, as :func:`kcompat.sources.sides.load_all` reads them, but
-    named by their side-relative paths (a corpus outlives the working directory)."""
-    specs = []
-    for path in side.paths(pathspecs):
-        data = side.read(path)
-        if data is None:
-            continue
-        spec = read_spec(path, data)
-        if looks_like_spec(spec):
-            specs.append((path, data, spec))
+    """Every spec on a side, as every command reads one
+    (:func:`kcompat.sources.reading.read_side`), but named by their side-relative paths
+    (a corpus outlives the working directory)."""
+    specs = read_side(side, pathspecs, name=str).files
     if not specs:
         where = f" under {', '.join(pathspecs)}" if pathspecs else ""
         raise UsageError(f"no spec files at {side.label}{where}")

@@ -4,13 +4,23 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
 
 from kcompat.escaping import shown
 from kcompat.findings import Finding, Severity
 from kcompat.rules.runner import Outcome
 from kcompat.rules.suppress import NO_REASON
+
+
+@dataclass(frozen=True)
+class Overview:
+    """What a command answers beside its findings, in words (a line each) and as data
+    (the JSON report's object named after the command): drift's summary for a vendor."""
+
+    lines: tuple[str, ...] = ()
+    data: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -29,6 +39,7 @@ class Report:
     base_label: str = "BASE"  # what the text format calls BASE ("upstream" for drift)
     fixtures: int = 0  # diff: findings about test specs, made infos
     suppressions: tuple[tuple[str, int], ...] = ()  # each ignore comment reason, how many
+    overview: Overview | None = None  # drift: what a vendor asks, answered
 
     @staticmethod
     def of(
@@ -42,6 +53,7 @@ class Report:
         released: str = "",
         show_suppressed: bool = False,
         base_label: str = "BASE",
+        overview: Overview | None = None,
     ) -> Report:
         """The report of ``outcome`` at ``level``; with ``show_suppressed``, the findings
         ignore comments silence are listed too (marked, never counting)."""
@@ -60,6 +72,7 @@ class Report:
             fixtures=outcome.fixtures,
             suppressions=tuple(Counter(f.suppressed for f in outcome.suppressed).most_common()),
             base_label=base_label,
+            overview=overview,
         )
 
     def by_severity(self) -> list[Finding]:

@@ -52,6 +52,8 @@ def render_json(report: Report) -> str:
         document["head"] = report.head
     if report.released:
         document["released"] = report.released
+    if report.overview is not None:
+        document[report.command] = dict(report.overview.data)
     return json_safe(json.dumps(document, indent=2, ensure_ascii=False))
 
 

@@ -152,6 +152,8 @@ def _header(report: Report, links: SourceLinks | None = None) -> list[str]:
         lines += [f"Base {base}, head {head}.", ""]
     if report.released and report.findings:
         lines += [f"Released: {report.released}.", ""]
+    if report.overview is not None:
+        lines += [*(f"- {escape(line)}" for line in report.overview.lines), ""]
     return lines
 
 

@@ -66,6 +66,8 @@ def render_text(report: Report, *, hints: bool = True) -> list[Line]:
         lines.extend(finding_block(finding, base_label, hints))
     if report.released and report.findings:
         lines.append(((f"Released: {report.released}.", "dim"),))
+    if report.overview is not None:
+        lines.extend(((line, ""),) for line in report.overview.lines)
     lines.append(summary_line(report, base_label))
     return lines
 

@@ -12,7 +12,6 @@ it is the configuration in use. A directory side has no configuration of its own
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from pathlib import Path
 
 from kcompat.config import (
     MAX_CONFIG_BYTES,
@@ -26,6 +25,7 @@ from kcompat.config import (
 from kcompat.errors import UsageError
 from kcompat.sources.git import GitRepo
 from kcompat.sources.source import SpecSource
+from kcompat.sources.spec_paths import SpecPaths
 
 #: Where a configuration is looked for on a side, in order (as ``find_config`` looks in
 #: the repository's root).
@@ -85,8 +85,4 @@ def config_on(
 def spec_paths(config: Config, repo: GitRepo) -> tuple[str, ...]:
     """``paths`` as repository paths, unchecked (a folder BASE names may be gone in
     HEAD); () for every spec file."""
-    root = Path(config.root) if config.root else repo.root
-    try:
-        return tuple(sorted(repo.relative(root / p) for p in config.paths))
-    except UsageError:  # a path outside the repository compares nothing there
-        return tuple(sorted(p for p in config.paths))
+    return SpecPaths.of(config).in_repository(repo)

@@ -15,11 +15,13 @@ from kcompat.spec.load import MAX_BYTES
 
 @dataclass(frozen=True)
 class DirectorySource:
-    """Every ``*.json`` under ``directory``, or only the file ``only`` in it."""
+    """Every ``*.json`` under ``directory`` (only its own with ``flat``), or only the
+    file ``only`` in it."""
 
     label: str
     directory: Path
     only: str = ""  # a single file (a plain file pair): its name inside ``directory``
+    flat: bool = False  # the folder's own files, not those of its subfolders
     repo: None = None
     commit: None = None
 
@@ -37,7 +39,10 @@ class DirectorySource:
     def paths(self, pathspecs: Sequence[str] = ()) -> list[str]:
         if self.only:
             return [self.only]
-        return [p.relative_to(self.directory).as_posix() for p in json_files(self.directory)]
+        found = json_files(self.directory, flat=self.flat)
+        if self.flat:
+            return [p.name for p in found]
+        return [p.relative_to(self.directory).as_posix() for p in found]
 
     def changed_since(self, commit: str, pathspecs: Sequence[str] = ()) -> list[str] | None:
         return None

@@ -217,13 +217,19 @@ class ObjectReader:
     def __init__(self, handle: git.Repo) -> None:
         self.handle = handle
         self._drained: object = None  # the process whose stderr is being drained
+        self._lock = threading.RLock()  # one request at a time on the process's pipes
 
     def read(self, name: str, cap: int) -> tuple[str, bytes] | None:
         """(object type, its first ``cap + 1`` bytes at most), or None if git has no
         object of that name (or it cannot be asked: a line feed would end the request
-        early). ``name`` is an object id or any name ``cat-file`` takes (``REV:path``)."""
+        early). ``name`` is an object id or any name ``cat-file`` takes (``REV:path``).
+        Threads take turns: a request and its answer share one pipe."""
         if "\n" in name:
             return None
+        with self._lock:
+            return self._read(name, cap)
+
+    def _read(self, name: str, cap: int) -> tuple[str, bytes] | None:
         try:
             _sha, kind, size, stream = self.handle.git.stream_object_data(name)
         except ValueError as err:  # GitPython's word for "missing" (or a git that has gone)
@@ -279,7 +285,8 @@ class ObjectReader:
 
     def close(self) -> None:
         """End the persistent git processes (each stops when its input closes)."""
-        end(self.handle)
+        with self._lock:
+            end(self.handle)
 
 
 #: Repositories whose persistent processes may still run: ended when kcompat exits (by

@@ -1,32 +1,47 @@
-"""The two sides of a comparison, and loading only the spec files that differ.
+"""What the user typed, as a side: a :class:`~kcompat.sources.source.SpecSource`.
 
-A side is a :class:`~kcompat.sources.source.SpecSource`: a git revision, the index, the
-working tree, a directory, or ``REV:path`` (a folder at a revision). When both sides
-live in one repository, git itself lists the files that differ, so a pre-commit run
-reads one or two files, not the whole tree; identical files cannot produce findings.
-Other combinations compare every spec file.
+A side is a git revision, the index, the working tree, a directory or file, or
+``REV:path`` (a folder at a revision); each kind is a module with a parser, asked in turn
+(:data:`PARSERS`). How a side's specs are read (only the files that differ, for two
+sides of one repository) is :mod:`kcompat.sources.reading`'s.
 """
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
 
+from kcompat.bounded import read_or_explain
 from kcompat.errors import UsageError
 from kcompat.naming import request_name_for
-from kcompat.sources import directory, revision
-from kcompat.sources.git import GitRepo
+from kcompat.sources import directory
+from kcompat.sources.files import display_path
+from kcompat.sources.reading import Loaded as Loaded
+from kcompat.sources.reading import load_sides as load_sides
+from kcompat.sources.reading import read_side
 from kcompat.sources.source import SpecSource
-from kcompat.spec.specfile import SpecFile, looks_like_spec, read_spec
+from kcompat.spec.specfile import SpecFile, read_spec
+
+if TYPE_CHECKING:  # git is imported when a revision is asked for (lint never asks)
+    from kcompat.sources.git import GitRepo
+
+
+def _revision(text: str, repo: GitRepo | None) -> SpecSource | None:
+    """``REV:path`` or a revision of ``repo`` (:func:`kcompat.sources.revision.parse`)."""
+    if repo is None:
+        return None
+    from kcompat.sources import revision
+
+    return revision.parse(text, repo)
+
 
 #: What a command-line side can be, asked in order (the first that claims the text
 #: wins): a file or folder that exists, then ``REV:path`` or a revision. A new kind of
 #: source is one module with a :class:`SpecSource` and a parser, and its entry here.
 PARSERS: tuple[Callable[[str, GitRepo | None], SpecSource | None], ...] = (
     lambda text, repo: directory.parse(text) if _on_disk(text, repo) else None,
-    revision.parse,
+    _revision,
 )
 
 
@@ -53,6 +68,20 @@ def side_for(text: str, repo: GitRepo | None) -> SpecSource:
         f"{text}: not a directory, and not in a git repository to read a "
         "revision from (use --repo DIR)"
     )
+
+
+def path_side(text: str) -> SpecSource:
+    """A side named where revisions are not meant (``lint``'s paths, ``explain --specs``):
+    a file or folder, or any source whose parser claims the word without git. A path no
+    parser claims is one line: missing, or why it cannot be read (a FIFO, a device)."""
+    for parse in PARSERS:
+        found = parse(text, None)
+        if found is not None:
+            return found
+    path = Path(text)
+    if path.is_symlink() or path.exists():
+        read_or_explain(path, 0, display_path(path))  # raises: not a regular file
+    raise UsageError(f"{display_path(path)}: no such file or directory")
 
 
 def _folder_or_revision(text: str, repo: GitRepo) -> bool:
@@ -107,86 +136,6 @@ def _on_disk(text: str, repo: GitRepo | None) -> bool:
     return path.exists() and not (repo is not None and repo.internal(path))
 
 
-@dataclass(frozen=True)
-class Loaded:
-    """The spec files to compare: only those that can differ, on each side."""
-
-    base: list[SpecFile]
-    head: list[SpecFile]
-    compared: int  # spec files compared, counted once per side (for the summary)
-
-
-def load_sides(base: SpecSource, head: SpecSource, pathspecs: Sequence[str] = ()) -> Loaded:
-    """Read the spec files that differ between two sides (all of them across sources)."""
-    changed = (
-        head.changed_since(base.commit, pathspecs)
-        if base.commit is not None and base.whole and head.whole and head.repo is base.repo
-        else None
-    )
-    if changed is not None:  # git lists what differs: only those files are read
-        candidates = [p for p in changed if p.endswith(".json")]
-        return _load_pairs(base, head, candidates, candidates)
-    return _load_pairs(
-        base, head, base.paths(pathspecs), head.paths(pathspecs), skip_identical=True
-    )
-
-
-def _load_pairs(
-    base: SpecSource,
-    head: SpecSource,
-    base_paths: list[str],
-    head_paths: list[str],
-    skip_identical: bool = False,
-) -> Loaded:
-    """Both sides' candidate files, parsed; with ``skip_identical`` (sides that git cannot
-    compare, so every file is a candidate) files whose bytes did not change are left out."""
-    base_bytes = {p: base.read(p) for p in base_paths}
-    head_bytes = {p: head.read(p) for p in head_paths}
-    identical = _identical_paths(base_bytes, head_bytes) if skip_identical else set()
-    base_specs = _specs_read(base, base_bytes, identical)
-    head_specs = _specs_read(head, head_bytes, identical)
-    return Loaded(base_specs, head_specs, _compared_count(base, head, base_specs, head_specs))
-
-
-def _identical_paths(
-    base_bytes: dict[str, bytes | None], head_bytes: dict[str, bytes | None]
-) -> set[str]:
-    """Same bytes under the same relative name: no finding can come from that pair."""
-    base_digest = {_digest(d): p for p, d in base_bytes.items() if d is not None}
-    return {
-        path
-        for path, data in head_bytes.items()
-        if data is not None and base_digest.get(_digest(data)) == path
-    }
-
-
-def _specs_read(side: SpecSource, files: dict[str, bytes | None], skip: set[str]) -> list[SpecFile]:
-    """The files of one side that exist, are not in ``skip`` and look like spec files,
-    parsed (in ``files`` order)."""
-    specs = []
-    for path, data in files.items():
-        if data is not None and path not in skip:
-            spec = read_spec(side.shown(path), data)
-            if looks_like_spec(spec):
-                specs.append(spec)
-    return specs
-
-
-def _compared_count(
-    base: SpecSource, head: SpecSource, base_specs: list[SpecFile], head_specs: list[SpecFile]
-) -> int:
-    """Spec files compared, for the summary: in one repository the same file has one name
-    on both sides, so the names are counted once; otherwise the larger side counts."""
-    base_names, head_names = {s.path for s in base_specs}, {s.path for s in head_specs}
-    if base.repo is not None and base.repo is head.repo:
-        return len(base_names | head_names)
-    return max(len(base_names), len(head_names))
-
-
-def _digest(data: bytes) -> str:
-    return hashlib.sha1(data, usedforsecurity=False).hexdigest()
-
-
 def companion_requests(side: SpecSource, specs: Sequence[SpecFile]) -> list[SpecFile]:
     """The requests of responses in ``specs`` that ``specs`` lacks, read from ``side``.
 
@@ -216,12 +165,5 @@ def companion_requests(side: SpecSource, specs: Sequence[SpecFile]) -> list[Spec
 
 
 def load_all(side: SpecSource, pathspecs: Sequence[str] = ()) -> list[SpecFile]:
-    """Every spec file on one side (for drift and explain, which need all of them)."""
-    specs = []
-    for path in side.paths(pathspecs):
-        data = side.read(path)
-        if data is not None:
-            spec = read_spec(side.shown(path), data)
-            if looks_like_spec(spec):
-                specs.append(spec)
-    return specs
+    """Every spec file on one side (:func:`kcompat.sources.reading.read_side`'s specs)."""
+    return read_side(side, pathspecs).specs

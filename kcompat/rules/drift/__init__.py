@@ -1,4 +1,4 @@
 """Drift rules (a vendored copy against its upstream); importing this package registers
 them all."""
 
-from kcompat.rules.drift import presence, wire  # noqa: F401
+from kcompat.rules.drift import presence, renames, wire  # noqa: F401

@@ -3,67 +3,18 @@ first place the two layouts of a version part on the wire."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from kcompat.codec.evidence import BASE_TO_HEAD, Evidence
 from kcompat.findings import Reporter, Severity
 from kcompat.rules.drift.adapters import DriftPair, pair_rule
+from kcompat.rules.drift.pairing import Difference as Difference
+from kcompat.rules.drift.pairing import first_difference as first_difference
 from kcompat.rules.registry import Category
-from kcompat.spec.resolve import LayoutField, StructLayout, resolve
+from kcompat.spec.load import JObject
+from kcompat.spec.model import Message
+from kcompat.spec.resolve import LayoutField, resolve
 from kcompat.spec.runs import runs
-from kcompat.spec.shape import own_shape, struct_inside, struct_shape
+from kcompat.spec.shape import struct_shape
 from kcompat.spec.versions import Versions
-
-
-@dataclass(frozen=True)
-class Difference:
-    """The first place two layouts of one version differ on the wire."""
-
-    path: str  # the field (or struct) where they part
-    upstream: LayoutField | None  # the field upstream has there (None: nothing)
-    local: LayoutField | None
-    position: int = 0  # 1-based place among the struct's untagged fields (0: n/a)
-    flexibility: tuple[bool, bool] | None = None  # (upstream, local) when that differs
-
-
-def first_difference(upstream: StructLayout, local: StructLayout) -> Difference | None:
-    """The first byte-level difference between two layouts, fields compared in wire order."""
-    if upstream.flexible != local.flexible:
-        return Difference(
-            upstream.path or "(message)",
-            None,
-            None,
-            flexibility=(upstream.flexible, local.flexible),
-        )
-    for position, (up, lo) in enumerate(zip(upstream.fields, local.fields, strict=False), 1):
-        found = _compare(up, lo, position)
-        if found is not None:
-            return found
-    if len(upstream.fields) != len(local.fields):
-        position = min(len(upstream.fields), len(local.fields))
-        if len(upstream.fields) > position:
-            extra = upstream.fields[position]
-            return Difference(extra.path, extra, None, position + 1)
-        extra = local.fields[position]
-        return Difference(extra.path, None, extra, position + 1)
-    up_tags = {f.tag: f for f in upstream.tagged}
-    lo_tags = {f.tag: f for f in local.tagged}
-    for tag in sorted(k for k in up_tags.keys() | lo_tags.keys() if k is not None):
-        u, lo_ = up_tags.get(tag), lo_tags.get(tag)
-        if u is None or lo_ is None:
-            continue  # a tag only one side knows is skipped by the other: compatible
-        found = _compare(u, lo_, 0)
-        if found is not None:
-            return found
-    return None
-
-
-def _compare(up: LayoutField, lo: LayoutField, position: int) -> Difference | None:
-    if own_shape(up.wire) != own_shape(lo.wire):
-        return Difference(up.path if up.path == lo.path else lo.path, up, lo, position)
-    child_up, child_lo = struct_inside(up.wire), struct_inside(lo.wire)
-    if child_up is not None and child_lo is not None:
-        return first_difference(child_up, child_lo)
-    return None
 
 
 def spec_type(entry: LayoutField) -> str:
@@ -145,3 +96,41 @@ def drift_wire_mismatch(pair: DriftPair, report: Reporter) -> None:
             base_key="flexibleVersions" if flexible else "name",
             hint="re-vendor the upstream spec, or stop advertising these versions",
         )
+    _misread(pair, report)
+
+
+def _misread(pair: DriftPair, report: Reporter) -> None:
+    """Versions laid out alike whose bytes the proof shows misread all the same (a tagged
+    field's default differs, so a tag one side leaves out reads as something else): one
+    finding per field and direction, with the counterexample."""
+    seen: dict[tuple[str, str], list[Evidence]] = {}
+    for item in pair.proof.evidence:
+        if isinstance(item, Evidence):
+            seen.setdefault((item.field_path, item.direction), []).append(item)
+    for (path, direction), items in seen.items():
+        versions = Versions.from_ranges((e.version, e.version) for e in items)
+        writer, reader = (
+            ("upstream", "the local copy")
+            if direction == BASE_TO_HEAD
+            else ("the local copy", "upstream")
+        )
+        node = _node_at(pair.local, path)
+        report(
+            node if node is not None else pair.local.node,
+            f"{pair.local.name} versions {versions}: {path or 'the message'} as {writer} writes "
+            f"it is read otherwise by {reader}, though both lay it out alike",
+            key="name",
+            field_path=path,
+            versions=str(versions),
+            base=_node_at(pair.upstream, path) or pair.upstream.node,
+            base_key="name",
+            evidence=items[0],
+            hint="make the two specs agree (a tagged field's default is part of its bytes)",
+        )
+
+
+def _node_at(message: Message, path: str) -> JObject | None:
+    for found, item in message.walk():
+        if found == path:
+            return item.node
+    return None

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from functools import cache
-from pathlib import PurePosixPath
 
 from kcompat.findings import Reporter, Severity
-from kcompat.rules.lint.adapters import field_rule, message_rule
+from kcompat.rules.lint.adapters import field_rule, message_rule, set_rule
 from kcompat.rules.lint.scopes import Scope, scopes, written_fields
 from kcompat.rules.registry import Category
 from kcompat.spec.jackson import scalar_text
@@ -147,15 +147,53 @@ def invalid_message_name(message: Message, report: Reporter) -> None:
         )
 
 
-@message_rule("file-name-mismatch", Category.NAMES, Severity.INFO)
-def file_name_mismatch(message: Message, report: Reporter) -> None:
-    """The file is not named after its message (Kafka does not care; readers do)."""
-    if message.node is None or not message.name or not message.path:
+def _kebab(name: str) -> str:
+    return _snake(name).replace("_", "-")
+
+
+#: How a folder may name its files after their messages, Kafka's way first (it wins a tie).
+NAMINGS: tuple[tuple[str, Callable[[str], str]], ...] = (
+    ("the message's name", lambda name: name),
+    ("snake_case", _snake),
+    ("kebab-case", _kebab),
+    ("lowercase", str.lower),
+    ("camelCase", _camel),
+)
+
+
+@set_rule("file-name-mismatch", Category.NAMES, Severity.INFO)
+def file_name_mismatch(messages: Sequence[Message], report: Reporter) -> None:
+    """A file not named after its message the way the other files of its folder are."""
+    named = [(m, _stem(m)) for m in messages if m.node is not None and m.name and m.path]
+    named = [(m, stem) for m, stem in named if stem not in ("<string>", "-")]
+    if not named:
         return
-    stem = PurePosixPath(message.path.replace("\\", "/")).stem
-    if stem != message.name and stem not in ("<string>", "-"):
+    counts = [sum(1 for m, stem in named if stem == form(m.name)) for _how, form in NAMINGS]
+    chosen = max(range(len(NAMINGS)), key=lambda i: (counts[i], -i))
+    how, form = NAMINGS[chosen]
+    for message, stem in named:
+        wanted = form(message.name)
+        if stem == wanted:
+            continue
+        assert message.node is not None
+        said = f"file {stem}.json holds message {message.name!r}"
+        if chosen:  # a convention of the folder's own: say which
+            said += (
+                f", but the other {counts[chosen]} files of its folder are named in {how} "
+                "after their message"
+            )
         report(
             message.node.where_value("name"),
-            f"file {stem}.json holds message {message.name!r}",
-            hint=f"rename the file to {message.name}.json",
+            said,
+            hint=f"rename the file to {wanted}.json",
+            path=message.path,
+            message_name=message.name,
         )
+
+
+def _stem(message: Message) -> str:
+    """The file name without its suffix (``PurePosixPath(...).stem``, in string
+    operations: a folder's lint asks it of every file, on every edit in an editor)."""
+    name = message.path.replace("\\", "/").rpartition("/")[2]
+    dot = name.rfind(".")
+    return name[:dot] if dot > 0 and dot < len(name) - 1 else name

@@ -9,18 +9,19 @@ from typing import Any
 import pytest
 
 from kcompat.lint.check import lint_specs
-from kcompat.sources.files import read_directory
+from kcompat.sources.directory import DirectorySource
+from kcompat.sources.reading import read_side
 from kcompat.spec.model import PRIMITIVE_TYPES, Message
 from kcompat.spec.resolve import Kind, Layout, LayoutField, StructLayout, Wire, layouts, resolve
 from kcompat.spec.specfile import read_spec
 from kcompat.spec.versions import Versions
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "specs" / "examples"
+EXAMPLES = Path(__file__).resolve().parents[3] / "specs" / "examples"
 
 
 @pytest.fixture(scope="module")
 def examples() -> dict[str, Message]:
-    specs = read_directory(EXAMPLES)
+    specs = read_side(DirectorySource(str(EXAMPLES), EXAMPLES)).specs
     messages = {spec.message.name: spec.message for spec in specs if spec.message is not None}
     assert set(messages) >= {"WidgetRequest", "WidgetResponse", "WidgetRequestHeader"}
     return messages
@@ -471,7 +472,7 @@ def test_equal_specs_give_equal_layouts() -> None:
 
 
 def test_examples_lint_without_findings() -> None:
-    assert lint_specs(read_directory(EXAMPLES)) == []
+    assert lint_specs(read_side(DirectorySource(str(EXAMPLES), EXAMPLES)).specs) == []
 
 
 def test_examples_use_every_feature(examples: dict[str, Message]) -> None:

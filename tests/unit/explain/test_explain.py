@@ -22,16 +22,17 @@ from kcompat.explain.find import FileSource, did_you_mean, find_messages
 from kcompat.explain.grammar import build_grammar, snake, title
 from kcompat.explain.matrix import LEGEND, Matrix, Row, Shape, build_matrix
 from kcompat.explain.timeline import timeline
-from kcompat.sources.files import read_directory
+from kcompat.sources.directory import DirectorySource
+from kcompat.sources.reading import read_side
 from kcompat.spec.model import Message
 from kcompat.spec.specfile import read_spec
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "specs" / "examples"
+EXAMPLES = Path(__file__).resolve().parents[3] / "specs" / "examples"
 
 
 @pytest.fixture(scope="module")
 def examples() -> dict[str, Message]:
-    specs = read_directory(EXAMPLES)
+    specs = read_side(DirectorySource(str(EXAMPLES), EXAMPLES)).specs
     return {s.message.name: s.message for s in specs if s.message is not None}
 
 
