@@ -133,17 +133,21 @@ def test_the_language_server_never_reads_a_closed_link_out(linked: Path) -> None
 
 
 def test_the_action_lints_the_committed_blobs(tmp_path: Path) -> None:
-    """``lint: true``: the pull request's link is linted as git holds it (the path it
-    names: no spec), never followed; the secret reaches no annotation, summary or output
-    (before: its field's name was in an annotation and the summary)."""
+    """``lint: true``: a pull request that turns a spec into a link out: the link is read as
+    git holds it (the path it names: the diff's spec that no longer parses, an error; no
+    spec for the lint, which leaves it out), never followed; the secret reaches no
+    annotation, summary or output (before: the lint read the checkout, and the target's
+    request and field were in annotations and the summary)."""
     secret = tmp_path / "elsewhere" / "Secret.json"
     secret.parent.mkdir()
     secret.write_text(OUTSIDE, encoding="utf-8")
-    workspace = pull_request(tmp_path, {SPEC: tally(2)}, {SPEC: tally(2)})
-    _link(workspace, "protocol/Evil.json", secret)
-    _commit(workspace, "a link out")
+    evil = "protocol/Evil.json"
+    workspace = pull_request(tmp_path, {SPEC: tally(2), evil: tally(1)}, {SPEC: tally(2)})
+    _link(workspace, evil, secret)
+    _commit(workspace, "a spec turned into a link out")
     done = Runner(tmp_path / "runner", workspace, event_of(workspace)).run(lint="true")
     everything = done.stdout + done.stderr + done.summary + str(done.outputs)
     assert SECRET not in everything and "SecretRequest" not in everything
     assert done.returncode == 1, done.stdout
-    assert any("protocol/Evil.json" in a for a in done.annotations("error"))
+    errors = done.annotations("error")
+    assert any(f"file={evil}," in a and "spec-unreadable" in a for a in errors), errors
