@@ -277,7 +277,8 @@ def changelog_links(audit: Audit, page: Path | None) -> Links:
 
 
 def _recognises(summary: Mapping[str, Any]) -> bool:
-    return summary.get("mode") in set(HistoryMode)
+    mode = summary.get("mode")  # any JSON value: a list or a mapping is no mode
+    return isinstance(mode, str) and mode in set(HistoryMode)
 
 
 HISTORY: JobKind[HistorySummary, AuditRow[Pair]] = register(

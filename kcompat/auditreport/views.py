@@ -10,12 +10,12 @@ the timeline and the per-message table are counts.
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from kcompat.auditreport.load import parse_json
 from kcompat.report.columns import FindingRow
 
 SEVERITIES = ("error", "warning", "info")
@@ -112,7 +112,7 @@ def _evidence(raw: Any) -> dict[str, Any] | None:
     if not raw:
         return None
     try:
-        value = json.loads(raw) if isinstance(raw, str) else raw
+        value = parse_json(raw) if isinstance(raw, str) else raw
     except ValueError:
         return None
     return value if isinstance(value, dict) else None

@@ -17,6 +17,7 @@ from kcompat.app import (
     option_group,
     report_findings,
 )
+from kcompat.commands.samples_option import check_samples
 
 
 @app.command(short_help="Every breaking change between two revisions, with the bytes.")
@@ -42,9 +43,10 @@ def diff(
             "--samples",
             metavar="N",
             min=1,
+            callback=check_samples,
             help="Samples per message version for the proof (default 20; 10 with --staged, "
             "where a pre-commit hook must be instant: on Kafka's whole history 6 already "
-            "confirm every break).",
+            "confirm every break; at most 1,000).",
         ),
     ] = None,
     released: Annotated[

@@ -10,6 +10,7 @@ import typer
 
 from kcompat.app import Color, ColorOption, ConfigOption, RepoOption, app, exit_status
 from kcompat.commands import spark_options as spark
+from kcompat.commands.samples_option import check_samples
 from kcompat.commands.table_format import TableFormatOption, table_format
 from kcompat.modes import HistoryMode
 
@@ -51,7 +52,14 @@ def history(
     remote: spark.RemoteOption = None,
     proof: Annotated[bool, typer.Option("--proof/--no-proof", help="Round-trip proofs.")] = True,
     samples: Annotated[
-        int, typer.Option("--samples", metavar="N", min=1, help="Samples per version.")
+        int,
+        typer.Option(
+            "--samples",
+            metavar="N",
+            min=1,
+            callback=check_samples,
+            help="Samples per version (at most 1,000).",
+        ),
     ] = 20,
     partitions: spark.PartitionsOption = None,
     report: Annotated[
@@ -138,9 +146,9 @@ def write_report(result: Any, path: Path) -> None:
 def check_pattern(option: str, pattern: str) -> None:
     """A regular expression given on the command line, or one line saying what is wrong."""
     from kcompat.errors import UsageError
-    from kcompat.patterns import PatternError, compiled
+    from kcompat.patterns import PatternError, compiled, quoted
 
     try:
         compiled(pattern)
     except PatternError as err:
-        raise UsageError(f"{option} {pattern!r} is not a valid regular expression: {err}") from None
+        raise UsageError(f"{option} {quoted(pattern)} {err}") from None

@@ -13,13 +13,14 @@ from dataclasses import dataclass, replace
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
-from kcompat.config import Config
+from kcompat.config import Acceptance, Config
 from kcompat.diff.prepared import PreparedPair
 from kcompat.findings import Finding
 from kcompat.rules.evolution.context import DiffContext
 from kcompat.rules.evolution.pairing import MessagePair, Pairing, pair_messages
 from kcompat.rules.registry import Rule, Subject, all_rules
 from kcompat.rules.runner import Call, Finishing, Outcome, compared, finish, run_rules
+from kcompat.rules.suppress import DirectiveKey, directive_keys
 from kcompat.spec.ledger import TagLedger
 from kcompat.spec.model import Message
 from kcompat.spec.released import Releases
@@ -55,11 +56,13 @@ def diff_specs(
     baseline: frozenset[str] = frozenset(),
     paired: Paired | None = None,
     code_cache: CodeStore | None = None,
+    settled_entries: frozenset[Acceptance] | None = None,
 ) -> Outcome:
     """Every evolution finding between two sets of spec files, proof included if asked
     (``paired``: the same specs as :func:`pair_specs` paired them, when the caller needs
     the pairing too: the changelog reads what the rules judged; ``code_cache``: where the
-    command keeps the proof's compiled codecs between runs)."""
+    command keeps the proof's compiled codecs between runs; ``settled_entries``: the
+    ``[[ignore]]`` entries BASE's configuration holds, which accept nothing new)."""
     config = config if config is not None else Config()
     return unfinished_diff(
         base_specs,
@@ -72,6 +75,7 @@ def diff_specs(
         baseline=baseline,
         paired=paired,
         code_cache=code_cache,
+        settled_entries=settled_entries,
     ).finish(config)
 
 
@@ -87,6 +91,7 @@ def unfinished_diff(
     baseline: frozenset[str] = frozenset(),
     paired: Paired | None = None,
     code_cache: CodeStore | None = None,
+    settled_entries: frozenset[Acceptance] | None = None,
 ) -> Unfinished:
     """The raw findings and the proof's bytes of every rule not in ``rules_off``."""
     policy = releases if releases is not None else Releases.from_base(_messages(base_specs))
@@ -136,8 +141,27 @@ def unfinished_diff(
         released_by=released_by,
         latest=latest,
         subjects=compared((*base_specs, *head_specs)),
+        settled=settled_comments(base_specs, head_specs, pairing),
+        settled_entries=settled_entries,
     )
     return Unfinished(tuple(raw), tuple(evidence), how)
+
+
+def settled_comments(
+    base_specs: Sequence[SpecFile], head_specs: Sequence[SpecFile], pairing: Pairing
+) -> dict[str, frozenset[DirectiveKey]]:
+    """For each HEAD file, the ignore comments (by their text) its BASE file already
+    holds: the file of the message it pairs with, else the file at the same path."""
+    by_path = {spec.path: spec for spec in base_specs}
+    partner = {pair.head_spec.path: pair.base_spec for pair in pairing.pairs}
+    out = {}
+    for spec in head_specs:
+        base = partner.get(spec.path) or by_path.get(spec.path)
+        document = base.document if base is not None else None
+        out[spec.path] = (
+            directive_keys(spec.path, document.comments) if document is not None else frozenset()
+        )
+    return out
 
 
 @dataclass(frozen=True)
@@ -219,10 +243,12 @@ def check_pair(
     baseline: frozenset[str] = frozenset(),
     paired: Paired | None = None,
     code_cache: CodeStore | None = None,
+    settled_entries: frozenset[Acceptance] | None = None,
 ) -> Outcome:
     """All findings for a prepared comparison (pure: no git, no file system but the
     compiled codecs a command keeps in ``code_cache``); ``paired`` is its specs as
-    :func:`paired_specs` paired them, when the caller needs the pairing."""
+    :func:`paired_specs` paired them, when the caller needs the pairing;
+    ``settled_entries``: BASE's configuration's ``[[ignore]]`` entries."""
     config = config if config is not None else Config()
     return unfinished_pair(
         pair,
@@ -232,6 +258,7 @@ def check_pair(
         baseline=baseline,
         paired=paired,
         code_cache=code_cache,
+        settled_entries=settled_entries,
     ).finish(config)
 
 
@@ -244,6 +271,7 @@ def unfinished_pair(
     baseline: frozenset[str] = frozenset(),
     paired: Paired | None = None,
     code_cache: CodeStore | None = None,
+    settled_entries: frozenset[Acceptance] | None = None,
 ) -> Unfinished:
     """A prepared comparison's findings before finishing, every rule not in ``rules_off``
     run (pure), to finish under any configuration."""
@@ -264,6 +292,7 @@ def unfinished_pair(
         baseline=baseline,
         paired=paired,
         code_cache=code_cache,
+        settled_entries=settled_entries,
     )
 
 

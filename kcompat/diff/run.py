@@ -140,6 +140,11 @@ def run_diff(request: DiffRequest) -> DiffResult:
     )
     base, head = resolve_sides(request, repo)
     progress.step(f"reading {base.label} and {head.label}")
+    # the change's own configuration edits, in the open (config-weakened); imported
+    # here, as only diff reviews them (changelog reads the sides with this module)
+    from kcompat.diff.weakened import base_configuration, review_configuration
+
+    before = base_configuration(request, base, config)
     with parsed_once():  # each side parsed once, when read (checking reads it again)
         prepared = prepare_request(request, base, head, config, repo)
         progress.step(f"checking {prepared.compared} spec files")
@@ -150,12 +155,9 @@ def run_diff(request: DiffRequest) -> DiffResult:
             samples=request.samples,
             baseline=request.baseline,
             code_cache=request.cache.code if request.cache is not None else None,
+            settled_entries=frozenset(before.config.ignore) if before is not None else None,
         )
-        # the change's own configuration edits, in the open (config-weakened); imported
-        # here, as only diff reviews them (changelog reads the sides with this module)
-        from kcompat.diff.weakened import review_configuration
-
-        review = review_configuration(request, base, head, config, prepared, outcome)
+        review = review_configuration(request, base, head, config, prepared, outcome, before)
     return DiffResult(
         review.outcome,
         prepared.compared,

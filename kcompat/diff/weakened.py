@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from kcompat.config import Config, ConfigError
+from kcompat.config import Acceptance, Config, ConfigError
 from kcompat.diff.check import Unfinished, unfinished_pair
 from kcompat.diff.prepared import PreparedPair, prepare_pair
 from kcompat.errors import UsageError
@@ -29,7 +29,7 @@ from kcompat.rules.config_change import Matcher, SettingChange, setting_changes
 from kcompat.rules.registry import rule_categories
 from kcompat.rules.runner import Finishing, Outcome, finish
 from kcompat.rules.weakening import Blame, hidden, listed, no_longer_failing, weakening_finding
-from kcompat.sources.config_at import config_on, spec_paths
+from kcompat.sources.config_at import SideConfig, config_on, spec_paths
 from kcompat.sources.release_source import release_branches, release_tags
 from kcompat.sources.source import SpecSource
 
@@ -48,6 +48,11 @@ class Review:
     note: str = ""
 
 
+def base_configuration(request: DiffRequest, base: SpecSource, in_use: Config) -> SideConfig | None:
+    """The configuration BASE's side holds (None: BASE has none of its own, a folder)."""
+    return config_on(base, in_use, request.config_choice, rules=rule_categories)
+
+
 def review_configuration(
     request: DiffRequest,
     base: SpecSource,
@@ -55,11 +60,12 @@ def review_configuration(
     in_use: Config,
     prepared: PreparedPair,
     outcome: Outcome,
+    before: SideConfig | None,
 ) -> Review:
     """``outcome`` (the comparison under the configuration in use) with a
-    ``config-weakened`` finding per weakening setting and what each hides listed."""
+    ``config-weakened`` finding per weakening setting and what each hides listed;
+    ``before`` is :func:`base_configuration`."""
     choice = request.config_choice
-    before = config_on(base, in_use, choice, rules=rule_categories)
     after = config_on(head, in_use, choice, rules=rule_categories)
     if before is None or after is None or base.repo is None:
         return Review(outcome)
@@ -74,6 +80,7 @@ def review_configuration(
     repo = base.repo
     old, new = spec_paths(before.config, repo), spec_paths(after.config, repo)
     runs = _Runs(request, base, head, before.config.disabled & after.config.disabled)
+    runs.settled = before.config.ignore
     runs.seed(_read_key(request, in_use, spec_paths(in_use, repo)), prepared)
     widest = () if not old or not new else tuple(sorted({*old, *new}))
     counts: dict[int, int | None] = {}
@@ -91,7 +98,11 @@ def review_configuration(
     found = _weakening_findings(changes, counts, before.config, after.config)
     shown = listed(outcome.findings, outcome.baselined, blame)
     judge = replace(before.config, report_unused_ignores=False)  # its entries judge the specs'
-    review = finish(found, Finishing(config=judge, baseline=request.baseline))
+    # BASE's own entries accept none of this change's weakenings: each is new
+    settled = frozenset(before.config.ignore)
+    review = finish(
+        found, Finishing(config=judge, baseline=request.baseline, settled_entries=settled)
+    )
     return Review(
         Outcome(
             tuple(sorted([*shown, *review.findings], key=_order)),
@@ -169,6 +180,7 @@ class _Runs:
         self.request, self.base, self.head, self.off = request, base, head, off
         self.prepared: dict[ReadKey, PreparedPair] = {}
         self.unfinished: dict[ReadKey, Unfinished] = {}
+        self.settled: tuple[Acceptance, ...] = ()  # BASE's [[ignore]] entries
 
     def seed(self, key: ReadKey, prepared: PreparedPair) -> None:
         self.prepared[key] = prepared
@@ -193,6 +205,7 @@ class _Runs:
                 samples=self.request.samples,
                 baseline=self.request.baseline,
                 code_cache=cache.code if cache is not None else None,
+                settled_entries=frozenset(self.settled),
             )
         return self.unfinished[key].finish(config)
 

@@ -24,6 +24,7 @@ from typing import IO, TYPE_CHECKING
 from kcompat.bounded import read_if_present
 from kcompat.errors import UsageError
 from kcompat.sources import gitenv
+from kcompat.sources.confine import confine
 from kcompat.sources.gitcmd import (
     FILTER_KEYS,
     NO_DRIVERS,
@@ -410,7 +411,9 @@ class GitRepo(Refs):
 
     def read_worktree(self, path: str) -> bytes | None:
         """A working-tree file's first bytes (at most the spec size limit and one more), or
-        None if it is not there; a FIFO or a device (a committed symlink) is refused."""
+        None if it is not there; a FIFO or a device (a committed symlink) is refused, and
+        so is a link out of the repository or into its ``.git``."""
+        confine(self.root / path, path, self.root)
         return read_if_present(self.root / path, MAX_BYTES, path)
 
     def _listed(self, blob: str, path: str) -> bytes | None:

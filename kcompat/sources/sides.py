@@ -16,6 +16,7 @@ from kcompat.bounded import read_or_explain
 from kcompat.errors import UsageError
 from kcompat.naming import companion_name_for, file_names_of, request_name_for
 from kcompat.sources import directory
+from kcompat.sources.confine import confine
 from kcompat.sources.files import display_path
 from kcompat.sources.reading import Loaded as Loaded
 from kcompat.sources.reading import load_sides as load_sides
@@ -81,6 +82,7 @@ def path_side(text: str) -> SpecSource:
             return found
     path = Path(text)
     if path.is_symlink() or path.exists():
+        confine(path, display_path(path))  # a link out of its repository is read nowhere
         read_or_explain(path, 0, display_path(path))  # raises: not a regular file
     raise UsageError(f"{display_path(path)}: no such file or directory")
 
