@@ -14,6 +14,7 @@ limit. Answers prefetched for many comparisons (:class:`GitTables`) are asked fi
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -311,9 +312,26 @@ class GitRepo(Refs):
             out = run(self.handle.git, args, settings=self._no_filters())
         except GitFailed as err:
             raise UsageError(f"git diff-index failed: {err.last_line()}") from None
-        changed = self._noted(raw_changes(out.split("\x00")), base, None)
+        entries = [c for c in raw_changes(out.split("\x00")) if not self._same_bytes(c)]
+        changed = self._noted(entries, base, None)
         untracked = self.run_git("ls-files", "--others", "--exclude-standard", "-z", "--", *specs)
         return sorted({*changed, *(p for p in untracked.split("\x00") if p)})
+
+    def _same_bytes(self, change: Change) -> bool:
+        """Whether a file diff-index names without a new blob (stat-dirty: touched, or
+        written back as it was) still holds its old blob's bytes. git would learn that by
+        refreshing .git/index, which kcompat never writes; hashing the file is enough."""
+        path, old, new = change
+        if new is not None or old is None:
+            return False
+        try:
+            data = self.read_worktree(path)
+        except UsageError:
+            return False
+        if data is None or len(data) > MAX_BYTES:
+            return False
+        digest = hashlib.sha1 if len(old) == 40 else hashlib.sha256
+        return digest(b"blob %d\x00" % len(data) + data).hexdigest() == old
 
     def _no_filters(self) -> list[str]:
         """``-c`` settings that empty every filter driver git's configuration names."""
