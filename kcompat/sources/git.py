@@ -14,7 +14,6 @@ limit. Answers prefetched for many comparisons (:class:`GitTables`) are asked fi
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -27,13 +26,13 @@ from kcompat.errors import UsageError
 from kcompat.sources import gitenv
 from kcompat.sources.confine import confine
 from kcompat.sources.gitcmd import (
-    FILTER_KEYS,
     NO_DRIVERS,
     GitFailed,
     GitStopped,
     Location,
     ObjectReader,
     locate,
+    no_filters,
     open_repo,
     refused_at,
     run,
@@ -50,6 +49,7 @@ from kcompat.sources.gittables import (
     SHA,
     Change,
     GitTables,
+    hash_of,
     log_history,
     raw_changes,
 )
@@ -309,7 +309,7 @@ class GitRepo(Refs):
         specs = pathspecs or ["."]
         args = ("diff-index", *CHANGES, "--end-of-options", base, "--", *specs)
         try:
-            out = run(self.handle.git, args, settings=self._no_filters())
+            out = run(self.handle.git, args, settings=no_filters(self.handle.git))
         except GitFailed as err:
             raise UsageError(f"git diff-index failed: {err.last_line()}") from None
         entries = [c for c in raw_changes(out.split("\x00")) if not self._same_bytes(c)]
@@ -330,18 +330,7 @@ class GitRepo(Refs):
             return False
         if data is None or len(data) > MAX_BYTES:
             return False
-        digest = hashlib.sha1 if len(old) == 40 else hashlib.sha256
-        return digest(b"blob %d\x00" % len(data) + data).hexdigest() == old
-
-    def _no_filters(self) -> list[str]:
-        """``-c`` settings that empty every filter driver git's configuration names."""
-        try:
-            names = run(
-                self.handle.git, ["config", "-z", "--name-only", "--get-regexp", FILTER_KEYS]
-            )
-        except GitFailed:  # none (status 1)
-            return []
-        return [f"{name}=" for name in names.split("\x00") if name]
+        return hash_of(data, old) == old
 
     def _noted(self, changes: Iterable[Change], base: str, head: str | None) -> list[str]:
         """The paths of ``changes``, each side's blob noted for reading by id."""

@@ -135,6 +135,15 @@ def run(
     return str(out)
 
 
+def no_filters(runner: git.Git) -> list[str]:
+    """``-c`` settings that empty every filter driver git's configuration names."""
+    try:
+        names = run(runner, ["config", "-z", "--name-only", "--get-regexp", FILTER_KEYS])
+    except GitFailed:  # none (status 1)
+        return []
+    return [f"{name}=" for name in names.split("\x00") if name]
+
+
 def not_started(cwd: Path, err: Exception) -> UsageError:
     """Why git could not start: no git, or the directory to run it in has gone."""
     if not cwd.is_dir():
