@@ -18,7 +18,7 @@ in order, kcompat comments; or the error's message and position; and the built m
 - the test suite's fuzz strategies (``tests/test_fuzz_lint.py``: random bytes, JSON-ish
   token soup, random spec-shaped documents, mutated real specs), ``--examples`` of each,
   drawn deterministically;
-- the string and bytes literals of ``tests/test_load.py`` and ``tests/test_hostile*.py``
+- the string and bytes literals of ``tests/unit/spec/test_load.py`` and ``tests/test_hostile*.py``
   (alone and as a member's key and value), and the hostile specs their builders write;
 - object members in every shape near the common ``"key": scalar`` one: keys and values
   with escapes, control characters, numbers of every form and length, literals and
@@ -47,7 +47,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 BUNDLE = ROOT.parent / "shared" / "corpus" / "kafka-spec-history.bundle"
-HOSTILE_TESTS = ("test_load.py", "test_hostile_specs.py", "test_hostile_files.py")
+HOSTILE_TESTS = ("unit/spec/test_load.py", "test_hostile_specs.py", "test_hostile_files.py")
 Input = tuple[str, bytes]
 
 

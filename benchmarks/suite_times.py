@@ -2,12 +2,13 @@
 
     python benchmarks/suite_times.py                     # fast tier, then the whole suite
     python benchmarks/suite_times.py --tier fast --runs 3 --json benchmarks/results/suite.json
+    python benchmarks/suite_times.py --tier unit --runs 3   # the unit tier (one process)
 
 The README states the suite's wall time; a time means little without the machine and
 its load (a busy 2-core machine ran the fast tier in 6 minutes that takes about one on
 an idle one). For each tier this runs exactly the README's command (``-n auto``: one
-pytest-xdist worker per core) in a new process from the repository root and prints, on
-one line:
+pytest-xdist worker per core; the unit tier in one process) in a new process from the
+repository root and prints, on one line:
 
 - the wall time, and the CPU time of pytest and everything it started;
 - pytest's own summary (passed, skipped, failed): a run with failures is no timing;
@@ -42,6 +43,7 @@ ROOT = Path(__file__).resolve().parent.parent
 FAST = "not spark and not corpus and not oracle and not slow"
 #: the README's commands, as ``python -m pytest`` arguments
 TIERS: dict[str, list[str]] = {
+    "unit": ["-q", "tests/unit"],
     "fast": ["-q", "-n", "auto", "-m", FAST],
     "full": ["-q", "-n", "auto"],
 }
@@ -156,7 +158,7 @@ def time_tier(tier: str, extra: list[str]) -> Timing:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tier", choices=["fast", "full", "both"], default="both")
+    parser.add_argument("--tier", choices=["unit", "fast", "full", "both"], default="both")
     parser.add_argument("--runs", type=int, default=1, help="runs of each tier (default 1)")
     parser.add_argument("--json", type=Path, help="also write the timings to this file")
     parser.add_argument(

@@ -30,7 +30,7 @@ from kcompat.config_preview import glob_matches as glob_matches
 from kcompat.config_preview import parse_previews
 from kcompat.findings import Severity
 from kcompat.modes import FailOn, Level, ReleasedMode, must_be
-from kcompat.patterns import RELEASE_TAGS, PatternError, compiled
+from kcompat.patterns import RELEASE_TAGS, PatternError, compiled, quoted
 from kcompat.tomllines import key_lines, line_of
 
 DEFAULT_RELEASE_TAGS = RELEASE_TAGS
@@ -354,7 +354,7 @@ def parse_config(
         try:
             compiled(patterns[key])
         except PatternError as err:
-            raise ConfigError(f"{source}: {key} is not a valid regex: {err}") from None
+            raise ConfigError(f"{source}: {key} {quoted(patterns[key])} {err}") from None
     unused = _typed(table, "report-unused-ignores", bool, False, source, "true or false")
     fixtures = (
         _string_list(table, "fixtures", source, "a list of path globs")

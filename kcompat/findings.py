@@ -85,12 +85,15 @@ class Finding:
     # Other field paths whose byte-level evidence this finding explains (a reorder names
     # one field but moves several; a reused tag's old field): matching only, not output.
     explains: tuple[str, ...] = field(default=(), compare=False, repr=False)
-    accepted: str = ""  # why the configuration accepts it ([[ignore]] reason): shown, not failing
+    # why it is accepted (an [[ignore]] entry's reason; in a diff, that of an ignore
+    # comment the change writes): shown, not failing
+    accepted: str = ""
     # the reason of the inline ignore comment that silences it ("no reason given" when it
-    # has none): set on the findings a run sets aside as suppressed
+    # has none): set on the findings a run sets aside as suppressed (lint, drift)
     suppressed: str = ""
-    # the settings of the change's own configuration that hide it or lower it (diff:
-    # ``disable``, ``[[ignore]] #2``...): "" when BASE's configuration judges it alike
+    # what the change itself adds that hides it or lowers it (diff): settings of its own
+    # configuration (``disable``, ``[[ignore]] #2``...) or an ignore comment BASE's file
+    # does not hold (``ignore comment FILE:LINE``); "" when BASE judges it alike
     weakened_by: str = ""
     # how its message says its versions, when it does (what :meth:`about` says again)
     wording: Wording | None = field(default=None, compare=False, repr=False)

@@ -21,3 +21,26 @@ def request_name_for(response_name: str) -> str | None:
     if response_name.endswith("Response"):
         return response_name.removesuffix("Response") + "Request"
     return None
+
+
+def companion_name_for(name: str, kind: str) -> str | None:
+    """FooRequest <-> FooResponse: the other half of an API version (None for a record, or
+    for a name no file could be named after: a spec names its message as it likes)."""
+    if _PLAIN.fullmatch(name) is None:
+        return None
+    if kind == "request" and name.endswith("Request"):
+        return name.removesuffix("Request") + "Response"
+    if kind == "response":
+        return request_name_for(name)
+    return None
+
+
+def file_names_of(message_name: str) -> tuple[str, str]:
+    """The file names a message's spec goes by: Kafka's (``FooBarRequest.json``) and the
+    snake_case of vendored copies (``foo_bar_request.json``)."""
+    snake = _CAPITAL.sub(lambda m: "_" + m.group(0).lower(), message_name).lstrip("_")
+    return f"{message_name}.json", f"{snake}.json"
+
+
+_CAPITAL = re.compile(r"[A-Z]")
+_PLAIN = re.compile(r"[A-Za-z][A-Za-z0-9]*")

@@ -1,11 +1,14 @@
-"""Regular expressions from configuration, matched within a time bound.
+"""Regular expressions from configuration, compiled within bounds and matched within a
+time bound.
 
 ``release-tags`` and ``release-branches`` come from the repository's configuration (a
 change under review can edit it) and are matched against names the repository holds.
-A pattern like ``^(1+)+$`` backtracks exponentially on a long name: Python's ``re``
-would run for hours. The ``regex`` engine takes a timeout, so matching every name of a
-repository has one budget (:data:`BUDGET`); past it, one line names the pattern and the
-name, and nothing hangs.
+Compiling one is bounded by its shape (:mod:`kcompat.pattern_shape`: a length cap, no
+huge counted repeats, no recursion, no fuzzy matching), checked before the engine sees
+it. Matching is bounded in time: a pattern like ``^(1+)+$`` backtracks exponentially on
+a long name (Python's ``re`` would run for hours); the ``regex`` engine takes a timeout,
+so matching every name of a repository has one budget (:data:`BUDGET`); past it, one
+line names the pattern and the name, and nothing hangs.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from functools import cache
 from typing import TYPE_CHECKING, TypeVar
 
 from kcompat.errors import UsageError
+from kcompat.pattern_shape import Refused, check_shape
 
 if TYPE_CHECKING:
     import regex
@@ -30,18 +34,29 @@ _Named = TypeVar("_Named")
 
 
 class PatternError(ValueError):
-    """A pattern the engine does not accept: its message says why."""
+    """A pattern kcompat does not compile: its message is what follows the pattern in a
+    sentence ("is not a valid regular expression: ...", "is refused: ...")."""
+
+
+def quoted(pattern: str, width: int = 80) -> str:
+    """A pattern as a message shows it: quoted, escaped (``repr``), and cut when long."""
+    return repr(pattern[:width]) + ("..." if len(pattern) > width else "")
 
 
 @cache
 def compiled(pattern: str) -> regex.Pattern[str]:
-    """``pattern`` compiled (:class:`PatternError` if it is not a regular expression)."""
+    """``pattern`` compiled, once its shape is checked (:class:`PatternError` if it is
+    refused or not a regular expression)."""
+    try:
+        check_shape(pattern)
+    except Refused as err:
+        raise PatternError(f"is refused: {err}") from None
     import regex
 
     try:
-        return regex.compile(pattern)
-    except (regex.error, ValueError, OverflowError) as err:
-        raise PatternError(str(err)) from None
+        return regex.compile(pattern, flags=regex.VERSION0)
+    except (regex.error, ValueError, OverflowError, MemoryError, RecursionError) as err:
+        raise PatternError(f"is not a valid regular expression: {err}") from None
 
 
 def matching(
@@ -58,7 +73,7 @@ def matching(
     try:
         found = compiled(pattern)
     except PatternError as err:
-        raise UsageError(f"{what} {pattern!r} is not a valid regular expression: {err}") from None
+        raise UsageError(f"{what} {quoted(pattern)} {err}") from None
     deadline = time.monotonic() + BUDGET
     chosen = []
     for item in items:
@@ -67,7 +82,7 @@ def matching(
             hit = found.search(text, timeout=max(deadline - time.monotonic(), 0.001))
         except TimeoutError:
             raise UsageError(
-                f"{what} {pattern!r} takes over {BUDGET:g} s to match the names in this "
+                f"{what} {quoted(pattern)} takes over {BUDGET:g} s to match the names in this "
                 f"repository (stuck on {text[:80]!r}): simplify the pattern"
             ) from None
         if hit is not None:

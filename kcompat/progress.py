@@ -1,7 +1,8 @@
 """Where a long command is, for whoever shows it (a progress bar on a terminal).
 
 The core says what it is doing (:func:`step`) and how far it got (:func:`advance`); a
-command that shows progress installs a sink with :func:`reporting` around its run.
+command that shows progress installs a sink with :func:`reporting` around its run, and
+work done in another thread reports through :func:`carried`.
 Without one (a library call, a Spark worker, the language server) both are no-ops, so
 the checks stay what they were: functions of their inputs, whose results never depend
 on whether anyone watches.
@@ -9,10 +10,10 @@ on whether anyone watches.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Protocol
+from typing import ParamSpec, Protocol, TypeVar
 
 
 class Sink(Protocol):
@@ -38,6 +39,32 @@ def advance(count: int = 1) -> None:
     sink = _sink.get()
     if sink is not None:
         sink.advance(count)
+
+
+def watched() -> bool:
+    """Whether anyone shows progress: what costs something to count (Spark's task
+    tracker, polled over py4j) is counted only then."""
+    return _sink.get() is not None
+
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def carried(function: Callable[P, R]) -> Callable[P, R]:
+    """``function``, reporting where its caller's progress goes, from whichever thread
+    calls it (a thread starts without its creator's context). The sink must take
+    reports from several threads (the command's bar does)."""
+    sink = _sink.get()
+
+    def run(*args: P.args, **kwargs: P.kwargs) -> R:
+        token = _sink.set(sink)
+        try:
+            return function(*args, **kwargs)
+        finally:
+            _sink.reset(token)
+
+    return run
 
 
 @contextmanager

@@ -152,9 +152,15 @@ def run_cli(args: Sequence[str], cwd: Path) -> CliRun:
 
 
 def run_process(
-    args: Sequence[str], cwd: Path, env: Mapping[str, str] | None = None, timeout: float = 60
+    args: Sequence[str],
+    cwd: Path,
+    env: Mapping[str, str] | None = None,
+    timeout: float = 60,
+    memory: int | None = None,
 ) -> CliRun:
-    """``kcompat ARGS`` as a child process (the installed console script)."""
+    """``kcompat ARGS`` as a child process (the installed console script); ``memory``
+    caps its address space in bytes (a run that would take the machine's memory ends in
+    a MemoryError instead)."""
     command = [str(KCOMPAT)] if KCOMPAT.is_file() else [sys.executable, "-m", "kcompat"]
     done = subprocess.run(
         [*command, *args],
@@ -164,8 +170,15 @@ def run_process(
         text=True,
         timeout=timeout,
         check=False,
+        preexec_fn=None if memory is None else lambda: _cap_memory(memory),
     )
     return CliRun(done.returncode, done.stdout, done.stderr)
+
+
+def _cap_memory(limit: int) -> None:
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
 
 def diff_last_commit(repo: Path, *extra: str, proof: bool = False) -> CliRun:

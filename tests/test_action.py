@@ -159,6 +159,11 @@ def test_args_released_and_no_proof(tmp_path: Path) -> None:
         ("--bogus", "args: No such option: --bogus (see: kcompat diff --help)"),
         ("--releasd base", "args: No such option: --releasd (Possible options: --released)"),
         ("--samples 0", "args: Invalid value for '--samples': 0 is not in the range x>=1."),
+        (  # issue 32.6: before, the proof ran without end
+            "--samples 99999999999",
+            "args: Invalid value for '--samples': 99999999999 is over the ceiling of 1,000 "
+            "samples per message version",
+        ),
         ("--format json", "args: --format is not for the Action: the Action writes annotations"),
         ("origin/trunk", "args: BASE is not for the Action: BASE is the base input"),
         ("--released 'base", 'args: No closing quotation in "--released \'base"'),

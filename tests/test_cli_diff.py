@@ -582,11 +582,19 @@ def test_inline_suppression_in_the_head_file(repo: Path) -> None:
     )
     write_files(repo, {LEASE: suppressed})
     run = diff(repo)
-    assert (run.code, run.findings()) == (0, [])
-    # It silences only the rule it names.
+    # the change's own comment: accepted in this change, shown with its reason
+    assert run.code == 0
+    assert [(f["rule"], f["accepted"]) for f in run.findings()] == [
+        ("field-removed", "epochs moved to the session (KIP-0000)")
+    ]
+    # It accepts only the rule it names.
     also_retyped = suppressed.replace('"type": "int64"', '"type": "int32"')
     write_files(repo, {LEASE: also_retyped})
-    assert rules(diff(repo)) == [("field-type-changed", "DurationMs")]
+    run = diff(repo)
+    assert [(f["rule"], f["field_path"], bool(f["accepted"])) for f in run.findings()] == [
+        ("field-removed", "HolderEpoch", True),
+        ("field-type-changed", "DurationMs", False),
+    ]
 
 
 def test_config_paths_limit_discovery(repo: Path) -> None:

@@ -428,9 +428,10 @@ def test_stopping_at_the_first_counterexample_changes_no_evidence(
 ) -> None:
     """The proof with its shortcut finds exactly what sampling every sample finds."""
     from kcompat.codec import proof
+    from kcompat.memo import Lru
 
     def evidence(base: dict[str, Any], head: dict[str, Any]) -> list[dict[str, Any]]:
-        monkeypatch.setattr(proof, "_PROVEN", {})  # no proof remembered from the other run
+        monkeypatch.setattr(proof, "_PROVEN", Lru("proofs", 20_000))  # none from the other run
         return [e.to_dict() for e in proven(base, head)]
 
     shortcut = [evidence(base, head) for base, head in ALL_BREAKS]

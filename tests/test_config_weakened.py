@@ -216,13 +216,32 @@ def test_a_new_ignore_entry_and_an_edited_reason(tmp_path: Path) -> None:
     assert code == 0
     assert judged(report) == [("field-type-changed", "error", "KIP-1", "[[ignore]] #1")]
     assert weakenings(report)[0].startswith("[[ignore]] #1 = {")
-    # the same entry with a better reason hides nothing new: nothing to say
+    # BASE's entry accepts no new break (issue 32.3); the same entry with the change's
+    # own reason is this change's acceptance: reported, what it accepts listed
+    repo = change(tmp_path / "old", entry.format("KIP-1"), before=entry.format("KIP-1"))
+    code, report = diff(repo)
+    assert (code, weakenings(report)) == (1, [])
+    assert judged(report) == [("field-type-changed", "error", None, None)]
     repo = change(
-        tmp_path / "reason", entry.format("KIP-1, approved"), before=entry.format("KIP-1")
+        tmp_path / "reason", entry.format("KIP-2, approved"), before=entry.format("KIP-1")
     )
     code, report = diff(repo)
-    assert (code, weakenings(report)) == (0, [])
-    assert judged(report) == [("field-type-changed", "error", "KIP-1, approved", None)]
+    assert code == 0
+    assert weakenings(report) == [
+        '[[ignore]] #1 = {reason = "KIP-2, approved", rules = ["field-type-changed"]} (was '
+        '{reason = "KIP-1", rules = ["field-type-changed"]}): it hides or lowers 1 finding of '
+        "this comparison"
+    ]
+    assert judged(report) == [("field-type-changed", "error", "KIP-2, approved", "[[ignore]] #1")]
+    # a reason edited where nothing breaks hides nothing: nothing to say
+    repo = change(
+        tmp_path / "quiet",
+        entry.format("KIP-1, approved"),
+        before=entry.format("KIP-1"),
+        head=shelf(),
+    )
+    code, report = diff(repo)
+    assert (code, weakenings(report), judged(report)) == (0, [], [])
 
 
 def test_report_unused_ignores_turned_off(tmp_path: Path) -> None:

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import git
-from tests.test_explain import check_markdown_tables
+from tests.unit.explain.test_explain import check_markdown_tables
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "specs" / "examples"

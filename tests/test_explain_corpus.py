@@ -18,7 +18,7 @@ from kcompat.explain.explanation import explain
 from kcompat.explain.find import FileSource, find_messages
 from kcompat.sources.files import json_files, read_file
 from kcompat.spec.model import Message
-from tests.test_explain import check_markdown_tables
+from tests.unit.explain.test_explain import check_markdown_tables
 
 pytestmark = pytest.mark.corpus
 WIDTH = 100

@@ -21,7 +21,7 @@ import pytest
 from kcompat.explain import render_json, render_markdown, render_text
 from kcompat.explain.explanation import Explanation
 from kcompat.explain.run import ExplainRequest, run_explain
-from tests.test_explain import check_markdown_tables
+from tests.unit.explain.test_explain import check_markdown_tables
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "specs" / "examples"

@@ -27,6 +27,10 @@ from tests.git_calls import record
 COMMITTED = ('"name": "TimeoutMs", "type": "int32"', '"name": "TimeoutMs", "type": "int64"')
 STAGED = ('"name": "ThrottleTimeMs", "type": "int32"', '"name": "ThrottleTimeMs", "type": "int64"')
 WORKTREE = ('"name": "Priority", "type": "int8"', '"name": "Priority", "type": "int16"')
+#: HEAD's own break, of the request header (a break of WidgetRequest would leave BASE
+#: incompatible with 1.0.0's Widget API already: the staged and working-tree breaks of it
+#: would then break no release anew).
+HEADER_COMMITTED = ('"name": "CallId", "type": "int32"', '"name": "CallId", "type": "int64"')
 
 #: Everything a repository's configuration can make git run while it reads, each a
 #: program that leaves its name in the marker file.
@@ -89,7 +93,7 @@ def hostile(tmp_path: Path) -> tuple[Path, Path]:
     files = {p.name: p.read_text(encoding="utf-8") for p in EXAMPLES.glob("*.json")}
     commit_tree(repo, files, "base")
     git(repo, "tag", "1.0.0")
-    _edit(repo / "WidgetRequest.json", COMMITTED)
+    _edit(repo / "WidgetRequestHeader.json", HEADER_COMMITTED)
     git(repo, "commit", "-q", "-am", "head")
     _fake_signature(repo)
     _edit(repo / "WidgetResponse.json", STAGED)

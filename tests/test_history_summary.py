@@ -8,7 +8,6 @@ import io
 import re
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 import pytest
 from rich.console import Console
@@ -17,6 +16,7 @@ from kcompat.errors import UsageError
 from kcompat.modes import HistoryMode, ReleasedMode
 from kcompat.pipeline.history_driver import HistoryResult, summarise
 from kcompat.pipeline.revisions import Comparison, releases
+from kcompat.report.columns import AuditRow, FindingRow, Pair
 from kcompat.report.history_summary import history_document
 from kcompat.report.tables import TableDocument
 from kcompat.sources.git import GitRepo
@@ -28,10 +28,11 @@ PATTERN = r"^v?\d+\.\d+\.\d+$"
 
 @pytest.fixture()
 def tagged(repo: Path) -> Path:
-    """main: 1.0.0, 1.1.0, an untagged commit, 2.0.0; branch 1.1 has 1.1.1 (off main)."""
+    """main: 1.0.0, 1.1.0, an untagged commit, 2.0.0; branch 1.1 has 1.1.1 (off main);
+    each holds a spec (a tag without one is no release)."""
     for step, tag in enumerate(["1.0.0", "1.1.0", None, "2.0.0"]):
-        (repo / "f.txt").write_text(str(step))
-        git(repo, "add", "f.txt")
+        (repo / "f.json").write_text(f'{{"name": "F", "validVersions": "0-{step}"}}\n')
+        git(repo, "add", "f.json")
         git(repo, "commit", "-q", "-m", f"step {step}")
         if tag:
             git(repo, "tag", tag)
@@ -68,18 +69,25 @@ def test_releases_mode_honours_the_range(tagged: Path) -> None:
 
 
 def finding(
-    pair: int, head: str, base: str, rule: str, field: str, severity: str = "error"
-) -> dict[str, Any]:
-    return {
-        "pair_index": pair,
-        "head_label": head,
-        "base_label": base,
-        "rule": rule,
-        "severity": severity,
-        "message_name": "ShelfRequest",
-        "file": "specs/ShelfRequest.json",
-        "field_path": field,
-    }
+    pair: int,
+    head: str,
+    base: str,
+    rule: str,
+    field: str,
+    severity: str = "error",
+    message_name: str = "ShelfRequest",
+) -> AuditRow[Pair]:
+    return AuditRow(
+        FindingRow(
+            rule,
+            severity,
+            f"{rule} {field}",
+            message_name=message_name,
+            file="specs/ShelfRequest.json",
+            field_path=field,
+        ),
+        Pair(pair, base * 3, head * 3, base, head),
+    )
 
 
 FINDINGS = [
@@ -163,10 +171,9 @@ def _terminal(result: HistoryResult, width: int) -> list[str]:
 
 def _long_names() -> HistoryResult:
     found = [
-        {**finding(1, "4f1c2e9a7b3d", "1a2b3c4d5e6f", "field-removed", LONG_FIELD)},
-        {**finding(1, "4f1c2e9a7b3d", "1a2b3c4d5e6f", "field-removed", "MemberEpoch")},
+        finding(1, "4f1c2e9a7b3d", "1a2b3c4d5e6f", "field-removed", name, "error", LONG_MESSAGE)
+        for name in (LONG_FIELD, "MemberEpoch")
     ]
-    found = [{**f, "message_name": LONG_MESSAGE} for f in found]
     comparisons = [Comparison(1, "1a2b3c4d5e6f", "4f1c2e9a7b3d", "1a2b", "4f1c")]
     summary = summarise(found, comparisons, HistoryMode.CONSECUTIVE, ReleasedMode.TAGS)
     introduced = tuple(replace(e, subject=SUBJECT) for e in summary.introduced or ())

@@ -49,7 +49,16 @@ def open_tree(tmp_path: Path) -> Iterator[Path]:
 @needs_dev_zero
 @pytest.mark.parametrize("target", [".", "Zero.json"], ids=["directory", "named"])
 def test_lint_refuses_a_spec_symlinked_to_a_device(specs: Path, target: str) -> None:
+    """Outside a repository the device is refused by its kind; inside one, the link out
+    of the repository already is (``tests/test_spec_links.py``)."""
     (specs / "Zero.json").symlink_to("/dev/zero")
+    run = run_kcompat("lint", target, cwd=specs)
+    assert run.code == 2
+    assert run.error_line == (
+        f"kcompat: error: Zero.json: a link to a file outside the repository {specs}; "
+        "kcompat reads no spec through it: commit the spec itself, not a link"
+    )
+    shutil.rmtree(specs / ".git")
     run = run_kcompat("lint", target, cwd=specs)
     assert run.code == 2
     assert run.error_line == (
@@ -62,7 +71,7 @@ def test_diff_refuses_a_device_in_the_working_tree(specs: Path) -> None:
     (specs / "Zero.json").symlink_to("/dev/zero")  # untracked: diff reads the working tree
     run = run_kcompat("diff", "HEAD", cwd=specs)
     assert run.code == 2
-    assert "Zero.json: a device, not a regular file" in run.error_line
+    assert "Zero.json: a link to a file outside the repository" in run.error_line
 
 
 @needs_dev_zero
@@ -77,6 +86,7 @@ def test_diff_refuses_a_device_on_a_directory_side(specs: Path, tmp_path: Path) 
 
 @needs_dev_zero
 def test_explain_specs_refuses_a_device(specs: Path) -> None:
+    shutil.rmtree(specs / ".git")  # a folder of the user's: the device, not the link
     (specs / "Zero.json").symlink_to("/dev/zero")
     run = run_kcompat("explain", "Zero", "--specs", ".", cwd=specs)
     assert run.code == 2

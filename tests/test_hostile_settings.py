@@ -219,3 +219,37 @@ def test_a_rev_path_that_is_there_still_compares(
 ) -> None:
     assert main(["diff", "HEAD:specs", "HEAD:specs/", "--no-proof"]) == 0
     assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize(
+    ("args", "ceiling"),
+    [
+        (["diff", "HEAD~1", "HEAD", "--samples", "99999999999"], "1,000"),
+        (["diff", "HEAD~1", "HEAD", "--samples=1001"], "1,000"),
+        (["history", "--samples", "99999999999"], "1,000"),
+        (["corpus", "build", "--rev", "HEAD", "--out", "corpus", "--samples", "10001"], "10,000"),
+    ],
+)
+def test_samples_past_the_ceiling_are_one_line(
+    tmp_path: Path, args: list[str], ceiling: str
+) -> None:
+    """Issue 32.6: ``--samples 99999999999`` ran the proof without end (the Action's
+    ``args`` too: ``tests/test_action.py``). Now one line and exit 2 before any work; a
+    value at the ceiling is taken."""
+    from tests.diff_runner import commit_tree, init_repo, run_process
+
+    repo = init_repo(tmp_path / "repo")
+    request = (EXAMPLES / "WidgetRequest.json").read_text(encoding="utf-8")
+    commit_tree(repo, {"WidgetRequest.json": request}, "base")
+    commit_tree(repo, {"WidgetRequest.json": request.replace('"int32"', '"int64"', 1)}, "head")
+    run = run_process(args, repo, timeout=60)
+    assert run.code == 2, run.stderr
+    value = args[-1].partition("=")[2] or args[-1]
+    assert run.stderr.startswith(
+        f"kcompat: error: Invalid value for '--samples': {value} is over the ceiling of "
+        f"{ceiling} samples per message version"
+    ), run.stderr
+    assert len(run.stderr.splitlines()) == 1
+    if args[0] == "diff":
+        at_ceiling = run_process([*args[:3], "--samples", "1000"], repo, timeout=120)
+        assert at_ceiling.code == 1, at_ceiling.stderr  # the break, proven

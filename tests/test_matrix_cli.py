@@ -5,6 +5,7 @@ what-if, and bad input as one line with exit status 2."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import jsonschema
@@ -185,6 +186,23 @@ def test_the_working_tree_is_head_when_it_changes_a_spec(tmp_path: Path) -> None
     assert document["releases"][-1] == {"name": "working tree", "head": True}
     produce = next(api for api in document["apis"] if api["key"] == 0)
     assert produce["ranges"][-1]["served"] == "5"
+
+
+def test_a_file_written_back_unchanged_leaves_head_the_commit(tmp_path: Path) -> None:
+    """Rewriting a spec with its own bytes makes it stat-dirty to git (its index entry is
+    stale, and kcompat never refreshes .git/index): it is no change of the working tree."""
+    repo = kafka_like(tmp_path / "repo")
+    spec = repo / SPECS / "produce_request.json"
+    text = spec.read_bytes()
+    spec.write_bytes(text)
+    os.utime(spec, (1_000_000_000, 1_000_000_000))
+    index = (repo / ".git" / "index").read_bytes()
+    names = [r["name"] for r in run_cli(["matrix", "-f", "json"], repo).json()["releases"]]
+    assert names[-1] == "HEAD"
+    assert (repo / ".git" / "index").read_bytes() == index
+    spec.write_bytes(text + b"\n")
+    names = [r["name"] for r in run_cli(["matrix", "-f", "json"], repo).json()["releases"]]
+    assert names[-1] == "working tree"
 
 
 @pytest.mark.parametrize(

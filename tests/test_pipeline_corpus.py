@@ -122,19 +122,23 @@ def test_verify_against_a_breaking_revision_shows_the_bytes(
     out, _ = corpus
     repo, _ = shelf
     result = _verify(spark, out, "v2.0.0", repo, tmp_path)  # Label gone, ShelfId int64
-    mismatches = [g for g in result.groups if g["rule"] == "corpus-mismatch"]
-    assert {g["message_name"] for g in mismatches} == {"ShelfRequest"}
-    assert {g["version"] for g in mismatches} == {0, 1, 2}
-    assert all(g["severity"] == "error" and g["released_by"] == "v1.1.0" for g in mismatches)
-    assert sum(g["count"] for g in mismatches) == 3 * SAMPLES  # every request sample
+    mismatches = [g for g in result.groups if g.row.finding.rule == "corpus-mismatch"]
+    assert {g.row.finding.message_name for g in mismatches} == {"ShelfRequest"}
+    assert {g.row.about.version for g in mismatches} == {0, 1, 2}
+    assert all(
+        g.row.finding.severity == "error" and g.row.finding.released_by == "v1.1.0"
+        for g in mismatches
+    )
+    assert sum(g.count for g in mismatches) == 3 * SAMPLES  # every request sample
     assert result.errors == 3 * SAMPLES
-    first = min(mismatches, key=lambda g: g["version"])
-    evidence = json.loads(first["evidence"])
+    first = min(mismatches, key=lambda g: g.row.about.version or 0)
+    evidence = json.loads(str(first.row.finding.evidence))
     assert evidence["direction"] == "v1.1.0->v2.0.0"
     assert evidence["message"] == "ShelfRequest" and evidence["version"] == 0
     assert bytes.fromhex(evidence["hex"])  # the stored bytes, as written by v1.1.0
     assert any("ShelfId (int32)" in line for line in evidence["annotated"])
-    assert first["file"].endswith("specs/ShelfRequest.json") and first["line"] > 1
+    assert str(first.row.finding.file).endswith("specs/ShelfRequest.json")
+    assert (first.row.finding.line or 0) > 1
     rows = pq.read_table(Path(result.out) / "findings").to_pylist()
     assert len(rows) == 3 * SAMPLES and all(r["evidence"] for r in rows)
     summary = json.loads((Path(result.out) / "summary.json").read_text())
@@ -153,12 +157,15 @@ def test_versions_and_messages_the_reader_lacks_are_warnings(
     out, _ = corpus
     repo, _ = shelf
     result = _verify(spark, out, "v1.0.0", repo, tmp_path)  # versions 0-1 only
-    missing = [g for g in result.groups if g["rule"] == "corpus-version-missing"]
-    assert [(g["message_name"], g["versions"], g["severity"]) for g in missing] == [
+    missing = [g for g in result.groups if g.row.finding.rule == "corpus-version-missing"]
+    assert [
+        (g.row.finding.message_name, g.row.finding.versions, g.row.finding.severity)
+        for g in missing
+    ] == [
         ("ShelfRequest", "2", "warning"),
         ("ShelfResponse", "2", "warning"),
     ]
-    assert f"{SAMPLES} stored samples" in missing[0]["message"]
+    assert f"{SAMPLES} stored samples" in missing[0].row.finding.message
     assert result.errors == 0  # versions 0-1 read back; 2 is only missing
 
 
@@ -186,12 +193,12 @@ def test_rule_page_examples(spark: Any, rule_id: str, tmp_path: Path) -> None:
         stored = tmp_path / kind / "corpus"
         build(BuildRequest(str(sides["base"]), stored, 4, 0, tmp_path), spark)
         result = verify(VerifyRequest(stored, str(sides["head"]), tmp_path, tmp_path / kind), spark)
-        rules = {g["rule"] for g in result.groups}
+        rules = {g.row.finding.rule for g in result.groups}
         if kind == "fail":
             assert rule_id in rules
-            assert {g["severity"] for g in result.groups if g["rule"] == rule_id} == {
-                rule.severity.label
-            }
+            assert {
+                g.row.finding.severity for g in result.groups if g.row.finding.rule == rule_id
+            } == {rule.severity.label}
         else:
             assert result.groups == [], result.groups
 
@@ -217,13 +224,19 @@ def test_kafka_370_records_read_by_380(spark: Any, kafka_repo: Path, tmp_path: P
         ),
         spark,
     )  # fmt: skip
-    broken = {g["message_name"] for g in result.groups if g["severity"] == "error"}
+    broken = {
+        g.row.finding.message_name for g in result.groups if g.row.finding.severity == "error"
+    }
     # KIP-848's records changed incompatibly between 3.7 and 3.8 (TargetMemberEpoch went).
     assert "ConsumerGroupCurrentMemberAssignmentValue" in broken
     found = next(
-        g for g in result.groups if g["message_name"] == "ConsumerGroupCurrentMemberAssignmentValue"
+        g
+        for g in result.groups
+        if g.row.finding.message_name == "ConsumerGroupCurrentMemberAssignmentValue"
     )
-    assert "TargetMemberEpoch (int32)" in "\n".join(json.loads(found["evidence"])["annotated"])
+    assert "TargetMemberEpoch (int32)" in "\n".join(
+        json.loads(str(found.row.finding.evidence))["annotated"]
+    )
 
 
 # -- the command line ---------------------------------------------------------------------------
@@ -374,7 +387,7 @@ def test_uri_outputs_go_through_spark(
     )
     assert history.out == f"file://{tmp_path}/history"
     assert json.loads((tmp_path / "history" / "summary.json").read_text())["comparisons"] == 2
-    assert {f["rule"] for f in history.findings} >= {"field-removed", "field-type-changed"}
+    assert {f.finding.rule for f in history.findings} >= {"field-removed", "field-type-changed"}
 
 
 def test_directories_with_glob_characters_are_read_as_named(

@@ -60,24 +60,32 @@ def test_the_acceptance_configuration_accepts_what_it_says(tmp_path: Path) -> No
     assert [(p.pattern, p.reason) for p in config.preview] == [
         ("ConsumerGroup*Value", "early access (KIP-848)")
     ]
-    for config_in_base, last in (
-        (True, "No problems in 1 spec file (1 accepted by the configuration)."),
+    for where, code, last in (
         # added by the change itself: accepted, in the open (config-weakened)
-        (False, "Found 2 warnings in 1 spec file (1 accepted in this change)."),
+        ("change", 0, "Found 2 warnings in 1 spec file (1 accepted in this change)."),
+        # the user's own, on neither side (two old revisions compared): accepted
+        ("neither", 0, "No problems in 1 spec file (1 accepted by the configuration)."),
+        # BASE's already: written for an earlier break, it accepts no new one (issue 32.3)
+        ("base", 1, "Found 1 error in 1 spec file."),
     ):
-        repo = init_repo(tmp_path / f"repo-{config_in_base}")
+        repo = init_repo(tmp_path / f"repo-{where}")
         base = {"ShelfCountResponse.json": count_spec("ShelfCountResponse", "int32")}
-        if config_in_base:
+        if where == "base":
             base["kcompat.toml"] = text
         commit_tree(repo, base, "a")
-        head = {
-            "ShelfCountResponse.json": count_spec("ShelfCountResponse", "int64"),
-            "kcompat.toml": text,
-        }
+        head = {"ShelfCountResponse.json": count_spec("ShelfCountResponse", "int64")}
+        if where != "neither":
+            head["kcompat.toml"] = text
         commit_tree(repo, head, "b")
+        if where == "neither":
+            (repo / "kcompat.toml").write_text(text, encoding="utf-8")
         run = run_cli(["diff", "HEAD~1", "HEAD", "--no-proof", "--color", "never"], repo)
-        assert run.code == 0
+        assert run.code == code, run.stdout
         assert run.stdout.splitlines()[-1] == last
+        if where == "base":
+            assert '[[ignore]] #1 ("KIP-9999: counts outgrew int32; every client upgrades' in (
+                run.stdout
+            )
 
 
 def test_the_workflow_uses_the_actions_inputs() -> None:

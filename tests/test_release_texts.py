@@ -13,7 +13,7 @@ import pytest
 from kcompat.cache import Cache, Location, entries
 from kcompat.sources import release_texts
 from kcompat.sources.release_texts import ReleaseTexts
-from kcompat.spec.shape import signature_digest, wire_signature
+from kcompat.spec.shape import release_layout
 from kcompat.spec.specfile import read_spec
 from tests.conftest import EXAMPLES
 from tests.diff_runner import CliRun, commit_tree, git, init_repo, run_process
@@ -101,7 +101,7 @@ def test_an_entry_is_read_only_by_the_code_that_wrote_it(
 
     message = read_spec(WIDGET, data).message
     assert message is not None
-    assert digest == signature_digest(wire_signature(message, 1))
+    assert digest == release_layout(message, 1)
 
     monkeypatch.setattr(entries, "code_fingerprint", lambda: "another kcompat")
     other = ReleaseTexts(cache)

@@ -267,9 +267,9 @@ def test_kafka_a_trunk_only_version_is_no_error(kafka_repo: Path) -> None:
 def test_the_policy_travels_as_data(tmp_path: Path) -> None:
     """What history ships to Spark executors is the policy diff applies, exactly."""
     from kcompat.diff.prepared import PreparedPair, prepare_pair
-    from kcompat.rules.evolution.released import Releases
     from kcompat.sources.git import GitRepo
     from kcompat.sources.sides import side_for
+    from kcompat.spec.released import Releases
 
     repo = kafka_layout(tmp_path / "r")
     broken = spec("0-2", fields=[SHELF, {**HOLDER, "versions": "2+"}, UNTIL])

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -18,9 +19,9 @@ pa = pytest.importorskip("pyarrow", reason="pyarrow is not installed (the report
 pq = pytest.importorskip("pyarrow.parquet", reason="pyarrow is not installed (the report extra)")
 pytest.importorskip("matplotlib", reason="matplotlib is not installed (the report extra)")
 
-from kcompat.auditreport.load import HISTORY, AuditData  # noqa: E402
+from kcompat.auditreport.history import HISTORY  # noqa: E402
+from kcompat.auditreport.kinds import build_view  # noqa: E402
 from kcompat.auditreport.page import PAGE_SIZE, script_json  # noqa: E402
-from kcompat.auditreport.views import build_view  # noqa: E402
 from kcompat.pipeline.history_tasks import arrow_findings_schema  # noqa: E402
 from kcompat.report.audit_summary import HistorySummary  # noqa: E402
 
@@ -104,8 +105,10 @@ def transitive_summary() -> dict[str, Any]:
 
 def test_findings_repeated_across_pairs_are_one_group_with_every_pair() -> None:
     view = build_view(
-        AuditData(
-            HISTORY, HistorySummary.from_json(transitive_summary()), tuple(transitive_rows()), "x"
+        HISTORY.audit(
+            HistorySummary.from_json(transitive_summary()),
+            HISTORY.table.read(transitive_rows()),
+            "x",
         )
     )
     assert view.steps == ("1.0..1.1", "1.0..2.0", "1.1..2.0")
@@ -120,8 +123,10 @@ def test_findings_repeated_across_pairs_are_one_group_with_every_pair() -> None:
 
 def test_a_transitive_timeline_counts_each_break_once_at_its_first_release() -> None:
     view = build_view(
-        AuditData(
-            HISTORY, HistorySummary.from_json(transitive_summary()), tuple(transitive_rows()), "x"
+        HISTORY.audit(
+            HistorySummary.from_json(transitive_summary()),
+            HISTORY.table.read(transitive_rows()),
+            "x",
         )
     )
     timeline = view.timeline
@@ -149,7 +154,9 @@ def test_a_consecutive_timeline_has_every_commit_and_counts_per_commit() -> None
         finding(1, "a1", "a2", rule="field-added", field_path="Color"),
         finding(1, "a1", "a2", rule="field-renamed", severity="warning", field_path="X"),
     ]
-    view = build_view(AuditData(HISTORY, HistorySummary.from_json(summary), tuple(rows), "x"))
+    view = build_view(
+        HISTORY.audit(HistorySummary.from_json(summary), HISTORY.table.read(rows), "x")
+    )
     assert view.timeline.labels == ("a1", "a2", "a3") and view.timeline.axis == "commit"
     counts = {(s.severity, s.rule): s.counts for s in view.timeline.series}
     assert counts[("error", "field-removed")] == (0, 1, 0)
@@ -160,7 +167,7 @@ def test_a_consecutive_timeline_has_every_commit_and_counts_per_commit() -> None
 def test_an_older_summary_without_pairs_takes_them_from_the_findings() -> None:
     summary = {"mode": "transitive", "released": "tags", "comparisons": 3}
     view = build_view(
-        AuditData(HISTORY, HistorySummary.from_json(summary), tuple(transitive_rows()), "x")
+        HISTORY.audit(HistorySummary.from_json(summary), HISTORY.table.read(transitive_rows()), "x")
     )
     assert view.steps == ("1.0..1.1", "1.0..2.0", "1.1..2.0")
     assert view.timeline.labels == ("1.0", "1.1", "2.0")
@@ -312,7 +319,7 @@ def test_a_corpus_verify_directory(tmp_path: Path) -> None:
         (
             lambda d: d.mkdir(),
             "{d}: not a kcompat audit (no summary.json); make one with kcompat history "
-            "--out DIR or kcompat corpus verify --out DIR",
+            "--out DIR, kcompat corpus verify --out DIR or kcompat strands --out DIR",
         ),
         (
             lambda d: (d.mkdir(), (d / "summary.json").write_text("{")),
@@ -466,3 +473,130 @@ def test_a_missing_library_is_one_line(tmp_path: Path) -> None:
         "for HTML reports"
     )
     assert not out.exists()
+
+
+# -- hostile summaries (issue 32.5) ----------------------------------------------------------
+
+#: A history summary with every key ``kcompat report`` reads.
+FULL_SUMMARY: dict[str, Any] = {
+    **transitive_summary(),
+    "per_rule": [{"rule": "r", "severity": "error", "count": 1}],
+    "per_message": [{"message": "m", "errors": 1}],
+    "per_release": [{"release": "1.1", "base": "1.0", "error": 1, "warning": 0, "info": 0}],
+    "breaks": [
+        {"rule": "r", "message": "m", "field_path": "f", "first_release": "1.1",
+         "pairs": ["1.0..1.1"]}
+    ],
+    "notes": ["n"],
+    "seconds": 1.0,
+    "timings": {"a": 1.0},
+    "changelogs": [
+        {"base": "1.0", "head": "1.1", "markdown": "m", "html": "<b>h</b>", "summary": "s"}
+    ],
+}  # fmt: skip
+HOSTILE_VALUES: list[Any] = [["x"], {"a": 1}, ["\ud800"], "\udc80", [[[["deep"]]]], None, 10**30]
+
+
+@pytest.mark.parametrize(
+    ("mode", "expected"),
+    [
+        (["transitive"], "not the summary of kcompat history, corpus verify or strands"),
+        ({"a": 1}, "not the summary of kcompat history, corpus verify or strands"),
+    ],
+)
+def test_a_mode_that_is_no_string_is_one_line(tmp_path: Path, mode: Any, expected: str) -> None:
+    """Before: TypeError (unhashable type), internal error, exit 3."""
+    audit = write_audit(tmp_path / "audit", {**transitive_summary(), "mode": mode}, [])
+    run = run_process(["report", str(audit), "-o", str(tmp_path / "a.html")], tmp_path)
+    assert run.code == 2, run.stderr
+    assert run.stderr.strip() == f"kcompat: error: {audit / 'summary.json'}: {expected}"
+
+
+@pytest.mark.parametrize(
+    ("summary", "shown"),
+    [
+        ({**transitive_summary(), "released": "tags \ud800"}, True),
+        ({**transitive_summary(), "pairs": [["1.0\udc80", "1.1"], *TRANSITIVE_PAIRS[1:]]}, True),
+        ({**FULL_SUMMARY, "notes": ["a note \udfff"], "timings": {"\ud801": 1.0}}, False),
+    ],
+    ids=["released", "pair-label", "notes-and-keys"],
+)
+def test_a_lone_surrogate_is_shown_escaped(
+    tmp_path: Path, summary: dict[str, Any], shown: bool
+) -> None:
+    """JSON may hold a lone surrogate (``"\\ud800"``); UTF-8 cannot. Before: the page's
+    encoding, or the plot's labels, failed with an internal error, exit 3."""
+    audit = write_audit(tmp_path / "audit", summary, transitive_rows())
+    out = tmp_path / "a.html"
+    run = run_process(["report", str(audit), "-o", str(out)], tmp_path)
+    assert (run.code, run.stderr) == (0, ""), run.stderr
+    page = out.read_text(encoding="utf-8")
+    assert bool(re.search(r"\\ud[89a-f][0-9a-f]{2}", page)) is shown
+
+
+def test_surrogates_and_bad_text_in_findings(tmp_path: Path) -> None:
+    """A counterexample whose JSON holds a lone surrogate is shown escaped; a finding whose
+    Parquet text is not UTF-8 is one line, exit 2 (before: both internal errors)."""
+    rows = transitive_rows()
+    rows[0]["evidence"] = json.dumps({**EVIDENCE, "hex": "\udc00", "message": "\ud800"})
+    audit = write_audit(tmp_path / "audit", transitive_summary(), rows)
+    out = tmp_path / "a.html"
+    run = run_cli(["report", str(audit), "-o", str(out)], tmp_path)
+    assert (run.code, run.stderr) == (0, "")
+    assert "\\udc00" in out.read_text(encoding="utf-8")
+    table = pa.Table.from_pylist(transitive_rows(), schema=arrow_findings_schema())
+    raw = pa.array([b"\xff bad"] * table.num_rows, pa.binary())
+    column = table.schema.get_field_index("message")
+    bad = table.set_column(
+        column, "message", pa.Array.from_buffers(pa.string(), len(raw), raw.buffers())
+    )
+    pq.write_table(bad, audit / "findings" / "part-00000.parquet")
+    run = run_cli(["report", str(audit), "-o", str(out)], tmp_path)
+    assert run.code == 2
+    assert run.stderr.strip().startswith(
+        f"kcompat: error: {audit / 'findings'}: a row's text is not UTF-8 ("
+    )
+
+
+def test_a_summary_nested_past_the_parser_is_one_line(tmp_path: Path) -> None:
+    audit = write_audit(tmp_path / "audit", transitive_summary(), transitive_rows())
+    (audit / "summary.json").write_text("[" * 200_000)
+    run = run_cli(["report", str(audit), "-o", str(tmp_path / "a.html")], tmp_path)
+    assert run.code == 2
+    assert run.stderr.strip() == (
+        f"kcompat: error: {audit / 'summary.json'}: not JSON (nested too deep); rerun the audit"
+    )
+
+
+def _hostile_summaries(values: Sequence[Any]) -> list[tuple[str, dict[str, Any]]]:
+    """The full summary with one key (or one key of its first entry) replaced."""
+    out = []
+    for key in FULL_SUMMARY:
+        out += [(f"{key}={value!r}", {**FULL_SUMMARY, key: value}) for value in values]
+        first = FULL_SUMMARY[key][0] if isinstance(FULL_SUMMARY[key], list) else None
+        if isinstance(first, dict):
+            for sub in first:
+                for value in values:
+                    changed = json.loads(json.dumps(FULL_SUMMARY))
+                    changed[key][0][sub] = value
+                    out.append((f"{key}.{sub}={value!r}", changed))
+    return out
+
+
+@pytest.mark.parametrize(
+    "slow",
+    [False, pytest.param(True, marks=pytest.mark.slow)],
+    ids=["three-values", "every-value"],
+)
+def test_no_value_in_any_key_of_a_summary_is_an_internal_error(tmp_path: Path, slow: bool) -> None:
+    """Every key the report reads (and every key of their entries) set to a list, a
+    mapping, a lone surrogate (and, in the slow tier, deep nesting, null, a huge number):
+    a page, or one line with exit 2; never exit 3."""
+    values = HOSTILE_VALUES if slow else HOSTILE_VALUES[:3]
+    bad = []
+    for number, (name, summary) in enumerate(_hostile_summaries(values)):
+        audit = write_audit(tmp_path / f"audit{number}", summary, transitive_rows())
+        run = run_cli(["report", str(audit), "-o", str(audit / "a.html")], tmp_path)
+        if run.code not in (0, 2) or len(run.stderr.strip().splitlines()) > 1:
+            bad.append((name, run.code, run.stderr.strip()[-200:]))
+    assert bad == []

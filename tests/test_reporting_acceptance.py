@@ -1,12 +1,13 @@
 """What was accepted or silenced, and why, in every format (issues 22.4 and 27.6).
 
 A finding the change's own configuration hides is listed "accepted in this change" with
-the setting as its reason; an inline ignore comment's reason is shown beside the
-suppressed count, and ``--show-suppressed`` lists the silenced findings with their
-reasons: text, JSON, SARIF (suppressions with a justification), JUnit, Markdown, GitHub
-annotations and GitLab Code Quality. Everything runs through the CLI on git repositories
-built in temp dirs, and through the GitHub Action's own step for the PR comment and the
-job summary.
+the setting as its reason, and so is one an ignore comment the change adds accepts,
+with the comment's reason (issue 32.3); where an ignore comment silences (``lint``), its
+reason is shown beside the suppressed count, and ``--show-suppressed`` lists the
+silenced findings with their reasons: text, JSON, SARIF (suppressions with a
+justification), JUnit, Markdown, GitHub annotations and GitLab Code Quality. Everything
+runs through the CLI on git repositories built in temp dirs, and through the GitHub
+Action's own step for the PR comment and the job summary.
 """
 
 from __future__ import annotations
@@ -117,10 +118,11 @@ def test_the_actions_summary_and_comment_have_the_configurations_section(tmp_pat
     assert done.annotations("warning")[0].startswith("::warning file=kcompat.toml,line=1,")
 
 
-# -- suppressed, with reasons -----------------------------------------------------------------
+# -- accepted by an ignore comment the change adds (issue 32.3) --------------------------------
 
 
 def silenced(tmp_path: Path, reason: str = " counts outgrew int32 (KIP-9999)") -> Path:
+    """A change that retypes ItemCount and writes the ignore comment that accepts it."""
     head = shelf("int64").replace(
         '"versions": "0+",', f'"versions": "0+", // kcompat: ignore[field-type-changed]{reason}'
     )
@@ -128,58 +130,138 @@ def silenced(tmp_path: Path, reason: str = " counts outgrew int32 (KIP-9999)") -
 
 
 REASON = "counts outgrew int32 (KIP-9999)"
+BY = "ignore comment ShelfCountResponse.json:8"
+
+
+def test_an_ignore_comment_the_change_adds_is_listed_in_every_format(tmp_path: Path) -> None:
+    """Not a count of suppressed findings: each finding, accepted in this change with the
+    comment's reason (before: "1 suppressed by ignore comments" and nothing more)."""
+    repo = silenced(tmp_path)
+    lines = diff(repo, "text").stdout.splitlines()
+    assert lines[0].startswith(
+        "ShelfCountResponse.json:8:28: error (accepted in this change) [field-type-changed]"
+    )
+    assert lines[1] == f"    accepted in this change: {REASON}"
+    assert lines[-1] == "No problems in 1 spec file (1 accepted in this change)."
+    report = json.loads(diff(repo, "json").stdout)
+    (finding,) = report["findings"]
+    assert (finding["accepted"], finding["weakened_by"]) == (REASON, BY)
+    assert report["summary"]["accepted_in_change"] == 1 and report["summary"]["suppressed"] == 0
+    markdown = diff(repo, "markdown").stdout
+    section = markdown.split("#### ⚠️ This change accepts breaks\n", 1)[1]
+    assert section.index("accepted by this change: `field-type-changed`") < section.index("| rule")
+    assert (
+        "- accepted by this change: `field-type-changed`, `ShelfCountResponse.ItemCount`, "
+        f"{REASON} (error at `ShelfCountResponse.json:8:28`, by `{BY}`)"
+    ) in section
+    (result,) = json.loads(diff(repo, "sarif").stdout)["runs"][0]["results"]
+    assert result["suppressions"][0]["justification"] == f"accepted in this change: {REASON}"
+    (case,) = ET.fromstring(diff(repo, "junit").stdout).iter("testcase")
+    assert case.find("failure") is None
+    (annotation, _summary) = diff(repo, "github").stdout.splitlines()
+    assert annotation.startswith("::notice file=ShelfCountResponse.json,line=8,")
+    assert f"%0Aaccepted in this change: {REASON}" in annotation
+    (issue,) = json.loads(diff(repo, "gitlab").stdout)
+    assert issue["severity"] == "info"
+    assert issue["description"].endswith(f"(accepted in this change: {REASON})")
+
+
+def test_the_actions_summary_and_comment_list_what_a_comment_accepts(tmp_path: Path) -> None:
+    head = tally(2, typed="int64").replace(
+        '"about": "count 0" },',
+        '"about": "count 0" }, // kcompat: ignore[field-type-changed] KIP-7',
+    )
+    assert "KIP-7" in head
+    checkout = pull_request(tmp_path, {NAME: tally(2)}, {NAME: head})
+    with serving() as github:
+        runner = Runner(
+            tmp_path / "home", checkout, event_of(checkout), api=github.url, token="ghs_test"
+        )
+        done = runner.run(comment="true")
+        writes = github.writes()
+    assert done.returncode == 0, done.stdout + done.stderr  # its line and the next
+    body = writes[-1][2]["body"]
+    for text in (done.summary, body):
+        assert text.count("#### ⚠️ This change accepts breaks") == 1
+        section = text.split("#### ⚠️ This change accepts breaks", 1)[1]
+        for field in ("Count0", "Count1"):
+            assert (
+                f"- accepted by this change: `field-type-changed`, `TallyRequest.{field}`, KIP-7 ("
+                in section
+            )
+
+
+# -- suppressed (lint), with reasons -------------------------------------------------------------
+
+
+def lint_silenced(tmp_path: Path, reason: str = " counts outgrew int32 (KIP-9999)") -> Path:
+    """A response without its request (an error), silenced by an ignore comment."""
+    folder = tmp_path / "silenced"
+    folder.mkdir(parents=True)
+    text = shelf().replace("{\n", f"{{ // kcompat: ignore[unpaired-request-response]{reason}\n", 1)
+    assert text != shelf()
+    (folder / SHELF).write_text(text, encoding="utf-8")
+    return folder
+
+
+def lint(folder: Path, fmt: str, *args: str) -> CliRun:
+    run = run_cli(["lint", SHELF, "-f", fmt, "--color", "never", *args], folder)
+    assert run.stderr == "" and run.code == 0, run.stderr
+    return run
 
 
 def test_the_reason_is_beside_the_suppressed_count(tmp_path: Path) -> None:
-    repo = silenced(tmp_path)
-    assert diff(repo, "text").stdout.splitlines()[-1] == (
+    folder = lint_silenced(tmp_path)
+    assert lint(folder, "text").stdout.splitlines()[-1] == (
         f'No problems in 1 spec file (1 suppressed by ignore comments ("{REASON}")).'
     )
-    summary = json.loads(diff(repo, "json").stdout)["summary"]
+    summary = json.loads(lint(folder, "json").stdout)["summary"]
     assert summary["suppressions"] == [{"reason": REASON, "count": 1}]
-    assert f"(1 suppressed by ignore comments (`{REASON}`))" in diff(repo, "markdown").stdout
-    assert diff(repo, "github").stdout.endswith(f'(1 suppressed by ignore comments ("{REASON}"))\n')
-    sarif = json.loads(diff(repo, "sarif").stdout)["runs"][0]["properties"]
+    assert f"(1 suppressed by ignore comments (`{REASON}`))" in lint(folder, "markdown").stdout
+    assert lint(folder, "github").stdout.endswith(
+        f'(1 suppressed by ignore comments ("{REASON}"))\n'
+    )
+    sarif = json.loads(lint(folder, "sarif").stdout)["runs"][0]["properties"]
     assert sarif["suppressions"] == [{"reason": REASON, "count": 1}]
-    junit = ET.fromstring(diff(repo, "junit").stdout)
+    junit = ET.fromstring(lint(folder, "junit").stdout)
     assert {p.get("name"): p.get("value") for p in junit.iter("property")}[
         "kcompat.suppressions"
     ] == f'"{REASON}"'
-    bare = silenced(tmp_path / "bare", reason="")
-    assert diff(bare, "text").stdout.splitlines()[-1] == (
+    bare = lint_silenced(tmp_path / "bare", reason="")
+    assert lint(bare, "text").stdout.splitlines()[-1] == (
         "No problems in 1 spec file (1 suppressed by ignore comments (no reason given))."
     )
 
 
-def shown(repo: Path, fmt: str) -> str:
-    return diff(repo, fmt, "--show-suppressed").stdout
+def shown(folder: Path, fmt: str) -> str:
+    return lint(folder, fmt, "--show-suppressed").stdout
 
 
 def test_show_suppressed_lists_them_with_their_reasons(tmp_path: Path) -> None:
-    repo = silenced(tmp_path)
-    lines = shown(repo, "text").splitlines()
+    folder = lint_silenced(tmp_path)
+    lines = shown(folder, "text").splitlines()
     assert lines[0].startswith(
-        "ShelfCountResponse.json:8:28: error (suppressed) [field-type-changed] field ItemCount"
-    )
+        "ShelfCountResponse.json:1:1: error (suppressed) [unpaired-request-response] response"
+    ), lines[0]
     assert lines[1] == f"    suppressed: {REASON}"
     assert lines[-1].startswith("No problems in 1 spec file (1 suppressed")
-    (finding,) = json.loads(shown(repo, "json"))["findings"]
-    assert (finding["rule"], finding["suppressed"]) == ("field-type-changed", REASON)
-    (result,) = json.loads(shown(repo, "sarif"))["runs"][0]["results"]
+    (finding,) = json.loads(shown(folder, "json"))["findings"]
+    assert (finding["rule"], finding["suppressed"]) == ("unpaired-request-response", REASON)
+    (result,) = json.loads(shown(folder, "sarif"))["runs"][0]["results"]
     assert result["suppressions"] == [
         {"kind": "inSource", "justification": REASON, "status": "accepted"}
     ]
-    (case,) = ET.fromstring(shown(repo, "junit")).iter("testcase")
+    (case,) = ET.fromstring(shown(folder, "junit")).iter("testcase")
     out = case.find("system-out")
     assert case.find("failure") is None and out is not None
     assert f"suppressed: {REASON}" in (out.text or "")
-    markdown = shown(repo, "markdown")
-    assert "| 🔇 | `ShelfCountResponse.json:8:28` |" in markdown
+    markdown = shown(folder, "markdown")
+    assert "| 🔇 | `ShelfCountResponse.json:1:1` |" in markdown
     assert "| error (suppressed) | 1 |" in markdown and f"suppressed: {REASON}" in markdown
-    (annotation, _summary) = shown(repo, "github").splitlines()
-    assert annotation.startswith("::notice file=ShelfCountResponse.json,line=8,")
+    (annotation, _summary) = shown(folder, "github").splitlines()
+    assert annotation.startswith("::notice file=ShelfCountResponse.json,line=1,")
     assert f"%0Asuppressed: {REASON}" in annotation
-    (issue,) = json.loads(shown(repo, "gitlab"))
+    (issue,) = json.loads(shown(folder, "gitlab"))
     assert issue["severity"] == "info" and issue["description"].endswith(f"(suppressed: {REASON})")
 
 

@@ -65,12 +65,16 @@ def test_a_break_is_one_finding_with_its_bytes(tmp_path: Path) -> None:
     assert finding["notes"] and finding["notes"][0].startswith("also head->base")
 
 
-def test_an_inline_ignore_silences_the_bytes_too(tmp_path: Path) -> None:
+def test_an_inline_ignore_accepts_the_bytes_too(tmp_path: Path) -> None:
+    """The change's own ignore comment accepts the break and the bytes that prove it: one
+    finding, accepted in this change, no round-trip finding beside it."""
     note = " // kcompat: ignore[field-type-changed] counts outgrew int32 (KIP-9999)"
     code, report = findings(broken_repo(tmp_path, note))
     assert code == 0
-    assert report["findings"] == []
-    assert report["summary"]["suppressed"] == 1
+    (finding,) = report["findings"]
+    assert finding["rule"] == "field-type-changed" and finding["evidence"] is not None
+    assert finding["accepted"] == "counts outgrew int32 (KIP-9999)"
+    assert report["summary"]["accepted_in_change"] == 1
 
 
 def test_turning_the_rule_off_leaves_the_break_to_the_proof(tmp_path: Path) -> None:

@@ -205,7 +205,7 @@ def test_parallelism_over_connect_comes_from_the_server_s_configuration() -> Non
 def test_progress_over_connect_comes_from_the_server_s_stages() -> None:
     from types import SimpleNamespace
 
-    from kcompat.pipeline.history_driver import ConnectProgress, SparkProgress, progress_of
+    from kcompat.pipeline.sparkapi import ConnectProgress, SparkProgress, progress_of
 
     handlers: list[Any] = []
     session = _connect_session({})

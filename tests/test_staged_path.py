@@ -42,7 +42,8 @@ def test_the_git_commands_of_a_staged_diff(
     assert sorted(commands(calls)) == [
         "cat-file --batch",
         "diff-index --cached",
-        "for-each-ref --format=%(refname:strip=2)%00%(*objectname)%00%(objectname)",
+        "for-each-ref --format=%(refname:strip=2)%00%(*objectname)%00%(objectname)"
+        "%00%(*objecttype)%00%(objecttype)",
         # the oldest release shipped it: does the repository's history start with it?
         "rev-list --max-parents=0",
         "rev-parse --is-bare-repository",

@@ -179,7 +179,7 @@ def test_kafka_trunk_stranded_admin_clients_on_unregister_broker_for_21_commits(
 
 
 def test_names_and_subjects_are_escaped_in_the_text_and_the_page() -> None:
-    from kcompat.auditreport.load import STRANDS, AuditData
+    from kcompat.auditreport.strands import STRANDS
     from kcompat.auditreport.strands_page import render_strands
     from kcompat.report.strands_summary import StrandsSummary, render_json, render_text
 
@@ -198,11 +198,8 @@ def test_names_and_subjects_are_escaped_in_the_text_and_the_page() -> None:
     assert "\x1b" not in text and "\u202e" not in text and "\\x1b[31m" in text
     assert "ba9876543210 drop \\x1b]8;;x\\x07<script>" in text
     page = render_strands(
-        AuditData(
-            STRANDS,
-            summary,
-            ({"commit_index": 1, "client": "1.0.0", "count": 1, "stranded": [7000]},),
-            "x",
+        STRANDS.audit(
+            summary, [{"commit_index": 1, "client": "1.0.0", "count": 1, "stranded": [7000]}], "x"
         )
     )
     assert "\x1b" not in page and "<script>" not in page and "&lt;b&gt;" in page

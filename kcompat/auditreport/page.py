@@ -162,12 +162,7 @@ def _facts(view: View) -> str:
 
 
 def _messages_section(view: View) -> str:
-    if view.kind == "corpus":
-        heading, broke = "Messages with mismatches", "read with"
-    else:
-        heading, broke = "Messages that broke", "broken by (first release of each break)"
-        if view.timeline.axis == "commit":
-            broke = "broken by (commits)"
+    heading, broke = view.messages_heading
     short = broke.split(" (", 1)[0]  # a phone's label: "broken by", "read with"
     rows = "".join(_message_row(row, short) for row in view.messages)
     if not rows:

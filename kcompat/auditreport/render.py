@@ -3,48 +3,24 @@
 from __future__ import annotations
 
 import os
-import re
 import tempfile
 from pathlib import Path
+from typing import Any
 
-from kcompat.auditreport.load import STRANDS, AuditData, load_audit
+from kcompat.auditreport.kinds import AuditData, build_view, job_kind, load_audit
 from kcompat.auditreport.page import render_page
 from kcompat.auditreport.plot import timeline_svg
-from kcompat.auditreport.views import build_view
 from kcompat.errors import UsageError
-from kcompat.report.audit_summary import HistorySummary
-
-#: The changelog pages ``history --changelog`` writes (a summary naming anything else,
-#: a ``javascript:`` link say, is not linked).
-_CHANGELOG_FILE = re.compile(r"changelog-[A-Za-z0-9._-]+\.html")
 
 
-def report_html(audit: AuditData, page: Path | None = None) -> str:
-    if audit.kind == STRANDS:
-        from kcompat.auditreport.strands_page import render_strands
-
-        return render_strands(audit)
+def report_html(audit: AuditData[Any, Any], page: Path | None = None) -> str:
+    """The page of an audit (``page``: where it is written, for links to the pages the
+    audit wrote beside it)."""
+    kind = job_kind(audit.kind)
+    if kind.page is not None:  # a kind with a page of its own
+        return kind.page(audit, page)
     view = build_view(audit)
-    return render_page(view, timeline_svg(view.timeline), changelog_links(audit, page))
-
-
-def changelog_links(audit: AuditData, page: Path | None) -> list[tuple[str, str, str]]:
-    """(release pair, summary, link) of each changelog ``history --changelog`` wrote,
-    linked from where the page is written to where the audit is."""
-    summary = audit.summary
-    entries = (summary.changelogs if isinstance(summary, HistorySummary) else None) or ()
-    local = "://" not in audit.source
-    where = Path(audit.source)
-    if local and page is not None:
-        where = Path(os.path.relpath(Path(audit.source).resolve(), page.resolve().parent))
-    out = []
-    for entry in entries:
-        name = entry.html  # a file of the audit as history names it, nothing else
-        if not _CHANGELOG_FILE.fullmatch(name):
-            continue
-        link = f"./{(where / name).as_posix()}" if local else f"{audit.source.rstrip('/')}/{name}"
-        out.append((f"{entry.base} → {entry.head}", entry.summary, link))
-    return out
+    return render_page(view, timeline_svg(view.timeline), kind.links(audit, page))
 
 
 def require_libraries() -> None:
@@ -78,7 +54,7 @@ def check_output(path: Path) -> None:
         raise UsageError(f"{path}: directory {parent} is not writable; choose another place")
 
 
-def write_report(audit: AuditData, path: Path) -> int:
+def write_report(audit: AuditData[Any, Any], path: Path) -> int:
     """Write the report (atomically: a reader never sees half a page); its size."""
     check_output(path)
     text = report_html(audit, path).encode("utf-8")
@@ -94,7 +70,7 @@ def write_report(audit: AuditData, path: Path) -> int:
     return len(text)
 
 
-def report_from_directory(directory: Path, path: Path) -> tuple[AuditData, int]:
+def report_from_directory(directory: Path, path: Path) -> tuple[AuditData[Any, Any], int]:
     require_libraries()
     check_output(path)
     audit = load_audit(directory)

@@ -13,7 +13,7 @@ import io
 from html import escape
 from typing import Any
 
-from kcompat.auditreport.load import AuditData
+from kcompat.auditreport.kinds import AuditData
 from kcompat.auditreport.plot import MAX_TICKS, legible_width
 from kcompat.errors import UsageError
 from kcompat.escaping import shown
@@ -130,7 +130,7 @@ def _table(summary: StrandsSummary) -> str:
     )
 
 
-def render_strands(audit: AuditData) -> str:
+def render_strands(audit: AuditData[StrandsSummary, dict[str, Any]]) -> str:
     summary = audit.summary
     assert isinstance(summary, StrandsSummary)
     svg = heat_svg(summary, audit.findings)

@@ -43,7 +43,7 @@ class Kind(NamedTuple):
 #: Compiled codec modules (marshalled code objects), found by their generated source.
 CODE = Kind("code", 1, ".code", code_bound=False)
 #: What a release's spec text says (header facts, layout digests), found by its bytes.
-RELEASE = Kind("release", 2, ".release", code_bound=True, limit=1 << 20)
+RELEASE = Kind("release", 3, ".release", code_bound=True, limit=1 << 20)
 #: Every kind the directory holds, and suffixes of older kcompats' files (pruned alike).
 KINDS = (CODE, RELEASE)
 PRUNED_SUFFIXES = (*(k.suffix for k in KINDS), ".release.json")

@@ -10,11 +10,11 @@ field, versions removed after their deprecation) says what the changelog already
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Iterable
 
 from kcompat.changelog.model import Change, ChangeKind
 from kcompat.findings import Finding, Severity
+from kcompat.report.columns import FindingRow
 from kcompat.spec.versions import Versions
 
 
@@ -36,21 +36,21 @@ def from_findings(findings: Iterable[Finding]) -> list[Change]:
     ]
 
 
-def from_rows(rows: Iterable[Mapping[str, Any]]) -> list[Change]:
+def from_rows(rows: Iterable[FindingRow]) -> list[Change]:
     """The breaks among an audit's finding rows (``kcompat history``'s Parquet)."""
     return [
         _change(
-            str(row.get("message_name") or ""),
-            str(row.get("rule") or ""),
-            str(row.get("severity") or ""),
-            str(row.get("message") or ""),
-            str(row.get("field_path") or ""),
-            _versions(str(row.get("versions") or "")),
-            str(row.get("accepted") or ""),
-            str(row.get("file") or ""),
+            str(row.message_name or ""),
+            str(row.rule or ""),
+            str(row.severity or ""),
+            str(row.message or ""),
+            str(row.field_path or ""),
+            _versions(str(row.versions or "")),
+            str(row.accepted or ""),
+            str(row.file or ""),
         )
         for row in rows
-        if is_break(str(row.get("rule") or ""), str(row.get("severity") or ""))
+        if is_break(str(row.rule or ""), str(row.severity or ""))
     ]
 
 

@@ -18,9 +18,10 @@ from kcompat.changelog.references import References, mentioned, references
 from kcompat.changelog.settings import Versioning, setting_changes
 from kcompat.changelog.steps import new_version_changes
 from kcompat.naming import request_name_for
+from kcompat.negotiation.stranding import stranding
 from kcompat.rules.evolution.pairing import MessagePair, Pairing
-from kcompat.rules.evolution.released import Releases
 from kcompat.spec.model import NO_VERSIONS, Message
+from kcompat.spec.released import Releases
 from kcompat.spec.specfile import SpecFile
 from kcompat.spec.versions import Versions
 
@@ -74,7 +75,7 @@ def compute(sides: Sides, *, base: str, head: str, diff_command: str = "") -> Ch
             deprecated_by=tuple(sorted(sides.releases.deprecated(pair.base).items())),
             base_unstable=base_unstable(pair.base),
             head_unstable=head_unstable(pair.head),
-            stranded=sides.releases.strand_phrase(pair.base, pair.head)
+            stranded=stranding(sides.releases, pair.base, pair.head)
             if not (pair.base.valid_versions - pair.head.valid_versions).empty
             else "",
         )

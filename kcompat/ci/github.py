@@ -212,7 +212,7 @@ def check(settings: DiffSettings, inputs: Inputs) -> Checked:
     code = exit_status(result.outcome.findings, settings.fail_on, result.fail_on)
     lint = None
     if inputs.lint and result.changed:
-        lint, lint_code = _lint(result.changed, settings)
+        lint, lint_code = _lint(result.changed, settings, result.head_sha)
         code = max(code, lint_code)
     links = None
     if inputs.repository and result.head_sha:
@@ -233,12 +233,18 @@ def _protocol_changes(inputs: Inputs, comparison: Comparison | None) -> tuple[st
     return protocol_sections(comparison, f"see {where}")
 
 
-def _lint(changed: Sequence[str], settings: DiffSettings) -> tuple[Report | None, int]:
-    """``kcompat lint`` on the specs the pull request changed (as the workspace has them)."""
-    from kcompat.lint.run import LintRequest, lint_request
+def _lint(changed: Sequence[str], settings: DiffSettings, head: str) -> tuple[Report | None, int]:
+    """``kcompat lint`` on the specs the pull request changed, as its head commit holds
+    them (never the checkout's files: a committed link would be followed there)."""
+    from kcompat.lint.committed import lint_committed
+    from kcompat.lint.run import LintRequest
+    from kcompat.sources.git import GitRepo
     from kcompat.verdict import exit_status, severity_of
 
-    result = lint_request(LintRequest(tuple(changed), settings.config_choice()))
+    repo = GitRepo.around(None, required=True)
+    assert repo is not None
+    request = LintRequest(tuple(changed), settings.config_choice())
+    result = lint_committed(request, repo, head or "HEAD")
     if result.outcome is None:
         return None, 0
     report = Report.of(

@@ -24,7 +24,6 @@ The decoder comes in two modes: strict, and as Kafka's generated Java readers re
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Callable
 from types import CodeType
 from typing import Any, Protocol
@@ -33,6 +32,7 @@ from kcompat.codec.decoders import ARGUMENTS, DecoderGenerator
 from kcompat.codec.encoders import EncoderGenerator
 from kcompat.codec.generator import Source
 from kcompat.codec.runtime import namespace
+from kcompat.memo import Lru
 from kcompat.spec.resolve import Layout
 
 
@@ -81,8 +81,8 @@ class Generator(EncoderGenerator, DecoderGenerator):
 # one in, a CodeStore that keeps them between its short processes)
 # ------------------------------------------------------------------------------------
 
-_CODE_CACHE: OrderedDict[str, CodeType] = OrderedDict()
-_CODE_CACHE_SIZE = 512
+#: Code objects by their source, for the process (a store keeps them between processes).
+_CODE: Lru[str, CodeType] = Lru("compiled codecs", 512)
 
 
 def compile_layout(
@@ -111,19 +111,17 @@ def compile_java_decoder(
 
 def _run(source: str, generator: Generator, code_cache: CodeStore | None) -> dict[str, Any]:
     """Execute a generated module (its code object cached by source) with its constants."""
-    code = _CODE_CACHE.get(source)
-    if code is None:
+
+    def compiled() -> CodeType:
         # compiled by an earlier process of the user's, or now
         code = code_cache.load(source) if code_cache is not None else None
         if code is None:
             code = compile(source, "<kcompat codec>", "exec")
             if code_cache is not None:
                 code_cache.store(source, code)
-        _CODE_CACHE[source] = code
-        if len(_CODE_CACHE) > _CODE_CACHE_SIZE:
-            _CODE_CACHE.popitem(last=False)
-    else:
-        _CODE_CACHE.move_to_end(source)
+        return code
+
+    code = _CODE.get(source, compiled)
     module = namespace()
     module["_SK"] = generator.keys
     module["_KV"] = generator.values

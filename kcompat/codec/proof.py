@@ -56,6 +56,7 @@ from kcompat.codec.evidence import (
     value_at,
 )
 from kcompat.codec.samples import generate_samples
+from kcompat.memo import Lru
 from kcompat.spec.model import Message
 from kcompat.spec.resolve import Layout, resolve
 from kcompat.spec.runs import runs
@@ -155,8 +156,7 @@ def _bounded(versions: Versions) -> Versions:
 
 
 #: Proofs made in this process, by everything a proof depends on (see ``_Prover.check``).
-_PROVEN: dict[tuple[object, ...], list[Evidence]] = {}
-_PROVEN_LIMIT = 20_000
+_PROVEN: Lru[tuple[object, ...], list[Evidence]] = Lru("proofs", 20_000)
 
 
 class _Prover:
@@ -227,13 +227,7 @@ class _Prover:
             writer_signature,
             reader_signature,
         )
-        found = _PROVEN.get(key)
-        if found is None:
-            found = self._sample(writer, reader, direction)
-            if len(_PROVEN) >= _PROVEN_LIMIT:
-                _PROVEN.clear()
-            _PROVEN[key] = found
-        return list(found)
+        return list(_PROVEN.get(key, lambda: self._sample(writer, reader, direction)))
 
     def _sample(self, writer: Layout, reader: Layout, direction: str) -> list[Evidence]:
         writer_codec = codec_for_uses(writer, self.samples, self.code_cache)

@@ -13,6 +13,7 @@ from typing import Any
 
 from kcompat.codec.java import JAVA_UTF8
 from kcompat.codec.values import StructKeys, is_default
+from kcompat.memo import Lru
 from kcompat.spec.model import Message
 
 
@@ -67,18 +68,13 @@ def _wuv(out: bytearray, value: int) -> None:
     out.append(value)
 
 
-_STRUCTS: dict[tuple[str, int], struct.Struct] = {}
+#: Packers by (format code, count): generated code asks for the same few again and again.
+_STRUCTS: Lru[tuple[str, int], struct.Struct] = Lru("packers", 4096)
 
 
 def _struct(code: str, count: int) -> struct.Struct:
-    """The struct of ``count`` big-endian items of ``code`` (cached for small counts)."""
-    key = (code, count)
-    found = _STRUCTS.get(key)
-    if found is None:
-        found = struct.Struct(f">{count}{code}")
-        if count <= 1024:
-            _STRUCTS[key] = found
-    return found
+    """The struct of ``count`` big-endian items of ``code``."""
+    return _STRUCTS.get((code, count), lambda: struct.Struct(f">{count}{code}"))
 
 
 def _uf(code: str, count: int) -> Callable[[bytes, int], tuple[Any, ...]]:

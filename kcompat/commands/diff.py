@@ -16,6 +16,7 @@ from kcompat.app import (
     option_group,
     report_findings,
 )
+from kcompat.commands.samples_option import check_samples
 
 if TYPE_CHECKING:
     from kcompat.cache import Cache
@@ -40,9 +41,10 @@ class DiffOptions:
             "--samples",
             metavar="N",
             min=1,
+            callback=check_samples,
             help="Samples per message version for the proof (default: 20; 10 with --staged, "
             "where a pre-commit hook must be instant: on Kafka's whole history 6 already "
-            "confirm every break).",
+            "confirm every break; at most 1,000).",
         ),
     ] = None
     released: ReleasedOption = None

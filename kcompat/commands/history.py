@@ -18,6 +18,7 @@ from kcompat.app import (
     choice_option,
 )
 from kcompat.commands import spark_options as spark
+from kcompat.commands.samples_option import check_samples
 from kcompat.commands.table_format import TableFormatOption
 from kcompat.modes import HistoryMode
 from kcompat.report.tables import TableFormat
@@ -62,7 +63,14 @@ def history(
         ),
     ] = True,
     samples: Annotated[
-        int, typer.Option("--samples", metavar="N", min=1, help="Samples per version.")
+        int,
+        typer.Option(
+            "--samples",
+            metavar="N",
+            min=1,
+            callback=check_samples,
+            help="Samples per version (at most 1,000).",
+        ),
     ] = 20,
     partitions: spark.PartitionsOption = None,
     report: Annotated[
@@ -85,13 +93,14 @@ def history(
     config_file: ConfigOption = None,
 ) -> None:
     """Diff every commit, every release, or every pair of releases, on Spark."""
+    from kcompat.commands.progress_bar import progress_on_terminal
     from kcompat.config import load_config
     from kcompat.pipeline.history_driver import HistoryRequest, run_history
     from kcompat.pipeline.session import preflight, spark_session
     from kcompat.report.history_summary import history_document
     from kcompat.rules.registry import rule_categories
     from kcompat.sources.git import GitRepo
-    from kcompat.terminal import console_for, show_document
+    from kcompat.terminal import show_document
 
     if changelog and mode != HistoryMode.RELEASES:
         from kcompat.errors import UsageError
@@ -107,7 +116,6 @@ def history(
         check_pattern("--tags", tags)
     repo = GitRepo.open(repo_dir or Path("."), named=repo_dir is not None)
     config = load_config(start=repo.root, explicit=config_file, rules=rule_categories)
-    err_console = console_for(color, stderr=True)
     request = HistoryRequest(
         repo=repo.root,
         mode=mode,
@@ -124,7 +132,8 @@ def history(
         changelog=changelog,
     )
     # Spark starts while the driver prepares the comparisons (see run_history).
-    result = run_history(request, lambda: spark_session(master, remote=remote), err_console)
+    with progress_on_terminal():
+        result = run_history(request, lambda: spark_session(master, remote=remote))
     from kcompat.escaping import shown as escaped
 
     for note in result.summary.notes or ():  # tag names: escaped for the terminal
@@ -139,18 +148,18 @@ def history(
 def write_report(result: Any, path: Path) -> None:
     """The HTML report of an audit just run, from the findings in memory (so it works
     whatever ``--out`` is: a local directory, HDFS or S3)."""
-    from kcompat.auditreport.load import HISTORY, AuditData
+    from kcompat.auditreport.history import HISTORY
     from kcompat.auditreport.render import write_report as write_html
 
-    write_html(AuditData(HISTORY, result.summary, tuple(result.findings), str(result.out)), path)
+    write_html(HISTORY.audit(result.summary, result.findings, str(result.out)), path)
 
 
 def check_pattern(option: str, pattern: str) -> None:
     """A regular expression given on the command line, or one line saying what is wrong."""
     from kcompat.errors import UsageError
-    from kcompat.patterns import PatternError, compiled
+    from kcompat.patterns import PatternError, compiled, quoted
 
     try:
         compiled(pattern)
     except PatternError as err:
-        raise UsageError(f"{option} {pattern!r} is not a valid regular expression: {err}") from None
+        raise UsageError(f"{option} {quoted(pattern)} {err}") from None

@@ -26,11 +26,11 @@ def report(
     ],
 ) -> None:
     """Write an audit as one HTML file: timeline plot, broken messages, every finding."""
-    from kcompat.auditreport.load import STRANDS
+    from kcompat.auditreport.kinds import job_kind
     from kcompat.auditreport.render import report_from_directory
 
     audit, size = report_from_directory(audit_dir, output)
-    what = "commit and client pairs stranded" if audit.kind == STRANDS else "findings"
+    what = job_kind(audit.kind).counted
     typer.echo(
         f"{output}: report of {len(audit.findings)} {what} ({size / 1e6:.1f} MB), "
         "one file, nothing fetched when viewed"

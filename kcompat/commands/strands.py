@@ -116,11 +116,10 @@ def strands(
         lambda: spark_session(master, remote=remote),
     )
     if report is not None:
-        from kcompat.auditreport.load import STRANDS, AuditData
         from kcompat.auditreport.render import write_report
+        from kcompat.auditreport.strands import STRANDS
 
-        audit = AuditData(STRANDS, result.summary, tuple(result.rows), str(result.out))
-        write_report(audit, report)
+        write_report(STRANDS.audit(result.summary, result.rows, str(result.out)), report)
     write_output(fmt.render_function()(result.summary), color)
     import sys
 

@@ -14,17 +14,17 @@ from dataclasses import dataclass, field, replace
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
-from kcompat.config import Config
+from kcompat.config import Acceptance, Config
 from kcompat.diff.prepared import PreparedPair
 from kcompat.findings import Finding
 from kcompat.rules.evolution.context import DiffContext
-from kcompat.rules.evolution.judged import judge, kept_versions
-from kcompat.rules.evolution.ledger import Binding, TagLedger
 from kcompat.rules.evolution.pairing import MessagePair, Pairing, pair_messages
-from kcompat.rules.evolution.released import Releases
 from kcompat.rules.registry import Rule, Subject, all_rules
 from kcompat.rules.runner import Call, Finishing, Outcome, compared, finish, run_rules
+from kcompat.rules.suppress import DirectiveKey, directive_keys
+from kcompat.spec.ledger import TagLedger
 from kcompat.spec.model import Message
+from kcompat.spec.released import Releases
 from kcompat.spec.specfile import SpecFile, comments_of, read_spec
 
 if TYPE_CHECKING:
@@ -43,6 +43,8 @@ class CheckOptions:
     samples: int = 20
     baseline: frozenset[str] = frozenset()
     code_cache: CodeStore | None = field(default=None, compare=False)
+    # the ``[[ignore]]`` entries BASE's configuration holds: they accept nothing new
+    settled_entries: frozenset[Acceptance] | None = None
 
 
 @dataclass(frozen=True)
@@ -103,19 +105,7 @@ def unfinished(pair: PreparedPair | Paired, options: CheckOptions) -> Unfinished
     # comment accepts one, bytes and all).
     rules = [r for r in all_rules("diff") if r.id not in rules_off]
     raw = run_rules(rules, calls)
-    pair_rules = [r for r in rules if r.subject is Subject.PAIR]
-
-    def run_pair(pair: MessagePair) -> list[Finding]:
-        one = _pair_call(pair, context)
-        return run_rules(pair_rules, lambda _rule: (one,))
-
     proven = [p for p in pairing.pairs if not p.common.empty]
-    for judged in pairing.judged:
-        found = judge(judged, run_pair)
-        raw.extend(found)
-        broken = kept_versions(found)
-        if not broken.empty:
-            proven.append(replace(judged.change, released=broken))
     evidence: list[Finding] = []
     if options.proof and "roundtrip-mismatch" not in rules_off:
         from kcompat.rules.evolution.proof import proof_findings
@@ -144,8 +134,27 @@ def unfinished(pair: PreparedPair | Paired, options: CheckOptions) -> Unfinished
         released_by=released_by,
         latest=latest,
         subjects=compared((*base_specs, *head_specs)),
+        settled=settled_comments(base_specs, head_specs, pairing),
+        settled_entries=options.settled_entries,
     )
     return Unfinished(tuple(raw), tuple(evidence), how)
+
+
+def settled_comments(
+    base_specs: Sequence[SpecFile], head_specs: Sequence[SpecFile], pairing: Pairing
+) -> dict[str, frozenset[DirectiveKey]]:
+    """For each HEAD file, the ignore comments (by their text) its BASE file already
+    holds: the file of the message it pairs with, else the file at the same path."""
+    by_path = {spec.path: spec for spec in base_specs}
+    partner = {pair.head_spec.path: pair.base_spec for pair in pairing.pairs}
+    out = {}
+    for spec in head_specs:
+        base = partner.get(spec.path) or by_path.get(spec.path)
+        document = base.document if base is not None else None
+        out[spec.path] = (
+            directive_keys(spec.path, document.comments) if document is not None else frozenset()
+        )
+    return out
 
 
 def pair_specs(
@@ -180,15 +189,7 @@ def paired_specs(pair: PreparedPair) -> Paired:
     """A prepared comparison's specs, read and paired exactly as :func:`check` pairs them."""
     base_specs = [read_spec(path, data) for path, data in pair.base_files]
     head_specs = [read_spec(path, data) for path, data in pair.head_files]
-    return pair_specs(base_specs, head_specs, pair.releases, _ledger_of(pair))
-
-
-def _ledger_of(pair: PreparedPair) -> TagLedger:
-    """The tag ledger a prepared pair carries as rows."""
-    ledger = TagLedger.empty()
-    for name, path, tag, bindings in pair.ledger:
-        ledger.entries.setdefault(name, {})[(path, tag)] = [Binding(*b) for b in bindings]
-    return ledger
+    return pair_specs(base_specs, head_specs, pair.releases, TagLedger.from_rows(pair.ledger))
 
 
 def _pair_call(pair: MessagePair, context: DiffContext) -> Call:

@@ -5,10 +5,11 @@ and reviews the change's own configuration (:mod:`kcompat.diff.weakened`)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from kcompat.config import Config, ConfigChoice
+from kcompat.config import Acceptance, Config, ConfigChoice
 from kcompat.diff.check import CheckOptions
 from kcompat.modes import ReleasedMode, released_mode
 
@@ -34,12 +35,16 @@ class RunOptions:
         """Which versions count as released under ``config``."""
         return released_mode(self.released, config.released)
 
-    def check_options(self, config: Config) -> CheckOptions:
-        """How the comparison is checked under ``config``."""
+    def check_options(
+        self, config: Config, settled: Sequence[Acceptance] | None = None
+    ) -> CheckOptions:
+        """How the comparison is checked under ``config`` (``settled``: the ``[[ignore]]``
+        entries BASE's configuration holds, which accept nothing new)."""
         return CheckOptions(
             config,
             self.proof,
             self.samples,
             self.baseline,
             self.cache.code if self.cache is not None else None,
+            frozenset(settled) if settled is not None else None,
         )

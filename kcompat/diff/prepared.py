@@ -9,7 +9,6 @@ findings.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -18,15 +17,16 @@ from kcompat import progress
 from kcompat.config import Config
 from kcompat.errors import UsageError
 from kcompat.modes import ReleasedMode
-from kcompat.rules.evolution.ledger import TagLedger
-from kcompat.rules.evolution.released import Releases
+from kcompat.rules.evolution.pairing import match_specs
+from kcompat.sources.compared import Compared
 from kcompat.sources.reading import load_sides, skipped_note
 from kcompat.sources.releases import TagReleases, releases_for
-from kcompat.sources.sides import companion_requests
+from kcompat.sources.sides import companion_requests, companions
 from kcompat.sources.source import SpecSource
 from kcompat.sources.spec_paths import SpecPaths
 from kcompat.sources.tag_history import ledger_from_history
-from kcompat.spec.model import Message
+from kcompat.spec.ledger import LedgerRow, TagLedger
+from kcompat.spec.released import Releases
 from kcompat.spec.specfile import SpecFile
 
 if TYPE_CHECKING:
@@ -42,7 +42,7 @@ class PreparedPair:
     base_files: tuple[tuple[str, bytes], ...]
     head_files: tuple[tuple[str, bytes], ...]
     releases: Releases
-    ledger: tuple[tuple[str, str, int, tuple[tuple[str, str, str], ...]], ...]
+    ledger: tuple[LedgerRow, ...]  # the tag ledger as plain data (TagLedger.to_rows)
     compared: int
     note: str = ""  # why versions count as released when that needs saying (once, to stderr)
 
@@ -55,20 +55,19 @@ class PreparedPair:
             "head_paths": [p for p, _ in self.head_files],
             "head_texts": [t for _, t in self.head_files],
             "released": self.releases.to_json(),
-            "ledger": json.dumps([[m, p, t, [list(b) for b in bs]] for m, p, t, bs in self.ledger]),
+            "ledger": TagLedger.rows_to_json(self.ledger),
             "compared": self.compared,
         }
 
     @staticmethod
     def from_row(row: dict[str, Any]) -> PreparedPair:
-        ledger = json.loads(row["ledger"])
         return PreparedPair(
             row["base_label"],
             row["head_label"],
             tuple(zip(row["base_paths"], (bytes(t) for t in row["base_texts"]), strict=True)),
             tuple(zip(row["head_paths"], (bytes(t) for t in row["head_texts"]), strict=True)),
             Releases.from_json(row["released"]),
-            tuple((m, p, int(t), tuple(tuple(b) for b in bs)) for m, p, t, bs in ledger),
+            TagLedger.rows_from_json(row["ledger"]),
             int(row["compared"]),
         )
 
@@ -95,15 +94,22 @@ def prepare_pair(
     mode = released_mode
     if releases is None and mode != ReleasedMode.BASE and base.commit and base.repo:
         progress.step("reading the release tags")
+        probes = [p for s in loaded.base if (p := base.path_of(s.path)) is not None]
         releases = releases_for(
-            base.repo, config.release_tags, config.release_branches or None, pathspecs, cache
+            base.repo,
+            config.release_tags,
+            config.release_branches or None,
+            pathspecs,
+            cache,
+            probes,
         )
     by_tags = releases if mode != ReleasedMode.BASE else None
-    asked = _with_heads(base, loaded.base, loaded.head)
+    asked = _compared(base, head, loaded.base, loaded.head)
     counted = by_tags.counted(base, head, asked) if by_tags is not None else ()
     if by_tags is not None:
         present_at = base.commit
-        policy, note = by_tags.policy(asked, counted, present_at), ""
+        policy = by_tags.policy(asked, counted, present_at)
+        note = "; ".join(by_tags.source.problems)  # releases whose tree git cannot read
     else:
         policy = _policy_of_base(base, loaded.base)
         note = _no_releases_note(base, mode, config)
@@ -121,7 +127,7 @@ def prepare_pair(
         tuple((s.path, _text_of(s)) for s in loaded.base),
         tuple((s.path, _text_of(s)) for s in loaded.head),
         policy,
-        _ledger_rows(ledger),
+        ledger.to_rows(),
         loaded.compared,
         note,
     )
@@ -136,29 +142,31 @@ def _policy_of_base(base: SpecSource, base_specs: Sequence[SpecFile]) -> Release
     )
 
 
-def _ledger_rows(
-    ledger: TagLedger,
-) -> tuple[tuple[str, str, int, tuple[tuple[str, str, str], ...]], ...]:
-    """The tag ledger as sorted plain tuples (message, struct path, tag, bindings), so a
-    prepared pair is serialisable and its row does not depend on dictionary order."""
-    return tuple(
-        (name, path, tag, tuple((b.name, b.type, b.seen_in) for b in bindings))
-        for name, book in sorted(ledger.entries.items())
-        for (path, tag), bindings in sorted(book.items())
-    )
-
-
-def _with_heads(
-    base: SpecSource, base_specs: Sequence[SpecFile], head_specs: Sequence[SpecFile]
-) -> list[tuple[str, Message, Message | None]]:
-    """(path in the repository, BASE message, HEAD message of that name or None): what
-    releases are asked about (only the versions HEAD changes need their layouts)."""
-    heads = {s.message.name: s.message for s in head_specs if s.message is not None}
+def _compared(
+    base: SpecSource,
+    head: SpecSource,
+    base_specs: Sequence[SpecFile],
+    head_specs: Sequence[SpecFile],
+) -> list[Compared]:
+    """Each BASE message with the HEAD message it became (as diff pairs them, renames
+    included) and each side's other half of its API: what releases are asked about (only
+    the versions HEAD changes need their layouts)."""
+    heads = {id(b): h.message for b, h in match_specs(base_specs, head_specs).pairs}
+    base_halves, head_halves = companions(base, base_specs), companions(head, head_specs)
     out = []
     for spec in base_specs:
         if spec.message is not None:
             path = base.path_of(spec.path) or spec.path
-            out.append((path, spec.message, heads.get(spec.message.name)))
+            became = heads.get(id(spec))
+            out.append(
+                Compared(
+                    path,
+                    spec.message,
+                    became,
+                    base_halves.get(spec.message.name),
+                    head_halves.get(became.name) if became is not None else None,
+                )
+            )
     return out
 
 

@@ -153,12 +153,15 @@ def run_diff(request: DiffRequest) -> DiffResult:
         config, prepared = comparison.config, comparison.prepared
         base, head = comparison.base, comparison.head
         progress.step(f"checking {prepared.compared} spec files")
-        outcome = check(prepared, request.options.check_options(config))
         # the change's own configuration edits, in the open (config-weakened); imported
         # here, as only diff reviews them (changelog reads the sides with this module)
-        from kcompat.diff.weakened import review_configuration
+        from kcompat.diff.weakened import base_configuration, review_configuration
 
-        review = review_configuration(request.options, base, head, config, prepared, outcome)
+        options = request.options
+        before = base_configuration(options, base, config)
+        settled = before.config.ignore if before is not None else None
+        outcome = check(prepared, options.check_options(config, settled))
+        review = review_configuration(options, base, head, config, prepared, outcome, before)
     return DiffResult(
         review.outcome,
         prepared.compared,

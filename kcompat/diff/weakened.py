@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from kcompat.config import Config, ConfigError
+from kcompat.config import Acceptance, Config, ConfigError
 from kcompat.diff.check import Unfinished, unfinished
 from kcompat.diff.options import RunOptions
 from kcompat.diff.prepared import PreparedPair, prepare_pair
@@ -29,7 +29,7 @@ from kcompat.rules.config_change import Matcher, SettingChange, setting_changes
 from kcompat.rules.registry import rule_categories
 from kcompat.rules.runner import Finishing, Outcome, finish
 from kcompat.rules.weakening import Blame, hidden, listed, no_longer_failing, weakening_finding
-from kcompat.sources.config_at import config_on, spec_paths
+from kcompat.sources.config_at import SideConfig, config_on, spec_paths
 from kcompat.sources.release_source import release_branches, release_tags
 from kcompat.sources.source import SpecSource
 
@@ -45,6 +45,11 @@ class Review:
     note: str = ""
 
 
+def base_configuration(options: RunOptions, base: SpecSource, in_use: Config) -> SideConfig | None:
+    """The configuration BASE's side holds (None: BASE has none of its own, a folder)."""
+    return config_on(base, in_use, options.config_choice, rules=rule_categories)
+
+
 def review_configuration(
     options: RunOptions,
     base: SpecSource,
@@ -52,11 +57,12 @@ def review_configuration(
     in_use: Config,
     prepared: PreparedPair,
     outcome: Outcome,
+    before: SideConfig | None,
 ) -> Review:
     """``outcome`` (the comparison under the configuration in use) with a
-    ``config-weakened`` finding per weakening setting and what each hides listed."""
+    ``config-weakened`` finding per weakening setting and what each hides listed;
+    ``before`` is :func:`base_configuration`."""
     choice = options.config_choice
-    before = config_on(base, in_use, choice, rules=rule_categories)
     after = config_on(head, in_use, choice, rules=rule_categories)
     if before is None or after is None or base.repo is None:
         return Review(outcome)
@@ -71,6 +77,7 @@ def review_configuration(
     repo = base.repo
     old, new = spec_paths(before.config, repo), spec_paths(after.config, repo)
     runs = _Runs(options, base, head, before.config.disabled & after.config.disabled)
+    runs.settled = before.config.ignore
     runs.seed(_read_key(options, in_use, spec_paths(in_use, repo)), prepared)
     widest = () if not old or not new else tuple(sorted({*old, *new}))
     counts: dict[int, int | None] = {}
@@ -88,7 +95,11 @@ def review_configuration(
     found = _weakening_findings(changes, counts, before.config, after.config)
     shown = listed(outcome.findings, outcome.baselined, blame)
     judge = replace(before.config, report_unused_ignores=False)  # its entries judge the specs'
-    review = finish(found, Finishing(config=judge, baseline=options.baseline))
+    # BASE's own entries accept none of this change's weakenings: each is new
+    settled = frozenset(before.config.ignore)
+    review = finish(
+        found, Finishing(config=judge, baseline=options.baseline, settled_entries=settled)
+    )
     return Review(
         Outcome(
             tuple(sorted([*shown, *review.findings], key=_order)),
@@ -162,6 +173,7 @@ class _Runs:
         self.options, self.base, self.head, self.off = options, base, head, off
         self.prepared: dict[ReadKey, PreparedPair] = {}
         self.unfinished: dict[ReadKey, Unfinished] = {}
+        self.settled: tuple[Acceptance, ...] = ()  # BASE's [[ignore]] entries
 
     def seed(self, key: ReadKey, prepared: PreparedPair) -> None:
         self.prepared[key] = prepared
@@ -180,7 +192,7 @@ class _Runs:
             )
             # every rule either side runs: the finish under each configuration drops
             # what that one turns off
-            either = self.options.check_options(Config(disabled=self.off))
+            either = self.options.check_options(Config(disabled=self.off), self.settled)
             self.unfinished[key] = unfinished(prepared, either)
         return self.unfinished[key].finish(config)
 

@@ -55,9 +55,18 @@ class Parsed:
         start = self.offset(pos)
         return start, self.index.token_end(start, self.pairs if whole else None)
 
+    @cached_property
+    def _starting(self) -> dict[Position, JObject]:
+        """Each object by where it starts (the first written, if two start alike)."""
+        out: dict[Position, JObject] = {}
+        for _kind, obj, _path in self.objects:
+            out.setdefault(obj.pos, obj)
+        return out
+
     def object_at(self, pos: Position) -> JObject | None:
-        """The object that starts at ``pos``, if one does."""
-        return next((obj for _kind, obj, _path in self.objects if obj.pos == pos), None)
+        """The object that starts at ``pos``, if one does (looked up, not searched: a
+        diagnostic asks once per finding, and a spec may hold 20,000 fields)."""
+        return self._starting.get(pos)
 
     def field_of(self, node: JObject) -> Field | None:
         """The model's field written as ``node``."""

@@ -9,6 +9,7 @@ object reader is a process; opening it on every save would be wasteful).
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -25,20 +26,23 @@ from kcompat.spec.specfile import parsed_once
 
 @dataclass
 class Repos:
-    """The git repositories of the files the server was asked about, opened once each."""
+    """The git repositories of the files the server was asked about, opened once each
+    (from any of the server's threads: a repository reads its objects one at a time)."""
 
     _open: dict[str, GitRepo | None] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def around(self, path: str) -> GitRepo | None:
         """The repository holding ``path``, or None outside git (a plain folder)."""
         folder = str(Path(path).parent)
-        if folder not in self._open:
-            try:
-                repo = GitRepo.around(Path(folder))
-            except UsageError:
-                repo = None
-            self._open[folder] = self._shared(repo)
-        return self._open[folder]
+        with self._lock:
+            if folder not in self._open:
+                try:
+                    repo = GitRepo.around(Path(folder))
+                except UsageError:
+                    repo = None
+                self._open[folder] = self._shared(repo)
+            return self._open[folder]
 
     def _shared(self, repo: GitRepo | None) -> GitRepo | None:
         """One handle per repository, whichever of its folders asked first."""
@@ -51,9 +55,10 @@ class Repos:
         return repo
 
     def close(self) -> None:
-        for repo in {id(r): r for r in self._open.values() if r is not None}.values():
-            repo.close()
-        self._open.clear()
+        with self._lock:
+            for repo in {id(r): r for r in self._open.values() if r is not None}.values():
+                repo.close()
+            self._open.clear()
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,12 @@
 """The language server: pygls does the protocol, this module wires kcompat's features.
 
-Each handler turns an LSP request into a call on the latest parse of the document (see
-:mod:`kcompat.lsp.session`) and back; none of them raises: a failure is logged and
-answered with nothing, so a half-typed spec or a bug in one feature never ends the
-session.
+Two kinds of work, as ruff's server splits them. Requests (hover, completion, symbols,
+definitions, references, quick fixes) are answered on the event loop by a function of a
+snapshot of the document (:mod:`kcompat.lsp.handlers`), taken when the request arrives.
+Background work (the lint after an edit, the diff on save, release lookups for hovers)
+runs on the session's threads (:mod:`kcompat.lsp.session`), so a diff never holds up a
+hover. No handler raises: a failure is logged and answered with nothing, so a half-typed
+spec or a bug in one feature never ends the session.
 """
 
 from __future__ import annotations
@@ -19,18 +22,9 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
 from kcompat import __version__
-from kcompat.lsp.actions import code_actions
-from kcompat.lsp.completion import complete
-from kcompat.lsp.cursor import cursor_at
-from kcompat.lsp.diagnostics import text_range
-from kcompat.lsp.documents import spot_at
-from kcompat.lsp.hover import hover_text
-from kcompat.lsp.navigation import definitions, references, struct_name
+from kcompat.lsp import handlers
 from kcompat.lsp.session import Session
 from kcompat.lsp.shipped import Shipping
-from kcompat.lsp.symbols import document_symbols
-from kcompat.lsp.text import TextIndex
-from kcompat.spec.load import MAX_BYTES
 
 log = logging.getLogger(__name__)
 Handler = TypeVar("Handler", bound=Callable[..., Awaitable[Any]])
@@ -103,65 +97,26 @@ def _reading(server: LanguageServer, session: Session) -> None:
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     @guarded
     async def hover(ls: LanguageServer, params: types.HoverParams) -> types.Hover | None:
-        uri = params.text_document.uri
-        parsed = session.parsed(uri)
-        offset = parsed.index.offset_at(params.position.line, params.position.character)
-        spot = spot_at(parsed, offset)
-        if spot is None or parsed.message is None:
-            return None
-        wants_releases = (spot.kind, spot.key) == ("message", "name") or (
-            spot.kind == "field" and spot.key in ("name", "type", "tag")
-        )
-        shipping = (
-            await session.shipping(uri, parsed.message.name) if wants_releases else Shipping()
-        )
-        text = hover_text(parsed, spot, shipping)
-        if text is None:
-            return None
-        return types.Hover(
-            contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text),
-            range=text_range(parsed, spot.start, spot.end),
-        )
+        snapshot = session.snapshot(params.text_document.uri)
+        name = handlers.releases_wanted(snapshot, params)
+        shipping = await session.shipping(snapshot.uri, name) if name else Shipping()
+        return handlers.hover(snapshot, params, shipping)
 
     @server.feature(types.TEXT_DOCUMENT_DEFINITION)
     @guarded
     async def definition(ls: LanguageServer, params: types.DefinitionParams) -> Any:
-        return _locations(session, params.text_document.uri, params.position, None)
+        return handlers.definition(session.snapshot(params.text_document.uri, True), params)
 
     @server.feature(types.TEXT_DOCUMENT_REFERENCES)
     @guarded
     async def find_references(ls: LanguageServer, params: types.ReferenceParams) -> Any:
-        declaration = params.context.include_declaration
-        return _locations(session, params.text_document.uri, params.position, declaration)
+        snapshot = session.snapshot(params.text_document.uri, True)
+        return handlers.find_references(snapshot, params)
 
     @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
     @guarded
     async def symbols(ls: LanguageServer, params: types.DocumentSymbolParams) -> Any:
-        uri = params.text_document.uri
-        return document_symbols(session.parsed(uri)) if session.is_spec(uri) else None
-
-
-def _locations(
-    session: Session, uri: str, position: types.Position, declaration: bool | None
-) -> list[types.Location] | None:
-    """Definitions (``declaration`` None) or references of the struct under the cursor."""
-    parsed = session.parsed(uri)
-    spot = spot_at(parsed, parsed.index.offset_at(position.line, position.character))
-    name = struct_name(spot) if spot is not None else None
-    if name is None:
-        return None
-    folder = session.folder_specs(uri)
-    if declaration is None:
-        found = definitions(name, parsed, folder)
-    else:
-        found = references(name, parsed, folder, declaration)
-    return [
-        types.Location(
-            uri=uri if t.parsed.path == parsed.path else session.uri_of(t.parsed.path),
-            range=text_range(t.parsed, t.start, t.end),
-        )
-        for t in found
-    ]
+        return handlers.symbols(session.snapshot(params.text_document.uri), params)
 
 
 def _editing(server: LanguageServer, session: Session) -> None:
@@ -171,26 +126,7 @@ def _editing(server: LanguageServer, session: Session) -> None:
     )
     @guarded
     async def completion(ls: LanguageServer, params: types.CompletionParams) -> Any:
-        uri = params.text_document.uri
-        if not session.is_spec(uri):
-            return None
-        text = session.text(uri)
-        if len(text) > MAX_BYTES:  # refused by the parser: one diagnostic says so
-            return None
-        index = TextIndex(text, session.encoding)
-        offset = index.offset_at(params.position.line, params.position.character)
-        cursor = cursor_at(text, offset)
-        if cursor is None:
-            return None
-        first, last = index.position(cursor.start), index.position(cursor.end)
-        replace = types.Range(
-            start=types.Position(line=first[0], character=first[1]),
-            end=types.Position(line=last[0], character=last[1]),
-        )
-        readable = session.readable(uri)
-        message = readable.message if readable is not None else None
-        items = complete(text, cursor, message, replace)
-        return types.CompletionList(is_incomplete=False, items=items)
+        return handlers.completion(session.snapshot(params.text_document.uri), params)
 
     @server.feature(
         types.TEXT_DOCUMENT_CODE_ACTION,
@@ -198,12 +134,7 @@ def _editing(server: LanguageServer, session: Session) -> None:
     )
     @guarded
     async def code_action(ls: LanguageServer, params: types.CodeActionParams) -> Any:
-        uri = params.text_document.uri
-        if not session.is_spec(uri):
-            return None
-        parsed = session.parsed(uri)
-        start = parsed.index.offset_at(params.range.start.line, params.range.start.character)
-        return code_actions(parsed, uri, params.context.diagnostics, start)
+        return handlers.code_action(session.snapshot(params.text_document.uri), params)
 
 
 def serve() -> int:

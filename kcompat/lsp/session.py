@@ -1,13 +1,18 @@
-"""The server's state between requests: open specs, what was published, pending lints.
+"""The server's state between requests: open specs, what was published, pending work.
 
-Everything kcompat computes (lint, the diff on save, release lookups) runs on one worker
-thread, in order: kcompat's core keeps small memos that are not meant to be shared
-between threads, and one spec folder's lint takes milliseconds. The event loop only
-receives edits, schedules work, and answers hover, completion and navigation from the
-latest parse, so a slow diff never stalls typing.
+The event loop receives edits, schedules work and takes snapshots: a request is answered
+on the loop from a :class:`~kcompat.lsp.snapshot.Snapshot` of its document
+(:mod:`kcompat.lsp.handlers`). Background work runs on :data:`BACKGROUND_THREADS`
+threads: the lint after an edit, the diff on save, and the release lookups a hover
+waits for (once per message: kept afterwards, so later hovers wait for nothing).
+kcompat's core is safe for threads (its memos: :mod:`kcompat.memo`), so a diff on save
+and a hover's lookup run side by side instead of one behind the other; what the server
+keeps across threads (the repositories, the release index, the files on disk) takes
+its own locks. Results come back to the loop, which alone touches the session's state.
 
 An edit is linted after :data:`DEBOUNCE_SECONDS` without another edit to the same folder;
 the lint covers every open spec of the folder and the cross-file findings of the others.
+A diff on save is shown only if no later save of the document came first.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
@@ -32,12 +38,15 @@ from kcompat.lsp.documents import Parsed, parse
 from kcompat.lsp.evolution import Evolution, Repos, against_base
 from kcompat.lsp.folder import DiskSpecs, is_spec, lint_folder
 from kcompat.lsp.shipped import ReleaseIndex, Shipping
+from kcompat.lsp.snapshot import Snapshot
 from kcompat.lsp.text import UTF16
 from kcompat.rules.registry import rule_categories
 from kcompat.spec.specfile import named_spec
 
 #: Quiet time after an edit before its folder is linted again.
 DEBOUNCE_SECONDS = 0.06
+#: Threads for background work: a lint, a diff on save and a release lookup at once.
+BACKGROUND_THREADS = 3
 #: How long a hover waits for release data before answering without it.
 RELEASES_WAIT_SECONDS = 3.0
 
@@ -54,7 +63,9 @@ class Session:
 
     def __init__(self, server: LanguageServer) -> None:
         self.server = server
-        self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kcompat-lsp")
+        self.background = ThreadPoolExecutor(
+            max_workers=BACKGROUND_THREADS, thread_name_prefix="kcompat-lsp"
+        )
         self.disk = DiskSpecs()
         self.repos = Repos()
         self.releases = ReleaseIndex()
@@ -68,8 +79,9 @@ class Session:
         self._sent: dict[str, tuple[int | None, list[types.Diagnostic]]] = {}
         self._cross: dict[str, set[str]] = {}  # folder -> closed uris given findings
         self._pending: dict[str, asyncio.Task[None]] = {}
+        self._saves: dict[str, int] = {}  # uri -> saves so far (the latest diff wins)
         self._told: set[str] = set()  # problems already shown to the user
-        self._problems: list[str] = []  # found on the worker, to show from the loop
+        self._problems: list[str] = []  # found in the background, to show from the loop
 
     # -- documents ----------------------------------------------------------------------
     @staticmethod
@@ -117,6 +129,17 @@ class Session:
             return named_spec(known.spec)
         name = os.path.basename(self.path_of(uri))
         return name.endswith(SPEC_NAMES) or any(key in parsed.text for key in SPEC_TEXT)
+
+    def snapshot(self, uri: str, folder: bool = False) -> Snapshot:
+        """The document as a request finds it (``folder``: its folder's specs too, for
+        navigation); on the loop only."""
+        return Snapshot(
+            uri,
+            self.parsed(uri),
+            self.readable(uri),
+            self.is_spec(uri),
+            tuple(self.folder_specs(uri)) if folder else (),
+        )
 
     def folder_specs(self, uri: str) -> list[Parsed]:
         """Every spec of the document's folder: open ones as edited, the rest on disk."""
@@ -206,7 +229,7 @@ class Session:
     def _lint_job(
         self, folder: str, snapshot: list[tuple[str, str]]
     ) -> dict[str, list[types.Diagnostic]]:
-        """(worker) Lint a folder: its open specs as edited, the others from disk."""
+        """(background) Lint a folder: its open specs as edited, the others from disk."""
         config = self.config_for(folder)
         opened: dict[str, Parsed] = {}
         out: dict[str, list[types.Diagnostic]] = {}
@@ -237,25 +260,31 @@ class Session:
         if not base:
             return
         path = self.path_of(uri)
+        save = self._saves[uri] = self._saves.get(uri, 0) + 1
         result: Evolution = await self.run(self._diff_job, base, path, config)
         if result.problem:
             self.tell(result.problem)
-        if uri not in self._open:
-            return
+        if uri not in self._open or self._saves.get(uri) != save:
+            return  # closed, or saved again since: the later diff says what is true
         parsed = self.parsed(uri)
         mine = [replace(f, location=replace(f.location, path=parsed.path)) for f in result.findings]
         self._diff[uri] = diagnostics(mine, parsed)
         self._publish(uri)
 
     def _diff_job(self, base: str, path: str, config: Config) -> Evolution:
+        """(background) The saved file against the base."""
         return against_base(self.repos.around(path), base, path, config)
 
     async def shipping(self, uri: str, name: str) -> Shipping:
-        """Which releases shipped the document's message (unknown after a short wait)."""
+        """Which releases shipped the document's message: known at once after the first
+        time, else looked up in the background (unknown after a short wait)."""
         path = self.path_of(uri)
         folder = self.folder_of(uri)
         if not folder:
             return Shipping()
+        known = self.releases.known(path, name)
+        if known is not None:
+            return known
 
         def job() -> Shipping:
             return self.releases.shipping(
@@ -268,10 +297,10 @@ class Session:
             return Shipping()
 
     async def run(self, job: Callable[..., Result], *args: object) -> Result:
-        """Run ``job`` on the worker thread."""
+        """Run ``job`` in the background; its result back on the loop."""
         loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(self.worker, job, *args)
+            return await loop.run_in_executor(self.background, job, *args)
         finally:
             while self._problems:
                 self.tell(self._problems.pop(0))
@@ -292,5 +321,10 @@ class Session:
         for task in self._pending.values():
             task.cancel()
         self._pending.clear()
-        self.worker.submit(self.repos.close)
-        self.worker.shutdown(wait=False, cancel_futures=True)
+        self.background.shutdown(wait=False, cancel_futures=True)
+
+        def release() -> None:  # once the running jobs are done with git
+            self.background.shutdown(wait=True)
+            self.repos.close()
+
+        threading.Thread(target=release, name="kcompat-lsp-stop", daemon=True).start()

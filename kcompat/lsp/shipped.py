@@ -7,10 +7,12 @@ each release. Read once per file and kept: release tags do not move while one ed
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 
 from kcompat.config import Config
 from kcompat.errors import UsageError
+from kcompat.sources.compared import Lineage
 from kcompat.sources.git import GitRepo
 from kcompat.sources.releases import TagReleases, releases_for
 from kcompat.spec.model import Message
@@ -41,18 +43,26 @@ class Shipping:
 
 @dataclass
 class ReleaseIndex:
-    """Shipping per (repository, file, message), and each repository's releases."""
+    """Shipping per (file, message), and each repository's releases. Looked up from the
+    server's background threads (one at a time: a lookup reads git) and read from its
+    event loop (:meth:`known`, no wait)."""
 
     _releases: dict[str, TagReleases | None] = field(default_factory=dict)
-    _shipping: dict[tuple[str, str, str], Shipping] = field(default_factory=dict)
+    _shipping: dict[tuple[str, str], Shipping] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def known(self, path: str, name: str) -> Shipping | None:
+        """What was looked up already for the message of this file, if it was."""
+        return self._shipping.get((path, name))
 
     def shipping(self, repo: GitRepo | None, path: str, name: str, config: Config) -> Shipping:
         if repo is None or not name:
             return Shipping()
-        key = (str(repo.root), path, name)
-        if key not in self._shipping:
-            self._shipping[key] = self._read(repo, path, name, config)
-        return self._shipping[key]
+        key = (path, name)
+        with self._lock:
+            if key not in self._shipping:
+                self._shipping[key] = self._read(repo, path, name, config)
+            return self._shipping[key]
 
     def _read(self, repo: GitRepo, path: str, name: str, config: Config) -> Shipping:
         root = str(repo.root)
@@ -69,7 +79,7 @@ class ReleaseIndex:
             return Shipping()
         found = []
         for tag in releases.tags:
-            message = releases.message_at(tag, relative, name)
+            message = releases.message_at(tag, relative, Lineage((name,)))
             if message is not None:
                 found.append((tag.name, message))
         return Shipping(tuple(found), known=True)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from array import array
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -79,19 +80,31 @@ def bracket_pairs(text: str) -> dict[int, int]:
     return pairs
 
 
-def _units(text: str, encoding: str) -> int:
-    """How many code units ``text`` is in ``encoding``."""
-    if encoding == UTF32:
-        return len(text)
-    if encoding == UTF8:
-        return len(text.encode("utf-8", "surrogatepass"))
-    return len(text) + sum(1 for char in text if ord(char) > 0xFFFF)
+#: Characters wider than one code unit, per encoding: outside the BMP in UTF-16 (two
+#: units); any but ASCII in UTF-8 (two to four bytes; a lone surrogate, written as
+#: surrogatepass writes it, three).
+_WIDE = {UTF16: re.compile("[\U00010000-\U0010ffff]"), UTF8: re.compile("[^\x00-\x7f]")}
+
+
+def _extra_units(char: str, encoding: str) -> int:
+    """How many code units more than one ``char`` takes in ``encoding``."""
+    if encoding == UTF16:
+        return 1
+    code = ord(char)
+    return 1 if code < 0x800 else 2 if code < 0x10000 else 3
 
 
 class TextIndex:
     """Line starts of one text, for conversions between offsets and positions. A line
     ends at LF, CR or CR LF, as the protocol says and as Jackson (and so kcompat's lines
-    and columns) counts them."""
+    and columns) counts them.
+
+    Every conversion is a binary search, never a walk along a line: a spec written on one
+    line of a megabyte is a document an editor may open, and a request converts a
+    position for every field. The characters wider than one code unit are kept by offset
+    with a running sum of the units they add (prefix sums: most texts have none in
+    UTF-16), so the units between two offsets are their distance plus two lookups.
+    """
 
     def __init__(self, text: str, encoding: str = UTF16) -> None:
         self.text = text
@@ -99,6 +112,17 @@ class TextIndex:
         breaks = list(LINE_END.finditer(text))
         self.starts = [0, *(match.end() for match in breaks)]
         self.ends = [*(match.start() for match in breaks), len(text)]  # before each break
+        self._wide = array("q")  # offsets of the wide characters, ascending
+        self._added = array("q", [0])  # units the first k wide characters add
+        wide = _WIDE.get(encoding)
+        if wide is not None:
+            for match in wide.finditer(text):
+                self._wide.append(match.start())
+                self._added.append(self._added[-1] + _extra_units(match.group(), encoding))
+
+    def _units_before(self, offset: int) -> int:
+        """Code units of the text before ``offset``."""
+        return offset + self._added[bisect.bisect_left(self._wide, offset)]
 
     def offset(self, line: int, column: int) -> int:
         """The offset of kcompat's 1-based (line, column), clamped to the text."""
@@ -113,21 +137,24 @@ class TextIndex:
         """The editor's (line, character) of an offset, in the negotiated units."""
         offset = min(max(offset, 0), len(self.text))
         row = self.line_of(offset)
-        return row, _units(self.text[self.starts[row] : offset], self.encoding)
+        return row, self._units_before(offset) - self._units_before(self.starts[row])
 
     def offset_at(self, line: int, character: int) -> int:
-        """The offset of the editor's (line, character); past the end of a line is its end."""
+        """The offset of the editor's (line, character): the first offset at or past that
+        many units into the line (inside a wide character, the one after it); past the
+        end of a line is its end."""
         if line >= len(self.starts):
             return len(self.text)
         start, end = self.starts[max(line, 0)], self.ends[max(line, 0)]
-        if self.encoding == UTF32:
-            return min(start + max(character, 0), end)
-        counted = 0
-        for index in range(start, end):
-            if counted >= character:
-                return index
-            counted += _units(self.text[index], self.encoding)
-        return end
+        target = self._units_before(start) + max(character, 0)
+        low, high = start, end
+        while low < high:  # the first offset whose units before it reach the target
+            middle = (low + high) // 2
+            if self._units_before(middle) >= target:
+                high = middle
+            else:
+                low = middle + 1
+        return low
 
     def line_text(self, line: int) -> str:
         """The 0-based line's text, without its line break."""

@@ -66,7 +66,7 @@ def _digest(text: bytes) -> str:
 
 def _released(revision: Revision) -> dict[str, str]:
     """Message name -> the versions the revision itself counts as released."""
-    from kcompat.rules.evolution.released import Releases
+    from kcompat.spec.released import Releases
 
     messages = [s.message for _, _, s in revision.specs if s.message is not None]
     policy = Releases.from_base(messages)

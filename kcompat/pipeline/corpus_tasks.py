@@ -22,8 +22,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from kcompat.auditreport.corpus import FINDINGS
 from kcompat.findings import Finding
-from kcompat.report.columns import arrow_schema, ddl, finding_columns, finding_row
+from kcompat.report.columns import AuditRow, FindingRow, Sample, arrow_schema
 from kcompat.rules.corpus import MISMATCH
 from kcompat.spec.specfile import SpecFile, enable_parse_cache, read_spec
 from kcompat.spec.versions import Versions
@@ -38,18 +39,10 @@ VERSION_SCHEMA = (
     "message string, path string, api_key int, type string, version int, text binary, "
     "spec_digest string, revision string, revision_label string, cost long"
 )
-#: Columns of ``kcompat corpus verify``'s findings (``DIR2/findings``): the finding's own,
+#: ``kcompat corpus verify``'s findings (``DIR2/findings``): the finding's own columns,
 #: then the sample it is about.
-FINDING_SCHEMA = ddl(
-    (
-        *finding_columns(),
-        ("version", "int"),
-        ("sample_id", "int"),
-        ("spec_digest", "string"),
-        ("writer", "string"),
-        ("reader", "string"),
-    )
-)
+TABLE = FINDINGS
+FINDING_SCHEMA = TABLE.ddl
 
 #: Sample-specific parts of a path: array indexes, and tags a decoder met (``.<tag 7>``).
 _SPECIFIC = re.compile(r"\[\d+\]|\.?<[^>]*>")
@@ -160,7 +153,7 @@ class Verifier:
             return None
         return parsed(entry[0], entry[1])
 
-    def check(self, row: dict[str, Any]) -> dict[str, Any] | None:
+    def check(self, row: dict[str, Any]) -> AuditRow[Sample] | None:
         """The finding row of one stored sample, or None when the reader agrees.
 
         Samples of messages or versions the reader does not have are skipped here; the
@@ -195,7 +188,7 @@ class Verifier:
 
     def finding(
         self, row: dict[str, Any], writer: Any, reader: Any, data: bytes, evidence: Any
-    ) -> dict[str, Any]:
+    ) -> AuditRow[Sample]:
         from kcompat.codec.annotate import show
         from kcompat.findings import Location, Severity
 
@@ -246,7 +239,7 @@ class Verifier:
         )
         return self.row_of(finding, row)
 
-    def internal(self, row: dict[str, Any], reason: str) -> dict[str, Any]:
+    def internal(self, row: dict[str, Any], reason: str) -> AuditRow[Sample]:
         from kcompat.findings import Location, Severity
 
         finding = Finding(
@@ -260,27 +253,24 @@ class Verifier:
         )
         return self.row_of(finding, row)
 
-    def row_of(self, finding: Finding, row: dict[str, Any]) -> dict[str, Any]:
-        return {
-            **finding_row(finding),
-            "version": row["version"],
-            "sample_id": row["sample_id"],
-            "spec_digest": row["spec_digest"],
-            "writer": self.context.writer_label,
-            "reader": self.context.reader_label,
-        }
+    def row_of(self, finding: Finding, row: dict[str, Any]) -> AuditRow[Sample]:
+        sample = Sample(
+            row["version"],
+            row["sample_id"],
+            row["spec_digest"],
+            self.context.writer_label,
+            self.context.reader_label,
+        )
+        return AuditRow(FindingRow.of(finding), sample)
 
 
 def verify_batches(context: VerifyContext) -> Callable[[Iterator[Any]], Iterator[Any]]:
     """The ``mapInArrow`` function of ``corpus verify``: samples in, findings out."""
 
     def run(batches: Iterator[Any]) -> Iterator[Any]:
-        import pyarrow as pa
-
-        schema = arrow_schema(FINDING_SCHEMA)
         verifier = Verifier(context)
         for batch in batches:
-            out = []
+            out: list[AuditRow[Sample]] = []
             for row in batch.to_pylist():
                 try:
                     found = verifier.check(row)
@@ -289,7 +279,7 @@ def verify_batches(context: VerifyContext) -> Callable[[Iterator[Any]], Iterator
                 if found is not None:
                     out.append(found)
             if out:
-                yield pa.RecordBatch.from_pylist(out, schema=schema)
+                yield TABLE.batch(out)
 
     return run
 

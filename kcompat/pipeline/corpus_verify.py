@@ -8,23 +8,24 @@ warnings; findings are grouped and summarised per rule and per message.
 
 from __future__ import annotations
 
-import json
 import tempfile
-import time
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from kcompat.auditreport.corpus import CORPUS
 from kcompat.config import Config
 from kcompat.findings import Severity
-from kcompat.pipeline.corpus_manifest import read_manifest, shown_location
+from kcompat.pipeline.corpus_manifest import read_manifest
 from kcompat.pipeline.corpus_revision import Revision, open_side, pathspecs_for, read_revision
-from kcompat.pipeline.corpus_tasks import FINDING_SCHEMA, VerifyContext, verify_batches
+from kcompat.pipeline.corpus_tasks import TABLE, VerifyContext, verify_batches
+from kcompat.pipeline.job import Job, Run, run_job
 from kcompat.pipeline.outputs import Output
-from kcompat.pipeline.sparkapi import label_jobs
 from kcompat.report.audit_summary import CorpusMessage, CorpusSource, CorpusSummary, RuleCount
+from kcompat.report.columns import AuditRow, FindingRow, Sample
+from kcompat.report.corpus_summary import SampleGroup
 from kcompat.rules.corpus import MESSAGE_MISSING, MISMATCH, VERSION_MISSING
 from kcompat.spec.versions import Versions
 
@@ -44,22 +45,22 @@ class VerifyRequest:
 class VerifyResult:
     manifest: dict[str, Any]
     summary: CorpusSummary
-    groups: list[dict[str, Any]]  # one finding per (rule, message, version, field), with a count
+    groups: list[SampleGroup]  # one finding per (rule, message, version, field), with a count
     out: Path | str
     seconds: float
 
     @property
     def errors(self) -> int:
-        return sum(g["count"] for g in self.groups if g["severity"] == "error")
+        return sum(g.count for g in self.groups if g.row.finding.severity == "error")
 
     @property
     def severities(self) -> list[Severity]:
         """One severity per group (a group's count does not change the verdict)."""
-        return [Severity.parse(g["severity"]) for g in self.groups]
+        return [Severity.parse(g.row.finding.severity) for g in self.groups]
 
     @property
     def internal(self) -> int:
-        return sum(g["count"] for g in self.groups if g["rule"] == "internal-error")
+        return sum(g.count for g in self.groups if g.row.finding.rule == "internal-error")
 
 
 @dataclass(frozen=True)
@@ -74,6 +75,8 @@ class VerifyPlan:
 
 def plan_verify(request: VerifyRequest) -> VerifyPlan:
     """Read the manifest and REV2's specs: every usage error, no Spark."""
+    import time
+
     started = time.perf_counter()
     corpus = Output.of(request.corpus)
     manifest = read_manifest(corpus) if corpus.local else None
@@ -84,50 +87,89 @@ def plan_verify(request: VerifyRequest) -> VerifyPlan:
     return VerifyPlan(request, manifest, reader, started)
 
 
-def verify(request: VerifyRequest | VerifyPlan, spark: Any) -> VerifyResult:
-    """Decode every stored sample with ``request.rev``'s model; findings as Parquet."""
-    plan = request if isinstance(request, VerifyPlan) else plan_verify(request)
-    request, reader, started = plan.request, plan.reader, plan.started
-    source = Output.of(request.corpus)
-    manifest = plan.manifest or read_manifest(source, spark)
-    out = Output.of(request.out or tempfile.mkdtemp(prefix="kcompat-corpus-"))
-    label_jobs(spark, "kcompat-corpus", "kcompat corpus verify")
-    writer_specs = [r.asDict() for r in spark.read.parquet(source.readable("specs")).collect()]
-    readers: dict[str, tuple[str, bytes]] = {}
-    reader_versions: dict[str, Versions] = {}
-    for path, data, spec in reader.specs:
-        if spec.message is not None and spec.message.name not in readers:
-            readers[spec.message.name] = (path, data)
-            reader_versions[spec.message.name] = spec.message.valid_versions
-    context = VerifyContext(
-        writer_label=str(manifest["revision_label"]),
-        reader_label=reader.label,
-        writers={r["spec_digest"]: (r["path"], bytes(r["text"])) for r in writer_specs},
-        readers=readers,
-        released={r["spec_digest"]: r["released_versions"] for r in writer_specs},
-    )
-    samples = spark.read.parquet(source.readable("samples"))
-    if request.partitions:
-        samples = samples.repartition(request.partitions)
-    checked = samples.groupBy("message", "version").count().collect()
-    findings_path = out.child("findings")
-    samples.mapInArrow(verify_batches(context), FINDING_SCHEMA).write.mode("overwrite").parquet(
-        findings_path
-    )
-    missing = missing_findings(checked, writer_specs, reader_versions, context)
-    if missing:
-        spark.createDataFrame(missing, schema=FINDING_SCHEMA).write.mode("append").parquet(
-            findings_path
+@dataclass(frozen=True)
+class Corpus:
+    """What the verify tasks need: the manifest, the context, the samples to read, and how
+    many samples each (message, version) has."""
+
+    manifest: dict[str, Any]
+    context: VerifyContext
+    samples: Any  # DataFrame
+    checked: list[Any]
+    writer_specs: list[dict[str, Any]]
+    reader_versions: dict[str, Versions]
+
+
+class VerifyJob(Job[VerifyPlan, Corpus, list[SampleGroup], CorpusSummary]):
+    """``kcompat corpus verify``: every stored sample decoded with REV2's model."""
+
+    kind = CORPUS
+
+    def __init__(self, plan: VerifyRequest | VerifyPlan) -> None:
+        self.planned = plan
+
+    def plan(self) -> tuple[VerifyPlan, Output]:
+        planned = self.planned
+        plan = planned if isinstance(planned, VerifyPlan) else plan_verify(planned)
+        out = Output.of(plan.request.out or tempfile.mkdtemp(prefix="kcompat-corpus-"))
+        return plan, out
+
+    def prepare(self, run: Run[VerifyPlan], spark: Callable[[], Any]) -> Corpus:
+        plan, session = run.plan, spark()
+        request = plan.request
+        source = Output.of(request.corpus)
+        manifest = plan.manifest or read_manifest(source, session)
+        specs = session.read.parquet(source.readable("specs")).collect()
+        writer_specs = [r.asDict() for r in specs]
+        readers: dict[str, tuple[str, bytes]] = {}
+        reader_versions: dict[str, Versions] = {}
+        for path, data, spec in plan.reader.specs:
+            if spec.message is not None and spec.message.name not in readers:
+                readers[spec.message.name] = (path, data)
+                reader_versions[spec.message.name] = spec.message.valid_versions
+        context = VerifyContext(
+            writer_label=str(manifest["revision_label"]),
+            reader_label=plan.reader.label,
+            writers={r["spec_digest"]: (r["path"], bytes(r["text"])) for r in writer_specs},
+            readers=readers,
+            released={r["spec_digest"]: r["released_versions"] for r in writer_specs},
         )
-    groups = grouped(spark, out.readable("findings"))
-    summary = replace(
-        summarise(manifest, context, checked, groups),
-        seconds=round(time.perf_counter() - started, 2),
-    )
-    out.write_text(spark, "summary.json", json.dumps(summary.to_json(), indent=2) + "\n")
-    return VerifyResult(
-        manifest, summary, groups, shown_location(out), time.perf_counter() - started
-    )
+        samples = session.read.parquet(source.readable("samples"))
+        if request.partitions:
+            samples = samples.repartition(request.partitions)
+        checked = samples.groupBy("message", "version").count().collect()
+        return Corpus(manifest, context, samples, checked, writer_specs, reader_versions)
+
+    def tasks(self, run: Run[VerifyPlan], work: Corpus) -> list[Any]:
+        frames = [work.samples.mapInArrow(verify_batches(work.context), TABLE.ddl)]
+        missing = missing_findings(
+            work.checked, work.writer_specs, work.reader_versions, work.context
+        )
+        if missing:
+            records = [TABLE.record(row) for row in missing]
+            frames.append(run.session.createDataFrame(records, schema=TABLE.ddl))
+        return frames
+
+    def read(self, run: Run[VerifyPlan], work: Corpus | None) -> list[SampleGroup]:
+        return grouped(run.session, run.out.readable("findings"))
+
+    def summarise(
+        self, run: Run[VerifyPlan], work: Corpus | None, found: list[SampleGroup]
+    ) -> CorpusSummary:
+        assert work is not None  # a verify is never idle
+        return replace(
+            summarise(work.manifest, work.context, work.checked, found),
+            seconds=round(run.seconds, 2),
+        )
+
+
+def verify(request: VerifyRequest | VerifyPlan, spark: Any) -> VerifyResult:
+    """Decode every stored sample with ``request.rev``'s model; findings as Parquet.
+    ``spark``: a session, or a function that makes one once the plan is made."""
+    outcome = run_job(VerifyJob(request), spark)
+    assert outcome.work is not None  # a verify is never idle
+    manifest = outcome.work.manifest
+    return VerifyResult(manifest, outcome.summary, outcome.found, outcome.shown, outcome.seconds)
 
 
 def missing_findings(
@@ -135,10 +177,9 @@ def missing_findings(
     writer_specs: Sequence[dict[str, Any]],
     reader_versions: dict[str, Versions],
     context: VerifyContext,
-) -> list[dict[str, Any]]:
+) -> list[AuditRow[Sample]]:
     """One warning per message the reader lacks, and per message with versions it lacks."""
     from kcompat.findings import Finding, Location, Severity
-    from kcompat.report.columns import finding_row
 
     by_name = {s["message"]: s for s in writer_specs}
     stored: dict[str, list[tuple[int, int]]] = defaultdict(list)
@@ -176,23 +217,21 @@ def missing_findings(
             message_name=name,
             versions=gone,
         )
-        out.append(
-            {
-                **finding_row(finding),
-                "version": None,
-                "sample_id": None,
-                "spec_digest": spec["spec_digest"] if spec else None,
-                "writer": context.writer_label,
-                "reader": context.reader_label,
-            }
+        sample = Sample(
+            None,
+            None,
+            spec["spec_digest"] if spec else None,
+            context.writer_label,
+            context.reader_label,
         )
+        out.append(AuditRow(FindingRow.of(finding), sample))
     return out
 
 
 _GROUP_KEY = ("rule", "severity", "message_name", "version", "field_path")
 
 
-def grouped(spark: Any, findings_path: str) -> list[dict[str, Any]]:
+def grouped(spark: Any, findings_path: str) -> list[SampleGroup]:
     """One row per (rule, severity, message, version, field): the count of findings and
     the one with the lowest sample id (its counterexample stands for the group)."""
     from pyspark.sql import functions as F
@@ -208,30 +247,33 @@ def grouped(spark: Any, findings_path: str) -> list[dict[str, Any]]:
         )
         .collect()
     )
-    out = []
-    for row in rows:
-        first = row["first"].asDict()
-        first["count"] = int(row["count"])
-        out.append(first)
-    out.sort(key=lambda g: (g["message_name"] or "", g["version"] or -1, g["rule"]))
+    out = [SampleGroup(TABLE.read([row["first"].asDict()])[0], int(row["count"])) for row in rows]
+    out.sort(key=_group_order)
     return out
+
+
+def _group_order(group: SampleGroup) -> tuple[str, int, str]:
+    finding = group.row.finding
+    return (finding.message_name or "", group.row.about.version or -1, finding.rule)
 
 
 def summarise(
     manifest: dict[str, Any],
     context: VerifyContext,
     checked: Sequence[Any],
-    groups: Sequence[dict[str, Any]],
+    groups: Sequence[SampleGroup],
 ) -> CorpusSummary:
     """Counts per rule and per message (samples checked, mismatches, versions affected)."""
     per_rule: Counter[tuple[str, str]] = Counter()
     mismatches: Counter[str] = Counter()
     versions: dict[str, set[int]] = defaultdict(set)
     for group in groups:
-        per_rule[(group["rule"], group["severity"])] += group["count"]
-        if group["rule"] == MISMATCH:
-            mismatches[group["message_name"]] += group["count"]
-            versions[group["message_name"]].add(int(group["version"]))
+        finding = group.row.finding
+        per_rule[(finding.rule, finding.severity)] += group.count
+        if finding.rule == MISMATCH:
+            name = str(finding.message_name)
+            mismatches[name] += group.count
+            versions[name].add(int(group.row.about.version or 0))
     samples: Counter[str] = Counter()
     for row in checked:
         samples[row["message"]] += int(row["count"])

@@ -25,6 +25,7 @@ from kcompat.diff.prepared import PreparedPair
 from kcompat.pipeline.history_tasks import Texts, join_texts
 from kcompat.pipeline.outputs import Output
 from kcompat.report.audit_summary import ChangelogEntry
+from kcompat.report.columns import AuditRow, FindingRow, Pair
 from kcompat.spec.specfile import parsed_once
 
 _UNSAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
@@ -40,12 +41,12 @@ def write_changelogs(
     session: Any,
     rows: Sequence[dict[str, Any]],
     texts: Texts,
-    findings: Sequence[dict[str, Any]],
+    findings: Sequence[AuditRow[Pair]],
 ) -> tuple[ChangelogEntry, ...]:
     """Write each pair's changelog into ``out``; the summary's ``changelogs`` entries."""
-    by_pair: dict[int, list[dict[str, Any]]] = {}
-    for finding in findings:
-        by_pair.setdefault(int(finding["pair_index"]), []).append(finding)
+    by_pair: dict[int, list[FindingRow]] = {}
+    for found in findings:
+        by_pair.setdefault(int(found.about.pair_index), []).append(found.finding)
     entries = []
     for row in sorted(rows, key=lambda r: int(r["pair_index"])):
         prepared = PreparedPair.from_row(join_texts(row, texts))

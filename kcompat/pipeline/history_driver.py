@@ -1,33 +1,32 @@
-"""The driver side of ``kcompat history``: enumerate, prepare, run on Spark, summarise."""
+"""The driver side of ``kcompat history``: enumerate, prepare, run on Spark, summarise.
+
+A :class:`HistoryJob` is the job seam's steps (:mod:`kcompat.pipeline.job`) for
+history: plan the comparisons, prepare them from git in worker processes while Spark
+starts, check them on Spark (:mod:`kcompat.pipeline.history_tasks`), read the findings
+back, summarise.
+"""
 
 from __future__ import annotations
 
-import contextlib
-import json
 import tempfile
-import threading
-import time
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from kcompat import progress
+from kcompat.auditreport.history import HISTORY
 from kcompat.config import Config
 from kcompat.diff.check import CheckOptions
 from kcompat.findings import Severity
 from kcompat.modes import HistoryMode, ReleasedMode
 from kcompat.naming import release_order
-from kcompat.pipeline.history_tasks import (
-    FINDING_SCHEMA,
-    arrow_findings_schema,
-    run_checks,
-    warm_up,
-)
+from kcompat.pipeline.history_tasks import TABLE, Texts, run_checks, warm_up
+from kcompat.pipeline.job import Job, Run, read_rows, run_job
 from kcompat.pipeline.outputs import Output
 from kcompat.pipeline.prepare import Preparation, PrepareJob, prefetched, worker_count
 from kcompat.pipeline.revisions import Comparison, consecutive, not_ancestors, releases
-from kcompat.pipeline.sparkapi import is_connect, label_jobs
 from kcompat.report.audit_summary import (
     Break,
     HistorySummary,
@@ -36,9 +35,10 @@ from kcompat.report.audit_summary import (
     ReleaseCounts,
     RuleCount,
 )
+from kcompat.report.columns import AuditRow, Pair
 from kcompat.sources.git import GitRepo
 from kcompat.sources.gitwalk import subjects
-from kcompat.sources.release_source import release_tags
+from kcompat.sources.release_source import repository_releases
 
 
 @dataclass(frozen=True)
@@ -63,7 +63,7 @@ class HistoryRequest:
 @dataclass(frozen=True)
 class HistoryResult:
     comparisons: int
-    findings: list[dict[str, Any]]
+    findings: list[AuditRow[Pair]]
     summary: HistorySummary
     out: Path | str
     released_mode: ReleasedMode
@@ -71,12 +71,12 @@ class HistoryResult:
 
     @property
     def severities(self) -> list[Severity]:
-        return [Severity.parse(f["severity"]) for f in self.findings]
+        return [Severity.parse(row.finding.severity) for row in self.findings]
 
     @property
     def internal(self) -> int:
         """Findings of pairs that could not be checked at all (``internal-error``)."""
-        return sum(1 for f in self.findings if f["rule"] == "internal-error")
+        return sum(1 for row in self.findings if row.finding.rule == "internal-error")
 
 
 def plan(request: HistoryRequest, repo: GitRepo, pathspecs: Sequence[str]) -> list[Comparison]:
@@ -88,6 +88,7 @@ def plan(request: HistoryRequest, repo: GitRepo, pathspecs: Sequence[str]) -> li
         pattern,
         transitive=request.mode == HistoryMode.TRANSITIVE,
         revision_range=request.revision_range,
+        pathspecs=pathspecs,
     )
 
 
@@ -96,7 +97,8 @@ def released_mode_for(request: HistoryRequest, repo: GitRepo) -> ReleasedMode:
     if request.released is not None and request.released != ReleasedMode.AUTO:
         return request.released
     pattern = request.tags or request.config.release_tags
-    return ReleasedMode.TAGS if release_tags(repo, pattern) else ReleasedMode.BASE
+    found = repository_releases(repo, pattern, request.config.release_branches or None)
+    return ReleasedMode.TAGS if found is not None else ReleasedMode.BASE
 
 
 def prepare_job(
@@ -126,201 +128,146 @@ def prepare_job(
     )
 
 
-class SparkProgress:
-    """Poll Spark's status tracker and report finished tasks of one job group."""
+@dataclass(frozen=True)
+class HistoryPlan:
+    """An audit planned on the driver: the repository, its pairs, the released mode."""
 
-    def __init__(self, spark: Any, group: str, update: Any) -> None:
-        self.tracker = spark.sparkContext.statusTracker()
-        self.group = group
-        self.update = update
-        self.stop = threading.Event()
-        self.thread = threading.Thread(target=self._poll, daemon=True)
-
-    def _poll(self) -> None:
-        while not self.stop.wait(0.25):
-            done = total = 0
-            for job_id in self.tracker.getJobIdsForGroup(self.group) or []:
-                job = self.tracker.getJobInfo(job_id)
-                for stage_id in job.stageIds if job else []:
-                    stage = self.tracker.getStageInfo(stage_id)
-                    if stage is not None:
-                        done += stage.numCompletedTasks
-                        total += stage.numTasks
-            if total:
-                self.update(done, total)
-
-    def __enter__(self) -> SparkProgress:
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop.set()
-        self.thread.join(timeout=2)
+    request: HistoryRequest
+    repo: GitRepo
+    pathspecs: tuple[str, ...]
+    comparisons: tuple[Comparison, ...]
+    released_mode: ReleasedMode
 
 
-class ConnectProgress:
-    """The same report over Spark Connect, which has no status tracker: the server
-    streams each operation's stages to a progress handler instead."""
+@dataclass(frozen=True)
+class Prepared:
+    """The comparisons prepared on the driver: rows naming their texts by digest."""
 
-    def __init__(self, spark: Any, update: Any) -> None:
-        self.spark = spark
-        self.update = update
-
-    def __call__(self, stages: Any, inflight_tasks: int, operation_id: Any, done: bool) -> None:
-        stages = list(stages or [])
-        total = sum(int(stage.num_tasks) for stage in stages)
-        if total:
-            self.update(sum(int(stage.num_completed_tasks) for stage in stages), total)
-
-    def __enter__(self) -> ConnectProgress:
-        self.spark.registerProgressHandler(self)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.spark.removeProgressHandler(self)
+    rows: list[dict[str, Any]]
+    texts: Texts
+    workers: int
 
 
-def progress_of(spark: Any, group: str, update: Any) -> SparkProgress | ConnectProgress:
-    """Task progress of the jobs that follow, reported to ``update(done, total)``."""
-    if is_connect(spark):
-        return ConnectProgress(spark, update)
-    return SparkProgress(spark, group, update)
+Rows = list[AuditRow[Pair]]
 
 
-def run_history(request: HistoryRequest, spark: Any, console: Any = None) -> HistoryResult:
+class HistoryJob(Job[HistoryPlan, Prepared, Rows, HistorySummary]):
+    """``kcompat history``: every pair of revisions diffed on Spark."""
+
+    kind = HISTORY
+
+    def __init__(self, request: HistoryRequest) -> None:
+        self.request = request
+
+    def plan(self) -> tuple[HistoryPlan, Output]:
+        request = self.request
+        repo = GitRepo.open(request.repo)
+        from kcompat.diff.run import pathspecs as configured_paths
+
+        specs_paths = configured_paths(request.config, repo)
+        comparisons = plan(request, repo, specs_paths)
+        mode = released_mode_for(request, repo)
+        out = Output.of(request.out or tempfile.mkdtemp(prefix="kcompat-history-"))
+        out.require_writable()
+        planned = HistoryPlan(request, repo, tuple(specs_paths), tuple(comparisons), mode)
+        return planned, out
+
+    def idle(self, plan: HistoryPlan) -> bool:
+        """A range with no spec changes (a CI run on a branch that touched none)."""
+        return not plan.comparisons
+
+    def prepare(self, run: Run[HistoryPlan], spark: Callable[[], Any]) -> Prepared:
+        """Every pair read from git in worker processes while Spark starts; Python
+        workers warm up if the driver is still at it once Spark is up."""
+        plan, request = run.plan, self.request
+        progress.step("reading revisions", len(plan.comparisons))
+        job = prepare_job(request, plan.repo, plan.comparisons, plan.released_mode, plan.pathspecs)
+        workers = request.workers or worker_count(request.master or request.remote)
+        preparation = Preparation(
+            plan.repo, plan.comparisons, job, workers, progress.carried(progress.advance)
+        )
+        try:
+            session = spark()
+            if not preparation.done():
+                warm_up(session)  # Python workers start while the driver still prepares
+                run.mark("warm")
+            rows, texts = preparation.result()
+        except BaseException:
+            preparation.cancel()
+            raise
+        run.mark("prepared")
+        return Prepared(rows, texts, workers)
+
+    def tasks(self, run: Run[HistoryPlan], work: Prepared) -> list[Any]:
+        options = CheckOptions(self.request.config, self.request.proof, self.request.samples)
+        if not work.rows:
+            return []
+        return [run_checks(run.session, work.rows, options, self.request.partitions, work.texts)]
+
+    def read(self, run: Run[HistoryPlan], work: Prepared | None) -> Rows:
+        """The findings just written, in audit order."""
+        rows = read_rows(run.session, run.out, TABLE)
+        return sorted(
+            rows,
+            key=lambda r: (
+                r.about.pair_index,
+                r.finding.file or "",
+                r.finding.line or 0,
+                r.finding.rule,
+            ),
+        )
+
+    def summarise(
+        self, run: Run[HistoryPlan], work: Prepared | None, found: Rows
+    ) -> HistorySummary:
+        plan, request = run.plan, self.request
+        if work is None:  # idle: nothing compared, nothing told by git, no stages
+            return replace(
+                summarise([], [], request.mode, plan.released_mode),
+                seconds=round(run.seconds, 2),
+                timings={},
+            )
+        summary = told_by_git(
+            summarise(found, plan.comparisons, request.mode, plan.released_mode),
+            plan.repo,
+            plan.comparisons,
+        )
+        if request.changelog and request.mode == HistoryMode.RELEASES:
+            from kcompat.pipeline.history_changelogs import write_changelogs
+
+            changelogs = write_changelogs(run.out, run.session, work.rows, work.texts, found)
+            summary = replace(summary, changelogs=changelogs)
+        timings = {key: round(v, 2) for key, v in run.timings.items()}
+        return replace(
+            summary,
+            seconds=round(run.seconds, 2),
+            timings={"workers": work.workers, **timings},
+        )
+
+
+def run_history(request: HistoryRequest, spark: Any) -> HistoryResult:
     """Plan, prepare (in the background), check on Spark, write Parquet, summarise.
 
     ``spark`` is a session, or a function that makes one: it is then called while the
     comparisons are being prepared, so the JVM starts in the meantime.
     """
-    started = time.perf_counter()
-    repo = GitRepo.open(request.repo)
-    from kcompat.diff.run import pathspecs as configured_paths
-
-    specs_paths = configured_paths(request.config, repo)
-    comparisons = plan(request, repo, specs_paths)
-    mode = released_mode_for(request, repo)
-    out = Output.of(request.out or tempfile.mkdtemp(prefix="kcompat-history-"))
-    out.require_writable()
-    if not comparisons and out.local:
-        return _nothing_to_compare(request, out, mode, started)
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    columns = (
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-    )
-    timings: dict[str, float] = {}
-    shown = console is not None and console.is_terminal
-    with Progress(
-        *columns,
-        console=console,
-        transient=True,
-        disable=not shown,
-    ) as bar:
-        reading = bar.add_task("reading revisions", total=len(comparisons))
-        job = prepare_job(request, repo, comparisons, mode, specs_paths)
-        workers = request.workers or worker_count(request.master or request.remote)
-        preparation = Preparation(
-            repo, comparisons, job, workers, lambda n: bar.advance(reading, n)
-        )
-        try:
-            session = spark() if callable(spark) else spark
-            timings["spark_ready"] = time.perf_counter() - started
-            if not preparation.done():
-                warm_up(session)  # Python workers start while the driver still prepares
-                timings["warm"] = time.perf_counter() - started
-            rows, texts = preparation.result()
-        except BaseException:
-            preparation.cancel()
-            raise
-        timings["prepared"] = time.perf_counter() - started
-        # what executors need besides the rows (pickled into the task closure)
-        options = CheckOptions(request.config, request.proof, request.samples)
-        checking = bar.add_task("checking on Spark", total=None)
-        label_jobs(session, "kcompat-history", "kcompat history checks")
-        progress: Any = (
-            progress_of(
-                session,
-                "kcompat-history",
-                lambda done, total: bar.update(checking, completed=done, total=total),
-            )
-            if shown  # polling the tracker costs py4j calls: only for a visible bar
-            else contextlib.nullcontext()
-        )
-        with progress:
-            findings_frame = (
-                run_checks(session, rows, options, request.partitions, texts) if rows else None
-            )
-            if findings_frame is None:  # nothing to compare: an empty table all the same
-                findings_frame = session.createDataFrame([], FINDING_SCHEMA)
-            findings_frame.write.mode("overwrite").parquet(out.child("findings"))
-            timings["written"] = time.perf_counter() - started
-            findings = read_findings(session, out)
-        timings["checked"] = time.perf_counter() - started
-    summary = told_by_git(summarise(findings, comparisons, request.mode, mode), repo, comparisons)
-    if request.changelog and request.mode == HistoryMode.RELEASES:
-        from kcompat.pipeline.history_changelogs import write_changelogs
-
-        changelogs = write_changelogs(out, session, rows, texts, findings)
-        summary = replace(summary, changelogs=changelogs)
-    summary = replace(
-        summary,
-        seconds=round(time.perf_counter() - started, 2),
-        timings={"workers": workers, **{key: round(v, 2) for key, v in timings.items()}},
-    )
-    out.write_text(session, "summary.json", json.dumps(summary.to_json(), indent=2))
-    shown = out.path if out.local else out.location
+    outcome = run_job(HistoryJob(request), spark)
     return HistoryResult(
-        len(comparisons), findings, summary, shown, mode, time.perf_counter() - started
+        len(outcome.plan.comparisons),
+        outcome.found,
+        outcome.summary,
+        outcome.shown,
+        outcome.plan.released_mode,
+        outcome.seconds,
     )
 
 
-def _nothing_to_compare(
-    request: HistoryRequest, out: Output, released_mode: ReleasedMode, started: float
-) -> HistoryResult:
-    """A range with no spec changes (a CI run on a branch that touched none) needs no
-    Spark: the same empty findings table and summary, written with pyarrow at once."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    findings = out.path / "findings"
-    findings.mkdir(parents=True, exist_ok=True)
-    for stale in findings.iterdir():  # "overwrite", as Spark's writer does
-        if stale.is_file():
-            stale.unlink()
-    pq.write_table(
-        pa.Table.from_pylist([], schema=arrow_findings_schema()), findings / "part-0.parquet"
-    )
-    summary = replace(
-        summarise([], [], request.mode, released_mode),
-        seconds=round(time.perf_counter() - started, 2),
-        timings={},
-    )
-    out.write_text(None, "summary.json", json.dumps(summary.to_json(), indent=2))
-    return HistoryResult(0, [], summary, out.path, released_mode, time.perf_counter() - started)
-
-
-def read_findings(session: Any, out: Output) -> list[dict[str, Any]]:
-    """The findings just written, in audit order. A local directory is read with pyarrow
-    (no Spark job); anything else (HDFS, S3, ...) through Spark."""
-    if out.local:
-        import pyarrow.parquet as pq
-
-        rows = pq.read_table(out.path / "findings").to_pylist()
-    else:
-        rows = [r.asDict() for r in session.read.parquet(out.readable("findings")).collect()]
-    return sorted(rows, key=lambda r: (r["pair_index"], r["file"] or "", r["line"] or 0, r["rule"]))
-
-
-def _finding_key(row: dict[str, Any]) -> tuple[str, str, str]:
-    return (row["rule"], row["message_name"] or row["file"], row["field_path"] or "")
+def _finding_key(row: AuditRow[Pair]) -> tuple[str, str, str]:
+    return (row.finding.rule, row.finding.subject, row.finding.field_path or "")
 
 
 def summarise(
-    findings: Sequence[dict[str, Any]],
+    findings: Sequence[AuditRow[Pair]],
     comparisons: Sequence[Comparison],
     audit_mode: HistoryMode,
     released_mode: ReleasedMode,
@@ -328,9 +275,11 @@ def summarise(
     """Counts per rule, per message and per release; the error each comparison introduced
     (consecutive and releases audits), or each break's first release and every release
     pair it affects (transitive)."""
-    per_rule: Counter[tuple[str, str]] = Counter((f["rule"], f["severity"]) for f in findings)
+    per_rule: Counter[tuple[str, str]] = Counter(
+        (f.finding.rule, f.finding.severity) for f in findings
+    )
     per_message: Counter[str] = Counter(
-        f["message_name"] or f["file"] for f in findings if f["severity"] == "error"
+        f.finding.subject for f in findings if f.finding.severity == "error"
     )
     transitive = audit_mode == HistoryMode.TRANSITIVE
     return HistorySummary(
@@ -355,11 +304,11 @@ def summarise(
 
 
 def _per_release(
-    findings: Sequence[dict[str, Any]], comparisons: Sequence[Comparison]
+    findings: Sequence[AuditRow[Pair]], comparisons: Sequence[Comparison]
 ) -> tuple[ReleaseCounts, ...]:
     per_release: dict[str, Counter[str]] = defaultdict(Counter)
     for f in findings:
-        per_release[f["head_label"]][f["severity"]] += 1
+        per_release[f.about.head_label][f.finding.severity] += 1
     return tuple(
         ReleaseCounts(
             c.head_label,
@@ -371,14 +320,14 @@ def _per_release(
 
 
 def _breaks(
-    findings: Sequence[dict[str, Any]], comparisons: Sequence[Comparison]
+    findings: Sequence[AuditRow[Pair]], comparisons: Sequence[Comparison]
 ) -> tuple[Break, ...]:
     """Each error (rule, message, field) once: the first release that has it, and every
     release pair it affects, in release order."""
     pairs_of: dict[tuple[str, str, str], list[str]] = {}
     for f in findings:
-        if f["severity"] == "error":
-            pairs_of.setdefault(_finding_key(f), []).append(f"{f['base_label']}..{f['head_label']}")
+        if f.finding.severity == "error":
+            pairs_of.setdefault(_finding_key(f), []).append(f.about.step)
     labels = _release_order(
         [c.head_label for c in comparisons] + [c.base_label for c in comparisons]
     )
@@ -394,14 +343,14 @@ def _breaks(
     return tuple(sorted(breaks, key=lambda b: (labels.index(b.first_release), b.rule)))
 
 
-def introduced(findings: Sequence[dict[str, Any]]) -> tuple[Introduced, ...]:
+def introduced(findings: Sequence[AuditRow[Pair]]) -> tuple[Introduced, ...]:
     """Each error (rule, message, field) once, with the comparison that first has it: the
     commit (consecutive) or release (releases) that introduced it, in audit order."""
     first: dict[tuple[str, str, str], Introduced] = {}
-    for f in sorted(findings, key=lambda f: f["pair_index"]):
-        if f["severity"] == "error":
+    for f in sorted(findings, key=lambda f: f.about.pair_index):
+        if f.finding.severity == "error":
             key = _finding_key(f)
-            first.setdefault(key, Introduced(*key, f["head_label"], f["base_label"]))
+            first.setdefault(key, Introduced(*key, f.about.head_label, f.about.base_label))
     return tuple(first.values())
 
 

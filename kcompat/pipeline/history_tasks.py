@@ -15,22 +15,17 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+from kcompat.auditreport.history import FINDINGS
 from kcompat.diff.check import CheckOptions, check
 from kcompat.diff.prepared import PreparedPair
 from kcompat.findings import Finding, Location, Severity
 from kcompat.pipeline.revisions import Comparison
 from kcompat.pipeline.sparkapi import parallelism
-from kcompat.report.columns import TableType, arrow_schema, ddl, finding_columns, finding_row
+from kcompat.report.columns import AuditRow, FindingRow, Pair, arrow_schema
 
-#: The pair a finding belongs to, then the finding's own columns.
-PAIR_COLUMNS: tuple[tuple[str, TableType], ...] = (
-    ("pair_index", "int"),
-    ("base_rev", "string"),
-    ("head_rev", "string"),
-    ("base_label", "string"),
-    ("head_label", "string"),
-)
-FINDING_SCHEMA = ddl((*PAIR_COLUMNS, *finding_columns()))
+#: The findings table: the pair a finding belongs to, then the finding's own columns.
+TABLE = FINDINGS
+FINDING_SCHEMA = TABLE.ddl
 
 
 def pair_row(comparison: Comparison, prepared: PreparedPair) -> dict[str, Any]:
@@ -79,7 +74,18 @@ def join_texts(row: dict[str, Any], texts: Texts) -> dict[str, Any]:
     return out
 
 
-def finding_rows(row: dict[str, Any], options: CheckOptions) -> list[dict[str, Any]]:
+def pair_of(row: dict[str, Any]) -> Pair:
+    """The pair a prepared row compares (what its findings are about)."""
+    return Pair(
+        int(row["pair_index"]),
+        row["base_rev"],
+        row["head_rev"],
+        row["base_label"],
+        row["head_label"],
+    )
+
+
+def finding_rows(row: dict[str, Any], options: CheckOptions) -> list[AuditRow[Pair]]:
     """Check one prepared pair; a crash becomes an ``internal-error`` row, the audit goes on."""
     try:
         findings = list(check(PreparedPair.from_row(row), options).findings)
@@ -92,15 +98,15 @@ def finding_rows(row: dict[str, Any], options: CheckOptions) -> list[dict[str, A
                 Location(row["head_label"]),
             )
         ]
-    pair = {name: row[name] for name, _type in PAIR_COLUMNS}
-    return [{**pair, **finding_row(finding)} for finding in findings]
+    pair = pair_of(row)
+    return [AuditRow(FindingRow.of(finding), pair) for finding in findings]
 
 
 def check_slots(
     options: CheckOptions,
     slots: Sequence[Sequence[dict[str, Any]]],
     texts: Texts,
-    sharers: dict[int, list[dict[str, Any]]],
+    sharers: dict[int, list[Pair]],
 ) -> Callable[[Iterator[Any]], Iterator[Any]]:
     """The ``mapInArrow`` function: slot numbers in, batches of findings out.
 
@@ -110,25 +116,21 @@ def check_slots(
     """
 
     def run(batches: Iterator[Any]) -> Iterator[Any]:
-        import pyarrow as pa
-
         from kcompat.spec.specfile import enable_parse_cache
 
         enable_parse_cache()  # Python workers are reused: texts seen by earlier tasks parse once
-        schema = arrow_findings_schema()
         for batch in batches:
             for slot in batch.column(0).to_pylist():
-                out: list[dict[str, Any]] = []
+                out: list[AuditRow[Pair]] = []
                 for row in slots[int(slot)]:
                     found = finding_rows(join_texts(row, texts), options)
-                    for pair in sharers.get(int(row["pair_index"]), [row]):
-                        names = {c: pair[c] for c, _type in PAIR_COLUMNS}
-                        out.extend({**f, **names} for f in found)
+                    for pair in sharers.get(int(row["pair_index"]), [pair_of(row)]):
+                        out.extend(AuditRow(f.finding, pair) for f in found)
                     if len(out) >= OUTPUT_BATCH:
-                        yield pa.RecordBatch.from_pylist(out, schema=schema)
+                        yield TABLE.batch(out)
                         out = []
                 if out:
-                    yield pa.RecordBatch.from_pylist(out, schema=schema)
+                    yield TABLE.batch(out)
 
     return run
 
@@ -163,7 +165,7 @@ def arrow_table(rows: Sequence[dict[str, Any]], schema: str) -> Any:
 
 
 def arrow_findings_schema() -> Any:
-    return arrow_schema(FINDING_SCHEMA)
+    return TABLE.arrow_schema()
 
 
 #: What a check reads of a row: two rows that agree on these have the same findings.
@@ -245,10 +247,9 @@ def run_checks(
     slots: list[list[dict[str, Any]]] = [[] for _ in range(count)]
     for row in contiguous_slots(sorted(unique, key=lambda r: int(r["pair_index"])), count):
         slots[row.pop("slot")].append(row)
-    sharers: dict[int, list[dict[str, Any]]] = {}
+    sharers: dict[int, list[Pair]] = {}
     if len(unique) != len(rows):
         for row in rows:
-            pair = {c: row[c] for c, _type in PAIR_COLUMNS}
-            sharers.setdefault(checked_as[int(row["pair_index"])], []).append(pair)
+            sharers.setdefault(checked_as[int(row["pair_index"])], []).append(pair_of(row))
     slot_numbers = spark.range(count, numPartitions=count)
     return slot_numbers.mapInArrow(check_slots(options, slots, texts, sharers), FINDING_SCHEMA)

@@ -10,7 +10,7 @@ from kcompat.errors import UsageError
 from kcompat.sources.git import GitRepo
 from kcompat.sources.gitrefs import Tag
 from kcompat.sources.gitwalk import commits_in, first_parent_line
-from kcompat.sources.release_source import release_tags
+from kcompat.sources.release_source import repository_releases
 
 
 @dataclass(frozen=True)
@@ -44,17 +44,24 @@ def consecutive(
 
 
 def releases(
-    repo: GitRepo, pattern: str, transitive: bool = False, revision_range: str | None = None
+    repo: GitRepo,
+    pattern: str,
+    transitive: bool = False,
+    revision_range: str | None = None,
+    pathspecs: Sequence[str] = (),
 ) -> list[Comparison]:
-    """Release tags in version order: each against the previous one, or every pair; with
-    ``revision_range`` only the releases inside it (see :func:`releases_in_range`)."""
-    tags = release_tags(repo, pattern)
+    """The repository's releases (release tags that hold specs) in version order: each
+    against the previous one, or every pair; with ``revision_range`` only the releases
+    inside it (see :func:`releases_in_range`)."""
+    found = repository_releases(repo, pattern, pathspecs=pathspecs)
+    tags = list(found.releases) if found is not None else []
     if revision_range is not None:
         tags = releases_in_range(repo, tags, revision_range)
     if len(tags) < 2:
         inside = f" in {revision_range}" if revision_range is not None else ""
         raise UsageError(
-            f"found {len(tags)} release tag(s) matching {pattern!r}{inside}; need at least two "
+            f"found {len(tags)} release tag(s) matching {pattern!r} with specs{inside}; need at "
+            "least two "
             "(use --tags PATTERN" + (", or a wider --range)" if inside else ")")
         )
     pairs = (
@@ -84,18 +91,27 @@ def releases_in_range(repo: GitRepo, tags: Sequence[Tag], revision_range: str) -
 
 
 def not_ancestors(repo: GitRepo, comparisons: Sequence[Comparison]) -> list[str]:
-    """One note per release pair whose older release is not an ancestor of the newer one
-    (2.8.2 -> 3.0.0 in version order: 2.8.2 sits on the 2.8 branch, cut before 3.0's),
+    """One note for the release pairs whose older release is not an ancestor of the newer
+    one (2.8.2 -> 3.0.0 in version order: 2.8.2 sits on the 2.8 branch, cut before 3.0's),
     saying what was compared: the two releases' specs as they are, so what the older
-    release's branch changed after the newer one branched off shows as undone."""
-    notes = []
-    for comparison in comparisons:
-        if repo.merge_base(comparison.base, comparison.head) != comparison.base:
-            notes.append(
-                f"{comparison.base_label} is not an ancestor of {comparison.head_label} (a "
-                f"release of another branch): compared the specs of {comparison.base_label} "
-                f"with those of {comparison.head_label} as they are, so what "
-                f"{comparison.base_label}'s branch changed after {comparison.head_label}'s "
-                "branched off shows as undone"
-            )
-    return notes
+    release's branch changed after the newer one branched off shows as undone. Said once
+    per run: a product of 650 releases on branches has hundreds of such pairs."""
+    apart = [c for c in comparisons if repo.merge_base(c.base, c.head) != c.base]
+    if not apart:
+        return []
+    first = apart[0]
+    if len(apart) == 1:
+        return [
+            f"{first.base_label} is not an ancestor of {first.head_label} (a release of "
+            f"another branch): compared the specs of {first.base_label} with those of "
+            f"{first.head_label} as they are, so what {first.base_label}'s branch changed "
+            f"after {first.head_label}'s branched off shows as undone"
+        ]
+    shown = ", ".join(f"{c.base_label} -> {c.head_label}" for c in apart[:3])
+    more = f" and {len(apart) - 3} more" if len(apart) > 3 else ""
+    return [
+        f"in {len(apart)} release pairs the older release is not an ancestor of the newer "
+        f"(releases of other branches: {shown}{more}): each compared the two releases' "
+        "specs as they are, so what the older one's branch changed after the newer one's "
+        "branched off shows as undone"
+    ]

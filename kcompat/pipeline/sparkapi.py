@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import os
 import re
+import threading
+from collections.abc import Callable
 from typing import Any
 
 #: Partitions per audit over Spark Connect when the server says nothing about its size.
@@ -62,3 +64,69 @@ def quiet(spark: Any) -> None:
     """Spark's own log at ERROR (a Connect server's log is its operator's business)."""
     if not is_connect(spark):
         spark.sparkContext.setLogLevel("ERROR")
+
+
+# -- task progress --------------------------------------------------------------------------
+
+
+class SparkProgress:
+    """Poll Spark's status tracker and report finished tasks of one job group."""
+
+    def __init__(self, spark: Any, group: str, update: Callable[[int, int], None]) -> None:
+        self.tracker = spark.sparkContext.statusTracker()
+        self.group = group
+        self.update = update
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._poll, daemon=True)
+
+    def _poll(self) -> None:
+        while not self.stop.wait(0.25):
+            done = total = 0
+            for job_id in self.tracker.getJobIdsForGroup(self.group) or []:
+                job = self.tracker.getJobInfo(job_id)
+                for stage_id in job.stageIds if job else []:
+                    stage = self.tracker.getStageInfo(stage_id)
+                    if stage is not None:
+                        done += stage.numCompletedTasks
+                        total += stage.numTasks
+            if total:
+                self.update(done, total)
+
+    def __enter__(self) -> SparkProgress:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop.set()
+        self.thread.join(timeout=2)
+
+
+class ConnectProgress:
+    """The same report over Spark Connect, which has no status tracker: the server
+    streams each operation's stages to a progress handler instead."""
+
+    def __init__(self, spark: Any, update: Callable[[int, int], None]) -> None:
+        self.spark = spark
+        self.update = update
+
+    def __call__(self, stages: Any, inflight_tasks: int, operation_id: Any, done: bool) -> None:
+        stages = list(stages or [])
+        total = sum(int(stage.num_tasks) for stage in stages)
+        if total:
+            self.update(sum(int(stage.num_completed_tasks) for stage in stages), total)
+
+    def __enter__(self) -> ConnectProgress:
+        self.spark.registerProgressHandler(self)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.spark.removeProgressHandler(self)
+
+
+def progress_of(
+    spark: Any, group: str, update: Callable[[int, int], None]
+) -> SparkProgress | ConnectProgress:
+    """Task progress of the jobs that follow, reported to ``update(done, total)``."""
+    if is_connect(spark):
+        return ConnectProgress(spark, update)
+    return SparkProgress(spark, group, update)

@@ -9,21 +9,21 @@ for release tags alone, locally.
 
 from __future__ import annotations
 
-import json
 import tempfile
-import time
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from kcompat.auditreport.strands import STRANDS
 from kcompat.config import Config
 from kcompat.matrix.releases import Span
 from kcompat.matrix.run import named_keys
 from kcompat.negotiation.apis import ApiSpec, ReleaseApis, Role
 from kcompat.negotiation.grid import Api, apis_of, chosen, ranges_of
+from kcompat.pipeline.job import Job, run_job
+from kcompat.pipeline.job import Run as JobRun
 from kcompat.pipeline.outputs import Output
-from kcompat.pipeline.sparkapi import label_jobs
 from kcompat.pipeline.strands_plan import TrunkPlan, plan_trunk
 from kcompat.pipeline.strands_tasks import Judged, facts_of, judge, read_texts, spec_of
 from kcompat.report.strands_summary import ClientLine, Run, StrandsSummary
@@ -53,70 +53,109 @@ class StrandsResult:
     seconds: float
 
 
+@dataclass(frozen=True)
+class StrandsPlan:
+    """A line planned from git, and the APIs judged, before Spark starts."""
+
+    trunk: TrunkPlan
+    apis: tuple[Api, ...]
+    roles: tuple[Role, ...]
+    named: bool  # --apis named the APIs (else every API of the roles)
+
+
+@dataclass(frozen=True)
+class Texts:
+    """What every text of the line declares, read on Spark."""
+
+    facts: dict[str, ApiSpec | None]
+
+
+class StrandsJob(Job[StrandsPlan, Texts, list[dict[str, Any]], StrandsSummary]):
+    """``kcompat strands``: every commit of a line against every client release."""
+
+    kind = STRANDS
+
+    def __init__(self, request: StrandsRequest) -> None:
+        self.request = request
+
+    def plan(self) -> tuple[StrandsPlan, Output]:
+        """The line's commits and texts from git, and the APIs judged: an unknown
+        ``--apis`` name or a bad range is one line before the JVM starts."""
+        from kcompat.diff.run import pathspecs as configured_paths
+
+        request = self.request
+        repo = GitRepo.open(request.repo)
+        config = request.config
+        specs = configured_paths(config, repo)
+        plan = plan_trunk(
+            repo,
+            request.revision_range,
+            specs,
+            config.is_fixture,
+            request.tags or config.release_tags,
+            Span.parse(request.clients),
+        )
+        # The APIs judged are named by the client releases and the line's last commit.
+        last = len(plan.commits) - 1
+        newest = {d: spec_of(facts_of(d, plan.texts[d])) for _path, d in plan.trees[last]}
+        every = apis_of([*plan.clients, ReleaseApis.of("HEAD", list(apis_at(plan, last, newest)))])
+        keys = named_keys(every, request.apis) if request.apis else None
+        roles = [Role.CLIENT]
+        roles += [Role.CONTROLLER] if request.controller else []
+        roles += [Role.INTER_BROKER] if request.inter_broker else []
+        apis = tuple(chosen(every, frozenset(roles), keys))
+        out = Output.of(request.out or tempfile.mkdtemp(prefix="kcompat-strands-"))
+        out.require_writable()
+        return StrandsPlan(plan, apis, tuple(roles), keys is not None), out
+
+    def prepare(self, run: JobRun[StrandsPlan], spark: Callable[[], Any]) -> Texts:
+        run.mark("planned")
+        facts = read_texts(spark(), run.plan.trunk.texts, self.request.partitions)
+        run.mark("read")
+        return Texts(facts)
+
+    def tasks(self, run: JobRun[StrandsPlan], work: Texts) -> list[Any]:
+        plan, unstable = run.plan.trunk, self.request.unstable
+        apis = list(run.plan.apis)
+        brokers = [apis_at(plan, i, work.facts) for i in range(len(plan.commits))]
+        judged = judged_commits(plan, brokers, apis, unstable)
+        clients = [(client.name, ranges_of(client, apis, unstable)[0]) for client in plan.clients]
+        frame = judge(
+            run.session,
+            judged,
+            clients,
+            apis,
+            unstable=unstable,
+            partitions=self.request.partitions,
+        )
+        return [frame]
+
+    def read(self, run: JobRun[StrandsPlan], work: Texts | None) -> list[dict[str, Any]]:
+        return stranded_rows(run.session, run.out)
+
+    def summarise(
+        self, run: JobRun[StrandsPlan], work: Texts | None, found: list[dict[str, Any]]
+    ) -> StrandsSummary:
+        planned = run.plan
+        named = planned.named
+        roles = tuple(
+            r.value for r in Role if (r in planned.roles if not named else _has(planned.apis, r))
+        )
+        summary = summarise(
+            planned.trunk, planned.apis, roles, found, self.request.revision_range or "HEAD"
+        )
+        stages = {"planned": "planned", "read": "read", "judged": "written"}
+        timings = {k: round(run.timings[v], 2) for k, v in stages.items() if v in run.timings}
+        return replace(summary, seconds=round(run.seconds, 2), timings=timings)
+
+
 def run_strands(request: StrandsRequest, spark: Any) -> StrandsResult:
     """Plan, read and judge on Spark, write ``strandings/`` and ``summary.json``.
 
     ``spark`` is a session, or a function that makes one (called once the plan is made:
     a bad range is one line before the JVM starts)."""
-    started = time.perf_counter()
-    from kcompat.diff.run import pathspecs as configured_paths
-
-    repo = GitRepo.open(request.repo)
-    config = request.config
-    specs = configured_paths(config, repo)
-    plan = plan_trunk(
-        repo,
-        request.revision_range,
-        specs,
-        config.is_fixture,
-        request.tags or config.release_tags,
-        Span.parse(request.clients),
-    )
-    # The APIs judged are named by the client releases and the line's last commit: read
-    # here, so an unknown --apis name is one line before the JVM starts.
-    last = len(plan.commits) - 1
-    newest = {d: spec_of(facts_of(d, plan.texts[d])) for _path, d in plan.trees[last]}
-    every = apis_of([*plan.clients, ReleaseApis.of("HEAD", list(apis_at(plan, last, newest)))])
-    keys = named_keys(every, request.apis) if request.apis else None
-    roles = [Role.CLIENT]
-    roles += [Role.CONTROLLER] if request.controller else []
-    roles += [Role.INTER_BROKER] if request.inter_broker else []
-    apis = chosen(every, frozenset(roles), keys)
-    out = Output.of(request.out or tempfile.mkdtemp(prefix="kcompat-strands-"))
-    out.require_writable()
-    timings = {"planned": time.perf_counter() - started}
-    session = spark() if callable(spark) else spark
-    label_jobs(session, "kcompat-strands", "kcompat strands")
-    facts = read_texts(session, plan.texts, request.partitions)
-    timings["read"] = time.perf_counter() - started
-    brokers = [apis_at(plan, i, facts) for i in range(len(plan.commits))]
-    judged = judged_commits(plan, brokers, apis, request.unstable)
-    clients = [
-        (client.name, ranges_of(client, apis, request.unstable)[0]) for client in plan.clients
-    ]
-    frame = judge(
-        session, judged, clients, apis, unstable=request.unstable, partitions=request.partitions
-    )
-    frame.write.mode("overwrite").parquet(out.child("strandings"))
-    timings["judged"] = time.perf_counter() - started
-    rows = stranded_rows(session, out)
-    summary = summarise(
-        plan,
-        apis,
-        tuple(r.value for r in Role if (r in roles if keys is None else _has(apis, r))),
-        rows,
-        request.revision_range or "HEAD",
-    )
-    seconds = round(time.perf_counter() - started, 2)
-    summary = StrandsSummary(
-        **{
-            **summary.__dict__,
-            "seconds": seconds,
-            "timings": {k: round(v, 2) for k, v in timings.items()},
-        }
-    )
-    out.write_text(session, "summary.json", json.dumps(summary.to_json(), indent=2))
-    return StrandsResult(summary, out.path if out.local else out.location, rows, seconds)
+    outcome = run_job(StrandsJob(request), spark)
+    return StrandsResult(outcome.summary, outcome.shown, outcome.found, outcome.summary.seconds)
 
 
 def _has(apis: Sequence[Api], role: Role) -> bool:

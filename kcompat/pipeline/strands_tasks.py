@@ -16,10 +16,12 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from kcompat.auditreport.strands import StrandingsTable
 from kcompat.negotiation.apis import ApiSpec, ReleaseApis
 from kcompat.negotiation.grid import Api, Memo, against
 from kcompat.negotiation.negotiate import STRANDED
 from kcompat.pipeline.sparkapi import parallelism
+from kcompat.report.columns import arrow_schema
 from kcompat.spec.versions import Versions
 
 #: Stage 1's rows: one per distinct text.
@@ -28,7 +30,7 @@ FACTS_SCHEMA = (
     "unstable boolean, listeners array<string>"
 )
 #: Stage 2's rows (the ``strandings`` Parquet): one per commit and client release.
-STRANDINGS_SCHEMA = "commit_index int, commit string, client string, stranded array<int>, count int"
+STRANDINGS_SCHEMA = StrandingsTable.ddl
 
 
 @dataclass(frozen=True)
@@ -46,21 +48,6 @@ def _slots(items: Sequence[Any], count: int) -> list[list[Any]]:
     """``items`` in ``count`` runs of neighbours (neighbouring commits share most texts)."""
     size = max(1, -(-len(items) // count))
     return [list(items[i : i + size]) for i in range(0, len(items), size)]
-
-
-def _schema(ddl: str) -> Any:
-    import pyarrow as pa
-
-    types = {
-        "string": pa.string(),
-        "int": pa.int32(),
-        "boolean": pa.bool_(),
-        "array<string>": pa.list_(pa.string()),
-        "array<int>": pa.list_(pa.int32()),
-    }
-    return pa.schema(
-        [(name, types[kind]) for name, kind in (c.split(" ", 1) for c in ddl.split(", "))]
-    )
 
 
 def facts_of(digest: str, text: bytes) -> dict[str, Any]:
@@ -110,7 +97,7 @@ def read_texts(
     def run(batches: Iterator[Any]) -> Iterator[Any]:
         import pyarrow as pa
 
-        schema = _schema(FACTS_SCHEMA)
+        schema = arrow_schema(FACTS_SCHEMA)
         for batch in batches:
             for slot in batch.column(0).to_pylist():
                 rows = [facts_of(d, texts[d]) for d in slots[int(slot)]]
@@ -131,7 +118,7 @@ def judge_slots(
     def run(batches: Iterator[Any]) -> Iterator[Any]:
         import pyarrow as pa
 
-        schema = _schema(STRANDINGS_SCHEMA)
+        schema = arrow_schema(STRANDINGS_SCHEMA)
         memo: Memo = {}
         offered = [ranges for _name, ranges in clients]
         for batch in batches:

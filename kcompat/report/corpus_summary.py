@@ -4,13 +4,23 @@ report (one finding per group of samples, with its counterexample and count)."""
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
 
-from kcompat.report.columns import FINDING_COLUMNS
+from kcompat.report.columns import FINDING_COLUMNS, AuditRow, FindingRow, Sample
 from kcompat.report.tables import TableDocument
 
 #: The finding's own columns a group carries as they are (not the JSON-text ones).
 FLAT_COLUMNS = tuple(c.name for c in FINDING_COLUMNS if not c.structured)
+
+
+@dataclass(frozen=True)
+class SampleGroup:
+    """Findings alike (rule, severity, message, version, field): how many, and the one
+    with the lowest sample id (its counterexample stands for the group)."""
+
+    row: AuditRow[Sample]
+    count: int
 
 
 def corpus_data(result: Any) -> dict[str, Any]:
@@ -21,10 +31,12 @@ def corpus_data(result: Any) -> dict[str, Any]:
     counts = {s: 0 for s in ("error", "warning", "info")}
     findings = []
     for group in result.groups:
-        counts[group["severity"]] += group["count"]
-        finding = {name: group.get(name) for name in FLAT_COLUMNS}
-        finding["evidence"] = json.loads(group["evidence"]) if group["evidence"] else None
-        finding["count"] = group["count"]
+        row = group.row.finding
+        counts[row.severity] += group.count
+        values = row.values()
+        finding = {name: values[name] for name in FLAT_COLUMNS}
+        finding["evidence"] = json.loads(row.evidence) if row.evidence else None
+        finding["count"] = group.count
         findings.append(finding)
     document = {
         **envelope("corpus-verify"),
@@ -63,24 +75,22 @@ def corpus_document(result: Any, *, chosen: bool = True) -> TableDocument:
             ["severity", "rule", "message", "version", "field", "count"],
             [
                 [
-                    g["severity"],
-                    g["rule"],
-                    g["message_name"] or "",
-                    "" if g["version"] is None else str(g["version"]),
-                    g["field_path"] or "",
-                    str(g["count"]),
+                    g.row.finding.severity,
+                    g.row.finding.rule,
+                    g.row.finding.message_name or "",
+                    "" if g.row.about.version is None else str(g.row.about.version),
+                    g.row.finding.field_path or "",
+                    str(g.count),
                 ]
                 for g in result.groups[:60]
             ],
         ),
     )
-    notes = tuple(
-        Note(f"{g['file']}:{g['line']}", g["message"], tuple(_dump(g)))
-        for g in [g for g in result.groups if g["evidence"]][:5]
-    )
+    shown = [g.row.finding for g in result.groups if g.row.finding.evidence][:5]
+    notes = tuple(Note(f"{f.file}:{f.line}", f.message, tuple(_dump(f))) for f in shown)
     return TableDocument(corpus_data(result), head, tables, notes, title="kcompat corpus verify")
 
 
-def _dump(group: dict[str, Any]) -> list[str]:
-    evidence = json.loads(group["evidence"])
+def _dump(finding: FindingRow) -> list[str]:
+    evidence = json.loads(finding.evidence or "{}")
     return [f"hex {evidence['hex'][:96]}", *evidence["annotated"][:22]]

@@ -95,7 +95,8 @@ class Report:
 
     @property
     def accepted_in_change(self) -> int:
-        """Accepted because the change's own configuration hides them (diff)."""
+        """Accepted by what the change adds: its configuration's settings, or ignore
+        comments BASE's files do not hold (diff)."""
         return sum(1 for f in self.findings if f.accepted and f.weakened_by)
 
     def nothing_compared(self, base_label: str | None = None) -> str:

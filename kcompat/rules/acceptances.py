@@ -19,15 +19,43 @@ from kcompat.findings import Finding, Location
 from kcompat.rules.registry import get_rule
 
 
-def accepting(config: Config, finding: Finding) -> Acceptance | None:
-    """The first ``[[ignore]]`` entry that accepts ``finding``, if any."""
+def accepting(
+    config: Config, finding: Finding, settled: frozenset[Acceptance] | None = None
+) -> Acceptance | None:
+    """The first ``[[ignore]]`` entry that accepts ``finding``, if any; none of
+    ``settled`` (in a comparison, the entries BASE's configuration already has: written
+    for breaks BASE had, while every finding of a comparison is new)."""
     return next(
         (
             entry
             for entry in config.ignore
             if entry.matches(finding.rule, finding.message_name, finding.location.path)
+            and (settled is None or entry not in settled)
         ),
         None,
+    )
+
+
+def stale_note(config: Config, finding: Finding, settled: frozenset[Acceptance] | None) -> str:
+    """The note of a finding that an entry of BASE's configuration would have accepted
+    ("" when none would): which entry, and how to accept this break instead."""
+    if not settled:
+        return ""
+    entry = next(
+        (
+            entry
+            for entry in config.ignore
+            if entry in settled
+            and entry.matches(finding.rule, finding.message_name, finding.location.path)
+        ),
+        None,
+    )
+    if entry is None:
+        return ""
+    return (
+        f'{entry.named} ("{entry.reason}") was already in BASE\'s configuration: it '
+        "accepted earlier breaks, not this one; to accept this break, write an entry (or "
+        "a reason) of this change"
     )
 
 
@@ -36,10 +64,18 @@ def unused_acceptances(
     findings: Sequence[Finding],
     kinds: Collection[str],
     subjects: Sequence[tuple[str, str]],
+    settled: frozenset[Acceptance] | None = None,
 ) -> list[Finding]:
     """An ``unused-ignore`` finding for each entry that accepted none of ``findings`` and
-    could have in this run (it names a rule of one of ``kinds``, or no rule at all)."""
-    used = {entry.number for f in findings if (entry := accepting(config, f)) is not None}
+    could have in this run (it names a rule of one of ``kinds``, or no rule at all); an
+    entry of BASE's (``settled``) that matched a finding is not unused: the finding's note
+    names it."""
+    used = {
+        entry.number
+        for f in findings
+        for entry in (accepting(config, f), accepting(config, f, settled))
+        if entry is not None
+    }
     unused_rule = get_rule("unused-ignore")
     assert unused_rule is not None
     out = []

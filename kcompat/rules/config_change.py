@@ -182,21 +182,27 @@ def _severity_setter(rule_id: str, severity: Severity | None) -> Callable[[Confi
 
 
 def _entries(setting: Setting, base: Config, head: Config) -> list[SettingChange]:
-    """One change per entry the change adds (an entry that differs only in its
-    ``reason`` is not new: the reason hides nothing)."""
-    known = {_unreasoned(entry) for entry in getattr(base, setting.attribute)}
+    """One change per entry the change adds. A ``preview`` entry that differs only in
+    its ``reason`` is not new (the reason hides nothing). An ``[[ignore]]`` entry is an
+    acceptance, known by its whole text: BASE's entries accept no finding of a
+    comparison (each is new against BASE), so one whose reason the change rewrites is
+    this change's own acceptance, a change that weakens nothing by itself and is
+    reported when it accepts something here."""
+    entries = getattr(base, setting.attribute)
+    known = {_unreasoned(entry): entry for entry in entries}
     out = []
     for number, entry in enumerate(getattr(head, setting.attribute), start=1):
-        if _unreasoned(entry) in known:
+        old = known.get(_unreasoned(entry))
+        if old is not None and (setting.key != "ignore" or entry in entries):
             continue
         name = f"[[{setting.key}]] #{number}" if setting.key == "ignore" else setting.key
         out.append(
             SettingChange(
                 name,
                 f"{setting.key}#{number}" if setting.key == "ignore" else setting.key,
-                "",
+                toml(old) if old is not None else "",
                 toml(entry),
-                True,
+                old is None,
                 _entry_adder(setting.attribute, entry),
             )
         )

@@ -16,11 +16,16 @@ the finishing step runs in this order:
 3. say why the versions count as released;
 4. drop findings an inline comment silences
    (their evidence goes with them, and the comment's reason with each), and report
-   ignore comments that name no rule (or, when asked, silence nothing);
+   ignore comments that name no rule (or, when asked, silence nothing). In a
+   comparison (``diff``), a comment accepts only the change that adds it: one BASE's
+   file already has is old, and a finding it covers is reported with a note naming it;
+   one the change adds lists what it covers as accepted in this change;
 5. apply configured severities, then ``preview`` (a message in early access breaks
    with a warning), then the configuration's ``[[ignore]]`` entries (accepted on the
    record: still shown, never failing; when asked, entries that accept nothing are
-   reported), then (diff) ``fixtures`` (test specs: at most info), then the baseline;
+   reported; in a comparison, an entry BASE's configuration already has accepts no
+   finding of it, which then says so), then (diff) ``fixtures`` (test specs: at most
+   info), then the baseline;
 6. sort.
 """
 
@@ -30,15 +35,25 @@ import difflib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from kcompat.config import Config
+from kcompat.config import Acceptance, Config
 from kcompat.findings import Finding, Location, Reporter, Severity
-from kcompat.rules.acceptances import accepting, unused_acceptances
+from kcompat.rules.acceptances import accepting, stale_note, unused_acceptances
 from kcompat.rules.evidence import attach_evidence, one_per_edit
 from kcompat.rules.registry import Rule, all_rules, get_rule
-from kcompat.rules.suppress import NO_REASON, Directive, covering, parse_directives
+from kcompat.rules.suppress import (
+    NO_REASON,
+    Directive,
+    DirectiveKey,
+    covering,
+    parse_directives,
+)
 from kcompat.spec.load import Comment
 from kcompat.spec.specfile import SpecFile
 from kcompat.spec.versions import Versions
+
+#: How a finding's ``weakened_by`` names an ignore comment the change adds:
+#: ``ignore comment WidgetRequest.json:27``.
+BY_COMMENT = "ignore comment "
 
 
 @dataclass(frozen=True)
@@ -83,6 +98,14 @@ class Finishing:
     # (path, message name) of every spec compared: what an unused [[ignore]] entry's
     # patterns are matched against for a did-you-mean
     subjects: tuple[tuple[str, str], ...] = ()
+    # diff: for each HEAD file, the ignore comments (by their text) BASE's version of it
+    # already holds: old, they accept no finding of the comparison. None (lint, drift:
+    # no BASE): every comment silences what it covers
+    settled: Mapping[str, frozenset[DirectiveKey]] | None = None
+    # diff: the [[ignore]] entries BASE's configuration already holds: old, they accept
+    # no finding of the comparison. None: no BASE configuration (directories): every
+    # entry accepts what it matches
+    settled_entries: frozenset[Acceptance] | None = None
 
 
 @dataclass(frozen=True)
@@ -144,7 +167,7 @@ def _silenced(enabled: list[Finding], how: Finishing) -> tuple[list[Finding], li
         if comments
         for directive in parse_directives(path, comments)
     ]
-    kept, suppressed, used = _suppress(enabled, directives)
+    kept, suppressed, used = _suppress(enabled, directives, how.settled)
     return kept + _directive_findings(directives, used, how), suppressed
 
 
@@ -152,13 +175,17 @@ def _weighed(kept: list[Finding], how: Finishing) -> tuple[list[Finding], int]:
     """Step 5 but the baseline: (the findings with the configuration's severities,
     previews, acceptances and fixtures applied; how many are about test fixtures)."""
     config = how.config
-    weighed = [_weigh(f, config, how.latest) for f in kept if f.rule not in config.disabled]
+    weighed = [
+        _weigh(f, config, how.latest, how.settled_entries)
+        for f in kept
+        if f.rule not in config.disabled
+    ]
     fixtures = 0
     if "diff" in how.kinds:  # test specs never ship: what changes in them breaks no one
         fixtures = sum(1 for f in weighed if config.is_fixture(f.location.path))
         weighed = [_as_fixture(f) if config.is_fixture(f.location.path) else f for f in weighed]
     if config.report_unused_ignores and config.ignore:
-        weighed += unused_acceptances(config, weighed, how.kinds, how.subjects)
+        weighed += unused_acceptances(config, weighed, how.kinds, how.subjects, how.settled_entries)
     return weighed, fixtures
 
 
@@ -179,11 +206,15 @@ def _order(finding: Finding) -> tuple[object, ...]:
 
 
 def _weigh(
-    finding: Finding, config: Config, latest: Callable[[Finding], str | None] | None = None
+    finding: Finding,
+    config: Config,
+    latest: Callable[[Finding], str | None] | None = None,
+    settled: frozenset[Acceptance] | None = None,
 ) -> Finding:
     """Configured severity, then preview (early access: breaks are warnings; with
     ``until``, breaks of what only releases up to it shipped), then the ``[[ignore]]``
-    entry that accepts it, if any."""
+    entry that accepts it, if any (none of ``settled``, BASE's own: a note names the
+    first of them that would have)."""
     if finding.rule in config.severities:
         finding = replace(finding, severity=config.severities[finding.rule])
     if finding.severity is Severity.ERROR:
@@ -198,10 +229,13 @@ def _weigh(
                 f"{preview.pattern}: {preview.reason} (preview{bound}), so a warning, not an error"
             )
             finding = replace(finding, severity=Severity.WARNING, notes=(*finding.notes, note))
-    acceptance = accepting(config, finding)
+    if finding.accepted:  # an ignore comment of this change accepts it
+        return finding
+    acceptance = accepting(config, finding, settled)
     if acceptance is not None:
-        finding = replace(finding, accepted=acceptance.reason)
-    return finding
+        return replace(finding, accepted=acceptance.reason)
+    note = stale_note(config, finding, settled)
+    return replace(finding, notes=(*finding.notes, note)) if note else finding
 
 
 def _with_reason(finding: Finding, released_by: Callable[[Finding], str]) -> Finding:
@@ -211,9 +245,15 @@ def _with_reason(finding: Finding, released_by: Callable[[Finding], str]) -> Fin
 
 
 def _suppress(
-    findings: Sequence[Finding], directives: Sequence[Directive]
+    findings: Sequence[Finding],
+    directives: Sequence[Directive],
+    settled: Mapping[str, frozenset[DirectiveKey]] | None = None,
 ) -> tuple[list[Finding], list[Finding], set[tuple[Directive, str]]]:
-    """Split findings into kept and silenced; and which (directive, rule) silenced some."""
+    """Split findings into kept and silenced; and which (directive, rule) covered some.
+
+    With ``settled`` (a comparison), nothing is silenced: a finding an old directive
+    covers is kept with a note naming it, one a directive of the change covers is kept
+    as accepted in this change (shown with the comment's reason, never failing)."""
     kept: list[Finding] = []
     silenced: list[Finding] = []
     used: set[tuple[Directive, str]] = set()
@@ -221,9 +261,21 @@ def _suppress(
         found = covering(directives, finding)
         if found is None:
             kept.append(finding)
+            continue
+        used.add((found, finding.rule))
+        reason = found.reason or NO_REASON
+        if settled is None:
+            silenced.append(replace(finding, suppressed=reason))
+        elif found.key in settled.get(found.path, frozenset()):
+            note = (
+                f"{found.named} was already in BASE: it accepted an earlier change, not "
+                "this one; to accept this break, give the comment a reason of this change "
+                "(a comment BASE does not have)"
+            )
+            kept.append(replace(finding, notes=(*finding.notes, note)))
         else:
-            silenced.append(replace(finding, suppressed=found.reason or NO_REASON))
-            used.add((found, finding.rule))
+            where = f"{BY_COMMENT}{found.path}:{found.line}"
+            kept.append(replace(finding, accepted=reason, weakened_by=where))
     return kept, silenced, used
 
 

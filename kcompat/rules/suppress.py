@@ -7,6 +7,14 @@ comment never reaches past the comment's end (a pull request's diff would show o
 ``*/``). Lines end as Jackson ends them (LF, CR, CR LF). ``ignore-file[...]`` anywhere
 silences the rules for the whole file. A silenced finding takes its evidence with it:
 accepting a break accepts the bytes that prove it.
+
+In a comparison (``diff``) a directive accepts the change that adds it, and no later
+one: a directive is known by its text (:attr:`Directive.key`: ``ignore`` or
+``ignore-file``, its rules, its reason), and one whose text BASE's version of the file
+already holds is *old*: it was written for a break BASE already had, while every finding
+of a comparison is a difference between BASE and HEAD, so new. The runner
+(:mod:`kcompat.rules.runner`) reports a finding an old directive covers, naming it, and
+lists one a new directive covers as accepted in this change.
 """
 
 from __future__ import annotations
@@ -25,6 +33,10 @@ NO_REASON = "no reason given"
 _DIRECTIVE = re.compile(r"kcompat:\s*(ignore|ignore-file)\[([^\]]*)\][ \t]*([^\r\n]*)")
 
 
+#: A directive's text: whole file or not, its rules, its reason.
+DirectiveKey = tuple[bool, tuple[str, ...], str]
+
+
 @dataclass(frozen=True)
 class Directive:
     """One ``ignore[...]`` or ``ignore-file[...]`` comment."""
@@ -36,6 +48,18 @@ class Directive:
     lines: frozenset[int]  # the lines it covers (its own, and the one below it)
     reason: str = ""
     column: int = 1  # where the comment starts on its line
+
+    @property
+    def key(self) -> DirectiveKey:
+        """What the directive says (its kind, rules and reason), wherever it stands: how
+        a comparison tells one BASE already had from one the change writes."""
+        return (self.whole_file, self.rules, self.reason)
+
+    @property
+    def named(self) -> str:
+        """How findings name it: ``the ignore comment at WidgetRequest.json:27 ("KIP-1")``."""
+        said = f' ("{self.reason}")' if self.reason else " (no reason given)"
+        return f"the ignore comment at {self.path}:{self.line}{said}"
 
     def covers(self, finding: Finding) -> bool:
         if finding.rule not in self.rules or finding.location.path != self.path:
@@ -75,3 +99,8 @@ def _where(comment: Comment, offset: int) -> tuple[int, int]:
 def covering(directives: Sequence[Directive], finding: Finding) -> Directive | None:
     """The first directive that silences ``finding``, if any."""
     return next((d for d in directives if d.covers(finding)), None)
+
+
+def directive_keys(path: str, comments: Sequence[Comment]) -> frozenset[DirectiveKey]:
+    """The texts of every directive in one file's comments."""
+    return frozenset(directive.key for directive in parse_directives(path, comments))

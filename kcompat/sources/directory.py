@@ -7,6 +7,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from kcompat.bounded import read_if_present
+from kcompat.sources.confine import confine
 from kcompat.sources.files import display_path, json_files
 from kcompat.sources.source import SpecSource, relative_to
 from kcompat.spec.load import MAX_BYTES
@@ -32,6 +33,7 @@ class DirectorySource:
 
     def read(self, path: str) -> bytes | None:
         full = self.directory / path
+        confine(full, display_path(full))
         return read_if_present(full, MAX_BYTES, display_path(full))
 
     def paths(self, pathspecs: Sequence[str] = ()) -> list[str]:

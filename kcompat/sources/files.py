@@ -8,6 +8,7 @@ from pathlib import Path
 
 from kcompat.bounded import read_or_explain
 from kcompat.errors import UsageError
+from kcompat.sources.confine import confine
 from kcompat.spec.load import MAX_BYTES
 from kcompat.spec.specfile import SpecFile, read_spec
 
@@ -31,9 +32,11 @@ def from_here(path: Path) -> str:
 
 
 def read_file(path: Path, label: str | None = None) -> SpecFile:
-    """Read one file (at most the size limit, never a FIFO or a device); a missing or
-    unreadable file is a :class:`UsageError`."""
+    """Read one file (at most the size limit, never a FIFO or a device, never through a
+    link out of its repository: :mod:`kcompat.sources.confine`); a missing or unreadable
+    file is a :class:`UsageError`."""
     shown = label or display_path(path)
+    confine(path, shown)
     got = read_or_explain(path, MAX_BYTES, shown)
     return read_spec(shown, got.data, got.size)
 

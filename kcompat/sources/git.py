@@ -24,14 +24,15 @@ from typing import IO, TYPE_CHECKING
 from kcompat.bounded import read_if_present
 from kcompat.errors import UsageError
 from kcompat.sources import gitenv
+from kcompat.sources.confine import confine
 from kcompat.sources.gitcmd import (
-    FILTER_KEYS,
     NO_DRIVERS,
     GitFailed,
     GitStopped,
     Location,
     ObjectReader,
     locate,
+    no_filters,
     open_repo,
     refused_at,
     run,
@@ -48,6 +49,7 @@ from kcompat.sources.gittables import (
     SHA,
     Change,
     GitTables,
+    hash_of,
     log_history,
     raw_changes,
 )
@@ -307,22 +309,28 @@ class GitRepo(Refs):
         specs = pathspecs or ["."]
         args = ("diff-index", *CHANGES, "--end-of-options", base, "--", *specs)
         try:
-            out = run(self.handle.git, args, settings=self._no_filters())
+            out = run(self.handle.git, args, settings=no_filters(self.handle.git))
         except GitFailed as err:
             raise UsageError(f"git diff-index failed: {err.last_line()}") from None
-        changed = self._noted(raw_changes(out.split("\x00")), base, None)
+        entries = [c for c in raw_changes(out.split("\x00")) if not self._same_bytes(c)]
+        changed = self._noted(entries, base, None)
         untracked = self.run_git("ls-files", "--others", "--exclude-standard", "-z", "--", *specs)
         return sorted({*changed, *(p for p in untracked.split("\x00") if p)})
 
-    def _no_filters(self) -> list[str]:
-        """``-c`` settings that empty every filter driver git's configuration names."""
+    def _same_bytes(self, change: Change) -> bool:
+        """Whether a file diff-index names without a new blob (stat-dirty: touched, or
+        written back as it was) still holds its old blob's bytes. git would learn that by
+        refreshing .git/index, which kcompat never writes; hashing the file is enough."""
+        path, old, new = change
+        if new is not None or old is None:
+            return False
         try:
-            names = run(
-                self.handle.git, ["config", "-z", "--name-only", "--get-regexp", FILTER_KEYS]
-            )
-        except GitFailed:  # none (status 1)
-            return []
-        return [f"{name}=" for name in names.split("\x00") if name]
+            data = self.read_worktree(path)
+        except UsageError:
+            return False
+        if data is None or len(data) > MAX_BYTES:
+            return False
+        return hash_of(data, old) == old
 
     def _noted(self, changes: Iterable[Change], base: str, head: str | None) -> list[str]:
         """The paths of ``changes``, each side's blob noted for reading by id."""
@@ -353,6 +361,28 @@ class GitRepo(Refs):
         if data is None and self.partial and path in self.list_files(sha, [f":(literal){path}"]):
             return self._listed(self._ids[key] or "", path)
         return data
+
+    def read_blob(self, blob: str, path: str) -> bytes | None:
+        """A blob's bytes by its id (a listing named it at ``path``)."""
+        return self._listed(blob, path)
+
+    def blob_at(self, sha: str, path: str) -> str | None:
+        """The id of the blob ``path`` names at commit ``sha`` (None: no such file), its
+        bytes kept for :meth:`read_blob` (through the one ``cat-file --batch``)."""
+        key = (sha, path)
+        if key in self._ids:
+            return self._ids[key]
+        try:
+            found = None if "\n" in path else self.objects.identified(f"{sha}:{path}", MAX_BYTES)
+        except GitStopped:
+            if not self.partial:
+                raise
+            found = None
+        blob = found[0] if found is not None and found[1] == "blob" else None
+        if found is not None and blob is not None:
+            self._blobs.setdefault(blob, found[2])
+        self._ids[key] = blob
+        return blob
 
     def read_index(self, path: str) -> bytes | None:
         """A file's staged bytes, or None if it is not in the index; a file with an
@@ -388,7 +418,9 @@ class GitRepo(Refs):
 
     def read_worktree(self, path: str) -> bytes | None:
         """A working-tree file's first bytes (at most the spec size limit and one more), or
-        None if it is not there; a FIFO or a device (a committed symlink) is refused."""
+        None if it is not there; a FIFO or a device (a committed symlink) is refused, and
+        so is a link out of the repository or into its ``.git``."""
+        confine(self.root / path, path, self.root)
         return read_if_present(self.root / path, MAX_BYTES, path)
 
     def _listed(self, blob: str, path: str) -> bytes | None:

@@ -135,6 +135,15 @@ def run(
     return str(out)
 
 
+def no_filters(runner: git.Git) -> list[str]:
+    """``-c`` settings that empty every filter driver git's configuration names."""
+    try:
+        names = run(runner, ["config", "-z", "--name-only", "--get-regexp", FILTER_KEYS])
+    except GitFailed:  # none (status 1)
+        return []
+    return [f"{name}=" for name in names.split("\x00") if name]
+
+
 def not_started(cwd: Path, err: Exception) -> UsageError:
     """Why git could not start: no git, or the directory to run it in has gone."""
     if not cwd.is_dir():
@@ -217,15 +226,26 @@ class ObjectReader:
     def __init__(self, handle: git.Repo) -> None:
         self.handle = handle
         self._drained: object = None  # the process whose stderr is being drained
+        self._lock = threading.RLock()  # one request at a time on the process's pipes
 
     def read(self, name: str, cap: int) -> tuple[str, bytes] | None:
         """(object type, its first ``cap + 1`` bytes at most), or None if git has no
         object of that name (or it cannot be asked: a line feed would end the request
-        early). ``name`` is an object id or any name ``cat-file`` takes (``REV:path``)."""
+        early). ``name`` is an object id or any name ``cat-file`` takes (``REV:path``).
+        Threads take turns: a request and its answer share one pipe."""
+        found = self.identified(name, cap)
+        return (found[1], found[2]) if found is not None else None
+
+    def identified(self, name: str, cap: int) -> tuple[str, str, bytes] | None:
+        """As :meth:`read`, with the object's id first (what ``REV:path`` names)."""
         if "\n" in name:
             return None
+        with self._lock:
+            return self._read(name, cap)
+
+    def _read(self, name: str, cap: int) -> tuple[str, str, bytes] | None:
         try:
-            _sha, kind, size, stream = self.handle.git.stream_object_data(name)
+            sha, kind, size, stream = self.handle.git.stream_object_data(name)
         except ValueError as err:  # GitPython's word for "missing" (or a git that has gone)
             if "Failed to parse header" in str(err):  # an object id that is not SHA-1
                 self.close()  # the object's bytes were not read: the stream is out of step
@@ -252,7 +272,8 @@ class ObjectReader:
         if left or len(data) < min(size, cap + 1):
             del stream  # at the pipe's end: nothing more to skip
             raise self._stopped()
-        return str(kind if isinstance(kind, str) else kind.decode("ascii")), data
+        identity = sha if isinstance(sha, str) else sha.decode("ascii")
+        return identity, str(kind if isinstance(kind, str) else kind.decode("ascii")), data
 
     def _drain(self) -> None:
         """Read the persistent process's stderr away (GitPython pipes it and never reads
@@ -279,7 +300,8 @@ class ObjectReader:
 
     def close(self) -> None:
         """End the persistent git processes (each stops when its input closes)."""
-        end(self.handle)
+        with self._lock:
+            end(self.handle)
 
 
 #: Repositories whose persistent processes may still run: ended when kcompat exits (by

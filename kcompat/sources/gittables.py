@@ -11,6 +11,7 @@ a question they do not hold goes to git exactly as before.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -41,6 +42,13 @@ class GitTables:
 def blob_id(text: str) -> str | None:
     """A raw diff's object id, None for git's all-zero "no blob here"."""
     return None if text in _ABSENT else text
+
+
+def hash_of(data: bytes, like: str) -> str:
+    """The object id git gives ``data`` as a blob, in the hash of id ``like`` (SHA-1 or
+    SHA-256): a working-tree file compared to a blob without git refreshing its index."""
+    digest = hashlib.sha1 if len(like) == 40 else hashlib.sha256
+    return digest(b"blob %d\x00" % len(data) + data).hexdigest()
 
 
 def raw_changes(tokens: Sequence[str]) -> list[Change]:

@@ -1,10 +1,10 @@
 """The messages each release of a repository shipped, for comparing a copy with every
 release (``kcompat drift``: which release a vendored copy is closest to).
 
-Releases are the repository's release tags (:mod:`kcompat.sources.release_source`), oldest
-first. Only files a caller wants are parsed (drift: those that may hold one of the copy's
-messages, judged from their text), and each blob once, however many releases ship it.
-"""
+Releases are the repository's releases (release tags that hold specs:
+:func:`~kcompat.sources.release_source.repository_releases`), oldest first. Only files a
+caller wants are parsed (drift: those that may hold one of the copy's messages, judged
+from their text), and each blob once, however many releases ship it."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable, Collection, Sequence
 
 from kcompat.sources.git import GitRepo
-from kcompat.sources.release_source import git_releases
+from kcompat.sources.release_source import repository_releases
 from kcompat.spec.model import Message
 from kcompat.spec.specfile import read_spec
 
@@ -28,18 +28,19 @@ def release_messages(
 ) -> list[tuple[str, tuple[Message, ...]]]:
     """(release, its messages) for every release tag matching ``pattern``, oldest first
     (none: no release)."""
-    releases = git_releases(repo, pattern, None, pathspecs)
+    releases = repository_releases(repo, pattern, None, pathspecs)
     if releases is None:
         return []
     parsed: dict[str, Message | None] = {}
     out = []
-    for tag in releases.releases:
+    for tag in releases.releases:  # their .json files listed at once (release_files.py)
         messages = []
-        for path, blob in sorted(repo.list_files(tag.sha, pathspecs).items()):
-            if not path.endswith(".json"):
+        for path in sorted(releases.files(tag)):
+            blob = releases.blob(tag, path)
+            if blob is None:
                 continue
             if blob not in parsed:
-                data = repo.read_at(tag.sha, path)
+                data = repo.read_blob(blob, path)
                 keep = data is not None and wanted(data)
                 parsed[blob] = read_spec(path, data).message if data is not None and keep else None
             message = parsed[blob]

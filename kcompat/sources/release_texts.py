@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from kcompat.cache.entries import RELEASE
 from kcompat.spec.model import Message, releasable
-from kcompat.spec.shape import signature_digest, wire_signature
+from kcompat.spec.shape import release_layout
 from kcompat.spec.specfile import read_spec
 from kcompat.spec.versions import Versions
 
@@ -45,6 +45,7 @@ class ReleaseText:
     valid_versions: Versions
     deprecated_versions: Versions
     latest_version_unstable: bool
+    api_key: int | None = None
 
     @property
     def released_versions(self) -> Versions:
@@ -59,7 +60,8 @@ class ReleaseTexts:
     def __init__(self, cache: Cache | None = None) -> None:
         self.cache = cache
         self._texts: dict[bytes, ReleaseText | None] = {}
-        self._digests: dict[str, dict[int, str]] = {}  # by text key, then version
+        # by text key, then version ("3"; "3-": less tagged fields)
+        self._digests: dict[str, dict[str, str]] = {}
         self._messages: dict[str, Message] = {}  # parsed in this process, by key
         self._changed: set[str] = set()  # keys whose facts or digests are not stored
 
@@ -69,20 +71,21 @@ class ReleaseTexts:
             self._texts[data] = self._read(data, path)
         return self._texts[data]
 
-    def digest(self, text: ReleaseText, version: int) -> str:
-        """The layout digest of ``version`` of ``text`` (parsed only when not known): of
-        its :func:`~kcompat.spec.shape.wire_signature`, so releases are told apart by
-        what reaches the wire."""
+    def digest(self, text: ReleaseText, version: int, *, tagged: bool = True) -> str:
+        """The layout digest of ``version`` of ``text`` (parsed only when not known): its
+        :func:`~kcompat.spec.shape.release_layout`, so releases are told apart by what
+        reaches the wire, never by names (without ``tagged``: less its tagged fields)."""
         known = self._digests.setdefault(text.key, {})
-        found = known.get(version)
+        entry = str(version) if tagged else f"{version}-"
+        found = known.get(entry)
         if found is None:
             message = self._messages.get(text.key)
             if message is None:
                 message = read_spec(text.path, text.data).message
                 assert message is not None  # it had one when its facts were read
                 self._messages[text.key] = message
-            found = signature_digest(wire_signature(message, version))
-            known[version] = found
+            found = release_layout(message, version, tagged=tagged)
+            known[entry] = found
             self._changed.add(text.key)
         return found
 
@@ -116,12 +119,13 @@ class ReleaseTexts:
             message.valid_versions,
             message.deprecated_versions,
             message.latest_version_unstable,
+            message.api_key,
         )
 
 
 def _facts(
     payload: bytes, key: str, path: str, data: bytes
-) -> tuple[ReleaseText, dict[int, str]] | None:
+) -> tuple[ReleaseText, dict[str, str]] | None:
     """A stored entry: the text's facts and its digests (None: not what an entry holds)."""
     try:
         entry = json.loads(payload)
@@ -134,8 +138,9 @@ def _facts(
             Versions.parse(_string(entry["valid"])),
             Versions.parse(_string(entry["deprecated"])),
             _boolean(entry["unstable"]),
+            _key(entry.get("api_key")),
         )
-        digests = {int(v): _string(d) for v, d in entry["digests"].items()}
+        digests = {_entry_key(v): _string(d) for v, d in entry["digests"].items()}
     except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
         return None
     return text, digests
@@ -147,19 +152,32 @@ def _string(value: object) -> str:
     return value
 
 
+def _entry_key(value: str) -> str:
+    if not value.removesuffix("-").isdigit():
+        raise ValueError("not a version")
+    return value
+
+
+def _key(value: object) -> int | None:
+    if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+        raise TypeError("not an apiKey")
+    return value
+
+
 def _boolean(value: object) -> bool:
     if not isinstance(value, bool):
         raise TypeError("not a boolean")
     return value
 
 
-def _entry(text: ReleaseText, digests: dict[int, str]) -> bytes:
+def _entry(text: ReleaseText, digests: dict[str, str]) -> bytes:
     entry = {
         "name": text.name,
         "kind": text.kind,
         "valid": str(text.valid_versions),
         "deprecated": str(text.deprecated_versions),
         "unstable": text.latest_version_unstable,
-        "digests": {str(v): d for v, d in sorted(digests.items())},
+        "api_key": text.api_key,
+        "digests": dict(sorted(digests.items())),
     }
     return json.dumps(entry).encode("utf-8")

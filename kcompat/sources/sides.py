@@ -14,13 +14,15 @@ from typing import TYPE_CHECKING
 
 from kcompat.bounded import read_or_explain
 from kcompat.errors import UsageError
-from kcompat.naming import request_name_for
+from kcompat.naming import companion_name_for, file_names_of, request_name_for
 from kcompat.sources import directory
+from kcompat.sources.confine import confine
 from kcompat.sources.files import display_path
 from kcompat.sources.reading import Loaded as Loaded
 from kcompat.sources.reading import load_sides as load_sides
 from kcompat.sources.reading import read_side
 from kcompat.sources.source import SpecSource
+from kcompat.spec.model import Message
 from kcompat.spec.specfile import SpecFile, read_spec
 
 if TYPE_CHECKING:  # git is imported when a revision is asked for (lint never asks)
@@ -80,6 +82,7 @@ def path_side(text: str) -> SpecSource:
             return found
     path = Path(text)
     if path.is_symlink() or path.exists():
+        confine(path, display_path(path))  # a link out of its repository is read nowhere
         read_or_explain(path, 0, display_path(path))  # raises: not a regular file
     raise UsageError(f"{display_path(path)}: no such file or directory")
 
@@ -162,6 +165,34 @@ def companion_requests(side: SpecSource, specs: Sequence[SpecFile]) -> list[Spec
                 extra.append(found)
                 names.add(request)
     return extra
+
+
+def companions(side: SpecSource, specs: Sequence[SpecFile]) -> dict[str, Message]:
+    """The other half of each request and response in ``specs`` (FooRequest's FooResponse
+    and back), by the name of the message it completes: from ``specs`` when there, else
+    read beside it from ``side``. A version of an API is its request and its response
+    together (a client of a release sends the one and reads the other)."""
+    by_name = {s.message.name: s.message for s in specs if s.message is not None}
+    found: dict[str, Message] = {}
+    for spec in specs:
+        message = spec.message
+        other = companion_name_for(message.name, message.kind) if message is not None else None
+        if message is None or other is None:
+            continue
+        if other in by_name:
+            found[message.name] = by_name[other]
+            continue
+        path = side.path_of(spec.path)
+        if path is None:
+            continue
+        for name in file_names_of(other):
+            sibling = str(PurePosixPath(path).with_name(name))
+            data = side.read(sibling)
+            read = read_spec(side.shown(sibling), data).message if data is not None else None
+            if read is not None and read.name == other:
+                found[message.name] = by_name[other] = read
+                break
+    return found
 
 
 def load_all(side: SpecSource, pathspecs: Sequence[str] = ()) -> list[SpecFile]:

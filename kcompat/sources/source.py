@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from functools import lru_cache
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Protocol
 
+from kcompat.memo import Lru
 from kcompat.sources.files import from_here
 
 if TYPE_CHECKING:
@@ -84,24 +84,31 @@ class SpecSource(Protocol):
 
 
 def in_repository(root: Path, path: str) -> str:
-    """How findings name a repository file: as seen from the working directory."""
-    return _repo_label(str(root), path, os.getcwd())
+    """How findings name a repository file: as seen from the working directory
+    (memoised: an audit names the same files in hundreds of comparisons, and path
+    arithmetic is not free)."""
+    key = (str(root), path, os.getcwd())
+    return _LABELS.get(key, lambda: _repo_label(*key))
 
 
-@lru_cache(maxsize=65536)
+#: Labels of repository files, and paths back from labels, by (root, path, working
+#: directory): the same answers whichever thread asks.
+_LABELS: Lru[tuple[str, str, str], str] = Lru("repository labels", 65536)
+_PATHS: Lru[tuple[str, str, str], str | None] = Lru("repository paths", 65536)
+
+
 def _repo_label(root: str, path: str, cwd: str) -> str:
-    """A repository file as shown from ``cwd`` (memoised: an audit names the same files in
-    hundreds of comparisons, and path arithmetic is not free)."""
+    """A repository file as shown from ``cwd``."""
     shown = from_here(Path(root) / path)
     return shown if not shown.startswith("../../") else str(PurePosixPath(path))
 
 
 def relative_to(shown: str, root: Path) -> str | None:
     """Back from a label to the path under ``root``."""
-    return _relative_to(shown, str(root), os.getcwd())
+    key = (shown, str(root), os.getcwd())
+    return _PATHS.get(key, lambda: _relative_to(*key))
 
 
-@lru_cache(maxsize=65536)
 def _relative_to(label: str, root: str, cwd: str) -> str | None:
     full = Path(label).resolve()
     try:

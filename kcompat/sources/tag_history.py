@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from kcompat.rules.evolution.ledger import TagLedger, tag_bindings
+from kcompat.sources.compared import Lineage
 from kcompat.sources.gitrefs import Tag
 from kcompat.sources.releases import TagReleases
 from kcompat.sources.source import SpecSource
+from kcompat.spec.ledger import TagLedger, tag_bindings
 from kcompat.spec.specfile import SpecFile, read_spec
 
 
@@ -54,7 +55,7 @@ def ledger_from_history(
             continue
         if tags is not None and releases is not None:
             for tag in tags:
-                shipped = releases.message_at(tag, path, spec.message.name)
+                shipped = releases.message_at(tag, path, Lineage.of(spec.message))
                 if shipped is not None:
                     ledger.add(shipped, tag.name, as_name=spec.message.name)
             continue

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from kcompat.spec.model import Memo, Message
 from kcompat.spec.resolve import Kind, LayoutField, StructLayout, Wire
+from kcompat.spec.runs import runs
 from kcompat.spec.versions import Versions
 
 
@@ -179,6 +180,58 @@ def wire_signature(message: Message, version: int) -> tuple[object, ...]:
     return found
 
 
+#: Release layouts by version (and whether tagged fields count), kept on the message.
+_RELEASE_LAYOUTS: Memo[dict[tuple[int, bool], str]] = Memo("release_layouts")
+
+
+def release_layout(message: Message, version: int, *, tagged: bool = True) -> str:
+    """What a release is told apart by at ``version``, as a short digest: the bytes on the
+    wire and the values read from them, never a name (2.7.0 renamed FetchRequest's
+    ``MaxWait`` to ``MaxWaitMs`` and shipped versions 0-10 as 2.2.0 did). Fields go in wire
+    order, a non-nullable struct of a non-flexible version opened up (it is written as
+    its bare fields), tagged fields by tag with their defaults (a writer omits a value
+    equal to it), ``records`` as ``bytes``. Without ``tagged``, tagged fields (at any
+    depth) do not count: what every reader of the version must agree on (memoised on
+    the frozen message)."""
+    from kcompat.spec.resolve import resolve
+
+    cache = _RELEASE_LAYOUTS(message, dict)
+    found = cache.get((version, tagged))
+    if found is None:
+        found = signature_digest(_struct_identity(resolve(message, version).root, tagged))
+        cache[(version, tagged)] = found
+    return found
+
+
+def _struct_identity(layout: StructLayout, tagged: bool) -> tuple[object, ...]:
+    return (
+        layout.flexible,
+        tuple((e.nullable, _value_identity(e.wire, tagged)) for e in inline_leaves(layout)),
+        tuple(
+            (f.tag, f.nullable, f.default.key(), _value_identity(f.wire, tagged))
+            for f in (layout.tagged if tagged else ())
+        ),
+    )
+
+
+def _value_identity(wire: Wire, tagged: bool) -> tuple[object, ...]:
+    element = _value_identity(wire.element, tagged) if wire.element is not None else None
+    struct = _struct_identity(wire.struct, tagged) if wire.struct is not None else None
+    kind, nullable = _kind_and_null(wire)
+    return (
+        kind,
+        wire.form,
+        wire.bits,
+        wire.signed,
+        wire.type_bits,
+        wire.compact,
+        nullable,
+        wire.null_marker,
+        element,
+        struct,
+    )
+
+
 #: The versions two messages have whose wire signatures differ, kept on the newer message
 #: by the older one's identity (with the older one, so that identity stays its own).
 _WIRE_CHANGES: Memo[dict[int, tuple[Message, Versions]]] = Memo("wire_changes")
@@ -195,8 +248,13 @@ def wire_changes(base: Message, head: Message) -> Versions:
     found = known.get(id(base))
     if found is None or found[0] is not base:
         common = (base.valid_versions & head.valid_versions).clip(WIRE_CHANGES_UPTO)
-        numbers = [v for v in common if wire_signature(base, v) != wire_signature(head, v)]
-        found = (base, Versions.from_ranges((v, v) for v in numbers))
+        # once per run of versions whose layouts cannot differ (kcompat.spec.runs)
+        changed = [
+            run
+            for run in runs(base, head, common)
+            if wire_signature(base, run.lowest) != wire_signature(head, run.lowest)
+        ]
+        found = (base, Versions.from_ranges(r for run in changed for r in run.ranges))
         known[id(base)] = found
     return found[1]
 

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import hashlib
-from collections import OrderedDict
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 
+from kcompat.memo import Lru, RunCache
 from kcompat.spec.build import build_message
 from kcompat.spec.load import Comment, Document, LoadError, load_bytes
 from kcompat.spec.model import Message
@@ -31,23 +31,16 @@ class SpecFile:
 def read_spec(path: str, data: bytes, size: int | None = None) -> SpecFile:
     """Parse and build one file; unreadable input becomes ``error``, never an exception.
 
-    A pure function of (path, bytes): with :func:`enable_parse_cache` a process that reads
-    the same blobs again and again (a history audit) parses each one once.
+    A pure function of (path, bytes): in a process that keeps parses
+    (:func:`enable_parse_cache`: a history audit reads the same blobs again and again)
+    or inside :func:`parsed_once`, each text is parsed once.
     """
-    cache = _parse_cache
-    if cache is None or size is not None:
+    if size is not None or not (_LASTING[0] or _PARSED.active):
         return _read_spec(path, data, size)
     raw = bytes(data)
     key = (path, len(raw), hashlib.blake2b(raw, digest_size=16).digest())
-    found = cache.get(key)
-    if found is None:
-        found = _read_spec(path, raw, None)
-        cache[key] = found
-        if len(cache) > _parse_cache_limit[0]:
-            cache.popitem(last=False)
-    else:
-        cache.move_to_end(key)
-    return found
+    memo = _KEPT if _LASTING[0] else _PARSED
+    return memo.get(key, lambda: _read_spec(path, raw, None))
 
 
 def _read_spec(path: str, data: bytes, size: int | None) -> SpecFile:
@@ -58,40 +51,33 @@ def _read_spec(path: str, data: bytes, size: int | None) -> SpecFile:
     return SpecFile(path, document, build_message(document))
 
 
-_parse_cache: OrderedDict[tuple[str, int, bytes], SpecFile] | None = None
-_parse_cache_limit = [4096]
+ParseKey = tuple[str, int, bytes]  # path, size and digest of the text
+#: Parses kept for the process, once it asks (:func:`enable_parse_cache`).
+_KEPT: Lru[ParseKey, SpecFile] = Lru("parsed specs", 4096)
+_LASTING = [False]
+#: Parses kept for one run (:func:`parsed_once`).
+_PARSED: RunCache[ParseKey, SpecFile] = RunCache("parsed specs")
 
 
 def enable_parse_cache(limit: int = 4096) -> None:
-    """Memoise :func:`read_spec` in this process (an LRU keyed by path and content digest).
+    """Keep :func:`read_spec`'s parses for the rest of this process (the ``limit`` last
+    used, keyed by path and content digest).
 
     For processes kcompat owns (Spark's Python workers, preparation workers): SpecFiles are
     frozen and what later code attaches to messages is itself a pure memo, so sharing them
     changes no result.
     """
-    global _parse_cache
-    _parse_cache_limit[0] = limit
-    if _parse_cache is None:
-        _parse_cache = OrderedDict()
+    _KEPT.resize(limit)
+    _LASTING[0] = True
 
 
-@contextmanager
-def parsed_once() -> Iterator[None]:
-    """Memoise :func:`read_spec` while the block runs (one ``kcompat diff``: its two sides
-    are parsed when read from git and again when checked, and what is worked out on their
-    messages, layouts and signatures, serves both); the memo goes at the end, unless this
-    process keeps one anyway (:func:`enable_parse_cache`)."""
-    global _parse_cache
-    if _parse_cache is not None:
-        yield
-        return
-    memo: OrderedDict[tuple[str, int, bytes], SpecFile] = OrderedDict()
-    _parse_cache = memo
-    try:
-        yield
-    finally:
-        if _parse_cache is memo:  # not if the block turned on a lasting one meanwhile
-            _parse_cache = None
+def parsed_once() -> AbstractContextManager[None]:
+    """Keep :func:`read_spec`'s parses while the block runs (one ``kcompat diff``: its two
+    sides are parsed when read from git and again when checked, and what is worked out on
+    their messages, layouts and signatures, serves both); they go at the end, unless this
+    process keeps parses anyway (:func:`enable_parse_cache`). The run is this thread's
+    (or asyncio task's) alone."""
+    return _PARSED.run()
 
 
 #: Top-level keys only message specs have: a named file with none of them is some other

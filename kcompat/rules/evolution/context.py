@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from kcompat.findings import Finding
-from kcompat.rules.evolution.ledger import TagLedger
 from kcompat.rules.evolution.pairing import Pairing
-from kcompat.rules.evolution.released import Releases
+from kcompat.spec.ledger import TagLedger
+from kcompat.spec.released import Releases
 from kcompat.spec.specfile import SpecFile
 
 

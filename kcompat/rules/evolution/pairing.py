@@ -9,23 +9,18 @@ the same wire shape as a field only the other side has, is paired as a rename.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import PurePosixPath
 
-from kcompat.rules.evolution.released import Releases
+from kcompat.naming import release_order
 from kcompat.spec.headers import header_versions, renumbered
 from kcompat.spec.model import Field, Message
+from kcompat.spec.released import TAGS, Releases
 from kcompat.spec.resolve import LayoutField, StructLayout, resolve
 from kcompat.spec.runs import runs
-from kcompat.spec.shape import (
-    signature_digest,
-    struct_inside,
-    struct_shape,
-    untagged_shape,
-    wire_signature,
-)
+from kcompat.spec.shape import struct_inside, struct_shape, untagged_shape
 from kcompat.spec.specfile import SpecFile
 from kcompat.spec.versions import Versions
 
@@ -68,17 +63,14 @@ class MessagePair:
     head_spec: SpecFile
     released: Versions  # versions whose wire format must not change
     released_by: str = "base"  # why: "base", or the release tag(s)
-    # Versions BASE had changed from a shipped layout and HEAD restores, with the release
-    # that shipped that layout: a repair, so no longer among ``released``.
+    # Versions whose BASE layout no release shipped and whose HEAD layout one did, with the
+    # first release that shipped HEAD's: HEAD restores (or joins) a release, so these are
+    # not among ``released``.
     restored: tuple[tuple[int, str], ...] = ()
-    # Versions BASE had changed from every shipped layout and HEAD changes again, with the
-    # latest release before BASE that shipped them, which they are judged against instead
-    # (see :class:`Judged`); not in ``released``.
+    # Versions whose BASE layout no release shipped, though releases shipped the number as
+    # another layout (BASE is already incompatible with them, or they came later), with
+    # the first release of each other layout: a change breaks none; not in ``released``.
     diverged: tuple[tuple[int, str], ...] = ()
-    # Versions whose BASE layout no release shipped and that only releases cut after BASE
-    # shipped, as another layout (the release's "v6" is another version that shares the
-    # number), with the latest of them: the change breaks none; not in ``released``.
-    shared: tuple[tuple[int, str], ...] = ()
     # A request or response header's released versions that HEAD numbers differently for a
     # group of API versions (group, BASE's version, HEAD's): judged by the bytes each API
     # version's header has (kcompat.spec.headers), so not in ``released``.
@@ -238,23 +230,44 @@ class Pairing:
     removed: tuple[SpecFile, ...]  # BASE messages with no HEAD counterpart
     added: tuple[SpecFile, ...]  # HEAD messages with no BASE counterpart
     renamed: tuple[MessagePair, ...] = field(default=())  # matched by apiKey or file, not name
-    judged: tuple[Judged, ...] = ()  # changes to versions BASE had already changed
 
 
 @dataclass(frozen=True)
-class Judged:
-    """A change to released versions that BASE had already changed from every release.
+class Matched:
+    """Which spec of one revision is which of the other's (before any version is judged):
+    the same message name, renames, and the messages only one side has."""
 
-    BASE is then not what shipped, so the change is compared twice: as made (``change``,
-    BASE to HEAD) and against the latest release before BASE that shipped those versions
-    (``shipped``, that release to HEAD). Only what both comparisons find is new against
-    BASE and breaks that release; the rest was BASE's doing, or touches nothing any
-    release has (a tagged field added after the release, say).
+    same: tuple[tuple[SpecFile, SpecFile], ...]  # by name
+    renamed: tuple[tuple[SpecFile, SpecFile], ...]  # by apiKey, file, or top-level fields
+    removed: tuple[SpecFile, ...]  # BASE messages with no HEAD counterpart
+    added: tuple[SpecFile, ...]  # HEAD messages with no BASE counterpart
+
+    @property
+    def pairs(self) -> tuple[tuple[SpecFile, SpecFile], ...]:
+        return self.same + self.renamed
+
+
+def match_specs(base_specs: Sequence[SpecFile], head_specs: Sequence[SpecFile]) -> Matched:
+    """Match by name; then unmatched ones by (type, apiKey), by file path, and finally
+    (for messages without an apiKey) by mostly identical top-level fields: renames.
+
+    Two files may hold messages of one name (a vendored copy, a test fixture): each BASE
+    file then pairs with the HEAD file of that name whose path matches best, so neither
+    copy hides the other's changes. Reading releases asks this too (which HEAD message a
+    BASE message became), so it is apart from judging versions.
     """
-
-    change: MessagePair
-    shipped: MessagePair
-    release: str
+    base_left = [s for s in base_specs if s.message is not None]
+    head_left = [s for s in head_specs if s.message is not None]
+    same = _match_by_name(base_left, head_left)
+    # Names one side still has are not renames of the other side's leftovers.
+    base_names = {_name_of(s) for s in base_specs if s.message is not None}
+    head_names = {_name_of(s) for s in head_specs if s.message is not None}
+    base_left = [s for s in base_left if _name_of(s) not in head_names]
+    head_left = [s for s in head_left if _name_of(s) not in base_names]
+    renamed = _match_by_key(base_left, head_left, _api_key_of)
+    renamed += _match_by_key(base_left, head_left, _path_of)
+    renamed += _match_by_similar_fields(base_left, head_left)
+    return Matched(tuple(same), tuple(renamed), tuple(base_left), tuple(head_left))
 
 
 def pair_messages(
@@ -262,46 +275,27 @@ def pair_messages(
     head_specs: list[SpecFile],
     releases: Releases,
 ) -> Pairing:
-    """Match by name; then unmatched ones by (type, apiKey), by file path, and finally
-    (for messages without an apiKey) by mostly identical top-level fields: renames.
-
-    Two files may hold messages of one name (a vendored copy, a test fixture): each BASE
-    file then pairs with the HEAD file of that name whose path matches best, so neither
-    copy hides the other's changes.
-    """
-    base_left = [s for s in base_specs if s.message is not None]
-    head_left = [s for s in head_specs if s.message is not None]
-    pairs = _pair_by_name(base_left, head_left, releases)
-    # Names one side still has are not renames of the other side's leftovers.
-    base_names = {_name_of(s) for s in base_specs if s.message is not None}
-    head_names = {_name_of(s) for s in head_specs if s.message is not None}
-    base_left = [s for s in base_left if _name_of(s) not in head_names]
-    head_left = [s for s in head_left if _name_of(s) not in base_names]
-    renamed = _pair_by_key(base_left, head_left, releases, _api_key_of)
-    renamed += _pair_by_key(base_left, head_left, releases, _path_of)
-    renamed += _pair_by_similar_fields(base_left, head_left, releases)
-    everything = tuple(pairs + renamed)
-    judged = tuple(j for pair in everything for j in judged_pairs(pair, releases))
-    return Pairing(everything, tuple(base_left), tuple(head_left), tuple(renamed), judged)
+    """The specs matched (:func:`match_specs`), each pair with its released versions."""
+    matched = match_specs(base_specs, head_specs)
+    pairs = tuple(_message_pair(b, h, releases) for b, h in matched.same)
+    renamed = tuple(_message_pair(b, h, releases) for b, h in matched.renamed)
+    return Pairing(pairs + renamed, matched.removed, matched.added, renamed)
 
 
 def _message_pair(base_spec: SpecFile, head_spec: SpecFile, releases: Releases) -> MessagePair:
-    """The pair of two specs' messages, its released versions less those HEAD restores
-    to a shipped layout or whose BASE layout no release shipped (see ``diverged``)."""
+    """The pair of two specs' messages, its released versions less those whose BASE layout
+    no release shipped (see ``restored`` and ``diverged``)."""
     assert base_spec.message is not None and head_spec.message is not None
     base, head = base_spec.message, head_spec.message
     versions = releases.released(base)
-    restored, diverged, shared = against_releases(base, head, versions, releases)
-    for moved in (restored, diverged, shared):
-        if moved:
-            versions = versions - Versions.from_ranges((v, v) for v, _ in moved)
+    restored, diverged = against_releases(base, releases)
     moves = tuple(m for m in renumbered(base, head) if m[1] in versions)
     if moves:  # a header version still used by some group as it was is compared as usual
         kept = set(header_versions(base).items()) & set(header_versions(head).items())
         still = {version for _group, version in kept}
         versions = versions - Versions.from_ranges((b, b) for _g, b, _h in moves if b not in still)
     return MessagePair(
-        base, head, base_spec, head_spec, versions, releases.mode, restored, diverged, shared, moves
+        base, head, base_spec, head_spec, versions, releases.mode, restored, diverged, moves
     )
 
 
@@ -332,9 +326,9 @@ def _top_level_names(spec: SpecFile) -> tuple[str, frozenset[str]] | None:
     return (message.kind, frozenset(f.name for f in message.fields))
 
 
-def _pair_by_name(
-    base_left: list[SpecFile], head_left: list[SpecFile], releases: Releases
-) -> list[MessagePair]:
+def _match_by_name(
+    base_left: list[SpecFile], head_left: list[SpecFile]
+) -> list[tuple[SpecFile, SpecFile]]:
     """Pairs of one message name (the HEAD file whose path matches best when several hold
     it); the paired specs are taken out of ``base_left`` and ``head_left``."""
     pairs = []
@@ -342,18 +336,17 @@ def _pair_by_name(
         candidates = [h for h in head_left if _name_of(h) == _name_of(base_spec)]
         if candidates:
             head_spec = max(candidates, key=lambda h: _common_suffix(base_spec.path, h.path))
-            pairs.append(_message_pair(base_spec, head_spec, releases))
+            pairs.append((base_spec, head_spec))
             base_left.remove(base_spec)
             head_left.remove(head_spec)
     return pairs
 
 
-def _pair_by_key(
+def _match_by_key(
     base_left: list[SpecFile],
     head_left: list[SpecFile],
-    releases: Releases,
     key: Callable[[SpecFile], object],
-) -> list[MessagePair]:
+) -> list[tuple[SpecFile, SpecFile]]:
     """Renames: leftovers with the same (non-None) ``key``, first HEAD match; the paired
     specs are taken out of ``base_left`` and ``head_left``."""
     renamed = []
@@ -363,15 +356,15 @@ def _pair_by_key(
             continue
         found = next((h for h in head_left if key(h) == k), None)
         if found is not None:
-            renamed.append(_message_pair(base_spec, found, releases))
+            renamed.append((base_spec, found))
             base_left.remove(base_spec)
             head_left.remove(found)
     return renamed
 
 
-def _pair_by_similar_fields(
-    base_left: list[SpecFile], head_left: list[SpecFile], releases: Releases
-) -> list[MessagePair]:
+def _match_by_similar_fields(
+    base_left: list[SpecFile], head_left: list[SpecFile]
+) -> list[tuple[SpecFile, SpecFile]]:
     """Renames of messages without an apiKey: the leftover of the same type sharing the
     most top-level field names, if at least 60% of them; the paired specs are taken out of
     ``base_left`` and ``head_left``."""
@@ -382,7 +375,7 @@ def _pair_by_similar_fields(
             continue
         best, best_score = _most_similar(base_key, head_left)
         if best is not None and best_score >= 0.6:
-            renamed.append(_message_pair(base_spec, best, releases))
+            renamed.append((base_spec, best))
             base_left.remove(base_spec)
             head_left.remove(best)
     return renamed
@@ -415,75 +408,28 @@ def _common_suffix(a: str, b: str) -> int:
 
 
 def against_releases(
-    base: Message, head: Message, released: Versions, releases: Releases
-) -> tuple[tuple[tuple[int, str], ...], ...]:
-    """Released versions that HEAD changes, judged against the layouts releases shipped
-    (by :func:`~kcompat.spec.shape.wire_signature`): (restored, diverged, shared). A
-    version whose BASE layout a release shipped is judged as changed: the change breaks
-    that layout. Restored: HEAD's layout is one a release shipped and BASE's is none (HEAD
-    repairs a break that had landed). Diverged: neither is, and a release before BASE
-    shipped the version (the change is judged against it). Shared: neither is, and only
-    releases cut after BASE shipped the number, as another version. Each comes with the
-    release it is measured against."""
+    base: Message, releases: Releases
+) -> tuple[tuple[tuple[int, str], ...], tuple[tuple[int, str], ...]]:
+    """Which shipped versions of BASE a change is not judged on, by the layouts releases
+    shipped (what reaches the wire, never names; worked out where the releases are read):
+    (restored, diverged). An error needs a release whose layout of the version is BASE's
+    (and, the change being one, not HEAD's); such versions stay released. The others:
+    restored when HEAD's layout is one a release shipped (HEAD puts back, or reaches, a
+    release), diverged when neither is (releases shipped the number as another layout:
+    BASE is already incompatible with them). Each comes with the first release it is
+    measured against. :meth:`Releases.released` leaves them out already."""
     shipped = releases.shipped_of(base.name)
-    if not shipped.layouts:
-        return (), (), ()
+    if releases.mode != TAGS or not shipped.layouts:
+        return (), ()
+    ours, theirs = dict(shipped.base_first), dict(shipped.head_first)
     restored: list[tuple[int, str]] = []
     diverged: list[tuple[int, str]] = []
-    shared: list[tuple[int, str]] = []
-
-    def apart(version: int) -> None:
-        reference = shipped.reference(version)
-        if reference is not None:
-            diverged.append((version, reference[0]))
-        elif (latest := shipped.latest_release(version)) is not None:
-            shared.append((version, latest))
-
-    # Signatures once per run of versions whose layouts cannot differ (kcompat.spec.runs).
-    for run in runs(base, head, released & head.valid_versions):
-        base_signature = wire_signature(base, run.lowest)
-        head_signature = wire_signature(head, run.lowest)
-        if base_signature == head_signature:
+    for version in base.valid_versions & shipped.unlike_base:
+        if version in ours:
             continue
-        base_digest = signature_digest(base_signature)
-        head_digest = signature_digest(head_signature)
-        for version in run:
-            digests = shipped.digests(version)
-            if not digests or base_digest in digests:
-                continue  # not shipped, or BASE is what shipped: judged as made
-            if head_digest in digests:
-                restored.append((version, digests[head_digest]))
-            else:
-                apart(version)
-    for version in released - head.valid_versions:  # removed: was BASE's layout shipped?
-        digests = shipped.digests(version)
-        if digests and signature_digest(wire_signature(base, version)) not in digests:
-            apart(version)
-    return tuple(restored), tuple(diverged), tuple(shared)
-
-
-def judged_pairs(pair: MessagePair, releases: Releases) -> list[Judged]:
-    """One :class:`Judged` per release that ``pair``'s diverged versions are judged by."""
-    if not pair.diverged:
-        return []
-    from kcompat.spec.specfile import read_spec
-
-    shipped = releases.shipped_of(pair.base.name)
-    by_release: dict[str, list[int]] = {}
-    for version, release in pair.diverged:
-        by_release.setdefault(release, []).append(version)
-    out = []
-    for release, numbers in by_release.items():
-        versions = Versions.from_ranges((v, v) for v in numbers)
-        reference = next((t for t in shipped.texts if t[0] == release), None)
-        if reference is None:
-            continue
-        spec = read_spec(f"{reference[1]}@{release}", reference[2].encode("utf-8"))
-        if spec.message is None:
-            continue
-        change = replace(pair, released=versions, restored=(), diverged=(), shared=())
-        against = MessagePair(
-            spec.message, pair.head, spec, pair.head_spec, versions, f"released in {release}"
-        )
-        out.append(Judged(change, against, release))
-    return out
+        if version in theirs:
+            restored.append((version, theirs[version]))
+        else:
+            first = min(shipped.digests(version).values(), key=release_order)
+            diverged.append((version, first))
+    return tuple(restored), tuple(diverged)

@@ -6,9 +6,9 @@ from kcompat.findings import Reporter, Severity, Wording
 from kcompat.rules.evolution.adapters import field_pair_rule, pair_rule, pair_rule_in_context
 from kcompat.rules.evolution.common import node
 from kcompat.rules.evolution.context import DiffContext
-from kcompat.rules.evolution.ledger import Binding, tag_bindings, walk_fields
 from kcompat.rules.evolution.pairing import FieldPair, MessagePair
 from kcompat.rules.registry import Category
+from kcompat.spec.ledger import Binding, tag_bindings, walk_fields
 from kcompat.spec.load import JObject
 from kcompat.spec.model import Field, Message
 from kcompat.spec.resolve import LayoutField

@@ -5,6 +5,7 @@ from __future__ import annotations
 from kcompat.findings import Reporter, Severity
 from kcompat.modes import ReleasedMode
 from kcompat.naming import release_order
+from kcompat.negotiation.stranding import stranding
 from kcompat.rules.evolution.adapters import pair_rule, pair_rule_in_context
 from kcompat.rules.evolution.context import DiffContext
 from kcompat.rules.evolution.pairing import MessagePair
@@ -87,7 +88,7 @@ def deprecated_version_removed(pair: MessagePair, report: Reporter, context: Dif
 def _cost(pair: MessagePair, context: DiffContext) -> str:
     """What a removal costs in releases (``; clients of 2.2.0–2.6.3 can no longer send
     ListOffsets (their highest version is 5)``), when the release tags tell."""
-    phrase = context.releases.strand_phrase(pair.base, pair.head)
+    phrase = stranding(context.releases, pair.base, pair.head)
     return f"; {phrase}" if phrase else ""
 
 
@@ -167,7 +168,7 @@ def _released(versions: Versions) -> str:
 
 @pair_rule("release-restored", Category.VERSIONS, Severity.INFO)
 def release_restored(pair: MessagePair, report: Reporter) -> None:
-    """HEAD restores a version's layout as a release shipped it, which BASE had broken."""
+    """HEAD restores a version's layout as a release shipped it, which BASE's is not."""
     stable_in_base = pair.base.released_versions
     by_release: dict[str, list[int]] = {}
     for version, release in pair.restored:
@@ -180,7 +181,7 @@ def release_restored(pair: MessagePair, report: Reporter) -> None:
             pair.base.node,
             "validVersions",
             f"restores {pair.head.name} {_named(versions)} as released in {release}; "
-            "BASE had changed it, so this repairs a break",
+            "no release shipped BASE's layout of it, so this breaks none",
             versions=versions,
         )
 
@@ -191,11 +192,7 @@ def unreleased_change(pair: MessagePair, report: Reporter, context: DiffContext)
     shipped (compatible).
     """
     protected = pair.released | Versions.from_ranges(
-        (v, v)
-        for v in (
-            *(v for v, _ in (*pair.restored, *pair.diverged)),
-            *(b for _g, b, _h in pair.renumbered),
-        )
+        (v, v) for v in (*(v for v, _ in pair.restored), *(b for _g, b, _h in pair.renumbered))
     )
     unreleased = pair.base.valid_versions - protected
     if unreleased.empty:
@@ -209,17 +206,6 @@ def unreleased_change(pair: MessagePair, report: Reporter, context: DiffContext)
     gone = unreleased - pair.head.valid_versions
     if not changed and gone.empty:
         return
-    why = (
-        "not in any release"
-        if context.releases.mode == ReleasedMode.TAGS
-        else "unstable in BASE (latestVersionUnstable)"
-    )
-    if pair.shared:  # shipped under these numbers, but as other layouts than BASE's
-        others = sorted({r for _v, r in pair.shared}, key=release_order)
-        why = (
-            f"not in any release as BASE has {'it' if len(pair.shared) == 1 else 'them'} "
-            f"({', '.join(others)} shipped another layout under that number)"
-        )
     parts = []
     if changed:
         versions = Versions.from_ranges((v, v) for v in changed)
@@ -227,6 +213,17 @@ def unreleased_change(pair: MessagePair, report: Reporter, context: DiffContext)
     if not gone.empty:
         parts.append(f"removes {_named(gone)}")
     everything = Versions.from_ranges((v, v) for v in changed) | gone
+    why = (
+        "not in any release"
+        if context.releases.mode == ReleasedMode.TAGS
+        else "unstable in BASE (latestVersionUnstable)"
+    )
+    if pair.diverged:  # shipped under these numbers, but as other layouts than BASE's
+        others = sorted({r for _v, r in pair.diverged}, key=release_order)
+        why = (
+            f"not in any release as BASE has {'it' if _single(everything) else 'them'} "
+            f"(already incompatible with {', '.join(others)} in BASE)"
+        )
     report.changed(
         pair.head.node,
         pair.base.node,

@@ -16,7 +16,7 @@ from kcompat.spec.resolve import Kind, Layout, LayoutField, StructLayout, Wire, 
 from kcompat.spec.specfile import read_spec
 from kcompat.spec.versions import Versions
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "specs" / "examples"
+EXAMPLES = Path(__file__).resolve().parents[3] / "specs" / "examples"
 
 
 @pytest.fixture(scope="module")

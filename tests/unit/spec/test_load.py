@@ -21,7 +21,7 @@ from kcompat.spec.load import (
 )
 from kcompat.spec.specfile import read_spec
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "specs" / "examples"
+EXAMPLES = Path(__file__).resolve().parents[3] / "specs" / "examples"
 
 SPEC = """\
 // A licence header, as in every Kafka file.

@@ -27,7 +27,7 @@ from kcompat.sources.reading import read_side
 from kcompat.spec.model import Message
 from kcompat.spec.specfile import read_spec
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "specs" / "examples"
+EXAMPLES = Path(__file__).resolve().parents[3] / "specs" / "examples"
 
 
 @pytest.fixture(scope="module")
