@@ -6,8 +6,7 @@ from __future__ import annotations
 from kcompat.codec.evidence import BASE_TO_HEAD, Evidence
 from kcompat.findings import Reporter, Severity
 from kcompat.rules.drift.adapters import DriftPair, pair_rule
-from kcompat.rules.drift.pairing import Difference as Difference
-from kcompat.rules.drift.pairing import first_difference as first_difference
+from kcompat.rules.drift.pairing import Difference, first_difference
 from kcompat.rules.registry import Category
 from kcompat.spec.load import JObject
 from kcompat.spec.model import Message
