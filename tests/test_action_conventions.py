@@ -112,6 +112,10 @@ def test_the_readme_workflow_pins_checkout_by_sha() -> None:
         "kcompat[spark] @ git+file://{workspace}",
         "../../workspace",  # relative to RUNNER_TEMP, where the step runs
         "{link}",  # a link elsewhere that leads into the workspace
+        # pip reads a path with extras or an environment marker as that path, and builds it
+        "{workspace}[spark]",
+        '{workspace} ; python_version >= "3"',
+        "{workspace}/tools[spark];python_version>'3'",
     ],
 )
 def test_an_install_inside_the_workspace_is_refused(tmp_path: Path, install: str) -> None:

@@ -29,6 +29,8 @@ PULL_REQUEST_TARGET = (
 )
 #: ``file:`` URLs anywhere in a requirement (``name @ file:///x``, ``git+file:///x``).
 _FILE_URL = re.compile(r"file:(?://[^/\s]*)?(/[^\s#?]*)")
+#: A requirement's extras at the end of a path (``/checkout[spark]``).
+_EXTRAS = re.compile(r"\s*\[[^\]]*\]\s*\Z")
 
 
 def refusal(env: Mapping[str, str], install: str) -> str | None:
@@ -65,7 +67,11 @@ def _paths_named(value: str, cwd: str) -> list[str]:
 
     paths = [unquote(match.group(1)) for match in _FILE_URL.finditer(value)]
     if not re.match(r"[A-Za-z][A-Za-z0-9+.-]*://", value):  # a URL is not a path
-        paths.append(os.path.join(cwd, os.path.expanduser(value.split(" @ ")[0])))
+        # pip reads ``PATH[extras]`` and ``PATH;marker`` as PATH: each reading is checked
+        path = value.split(" @ ")[0]
+        named = {path, path.split(";", 1)[0].strip()}
+        named |= {_EXTRAS.sub("", name) for name in named}
+        paths += [os.path.join(cwd, os.path.expanduser(name)) for name in sorted(named)]
     return paths
 
 
