@@ -165,3 +165,37 @@ def test_no_color_draws_the_bar_without_colour(change: Path) -> None:
     assert "proving with bytes (messages)" in screen
     colours = [s for s in re.findall(r"\x1b\[([0-9;]*)m", screen) if s not in ("", "0")]
     assert not colours, colours  # SGR resets only; no colour, no bold
+
+
+#: ``history`` as far as its progress: no Spark (preflight and the run stood in for), one
+#: step that lasts two seconds, then a stop (exit 2) before anything is compared.
+HISTORY_STEP = """
+import time
+import kcompat.pipeline.history_driver as driver
+import kcompat.pipeline.session as session
+from kcompat import progress
+from kcompat.errors import UsageError
+
+def run_history(request, start):
+    progress.step("checking on Spark", 2)
+    time.sleep(2.0)
+    progress.advance(1)
+    time.sleep(0.5)
+    raise UsageError("stopped after the step")
+
+driver.run_history = run_history
+session.preflight = lambda master, remote: None
+from kcompat.cli import run
+run()
+"""
+
+
+def test_history_color_never_writes_no_escape_code(change: Path) -> None:
+    """``history --color never`` on a terminal: the step as one plain line, as diff's
+    (its bar was drawn in colour: the option did not reach the progress)."""
+    command = [sys.executable, "-c", HISTORY_STEP, "history", "--color", "never"]
+    code, _, screen = run_with_stderr_on_a_terminal(command, change)
+    assert code == 2, screen
+    assert "stopped after the step" in screen
+    assert ESCAPE not in screen, repr(screen[:400])
+    assert "kcompat: checking on Spark...\r\n" in screen, repr(screen)

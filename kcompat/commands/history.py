@@ -132,7 +132,7 @@ def history(
         changelog=changelog,
     )
     # Spark starts while the driver prepares the comparisons (see run_history).
-    with progress_on_terminal():
+    with progress_on_terminal(color):  # --color never: plain lines, no escape code
         result = run_history(request, lambda: spark_session(master, remote=remote))
     from kcompat.escaping import shown as escaped
 

@@ -131,7 +131,7 @@ class DelayedLines:
 
 
 @contextmanager
-def progress_on_terminal(color: str = "auto", delay: float = DELAY) -> Iterator[None]:
+def progress_on_terminal(color: str, delay: float = DELAY) -> Iterator[None]:
     """Progress of the block on stderr, when stderr is a terminal; ``color`` is
     ``--color``'s value."""
     import os
