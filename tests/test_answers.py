@@ -200,12 +200,14 @@ def test_a_mistyped_folder_as_a_bare_word(trunk_clone: Path) -> None:
     line = _one_line(run_process(["diff", "./specs", "specs2", "--no-proof"], trunk_clone))
     assert line.startswith("kcompat: error: 'specs2' is neither a directory nor a revision in ")
     assert line.endswith(
-        "did you mean the directory 'specs'? "
-        "(if it is a branch not fetched yet: git fetch origin specs2)"
+        "did you mean the directory 'specs'? (origin had no branch 'specs2' at the last fetch)"
     )
     line = _one_line(run_process(["drift", "3.8.0", "nope"], trunk_clone))
     assert line.startswith("kcompat: error: 'nope' is neither a directory nor a revision in ")
-    assert line.endswith("if it is a branch not fetched yet: git fetch origin nope")
+    assert line.endswith(
+        "origin had no branch 'nope' at the last fetch; did you mean trunk (origin's default "
+        "branch)? (if it is new there: git fetch origin nope, then name it origin/nope)"
+    )
 
 
 def test_the_closer_spelling_comes_first(trunk_clone: Path) -> None:
@@ -272,3 +274,20 @@ def test_without_a_record_the_line_is_the_readme_s(tmp_path: Path) -> None:
     install = 'pip install "kcompat[spark] @ git+https://github.com/kcompat/kcompat@<commit>"'
     assert line == f"kcompat: error: pyspark is not installed: {install} (needs Java 17+)"
     assert install in (ROOT / "README.md").read_text(encoding="utf-8")  # the README's line
+
+
+def test_a_bare_branch_name_no_remote_had(trunk_clone: Path) -> None:
+    """``kcompat diff main`` in a clone of a trunk repository: origin had no main at the
+    last fetch (so ``git fetch origin main`` fails), and a fetch would make origin/main,
+    never a local main: the default branch is the answer, the fetch only in case."""
+    line = _one_line(run_process(["diff", "main", "--no-proof"], trunk_clone))
+    assert line.startswith("kcompat: error: 'main' is neither a directory nor a revision in ")
+    assert "origin had no branch 'main' at the last fetch" in line, line
+    assert "did you mean trunk (origin's default branch)?" in line, line
+    assert line.endswith("(if it is new there: git fetch origin main, then name it origin/main)")
+    suggested = run_process(["diff", "trunk", "--no-proof"], trunk_clone)
+    assert suggested.code == 0, suggested.stderr  # what it suggests works
+    git(trunk_clone, "checkout", "-q", "--detach")
+    git(trunk_clone, "branch", "-q", "-D", "trunk")  # no local trunk: origin's
+    line = _one_line(run_process(["diff", "main", "--no-proof"], trunk_clone))
+    assert "did you mean origin/trunk (origin's default branch)?" in line, line

@@ -94,6 +94,23 @@ def missing_remote_branch(
     return f"{told} {fetch}"
 
 
+def missing_branch(
+    remote: str, name: str, near: str, default: str | None, local: bool, *, brief: bool = False
+) -> str:
+    """What to say of a bare ``NAME`` that ``remote`` (fetching every branch) had no
+    branch of at its last fetch (``main`` in a clone of a trunk repository): the close
+    spellings here or the remote's default branch (as this clone names it: ``trunk``,
+    else ``origin/trunk``), and the fetch only in case it is new there; a fetch makes
+    ``REMOTE/NAME``, never ``NAME``. ``brief``: only that, beside a likelier meaning."""
+    told = f"{remote} had no branch {name!r} at the last fetch"
+    if brief:
+        return told
+    fetch = f"(if it is new there: git fetch {remote} {name}, then name it {remote}/{name})"
+    if not near and default and default != name:
+        near = f"{default if local else f'{remote}/{default}'} ({remote}'s default branch)"
+    return f"{told}; did you mean {near}? {fetch}" if near else f"{told} {fetch}"
+
+
 def fetch_hint(rev: str, remotes: Sequence[str], shallow: bool, *, maybe: bool = False) -> str:
     """The exact command that would make ``rev`` available; ``maybe``: ``rev`` may as
     well be a mistyped folder, so the fetch is only in case it is a revision."""

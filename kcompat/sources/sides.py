@@ -105,7 +105,7 @@ def _neither(text: str, repo: GitRepo) -> str:
     folder = _close_folder(text)
     if text.startswith(("./", "../", "/", "~")) or text.endswith("/"):
         return f"{said}; did you mean {folder!r}?" if folder else f"{said}; check the path"
-    hint = repo.missing(text, maybe_folder=True)
+    hint = repo.missing(text, maybe_folder=True, folder=folder is not None)
     if folder:
         return f"{said} in {repo.root}; did you mean the directory {folder!r}? ({hint})"
     return f"{said} in {repo.root}; {hint}"
