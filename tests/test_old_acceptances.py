@@ -204,3 +204,61 @@ def test_an_old_entry_for_config_weakened_does_not_reach_a_new_weakening(tmp_pat
     (weakened,) = [f for f in report["findings"] if f["rule"] == "config-weakened"]
     assert (weakened["severity"], weakened["accepted"]) == ("error", None)
     assert weakened["notes"][-1].startswith(f'[[ignore]] #1 ("{OLD}") was already in BASE')
+
+
+BASELINE = "kcompat-baseline.json"
+
+
+def test_a_baseline_the_change_writes_its_break_into_is_listed(tmp_path: Path) -> None:
+    """A change that breaks TimeoutMs and adds the break to the baseline it is checked
+    with (``--write-baseline``): before, "No problems (1 accepted by the baseline)", a
+    count only. The entry is this change's, so the break is listed, accepted in this
+    change, with the file as its reason; an entry BASE's baseline already held stays a
+    count."""
+    repo = init_repo(tmp_path / "repo")
+    commit_tree(repo, _examples(), "base")
+    git(repo, "tag", "1.0.0")
+    for name, text in _retyped(_examples()).items():
+        (repo / name).write_text(text, encoding="utf-8")
+    wrote = run_cli(["diff", "HEAD", "--no-proof", "--write-baseline", BASELINE], repo)
+    assert wrote.code == 0 and (repo / BASELINE).is_file(), wrote.stderr
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "widen TimeoutMs, and accept it in the baseline")
+    code, report = _diff(repo, "--baseline", BASELINE)
+    assert code == 0
+    (found,) = _breaks(report)
+    assert (found["accepted"], found["weakened_by"]) == (
+        f"added to the baseline {BASELINE}",
+        f"baseline {BASELINE}",
+    )
+    assert (report["summary"]["accepted_in_change"], report["summary"]["baselined"]) == (2, 0)
+    markdown = run_cli(
+        ["diff", "HEAD~1", "HEAD", "--no-proof", "-f", "markdown", "--baseline", BASELINE], repo
+    ).stdout
+    assert (
+        "- error (accepted in this change) `WidgetRequest.json:27:28` `field-type-changed`: "
+        "field TimeoutMs changed type from int32 to int64 in released versions 0-3 (by "
+        f"`baseline {BASELINE}`)"
+    ) in markdown
+    # the baseline committed first, the break after it: BASE's own entry, a count
+    git(repo, "reset", "-q", "--soft", "HEAD~1")
+    git(repo, "reset", "-q")
+    git(repo, "add", BASELINE)
+    git(repo, "commit", "-q", "-m", "the baseline first")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "then the break")
+    code, report = _diff(repo, "--baseline", BASELINE)
+    assert code == 0 and _breaks(report) == []
+    assert (report["summary"]["accepted_in_change"], report["summary"]["baselined"]) == (0, 2)
+
+
+def test_a_baseline_neither_side_holds_accepts_as_before(tmp_path: Path) -> None:
+    """A baseline the change does not commit (one a workflow step fetched, your own) is
+    neither side's: what it lists is accepted and counted, as a configuration neither
+    side holds accepts what it matches."""
+    repo = _repo(tmp_path, _examples(), _retyped(_examples()))
+    wrote = run_cli(["diff", "HEAD~1", "HEAD", "--no-proof", "--write-baseline", BASELINE], repo)
+    assert wrote.code == 0, wrote.stderr
+    code, report = _diff(repo, "--baseline", BASELINE)
+    assert code == 0 and _breaks(report) == []
+    assert (report["summary"]["accepted_in_change"], report["summary"]["baselined"]) == (0, 2)

@@ -76,6 +76,7 @@ class DiffOptions:
             samples=self.samples if self.samples is not None else (10 if staged else 20),
             config_choice=findings.config_choice(),
             baseline=frozenset(accepted),
+            baseline_file=self.baseline,
             cache=cache,
         )
 

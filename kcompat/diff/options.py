@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kcompat.config import Acceptance, Config, ConfigChoice
@@ -29,6 +30,7 @@ class RunOptions:
     samples: int = 20
     config_choice: ConfigChoice = field(default_factory=ConfigChoice)
     baseline: frozenset[str] = frozenset()
+    baseline_file: Path | None = None  # where --baseline was read (BASE's copy is compared)
     cache: Cache | None = None  # the user's disk cache, when the command keeps one
 
     def released_mode(self, config: Config) -> ReleasedMode:

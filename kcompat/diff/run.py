@@ -162,8 +162,12 @@ def run_diff(request: DiffRequest) -> DiffResult:
         settled = before.config.ignore if before is not None else None
         outcome = check(prepared, options.check_options(config, settled))
         review = review_configuration(options, base, head, config, prepared, outcome, before)
+        # the change's own baseline entries, in the open too
+        from kcompat.diff.baseline_change import review_baseline
+
+        reviewed = review_baseline(review.outcome, options.baseline_file, base, head)
     return DiffResult(
-        review.outcome,
+        reviewed,
         prepared.compared,
         base.label,
         head.label,

@@ -23,7 +23,15 @@ def read_baseline(path: Path) -> frozenset[str]:
         raise UsageError(f"{path}: cannot read the baseline ({err.strerror or err})") from None
     if got.over:
         raise UsageError(f"{path}: over {MAX_BASELINE_BYTES >> 20} MiB, too large; {_HINT}")
-    data = load_json(got.data, f"{path}: not a kcompat JSON report", _HINT)
+    return fingerprints(got.data, str(path))
+
+
+def fingerprints(data: bytes, name: str) -> frozenset[str]:
+    """The fingerprints a baseline's bytes hold (``name``: how errors name the file)."""
+    return _fingerprints(load_json(data, f"{name}: not a kcompat JSON report", _HINT), name)
+
+
+def _fingerprints(data: object, path: str) -> frozenset[str]:
     if isinstance(data, dict) and isinstance(data.get("findings"), list):
         return frozenset(
             str(f["fingerprint"])
