@@ -105,6 +105,20 @@ def test_a_mistyped_type_is_one_finding_not_two(tmp_path: Path) -> None:
     assert "entity-type-mismatch" in _findings(run_cli(["lint", "."], tmp_path).stdout)
 
 
+def test_a_capitalised_typo_is_one_finding_too(tmp_path: Path) -> None:
+    """``"Strin"`` reads as a struct name: undefined-struct says so, with the type it most
+    likely meant; the entityType that a string would satisfy is that finding's note, not a
+    second error to fix or accept."""
+    (tmp_path / "TopicRequest.json").write_text(
+        _one_typo().replace('"strin"', '"Strin"'), encoding="utf-8"
+    )
+    (tmp_path / "TopicResponse.json").write_text(spec_text(TOPIC_RESPONSE), encoding="utf-8")
+    run = run_cli(["lint", "."], tmp_path)
+    assert _findings(run.stdout) == ["undefined-struct", "invalid-type"], run.stdout
+    assert "note: also entity-type-mismatch: entityType topicName needs type string" in run.stdout
+    assert "hint: did you mean 'string'? (types are lower case" in run.stdout
+
+
 def test_the_editor_offers_no_accept_for_a_consequence(tmp_path: Path) -> None:
     pytest.importorskip("pygls", reason="the lsp extra")
     from tests.lsp_client import editing

@@ -22,8 +22,9 @@ ROUNDTRIP = "roundtrip-mismatch"
 
 
 #: Rules whose finding is a consequence of another rule's on the same field, by one edit:
-#: a tag moved onto a number another field once had (tag-changed says it moved).
-CONSEQUENCES = {"tag-reused": "tag-changed"}
+#: a tag moved onto a number another field once had (tag-changed says it moved); an
+#: entityType on a type that names no struct, a typo such as "Strin" (undefined-struct).
+CONSEQUENCES = {"tag-reused": "tag-changed", "entity-type-mismatch": "undefined-struct"}
 
 
 def one_per_edit(findings: Sequence[Finding]) -> list[Finding]:

@@ -189,6 +189,9 @@ def _undefined_struct_hint(field: Field, common: Collection[str], inline: set[st
     guesses = difflib.get_close_matches(name, defined, n=1)
     if guesses:
         return f"did you mean {guesses[0]!r}?"
+    primitive = difflib.get_close_matches(lowered, sorted(PRIMITIVE_TYPES), n=1, cutoff=0.8)
+    if primitive:
+        return f"did you mean {primitive[0]!r}? (types are lower case; struct names capitalised)"
     return f'define it with "fields" here, or add {name} to commonStructs'
 
 
