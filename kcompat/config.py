@@ -26,8 +26,8 @@ from types import MappingProxyType
 from typing import Any
 
 from kcompat.config_preview import Preview as Preview
+from kcompat.config_preview import bounded_glob, parse_previews
 from kcompat.config_preview import glob_matches as glob_matches
-from kcompat.config_preview import parse_previews
 from kcompat.findings import Severity
 from kcompat.modes import FailOn, Level, ReleasedMode, must_be
 from kcompat.patterns import RELEASE_TAGS, PatternError, compiled, quoted
@@ -319,7 +319,7 @@ def parse_config(
     def text(key: str, default: str) -> str:
         return str(_typed(table, key, str, default, source, "a string"))
 
-    paths = _string_list(table, "paths", source, "a list of paths")
+    paths = _globs(_string_list(table, "paths", source, "a list of paths"), source, "paths")
     disable = list(_string_list(table, "disable", source, "a list of rule IDs"))
     severities: dict[str, Severity] = {}
     levels = _typed(table, "severity", dict, {}, source, 'a table ([severity] rule = "level")')
@@ -357,7 +357,7 @@ def parse_config(
             raise ConfigError(f"{source}: {key} {quoted(patterns[key])} {err}") from None
     unused = _typed(table, "report-unused-ignores", bool, False, source, "true or false")
     fixtures = (
-        _string_list(table, "fixtures", source, "a list of path globs")
+        _globs(_string_list(table, "fixtures", source, "a list of path globs"), source, "fixtures")
         if "fixtures" in table
         else DEFAULT_FIXTURES
     )
@@ -405,6 +405,14 @@ def _string_list(table: Mapping[str, Any], key: str, source: str, what: str) -> 
         odd = next(v for v in value if not isinstance(v, str))
         raise ConfigError(f"{source}: '{key}' must be {what} (strings), not {_kind(odd)} {odd!r}")
     return tuple(value)
+
+
+def _globs(values: tuple[str, ...], source: str, where: str) -> tuple[str, ...]:
+    """``values``, each within :data:`kcompat.config_preview.MAX_GLOB` characters."""
+    try:
+        return tuple(bounded_glob(value, where) for value in values)
+    except ValueError as err:
+        raise ConfigError(f"{source}: {err}") from None
 
 
 def _strings(value: Any, source: str, where: str) -> tuple[str, ...]:
@@ -458,7 +466,7 @@ def _either(
         item
         for key in keys
         if key in entry
-        for item in _strings(entry[key], source, f"{where} {key}")
+        for item in _globs(_strings(entry[key], source, f"{where} {key}"), source, f"{where} {key}")
     )
 
 

@@ -11,6 +11,20 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+#: The longest glob a configuration may hold: a message name or a path needs far less,
+#: and fnmatch translates brackets (``[[[...``) in time quadratic in the length.
+MAX_GLOB = 1024
+
+
+def bounded_glob(pattern: str, where: str) -> str:
+    """``pattern``, or :class:`ValueError` (naming ``where``) past :data:`MAX_GLOB`."""
+    if len(pattern) > MAX_GLOB:
+        raise ValueError(
+            f"{where}: a glob of {len(pattern):,} characters (at most {MAX_GLOB:,}); "
+            "write a shorter one"
+        )
+    return pattern
+
 
 def glob_matches(pattern: str, text: str) -> bool:
     """fnmatch-style (``*`` spans directories); a relative path pattern also matches
@@ -61,7 +75,7 @@ def parse_previews(value: Any) -> tuple[Preview, ...]:
     out = []
     for number, entry in enumerate(value, start=1):
         if isinstance(entry, str) and entry.strip():
-            out.append(Preview(entry.strip()))
+            out.append(Preview(bounded_glob(entry.strip(), f"preview entry #{number}")))
             continue
         where = f"preview entry #{number}"
         if not isinstance(entry, dict) or not ({"message", "messages"} & set(entry)):
@@ -79,7 +93,7 @@ def parse_previews(value: Any) -> tuple[Preview, ...]:
             raise ValueError(f"{where}: until = {until!r} is no release (write one like '3.8.0')")
         for key in ("message", "messages"):
             for pattern in _strings(entry.get(key, []), f"{where} {key}"):
-                out.append(Preview(pattern, reason, until))
+                out.append(Preview(bounded_glob(pattern, f"{where} {key}"), reason, until))
     return tuple(out)
 
 

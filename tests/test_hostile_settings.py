@@ -253,3 +253,50 @@ def test_samples_past_the_ceiling_are_one_line(
     if args[0] == "diff":
         at_ceiling = run_process([*args[:3], "--samples", "1000"], repo, timeout=120)
         assert at_ceiling.code == 1, at_ceiling.stderr  # the break, proven
+
+
+# -- globs and paths of any length -------------------------------------------------------------
+LONG_NAME = "a" * 300  # one file name past the file system's 255 bytes
+
+
+@pytest.mark.parametrize(
+    "command",
+    [("lint",), ("diff", "HEAD"), ("diff", "HEAD", "HEAD")],
+    ids=["lint", "diff-worktree", "diff-revisions"],
+)
+def test_a_configured_path_too_long_for_the_file_system_is_one_line(
+    project: Path, capsys: pytest.CaptureFixture[str], command: tuple[str, ...]
+) -> None:
+    """Before: an internal error (OSError: File name too long), exit 3."""
+    config = project / "kcompat.toml"
+    config.write_text(f'paths = ["specs/{LONG_NAME}"]\n')
+    code, line = one_line(capsys, *command)
+    assert code == 2
+    assert line == (
+        f"kcompat: error: {config}: paths: 'specs/{LONG_NAME}' names nothing in {project}; fix it"
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "where"),
+    [
+        ('[[ignore]]\nrule = "field-added"\nmessage = "{glob}"\nreason = "x"', "[[ignore]] #1"),
+        ('[[ignore]]\nrule = "field-added"\npaths = ["{glob}"]\nreason = "x"', "[[ignore]] #1"),
+        ('fixtures = ["{glob}"]', "fixtures"),
+        ('paths = ["{glob}"]', "paths"),
+        ('preview = [{{ messages = "{glob}" }}]', "preview entry #1 messages"),
+        ('preview = ["{glob}"]', "preview entry #1"),
+    ],
+)
+def test_a_glob_past_its_length_is_one_line(
+    project: Path, capsys: pytest.CaptureFixture[str], text: str, where: str
+) -> None:
+    """fnmatch translates ``[[[...`` in time quadratic in its length: 20,000 characters
+    in an ``[[ignore]]`` entry kept ``diff`` busy 25 s, 200,000 would take 40 minutes.
+    A glob names messages or files: past 1,024 characters it is refused, one line."""
+    config = project / "kcompat.toml"
+    config.write_text(text.format(glob="[" * 20_000 + "Widget*") + "\n")
+    code, line = one_line(capsys, "diff", "HEAD")
+    assert code == 2
+    assert line.startswith(f"kcompat: error: {config}: {where}")
+    assert line.endswith("a glob of 20,007 characters (at most 1,024); write a shorter one")

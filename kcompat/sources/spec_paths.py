@@ -51,7 +51,7 @@ class SpecPaths:
             os.path.relpath(base / p) if base.is_absolute() else str(base / p) for p in self.paths
         ]
         for path, root in zip(self.paths, roots, strict=True):
-            if not Path(root).exists():
+            if not _exists(Path(root)):
                 raise ConfigError(f"{self.source}: paths: {path!r} names nothing in {base}; fix it")
         return roots
 
@@ -63,7 +63,7 @@ class SpecPaths:
         root = self.base
         specs = [repo.relative(root / p) for p in self.paths]
         for path, spec in zip(self.paths, specs, strict=True):
-            if not (root / path).exists() and not (
+            if not _exists(root / path) and not (
                 repo.has_commits() and repo.list_files(repo.head_sha(), [spec])
             ):
                 raise ConfigError(f"{self.source}: paths: {path!r} names nothing in {root}; fix it")
@@ -105,3 +105,12 @@ def under(path: str, pathspecs: tuple[str, ...] | list[str]) -> bool:
     file paths, as :meth:`SpecPaths.pathspecs` gives them)."""
     found = PurePosixPath(path)
     return any(found == PurePosixPath(s) or PurePosixPath(s) in found.parents for s in pathspecs)
+
+
+def _exists(path: Path) -> bool:
+    """Whether ``path`` names something; a name the file system cannot hold (over 255
+    bytes a component, ``ENAMETOOLONG``) names nothing, as Path.exists says of others."""
+    try:
+        return path.exists()
+    except OSError:
+        return False
