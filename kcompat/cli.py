@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 
 from kcompat import interrupt
-from kcompat.errors import UsageError, one_line
+from kcompat.errors import UsageError, name_too_long, one_line
 from kcompat.escaping import shown
 from kcompat.streams import escape_unencodable
 
@@ -67,6 +67,9 @@ def _main(argv: Sequence[str] | None, owns_process: bool) -> int:
     except Exception as err:
         if type(err).__name__ == "NoArgsIsHelpError":  # ``kcompat`` alone: the help
             print(err.format_message(), file=sys.stderr)  # type: ignore[attr-defined]
+            return 2
+        if (too_long := name_too_long(err)) is not None:  # a path, wherever it was met
+            print(f"kcompat: error: {shown(too_long)}", file=sys.stderr)
             return 2
         if _is_usage_error(err):  # click's bad option / missing argument: one line
             command = args[0] if args and args[0] in COMMAND_MODULES else ""

@@ -4,6 +4,7 @@ one line."""
 
 from __future__ import annotations
 
+import errno
 import re
 
 
@@ -26,3 +27,16 @@ def one_line(err: BaseException, limit: int = 300) -> str:
     deepest = [line for line in causes if line.startswith("Caused by: ")]
     line = (deepest or causes or lines)[-1 if deepest else 0].removeprefix("Caused by: ")
     return line if len(line) <= limit else line[: limit - 3] + "..."
+
+
+def name_too_long(err: BaseException) -> str | None:
+    """One line for a path the file system cannot hold (``ENAMETOOLONG``: a name over 255
+    bytes, wherever a command met it), else None: bad input, not a bug."""
+    if not isinstance(err, OSError) or err.errno != errno.ENAMETOOLONG:
+        return None
+    name = str(err.filename) if err.filename is not None else "a path"
+    name = name if len(name) <= 80 else name[:77] + "..."
+    return (
+        f"{name}: a file name too long for the file system (at most 255 bytes a name); "
+        "check the path"
+    )

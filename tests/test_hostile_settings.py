@@ -300,3 +300,30 @@ def test_a_glob_past_its_length_is_one_line(
     assert code == 2
     assert line.startswith(f"kcompat: error: {config}: {where}")
     assert line.endswith("a glob of 20,007 characters (at most 1,024); write a shorter one")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("lint", LONG_NAME),
+        ("lint", f"specs/{LONG_NAME}"),
+        ("diff", "HEAD", f"./{LONG_NAME}"),
+        ("diff", "HEAD", LONG_NAME),
+        ("explain", "WidgetRequest", "--specs", LONG_NAME),
+        ("drift", LONG_NAME, "HEAD"),
+        ("changelog", LONG_NAME),
+        ("matrix", "--repo", LONG_NAME),
+    ],
+    ids=["lint", "lint-under", "diff-path", "diff-word", "explain", "drift", "changelog", "matrix"],
+)
+def test_a_file_name_too_long_on_the_command_line_is_one_line(
+    project: Path, capsys: pytest.CaptureFixture[str], args: tuple[str, ...]
+) -> None:
+    """Before: an internal error (OSError: File name too long), exit 3."""
+    code, line = one_line(capsys, *args)
+    assert code == 2, line
+    assert line.startswith("kcompat: error: "), line
+    assert "internal error" not in line
+    assert line.endswith(
+        "a file name too long for the file system (at most 255 bytes a name); check the path"
+    ), line

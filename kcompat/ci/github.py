@@ -54,7 +54,7 @@ from kcompat.ci.comment import (
 from kcompat.ci.environment import Inputs, RunnerFiles, isolate_imports, take_token
 from kcompat.ci.preflight import PULL_REQUEST_TARGET
 from kcompat.ci.workflow import append_summary, command, set_outputs
-from kcompat.errors import UsageError, one_line
+from kcompat.errors import UsageError, name_too_long, one_line
 from kcompat.findings import Finding, Severity
 from kcompat.provenance import UNPINNED, Provenance
 from kcompat.report.document import Report
@@ -115,6 +115,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return run_step(inputs)
     except Exception as err:
+        if (too_long := name_too_long(err)) is not None:  # bad input, not a bug
+            print(command("error", too_long))
+            return 2
         if os.environ.get("KCOMPAT_DEBUG"):
             raise
         text = f"internal error: {type(err).__name__}: {one_line(err)} (please report it)"
