@@ -143,3 +143,19 @@ def test_a_vendored_copy_has_its_v_releases_and_no_pre_release(vendored: Path) -
     ]
     cells = run_cli(["matrix", "--format", "json", "--no-head"], vendored).json()
     assert [r["name"] for r in cells["releases"]] == ["v1.0.0", "v1.0.1", "v1.1.0"]
+
+
+def test_release_branches_count_as_releases_as_in_diff(vendored: Path, tmp_path: Path) -> None:
+    """``release-branches`` makes the tips of release branches releases about to ship,
+    in the matrix as in ``diff``."""
+    config = tmp_path / "kcompat.toml"
+    config.write_text("release-branches = '^v\\d+\\.\\d+\\.x$'\n", "utf-8")
+    done = run_cli(["matrix", "--no-head", "--format", "json", "--config", str(config)], vendored)
+    assert done.code == 0, done.stderr
+    assert [r["name"] for r in done.json()["releases"]] == [
+        "v1.0.0",
+        "v1.0.1",
+        "v1.0.x (branch)",
+        "v1.1.0",
+        "v1.1.x (branch)",
+    ]
