@@ -159,3 +159,23 @@ def test_release_branches_count_as_releases_as_in_diff(vendored: Path, tmp_path:
         "v1.1.0",
         "v1.1.x (branch)",
     ]
+
+
+def test_files_that_are_no_specs_leave_head_the_head_commit(tmp_path: Path) -> None:
+    """The working tree is compared instead of HEAD only when its specs differ: an
+    untracked build output or note is no change of the protocol."""
+    repo = init_repo(tmp_path / "repo")
+    released(repo, "1.0.0", {**BUILD, **vendored_tree("4-7", "3-5")}, "1.0", annotated=False)
+    commit_tree(repo, {**BUILD, **vendored_tree("4-8", "3-5")}, "fetch v8")
+    (repo / "build").mkdir()
+    (repo / "build" / "out.log").write_text("compiled\n", "utf-8")
+    (repo / "notes.txt").write_text("to do\n", "utf-8")
+    header = "kcompat matrix: 2 releases (1.0.0, and HEAD) × 2 APIs (client)"
+    done = run_cli(["matrix"], repo)
+    assert done.code == 0, done.stderr
+    assert done.stdout.splitlines()[0] == header
+    (repo / SCHEMATA / "fetch_request.json").write_text(
+        request("FetchRequest", 1, "4-9", listeners=["broker"]), "utf-8"
+    )
+    changed = run_cli(["matrix"], repo).stdout.splitlines()[0]
+    assert changed == header.replace("HEAD)", "working tree)")

@@ -168,7 +168,8 @@ def head_side(repo: GitRepo, head: str | None, specs: Sequence[str]) -> tuple[Sp
         return side_for(head, repo), head
     if not repo.has_commits():
         return working_tree(repo), "working tree"
-    if not repo.bare and repo.changed_in_worktree(repo.head_sha(), specs):
+    changed = [] if repo.bare else repo.changed_in_worktree(repo.head_sha(), specs)
+    if any(path.endswith(".json") for path in changed):  # a build output is no spec
         return working_tree(repo), "working tree"
     return revision(HEAD, repo), HEAD
 
