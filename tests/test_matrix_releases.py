@@ -6,12 +6,14 @@ are no specs (API-doc templates) are passed over without a word."""
 
 from __future__ import annotations
 
+import json
+import subprocess
 from pathlib import Path
 
 import pytest
 
 from tests.changelog_specs import spec
-from tests.diff_runner import commit_tree, git, init_repo, run_cli, run_process
+from tests.diff_runner import GIT_ENV, commit_tree, git, init_repo, run_cli, run_process
 from tests.matrix_repos import request
 
 #: A file every revision of the repositories below holds: the build, not a spec.
@@ -179,3 +181,33 @@ def test_files_that_are_no_specs_leave_head_the_head_commit(tmp_path: Path) -> N
     )
     changed = run_cli(["matrix"], repo).stdout.splitlines()[0]
     assert changed == header.replace("HEAD)", "working tree)")
+
+
+def test_a_release_git_cannot_read_is_left_out_in_one_line_each(
+    vendored: Path, tmp_path: Path
+) -> None:
+    """A tag on a commit whose tree the repository lacks (a damaged or partial clone), a
+    tag on a tree and a tag on no object: each is said once, and the matrix goes on with
+    the others (it stopped at the first with git's own error)."""
+    repo = tmp_path / "repo"
+    git(tmp_path, "clone", "-q", str(vendored), str(repo))
+    body = "tree " + "1" * 40 + "\nauthor a <a@a> 1 +0000\ncommitter a <a@a> 1 +0000\n\nx\n"
+    broken = subprocess.run(
+        ["git", "hash-object", "-t", "commit", "--literally", "-w", "--stdin"],
+        cwd=repo, input=body, capture_output=True, text=True, check=True, env=GIT_ENV,
+    ).stdout.strip()  # fmt: skip
+    git(repo, "tag", "v0.9.0", broken)
+    git(repo, "tag", "v1.0.5", "HEAD^{tree}")
+    (repo / ".git" / "refs" / "tags" / "v1.0.7").write_text("2" * 40 + "\n")
+    done = run_process(["matrix", "--no-head", "--format", "json"], repo)
+    assert done.code == 0, done.stderr
+    assert [r["name"] for r in json.loads(done.stdout)["releases"]] == [
+        "v1.0.0",
+        "v1.0.1",
+        "v1.1.0",
+    ]
+    assert done.stderr == (
+        "kcompat: note: release v1.0.5 left out: it points at no commit the repository has\n"
+        "kcompat: note: release v1.0.7 left out: it points at no commit the repository has\n"
+        "kcompat: note: release v0.9.0 left out: its tree is not in the repository\n"
+    )

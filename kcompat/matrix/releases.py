@@ -28,17 +28,12 @@ class SpecReleases:
 
     source: GitReleases | None  # None: no tag holds a spec
     tagged: tuple[str, ...]  # every tag matching ``release-tags``, oldest first
+    specless: tuple[str, ...]  # those whose tree git read and found no spec in
     problems: tuple[str, ...]  # releases git could not read (one line each)
 
     @property
     def releases(self) -> list[Tag]:
         return list(self.source.releases) if self.source is not None else []
-
-    @property
-    def specless(self) -> list[str]:
-        """Tags matching ``release-tags`` whose tree holds no spec: no releases."""
-        kept = {t.name for t in self.releases}
-        return [name for name in self.tagged if name not in kept]
 
 
 def spec_releases(
@@ -48,9 +43,14 @@ def spec_releases(
     tags matching ``pattern`` (none: the caller says how to tag releases)."""
     tagged = release_tags(repo, pattern)
     found = repository_releases(repo, pattern, branch_pattern, pathspecs) if tagged else None
+    kept = {t.name for t in found.releases} if found is not None else set()
+    unread = {
+        t.name for t in tagged if not t.sha or (found is not None and found.listing.unreadable(t))
+    }
     return SpecReleases(
         found,
         tuple(t.name for t in tagged),
+        tuple(t.name for t in tagged if t.name not in kept | unread),
         tuple(found.problems) if found is not None else (),
     )
 
