@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import resource
 import statistics
 import subprocess
 import sys
@@ -37,12 +36,12 @@ from pathlib import Path
 from typing import Any
 
 from calibration import describe
+from child import ENTRY, children_cpu
 from installed import as_installed
 from synthetic_releases import build
 
 ROOT = Path(__file__).resolve().parent.parent
 BUNDLE = ROOT.parent / "shared" / "corpus" / "kafka-spec-history.bundle"
-ENTRY = "import sys; from kcompat.cli import run; sys.exit(run())"
 #: apache/kafka's tags before its JSON specs that the default release-tags pattern takes
 #: (0.8.2.0 and its like have four numbers: no release by that pattern).
 EARLY_KAFKA: tuple[str, ...] = (
@@ -58,11 +57,6 @@ EARLY_KAFKA: tuple[str, ...] = (
 )
 EARLY_KAFKA += ("2.1.0", "2.1.1")
 FACTS_GOAL, CI_GOAL = 5.0, 2.0
-
-
-def _children_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
 
 
 def git(repo: Path, *args: str) -> str:
@@ -141,13 +135,13 @@ def runs_of(
     for index in range(runs + 1):
         if cold:
             subprocess.run(["rm", "-rf", str(cache)], check=True)
-        spent = _children_cpu()
+        spent = children_cpu()
         done = subprocess.run(
             command, cwd=repo, env={**env, "KCOMPAT_CODE_CACHE": str(cache)}, capture_output=True,
             text=True, check=True,
         )  # fmt: skip
         if index:
-            cpus.append(_children_cpu() - spent)
+            cpus.append(children_cpu() - spent)
         lines = [line for line in done.stdout.splitlines() if line.startswith("Released:")]
         last = lines[-1] if lines else last
     return statistics.median(cpus), last
