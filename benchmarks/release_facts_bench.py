@@ -38,10 +38,10 @@ from typing import Any
 from calibration import describe
 from child import ENTRY, children_cpu
 from installed import as_installed
+from kafka_bundle import BUNDLE, clone_kafka
 from synthetic_releases import build
 
 ROOT = Path(__file__).resolve().parent.parent
-BUNDLE = ROOT.parent / "shared" / "corpus" / "kafka-spec-history.bundle"
 #: apache/kafka's tags before its JSON specs that the default release-tags pattern takes
 #: (0.8.2.0 and its like have four numbers: no release by that pattern).
 EARLY_KAFKA: tuple[str, ...] = (
@@ -94,8 +94,7 @@ def synthetic(where: Path, tags: int) -> tuple[Path, list[str], list[str]]:
 
 def kafka(where: Path) -> tuple[Path, list[str], list[str]]:
     repo = where / "kafka"
-    subprocess.run(["git", "clone", "-q", str(BUNDLE), str(repo)], check=True)
-    git(repo, "fetch", "-q", "origin", "+refs/heads/*:refs/remotes/origin/*")
+    clone_kafka(repo)
     # apache/kafka's tags before the JSON specs: on a commit of their own, without specs
     early = git(
         repo, "commit-tree", _tree_without_specs(repo), "-m", "Kafka before its JSON specs"
