@@ -15,22 +15,19 @@ quoted with the calibration measured in the same run.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
-import subprocess
 import sys
-import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from calibration import calibration
-from child import kcompat_env, rounds_of, run_kcompat
+from child import cold_options, kcompat_env, rounds_of, run_kcompat
+from kafka_bundle import kafka_checkout
 
 ROOT = Path(__file__).resolve().parent.parent
-BUNDLE = ROOT.parent / "shared" / "corpus" / "kafka-spec-history.bundle"
 PAIRS = (("2.2.0", "trunk"), ("3.7.0", "3.8.0"))
 
 
@@ -57,21 +54,8 @@ def measure(checkout: Path, env: dict[str, str], rounds: int) -> list[Figures]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rounds", type=int, default=15, help="rounds per pair (default 15)")
-    parser.add_argument("--json", type=Path, help="also write the figures here")
-    parser.add_argument(
-        "--as-set",
-        action="store_true",
-        help="keep PYTHONDONTWRITEBYTECODE as the environment sets it",
-    )
-    options = parser.parse_args()
-    if not BUNDLE.is_file():
-        raise SystemExit(f"no corpus at {BUNDLE}")
-    with tempfile.TemporaryDirectory(prefix="kcompat-changelog-bench-") as temp_name:
-        temp = Path(temp_name)
-        checkout = temp / "kafka"
-        subprocess.run(["git", "clone", "-q", str(BUNDLE), str(checkout)], check=True)
+    options = cold_options(__doc__.split("\n\n")[0], 15, "rounds per pair")
+    with kafka_checkout("kcompat-changelog-bench-") as (temp, checkout):
         before = calibration()
         figures = measure(checkout, kcompat_env(temp, options.as_set), options.rounds)
         after = calibration()

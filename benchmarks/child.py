@@ -9,6 +9,7 @@ round, so a warming page cache favours none of them.
 
 from __future__ import annotations
 
+import argparse
 import os
 import resource
 import statistics
@@ -80,3 +81,17 @@ def rounds_of(
         name: (statistics.median(cpus[name]), min(cpus[name]), statistics.median(walls[name]))
         for name in commands
     }
+
+
+def cold_options(description: str, rounds: int, unit: str = "rounds") -> argparse.Namespace:
+    """The options of a benchmark of cold processes: ``--rounds``, ``--json`` (where to
+    write the figures too) and ``--as-set`` (bytecode as the environment sets it)."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--rounds", type=int, default=rounds, help=f"{unit} (default {rounds})")
+    parser.add_argument("--json", type=Path, help="also write the figures here")
+    parser.add_argument(
+        "--as-set",
+        action="store_true",
+        help="keep PYTHONDONTWRITEBYTECODE as the environment sets it",
+    )
+    return parser.parse_args()

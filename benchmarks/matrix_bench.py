@@ -15,22 +15,19 @@ children, median and minimum over the rounds, quoted with the calibration.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
-import subprocess
 import sys
-import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from calibration import calibration
-from child import kcompat_env, rounds_of, run_kcompat
+from child import cold_options, kcompat_env, rounds_of, run_kcompat
+from kafka_bundle import kafka_checkout
 
 ROOT = Path(__file__).resolve().parent.parent
-BUNDLE = ROOT.parent / "shared" / "corpus" / "kafka-spec-history.bundle"
 GOAL = 3.0  # seconds of CPU, whole matrix
 
 COMMANDS: dict[str, list[str]] = {
@@ -60,21 +57,8 @@ def measure(checkout: Path, env: dict[str, str], rounds: int) -> list[Figures]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rounds", type=int, default=7, help="rounds (default 7)")
-    parser.add_argument("--json", type=Path, help="also write the figures here")
-    parser.add_argument(
-        "--as-set",
-        action="store_true",
-        help="keep PYTHONDONTWRITEBYTECODE as the environment sets it",
-    )
-    options = parser.parse_args()
-    if not BUNDLE.is_file():
-        raise SystemExit(f"no corpus at {BUNDLE}")
-    with tempfile.TemporaryDirectory(prefix="kcompat-matrix-bench-") as temp_name:
-        temp = Path(temp_name)
-        checkout = temp / "kafka"
-        subprocess.run(["git", "clone", "-q", str(BUNDLE), str(checkout)], check=True)
+    options = cold_options(__doc__.split("\n\n")[0], 7)
+    with kafka_checkout("kcompat-matrix-bench-") as (temp, checkout):
         before = calibration()
         figures = measure(checkout, kcompat_env(temp, options.as_set), options.rounds)
         after = calibration()
