@@ -42,20 +42,10 @@ from kafka_bundle import BUNDLE, clone_kafka
 from synthetic_releases import build
 
 ROOT = Path(__file__).resolve().parent.parent
-#: apache/kafka's tags before its JSON specs that the default release-tags pattern takes
-#: (0.8.2.0 and its like have four numbers: no release by that pattern).
-EARLY_KAFKA: tuple[str, ...] = (
-    "0.8.0",
-    "0.8.1",
-    "1.0.0",
-    "1.0.1",
-    "1.0.2",
-    "1.1.0",
-    "1.1.1",
-    "2.0.0",
-    "2.0.1",
-)
-EARLY_KAFKA += ("2.1.0", "2.1.1")
+sys.path.insert(0, str(ROOT))
+
+from tests.full_clone import tag_before_specs  # noqa: E402
+
 FACTS_GOAL, CI_GOAL = 5.0, 2.0
 
 
@@ -95,32 +85,11 @@ def synthetic(where: Path, tags: int) -> tuple[Path, list[str], list[str]]:
 def kafka(where: Path) -> tuple[Path, list[str], list[str]]:
     repo = where / "kafka"
     clone_kafka(repo)
-    # apache/kafka's tags before the JSON specs: on a commit of their own, without specs
-    early = git(
-        repo, "commit-tree", _tree_without_specs(repo), "-m", "Kafka before its JSON specs"
-    ).strip()
-    for tag in EARLY_KAFKA:
-        git(repo, "tag", tag, early)
+    tag_before_specs(repo)  # apache/kafka's tags before the JSON specs
     spec = "clients/src/main/resources/common/message/FetchRequest.json"
     old = '"name": "MaxWaitMs", "type": "int32"'
     pull_request(repo, "trunk", spec, old, old.replace("int32", "int64"))
     return repo, ["3.7.0", "3.8.0"], ["trunk", "pr"]
-
-
-def _tree_without_specs(repo: Path) -> str:
-    blob = (
-        subprocess.run(
-            ["git", "hash-object", "-w", "--stdin"], cwd=repo, input=b"Kafka\n", capture_output=True
-        )
-        .stdout.decode()
-        .strip()
-    )
-    listing = f"100644 blob {blob}\tREADME.md\n"
-    return (
-        subprocess.run(["git", "mktree"], cwd=repo, input=listing.encode(), capture_output=True)
-        .stdout.decode()
-        .strip()
-    )
 
 
 def runs_of(
