@@ -68,19 +68,11 @@ def _main(argv: Sequence[str] | None, owns_process: bool) -> int:
         if type(err).__name__ == "NoArgsIsHelpError":  # ``kcompat`` alone: the help
             print(err.format_message(), file=sys.stderr)  # type: ignore[attr-defined]
             return 2
-        if (too_long := name_too_long(err)) is not None:  # a path, wherever it was met
-            print(f"kcompat: error: {shown(too_long)}", file=sys.stderr)
-            return 2
         if _is_usage_error(err):  # click's bad option / missing argument: one line
             command = args[0] if args and args[0] in COMMAND_MODULES else ""
             return _usage_error(err, command)
         if type(err).__name__ == "Abort" or interrupt.requested():
             return interrupt.EXIT_STATUS
-        if os.environ.get("KCOMPAT_DEBUG"):  # the traceback, and still the status of a bug
-            import traceback
-
-            traceback.print_exc()
-            return 3
         return _internal_error(err)
     return result if isinstance(result, int) else 0
 
@@ -97,7 +89,18 @@ def _usage_error(err: Exception, command: str) -> int:
 
 
 def _internal_error(err: Exception) -> int:
-    """A bug: one line, and how to see the traceback."""
+    """A bug: one line, and how to see the traceback (``KCOMPAT_DEBUG``: the traceback,
+    and still the status of a bug); but a path the file system cannot hold, wherever a
+    command met it, is bad input."""
+    too_long = name_too_long(err)
+    if too_long is not None:
+        print(f"kcompat: error: {shown(too_long)}", file=sys.stderr)
+        return 2
+    if os.environ.get("KCOMPAT_DEBUG"):
+        import traceback
+
+        traceback.print_exc()
+        return 3
     print(
         f"kcompat: internal error: {type(err).__name__}: {shown(one_line(err))} "
         "(set KCOMPAT_DEBUG=1 for the traceback, and please report it)",
