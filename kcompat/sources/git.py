@@ -15,7 +15,6 @@ limit. Answers prefetched for many comparisons (:class:`GitTables`) are asked fi
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -40,11 +39,9 @@ from kcompat.sources.gitcmd import (
 )
 from kcompat.sources.githints import (
     SHALLOW_HINT,
+    RemoteFacts,
     access_problem,
-    fetch_hint,
-    missing_branch,
-    missing_remote_branch,
-    near_misses,
+    missing_revision,
 )
 from kcompat.sources.gitrefs import Refs
 from kcompat.sources.gittables import (
@@ -183,57 +180,15 @@ class GitRepo(Refs):
         return sha
 
     def missing(self, rev: str, *, maybe_folder: bool = False, folder: bool = False) -> str:
-        """What to do about a revision that is not here: the refs it comes close to, a
-        remote's branch that is not there (and its default branch), or the fetch (only
-        in case it is a revision, when ``rev`` may as well be a mistyped folder;
-        ``folder``: a folder spelled close to it was found, the likelier meaning)."""
-        remote, _, branch = rev.partition("/")
-        if branch and remote in self._remote_names and self._fetches_every_branch(remote):
-            prefix = f"refs/remotes/{remote}/"
-            tracked = [
-                ref.removeprefix(prefix)
-                for ref in self._ref_names()
-                if ref.startswith(prefix) and ref != f"{prefix}HEAD"
-            ]
-            if tracked:  # fetched at least once: it knows every branch the remote had
-                return missing_remote_branch(remote, branch, tracked, self._default_branch(remote))
-        near, sure = near_misses(rev, self._ref_names())
-        if near and sure:
-            return f"did you mean {near}?"
-        untracked = self._branch_no_remote_had(rev)
-        if untracked is not None:
-            remote, default = untracked
-            local = self._local_branch(default)
-            return missing_branch(remote, rev, near, default, local, brief=folder)
-        hint = fetch_hint(rev, self._remote_names, self.shallow, maybe=maybe_folder)
-        if near:
-            return (
-                f"did you mean {near}? ({hint})"
-                if maybe_folder
-                else (f"did you mean {near}? (if not, {hint})")
-            )
-        return hint
-
-    def _branch_no_remote_had(self, rev: str) -> tuple[str, str | None] | None:
-        """For a bare name (``main``) that no remote had as a branch at its last fetch,
-        every remote fetching all its branches: the first remote and its default branch;
-        else None (a tag's number, a single-branch clone, a remote never fetched)."""
-        if "/" in rev or re.fullmatch(r"v?\d+(\.\d+)*", rev) or not self._remote_names:
-            return None
-        refs = self._ref_names()
-        for remote in self._remote_names:
-            prefix = f"refs/remotes/{remote}/"
-            tracked = [ref for ref in refs if ref.startswith(prefix) and ref != f"{prefix}HEAD"]
-            if not self._fetches_every_branch(remote) or not tracked:
-                return None
-            if f"{prefix}{rev}" in tracked:
-                return None
-        remote = self.remotes()[0]
-        return remote, self._default_branch(remote)
-
-    def _local_branch(self, name: str | None) -> bool:
-        """Whether ``name`` is a branch of this clone (``trunk``, as cloned)."""
-        return name is not None and f"refs/heads/{name}" in self._ref_names()
+        """What to do about a revision that is not here (see :func:`missing_revision`)."""
+        facts = RemoteFacts(
+            self._remote_names,
+            self._ref_names(),
+            self._fetches_every_branch,
+            self._default_branch,
+            lambda: self.shallow,
+        )
+        return missing_revision(rev, facts, maybe_folder=maybe_folder, folder=folder)
 
     def _fetches_every_branch(self, remote: str) -> bool:
         """Whether ``git fetch REMOTE`` brings all its branches (a full clone), not one

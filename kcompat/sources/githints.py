@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from kcompat.naming import release_order
@@ -92,6 +93,70 @@ def missing_remote_branch(
     if names:
         return f"{told}; did you mean {' or '.join(names)}? {fetch}"
     return f"{told} {fetch}"
+
+
+@dataclass(frozen=True)
+class RemoteFacts:
+    """What a clone knows of its remotes, asked as needed (git runs behind the calls)."""
+
+    remotes: Sequence[str]  # as configured
+    refs: Sequence[str]  # every branch, remote branch and tag (full names)
+    fetches_all: Callable[[str], bool]  # a remote's fetch brings all its branches
+    default_branch: Callable[[str], str | None]  # what REMOTE/HEAD points at
+    shallow: Callable[[], bool]
+
+
+def missing_revision(
+    rev: str, facts: RemoteFacts, *, maybe_folder: bool = False, folder: bool = False
+) -> str:
+    """What to do about a revision that is not here: the refs it comes close to, a
+    remote's branch that is not there (and its default branch), or the fetch (only in
+    case it is a revision, when ``rev`` may as well be a mistyped folder; ``folder``: a
+    folder spelled close to it was found, the likelier meaning)."""
+    remote, _, branch = rev.partition("/")
+    if branch and remote in facts.remotes and facts.fetches_all(remote):
+        prefix = f"refs/remotes/{remote}/"
+        tracked = [
+            ref.removeprefix(prefix)
+            for ref in facts.refs
+            if ref.startswith(prefix) and ref != f"{prefix}HEAD"
+        ]
+        if tracked:  # fetched at least once: it knows every branch the remote had
+            return missing_remote_branch(remote, branch, tracked, facts.default_branch(remote))
+    near, sure = near_misses(rev, facts.refs)
+    if near and sure:
+        return f"did you mean {near}?"
+    ordered = sorted(facts.remotes, key=lambda name: (name != "origin", name))
+    remote_had = no_remote_had(rev, ordered, facts.refs, facts.fetches_all)
+    if remote_had is not None:
+        default = facts.default_branch(remote_had)
+        local = f"refs/heads/{default}" in facts.refs
+        return missing_branch(remote_had, rev, near, default, local, brief=folder)
+    hint = fetch_hint(rev, facts.remotes, facts.shallow(), maybe=maybe_folder)
+    if near:
+        return (
+            f"did you mean {near}? ({hint})"
+            if maybe_folder
+            else (f"did you mean {near}? (if not, {hint})")
+        )
+    return hint
+
+
+def no_remote_had(
+    name: str, remotes: Sequence[str], refs: Sequence[str], fetches_all: Callable[[str], bool]
+) -> str | None:
+    """The remote (the first of ``remotes``) to speak of when a bare ``name`` (``main``)
+    was a branch of none of them at their last fetch, each fetching all its branches and
+    fetched (``refs``: the clone's refs); None otherwise (a tag's number, a single-branch
+    clone, a remote never fetched, no remote)."""
+    if "/" in name or re.fullmatch(r"v?\d+(\.\d+)*", name) or not remotes:
+        return None
+    for remote in remotes:
+        prefix = f"refs/remotes/{remote}/"
+        tracked = [ref for ref in refs if ref.startswith(prefix) and ref != f"{prefix}HEAD"]
+        if not tracked or f"{prefix}{name}" in tracked or not fetches_all(remote):
+            return None
+    return remotes[0]
 
 
 def missing_branch(
