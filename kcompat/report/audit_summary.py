@@ -234,27 +234,22 @@ def _fields(record: Any) -> dict[str, Any]:
     return {name: getattr(record, name) for name in record.__dataclass_fields__}
 
 
+def _error_of(entry: Mapping[str, Any]) -> tuple[str, str, str]:
+    """The (rule, message, field) an audit's error is about, as ``introduced`` and
+    ``breaks`` entries both name it."""
+    return str(entry.get("rule")), str(entry.get("message")), str(entry.get("field_path") or "")
+
+
 def _introduced(entry: Mapping[str, Any]) -> Introduced:
     subject = entry.get("subject")
-    return Introduced(
-        str(entry.get("rule")),
-        str(entry.get("message")),
-        str(entry.get("field_path") or ""),
-        str(entry.get("introduced_in")),
-        str(entry.get("against")),
-        None if subject is None else str(subject),
-    )
+    where = str(entry.get("introduced_in")), str(entry.get("against"))
+    return Introduced(*_error_of(entry), *where, None if subject is None else str(subject))
 
 
 def _break(entry: Mapping[str, Any]) -> Break:
     pairs = entry.get("pairs")
-    return Break(
-        str(entry.get("rule")),
-        str(entry.get("message")),
-        str(entry.get("field_path") or ""),
-        str(entry.get("first_release")),
-        tuple(str(p) for p in pairs) if isinstance(pairs, list) else (),
-    )
+    affected = tuple(str(p) for p in pairs) if isinstance(pairs, list) else ()
+    return Break(*_error_of(entry), str(entry.get("first_release")), affected)
 
 
 def _changelogs(entries: object) -> tuple[ChangelogEntry, ...] | None:
