@@ -10,7 +10,7 @@ older audits included (keys added later may be missing), keeping what it can.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 
@@ -171,6 +171,12 @@ class CorpusSource:
     samples: int | None
     seed: int | None
 
+    @staticmethod
+    def from_json(data: Mapping[str, Any]) -> CorpusSource:
+        """The corpus as a summary names it, or ``corpus build``'s manifest (the same
+        keys: the fields, as :func:`_fields` writes them)."""
+        return CorpusSource(*(data.get(field.name) for field in fields(CorpusSource)))
+
 
 @dataclass(frozen=True)
 class CorpusSummary:
@@ -204,12 +210,7 @@ class CorpusSummary:
         corpus = data.get("corpus")
         source = corpus if isinstance(corpus, dict) else {}
         return CorpusSummary(
-            corpus=CorpusSource(
-                source.get("revision"),
-                source.get("revision_label"),
-                source.get("samples"),
-                source.get("seed"),
-            ),
+            corpus=CorpusSource.from_json(source),
             reader=str(data.get("reader") or "reader"),
             rows=_int(data.get("rows")),
             messages=_int(data.get("messages")),
