@@ -147,7 +147,9 @@ def history_run(
 
 def diff_loop(repo: Path, samples: int) -> tuple[float, int, int]:
     """``kcompat diff PARENT COMMIT`` for every pair the audit compares, in one process."""
+    from kcompat.diff.options import RunOptions
     from kcompat.diff.run import DiffRequest, run_diff
+    from kcompat.modes import ReleasedMode
     from kcompat.pipeline.revisions import consecutive
     from kcompat.sources.git import GitRepo
 
@@ -157,7 +159,12 @@ def diff_loop(repo: Path, samples: int) -> tuple[float, int, int]:
     findings = 0
     for pair in pairs:
         result = run_diff(
-            DiffRequest(base=pair.base, head=pair.head, repo=repo, samples=samples, released="tags")
+            DiffRequest(
+                base=pair.base,
+                head=pair.head,
+                repo=repo,
+                options=RunOptions(samples=samples, released=ReleasedMode.TAGS),
+            )
         )
         findings += len(result.outcome.findings)
     return time.perf_counter() - started, len(pairs), findings

@@ -10,26 +10,95 @@ import functools
 import inspect
 import os
 import sys
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, fields
+from collections.abc import Callable
+from dataclasses import dataclass, fields, is_dataclass
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
+from typer.core import TyperCommand
+from typer.models import CommandFunctionType
 
 from kcompat.completion import rules_or_categories, sides
 from kcompat.errors import UsageError
+from kcompat.modes import Choice, ReleasedMode, must_be
 from kcompat.report.formats import FindingsFormat
 from kcompat.terminal import write_output
+from kcompat.verdict import FailOn, Level, exit_status, severity_of
 
 if TYPE_CHECKING:
     from kcompat.config import ConfigChoice
-    from kcompat.findings import Finding, Severity
+    from kcompat.diff.options import RunOptions
+    from kcompat.diff.run import DiffRequest
     from kcompat.report.document import Overview, Report
     from kcompat.rules.runner import Outcome
 
-app = typer.Typer(
+
+class _Refused(typer.BadParameter):
+    """A wrong value of a choice option, said in kcompat's one phrasing (no prefix)."""
+
+    def format_message(self) -> str:
+        return self.message
+
+
+class ChoiceParser:
+    """Reads an option's value as one of ``choices``, in any case (typer's ``parser``)."""
+
+    __name__ = "choice"  # what click calls the type
+
+    def __init__(self, choices: type[StrEnum], name: str) -> None:
+        self.choices, self.name = choices, name
+
+    def __call__(self, text: Any) -> StrEnum:
+        if isinstance(text, self.choices):
+            return text
+        found = next((c for c in self.choices if c.value == str(text).lower()), None)
+        if found is None:
+            raise _Refused(must_be(self.name, (c.value for c in self.choices), str(text)))
+        return found
+
+    def complete(self, incomplete: str) -> list[str]:
+        """What tab completion offers."""
+        return [c.value for c in self.choices if c.value.startswith(incomplete.lower())]
+
+
+def choice_option(choices: type[StrEnum], *names: str, metavar: str, help: str, **more: Any) -> Any:
+    """The one way to declare an option whose value is one of ``choices`` (a string enum:
+    a mode, a format, a severity): read once, here, in any case; a wrong value is one line
+    (``--released must be auto, base or tags, not 'x'``), and tab completion offers the
+    choices."""
+    parser = ChoiceParser(choices, next((n for n in names if n.startswith("--")), names[0]))
+    return typer.Option(
+        *names,
+        metavar=metavar,
+        help=help,
+        parser=parser,
+        autocompletion=parser.complete,
+        **more,
+    )
+
+
+class HelpStyle(TyperCommand):
+    """kcompat's ``--help`` style, the same for every command: a required argument is
+    ``NAME`` in the usage line (brackets mark what may be left out), never ``{NAME}``."""
+
+    def collect_usage_pieces(self, ctx: Any) -> list[str]:
+        pieces: list[str] = super().collect_usage_pieces(ctx)
+        return [p[1:-1] if p.startswith("{") and p.endswith("}") else p for p in pieces]
+
+
+class Commands(typer.Typer):
+    """A group of kcompat's commands (the app, ``corpus``): each in the one help style."""
+
+    def command(
+        self, *args: Any, **kwargs: Any
+    ) -> Callable[[CommandFunctionType], CommandFunctionType]:
+        kwargs.setdefault("cls", HelpStyle)
+        return super().command(*args, **kwargs)
+
+
+app = Commands(
     name="kcompat",
     help="Keep Kafka-style message protocols compatible, and show the bytes.",
     no_args_is_help=True,
@@ -40,7 +109,7 @@ app = typer.Typer(
 )
 
 
-class Shell(StrEnum):
+class Shell(Choice):
     bash = "bash"
     zsh = "zsh"
     fish = "fish"
@@ -100,12 +169,13 @@ def _install_completion(value: Shell | None) -> None:
 def _shell_option(name: str, callback: Callable[[Shell | None], None], help: str) -> Any:
     """An option that names a shell (bash, zsh or fish; none: the running one) and acts at
     once, before any command: the two completion options."""
-    return typer.Option(
+    return choice_option(
+        Shell,
         name,
-        metavar="[bash|zsh|fish]",
+        metavar="[SHELL]",
+        help=help,
         is_eager=True,
         callback=callback,
-        help=help,
         show_default=False,
     )
 
@@ -123,7 +193,8 @@ def _kcompat(
         _shell_option(
             "--install-completion",
             _install_completion,
-            "Install tab completion for this shell (default: the one running kcompat).",
+            "Install tab completion for SHELL: bash, zsh or fish (default: the one running "
+            "kcompat).",
         ),
     ] = None,
     show_completion: Annotated[
@@ -131,7 +202,8 @@ def _kcompat(
         _shell_option(
             "--show-completion",
             _show_completion,
-            "Print the tab completion script for this shell, to install it by hand.",
+            "Print the tab completion script for SHELL (bash, zsh or fish; default: the one "
+            "running kcompat), to install it by hand.",
         ),
     ] = None,
 ) -> None:
@@ -140,42 +212,33 @@ def _kcompat(
     # is registered (see kcompat.commands.register).
 
 
-class Color(StrEnum):
+class Color(Choice):
     auto = "auto"
     always = "always"
     never = "never"
 
 
-class FailOn(StrEnum):
-    error = "error"
-    warning = "warning"
-    info = "info"
-    never = "never"
-
-
 ColorOption = Annotated[
     Color,
-    typer.Option(
+    choice_option(
+        Color,
         "--color",
         metavar="WHEN",
         help="Colour the text output: auto (on a terminal), always or never.",
-        case_sensitive=False,
     ),
 ]
 FormatOption = Annotated[
     FindingsFormat,
-    typer.Option(
-        "--format", "-f", metavar="FORMAT", help=FindingsFormat.help(), case_sensitive=False
-    ),
+    choice_option(FindingsFormat, "--format", "-f", metavar="FORMAT", help=FindingsFormat.help()),
 ]
 FailOnOption = Annotated[
     FailOn | None,
-    typer.Option(
+    choice_option(
+        FailOn,
         "--fail-on",
         metavar="SEVERITY",
         help="Exit 1 on findings at or above this severity: error (the default unless "
         "configured), warning, info, or never.",
-        case_sensitive=False,
     ),
 ]
 RepoOption = Annotated[
@@ -187,7 +250,7 @@ BaseArgument = Annotated[
     str | None,
     typer.Argument(
         metavar="BASE",
-        help="BASE: a git revision, a directory, or REV:path (default: HEAD).",
+        help="A git revision, a directory, or REV:path (default: HEAD).",
         autocompletion=sides,
     ),
 ]
@@ -195,12 +258,26 @@ HeadArgument = Annotated[
     str | None,
     typer.Argument(
         metavar="HEAD",
-        help="HEAD: a revision, a directory or REV:path (default: working tree).",
+        help="A git revision, a directory, or REV:path (default: the working tree).",
         autocompletion=sides,
     ),
 ]
+#: ``--released``, the same in every command that compares (diff, changelog, history)
+ReleasedOption = Annotated[
+    ReleasedMode | None,
+    choice_option(
+        ReleasedMode,
+        "--released",
+        metavar="MODE",
+        help="Which versions are released: tags (shipped by a release tag), base (every "
+        "version in BASE), or auto (tags where the repository has release tags; default).",
+    ),
+]
 StagedOption = Annotated[
-    bool, typer.Option("--staged", help="Compare BASE (default HEAD) with the index.")
+    bool, typer.Option("--staged", help="Compare BASE (default: HEAD) with the index.")
+]
+MergeBaseOption = Annotated[
+    bool, typer.Option("--merge-base", help="Compare from the merge base of BASE and HEAD.")
 ]
 ConfigOption = Annotated[
     Path | None,
@@ -218,20 +295,14 @@ def fail(message: str) -> NoReturn:
     raise typer.Exit(2)
 
 
-class Level(StrEnum):
-    error = "error"
-    warning = "warning"
-    info = "info"
-
-
 LevelOption = Annotated[
     Level,
-    typer.Option(
+    choice_option(
+        Level,
         "--level",
         metavar="SEVERITY",
         help="Show findings at or above this severity: error, warning or info (the exit "
         "status still counts all).",
-        case_sensitive=False,
     ),
 ]
 
@@ -288,62 +359,69 @@ class FindingsOptions:
         return ConfigChoice(self.config_file, self.unused_ignores, tuple(self.disable or ()))
 
 
-def option_group(command: Callable[..., None]) -> Callable[..., None]:
-    """Give a command a group of shared options as one ``options`` argument: the frozen
-    dataclass its ``options`` parameter names, each field a typer-annotated option.
+@dataclass(frozen=True)
+class Sides:
+    """The two sides of a comparison as a command names them (diff, changelog; the Action
+    and ``explain --since`` name theirs the same way)."""
 
-    Typer reads a command's signature: this one is the command's own parameters, then the
-    group's, so each is declared (and documented in ``--help``) once.
+    base: BaseArgument = None
+    head: HeadArgument = None
+    staged: StagedOption = False
+    merge_base: MergeBaseOption = False
+    repo_dir: RepoOption = None
+
+    def request(self, options: RunOptions) -> DiffRequest:
+        """The comparison of these sides, run as ``options`` say: every command's diff
+        request is made here."""
+        from kcompat.diff.run import DiffRequest
+
+        return DiffRequest(
+            self.base, self.head, self.staged, self.merge_base, self.repo_dir, options
+        )
+
+
+def option_group(command: Callable[..., None]) -> Callable[..., None]:
+    """Give a command groups of shared options, each as one argument: every parameter
+    annotated with a frozen dataclass (each field a typer-annotated option or argument)
+    stands, in its place, for the group's fields on the command line and in ``--help``,
+    and the command receives the group as one value.
+
+    Typer reads a command's signature: this one is the command's own parameters with each
+    group's fields in the group's place, so each is declared (and documented) once.
     """
     parameters = inspect.signature(command, eval_str=True).parameters
-    group = parameters["options"].annotation
-    own = [parameter for parameter in parameters.values() if parameter.name != "options"]
-    annotations = inspect.get_annotations(group, eval_str=True)
-    names = [field.name for field in fields(group)]
-    shared = [
-        inspect.Parameter(
-            field.name,
-            inspect.Parameter.POSITIONAL_OR_KEYWORD,
-            default=field.default,
-            annotation=annotations[field.name],
-        )
-        for field in fields(group)
-    ]
+    groups: dict[str, type[Any]] = {
+        name: parameter.annotation
+        for name, parameter in parameters.items()
+        if isinstance(parameter.annotation, type) and is_dataclass(parameter.annotation)
+    }
+    shown: list[inspect.Parameter] = []
+    members: dict[str, list[str]] = {}
+    for name, parameter in parameters.items():
+        group = groups.get(name)
+        if group is None:
+            shown.append(parameter.replace(kind=inspect.Parameter.KEYWORD_ONLY))
+            continue
+        annotations = inspect.get_annotations(group, eval_str=True)
+        members[name] = [field.name for field in fields(group)]
+        shown += [
+            inspect.Parameter(
+                field.name,
+                inspect.Parameter.KEYWORD_ONLY,
+                default=field.default,
+                annotation=annotations[field.name],
+            )
+            for field in fields(group)
+        ]
 
     @functools.wraps(command)
     def run(**values: Any) -> None:
-        options = group(**{name: values.pop(name) for name in names})
-        command(**values, options=options)
+        for name, group in groups.items():
+            values[name] = group(**{field: values.pop(field) for field in members[name]})
+        command(**values)
 
-    run.__signature__ = inspect.Signature([*own, *shared])  # type: ignore[attr-defined]
+    run.__signature__ = inspect.Signature(shown)  # type: ignore[attr-defined]
     return run
-
-
-def exit_status(
-    findings: Iterable[Finding | Severity],
-    fail_on: FailOn | None = None,
-    configured: int = 3,
-    *,
-    internal: int = 0,
-) -> int:
-    """Every command's verdict: 3 when the run reported internal errors (the Spark
-    commands' ``internal-error`` findings), else 1 when a finding (or a bare severity) is
-    at or above ``--fail-on`` (default: the configured severity, else error); findings
-    the configuration accepts ([[ignore]]) never fail."""
-    from kcompat.findings import Severity
-
-    if internal:
-        return 3
-    if fail_on is FailOn.never:
-        return 0
-    threshold = Severity[fail_on.name.upper()] if fail_on is not None else Severity(configured)
-    for found in findings:
-        if isinstance(found, Severity):
-            if found >= threshold:
-                return 1
-        elif found.severity >= threshold and not found.accepted:
-            return 1
-    return 0
 
 
 def emit(report: Report, *, fmt: FindingsFormat, color: Color) -> None:
@@ -357,7 +435,7 @@ def report_findings(
     options: FindingsOptions,
     outcome: Outcome,
     files: int,
-    configured_fail_on: int,
+    configured_fail_on: FailOn,
     *,
     base: str | None = None,
     head: str | None = None,
@@ -385,13 +463,7 @@ def report_findings(
     raise typer.Exit(exit_status(outcome.findings, options.fail_on, configured_fail_on))
 
 
-def severity_of(level: Level) -> Severity:
-    from kcompat.findings import Severity
-
-    return Severity[level.name.upper()]
-
-
-class MessageKind(StrEnum):
+class MessageKind(Choice):
     request = "request"
     response = "response"
     header = "header"
@@ -404,13 +476,13 @@ class MessageKind(StrEnum):
 #: ``--type``: how ``explain``, ``encode`` and ``decode`` pick among a bare name's messages
 MessageKindOption = Annotated[
     MessageKind | None,
-    typer.Option(
+    choice_option(
+        MessageKind,
         "--type",
         "-t",
         metavar="KIND",
         help="Which kind a bare name or an API key means: request, response, header, "
         "metadata, data, coordinator-key or coordinator-value (default: request and "
         "response).",
-        case_sensitive=False,
     ),
 ]

@@ -83,8 +83,11 @@ def _main(argv: Sequence[str] | None, owns_process: bool) -> int:
 
 
 def _usage_error(err: Exception, command: str) -> int:
-    """click's bad option or missing argument: one line naming the help to read."""
-    where = f"kcompat {command} --help" if command else "kcompat --help"
+    """click's bad option or missing argument: one line naming the help to read (of the
+    command, or subcommand, that refused it)."""
+    context = getattr(err, "ctx", None)
+    path = getattr(context, "command_path", "") or (f"kcompat {command}" if command else "")
+    where = f"{path or 'kcompat'} --help"
     text = err.format_message()  # type: ignore[attr-defined]
     print(f"kcompat: error: {text} (see: {where})", file=sys.stderr)
     return int(getattr(err, "exit_code", 2))

@@ -4,7 +4,7 @@ Looked up from the working directory upwards to the repository root. Keys::
 
     paths = ["clients/src/main/resources/common/message"]   # where specs live
     disable = ["file-name-mismatch", "category:docs"]         # rules (or categories) off
-    fail-on = "error"                                         # error | warning | info
+    fail-on = "error"                                         # error | warning | info | never
     released = "auto"                                         # auto | base | tags
     release-tags = '^v?\\d+\\.\\d+(\\.\\d+)?$'              # which tags are releases
     release-branches = '^\\d+\\.\\d+$'                        # branches about to ship (off)
@@ -29,7 +29,7 @@ from kcompat.config_preview import Preview as Preview
 from kcompat.config_preview import glob_matches as glob_matches
 from kcompat.config_preview import parse_previews
 from kcompat.findings import Severity
-from kcompat.modes import ReleasedMode
+from kcompat.modes import FailOn, Level, ReleasedMode, must_be
 from kcompat.patterns import RELEASE_TAGS, PatternError, compiled, quoted
 from kcompat.tomllines import key_lines, line_of
 
@@ -88,8 +88,8 @@ class Config:
     paths: tuple[str, ...] = ()
     disabled: frozenset[str] = frozenset()
     severities: Mapping[str, Severity] = field(default_factory=lambda: MappingProxyType({}))
-    fail_on: Severity = Severity.ERROR
-    released: ReleasedMode | None = None  # None: auto (tags where the repository has any)
+    fail_on: FailOn = FailOn.error
+    released: ReleasedMode = ReleasedMode.AUTO  # auto: tags where the repository has any
     release_tags: str = DEFAULT_RELEASE_TAGS
     release_branches: str = ""  # branches whose tips count as about to ship (off by default)
     source: str = ""  # the file it came from, "" for defaults
@@ -333,20 +333,19 @@ def parse_config(
         if value == "off":
             disable.append(rule_id)
             continue
-        try:
-            severities[rule_id] = Severity.parse(value)
-        except ValueError as err:
-            raise ConfigError(f"{source}: [severity] {rule_id}: {err}") from None
-    try:
-        fail_on = Severity.parse(text("fail-on", "error"))
-    except ValueError as err:
-        raise ConfigError(f"{source}: fail-on: {err}") from None
-    released = text("released", ReleasedMode.AUTO)
-    if released not in set(ReleasedMode):
-        *first, last = (f"'{mode}'" for mode in ReleasedMode)
-        raise ConfigError(
-            f"{source}: released must be {', '.join(first)} or {last}, not {released!r}"
-        )
+        level = Level.lookup(value.strip())
+        if level is None:
+            choices = (*(known.value for known in Level), "off")
+            raise ConfigError(f"{source}: {must_be(f'[severity] {rule_id}', choices, value)}")
+        severities[rule_id] = Severity[level.name.upper()]
+    written_fail_on = text("fail-on", "error")
+    fail_on = FailOn.lookup(written_fail_on.strip())
+    if fail_on is None:
+        raise ConfigError(f"{source}: {FailOn.refusal('fail-on', written_fail_on)}")
+    written = text("released", ReleasedMode.AUTO)
+    released = ReleasedMode.lookup(written)
+    if released is None:
+        raise ConfigError(f"{source}: {ReleasedMode.refusal('released', written)}")
     patterns = {}
     for key, default in (("release-tags", DEFAULT_RELEASE_TAGS), ("release-branches", "")):
         patterns[key] = text(key, default)
@@ -375,7 +374,7 @@ def parse_config(
         ),
         severities=MappingProxyType(severities),
         fail_on=fail_on,
-        released=None if released == ReleasedMode.AUTO else ReleasedMode(released),
+        released=released,
         release_tags=patterns["release-tags"],
         source=source,
         root=root,

@@ -1,5 +1,6 @@
-"""The one exception that ends a run (bad usage or unreadable input, exit status 2), and
-how any error is told in one line."""
+"""The exception a command raises for bad usage or unreadable input (exit status 2, as a
+configuration's :class:`~kcompat.config.ConfigError` is), and how any error is told in
+one line."""
 
 from __future__ import annotations
 

@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from enum import StrEnum
 from typing import Any, Self
 
+from kcompat.modes import Choice, phrase
 
-class FormatRegistry(StrEnum):
+
+class FormatRegistry(Choice):
     """The formats of one kind of document, in the order ``--help`` lists them."""
 
     target: str  # the renderer, "module:function"
@@ -38,15 +39,6 @@ class FormatRegistry(StrEnum):
         return found
 
     @classmethod
-    def choices(cls) -> str:
-        """The names as a phrase: ``text, json or markdown``."""
-        return _phrase([member.value for member in cls])
-
-    @classmethod
     def help(cls) -> str:
         """What ``--format`` says of its choices: ``text, markdown (a PR comment) or json.``"""
-        return _phrase([f"{m.value} ({m.note})" if m.note else m.value for m in cls]) + "."
-
-
-def _phrase(words: list[str]) -> str:
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+        return phrase(f"{m.value} ({m.note})" if m.note else m.value for m in cls) + "."

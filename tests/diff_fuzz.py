@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from kcompat.diff.check import check_pair
+from kcompat.diff.check import CheckOptions, check
 from kcompat.diff.prepared import prepare_pair
 from kcompat.modes import ReleasedMode
 from kcompat.report.document import Report
@@ -421,7 +421,7 @@ def check_case(case: Case, workdir: Path, *, samples: int = 4) -> int:
         released_mode=ReleasedMode.BASE,
         history=False,
     )
-    outcome = check_pair(prepared, proof=True, samples=samples)
+    outcome = check(prepared, CheckOptions(proof=True, samples=samples))
     files = {display_path(base_dir / case.base_name), display_path(head_dir / case.head_name)}
     for finding in (*outcome.findings, *outcome.suppressed):
         if finding.location.path not in files:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml  # type: ignore[import-untyped]
@@ -166,7 +167,11 @@ def test_args_released_and_no_proof(tmp_path: Path) -> None:
         ("--format json", "args: --format is not for the Action: the Action writes annotations"),
         ("origin/trunk", "args: BASE is not for the Action: BASE is the base input"),
         ("--released 'base", 'args: No closing quotation in "--released \'base"'),
-        ("--released sometimes", "--released must be one of auto, base, tags, not 'sometimes'"),
+        (
+            "--released sometimes",
+            "args: --released must be auto, base or tags, not 'sometimes' "
+            "(see: kcompat diff --help)",
+        ),
     ],
 )
 def test_args_that_the_diff_command_refuses_are_one_line_and_exit_2(
@@ -261,3 +266,43 @@ def test_the_step_leaves_the_workspace_as_it_was(tmp_path: Path) -> None:
     workspace = pull_request(tmp_path, {SPEC: tally(3)}, {SPEC: tally(3, typed="int64")})
     run(workspace, tmp_path, lint="true")
     assert git(workspace, "status", "--porcelain", "--ignored") == ""
+
+
+def test_the_step_reads_the_pull_request_once_for_the_diff_and_the_changelog(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The diff and "What this change does to the protocol" are of one comparison: the
+    sides are read and prepared once (they were read twice, and the changelog's second
+    reading did not see ``args``' --config)."""
+    from kcompat.ci.args import parse_args
+    from kcompat.ci.environment import Event, Inputs
+    from kcompat.ci.github import check
+
+    workspace = pull_request(tmp_path, {SPEC: tally(3)}, {SPEC: tally(4)})
+    from kcompat.diff.prepared import PreparedPair, prepare_pair
+
+    prepared = []
+
+    def counted(*args: Any, **kwargs: Any) -> PreparedPair:
+        prepared.append(1)
+        return prepare_pair(*args, **kwargs)
+
+    monkeypatch.setattr("kcompat.diff.run.prepare_pair", counted)
+    monkeypatch.chdir(workspace)
+    inputs = Inputs("origin/main", "", False, "", "", False, Event(), None, None, "", "", "")
+    checked = check(parse_args("--no-proof"), inputs)
+    assert len(prepared) == 1
+    assert "1 message changed, 1 break" in checked.changes[1]
+    assert (
+        "non-tagged field Count3 (int32) was added to released versions 0-1" in (checked.changes[1])
+    )
+    assert checked.code == 1  # the diff's own verdict, from the same comparison
+
+
+def test_disable_in_args_turns_the_rule_off_for_the_diff(tmp_path: Path) -> None:
+    """``--disable`` is a diff option like the others: the Action honours it (it was
+    parsed, then dropped)."""
+    workspace = pull_request(tmp_path, {SPEC: tally(3)}, {SPEC: tally(3, typed="int64")})
+    done = run(workspace, tmp_path / "off", args="--disable field-type-changed --no-proof")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "field-type-changed" not in done.stdout

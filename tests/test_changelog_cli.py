@@ -100,7 +100,10 @@ def test_the_diff_to_run_for_the_bytes_names_the_same_sides(tmp_path: Path) -> N
         (["changelog", "no-such-rev", "HEAD"], "no-such-rev"),
         (["changelog", "HEAD", "HEAD", "--staged"], "--staged compares BASE with the index"),
         (["changelog", "HEAD~1", "HEAD", "--format", "yaml"], "--format"),
-        (["changelog", "HEAD~1", "HEAD", "--released", "maybe"], "--released must be one of"),
+        (
+            ["changelog", "HEAD~1", "HEAD", "--released", "maybe"],
+            "--released must be auto, base or tags, not 'maybe'",
+        ),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, args: list[str], says: str) -> None:

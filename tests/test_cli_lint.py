@@ -264,9 +264,15 @@ def test_directory_without_specs_exits_2(project: Path, write: Write) -> None:
 @pytest.mark.parametrize(
     ("args", "expected"),
     [
-        (("--format", "yaml"), "Invalid value for '--format'"),
+        (
+            ("--format", "yaml"),
+            "--format must be text, json, sarif, github, gitlab, junit or markdown, not 'yaml'",
+        ),
         (("--bogus",), "No such option: --bogus"),
-        (("--fail-on", "sometimes"), "Invalid value for '--fail-on'"),
+        (
+            ("--fail-on", "sometimes"),
+            "--fail-on must be error, warning, info or never, not 'sometimes'",
+        ),
     ],
 )
 def test_bad_options_exit_2(
@@ -592,7 +598,16 @@ def test_explicit_config_option(project: Path, write: Write) -> None:
             '[tool.kcompat]\ndisabled = ["tag-duplicate"]\n',
             "unknown key 'disabled'; did you mean 'disable'?",
         ),
-        ("kcompat.toml", 'fail-on = "sometimes"\n', "fail-on: unknown severity 'sometimes'"),
+        (
+            "kcompat.toml",
+            'fail-on = "sometimes"\n',
+            "fail-on must be error, warning, info or never, not 'sometimes'",
+        ),
+        (
+            "kcompat.toml",
+            '[severity]\ntag-duplicate = "fatal"\n',
+            "[severity] tag-duplicate must be error, warning, info or off, not 'fatal'",
+        ),
         ("kcompat.toml", "paths = [\n", "invalid TOML"),
     ],
 )

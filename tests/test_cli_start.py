@@ -50,7 +50,7 @@ def test_an_unknown_shell_is_one_line_and_exit_2(tmp_path: Path) -> None:
     done = run_process(["--show-completion", "tcsh"], tmp_path)
     assert done.code == 2
     assert done.stderr.count("\n") == 1
-    assert "'tcsh' is not one of 'bash', 'zsh', 'fish'" in done.stderr
+    assert "--show-completion must be bash, zsh or fish, not 'tcsh'" in done.stderr
 
 
 @pytest.mark.parametrize(
@@ -148,6 +148,7 @@ def test_top_level_help_lists_the_everyday_commands_first(tmp_path: Path) -> Non
         "corpus",
         "report",
         "lsp",
+        "help",
     }
     # one line each, a whole sentence: never cut with "..." nor broken mid-sentence
     assert len(commands) == len(names)

@@ -206,4 +206,5 @@ def test_format_values_come_in_the_order_help_lists_them(command: str, tmp_path:
         [str(KCOMPAT), command, "--format", "bogus"], capture_output=True, text=True, check=False
     )
     assert refused.returncode == 2
-    assert "is not one of " + ", ".join(f"'{name}'" for name in listed) + "." in refused.stderr
+    choices = ", ".join(listed[:-1]) + " or " + listed[-1]
+    assert f"--format must be {choices}, not 'bogus'" in refused.stderr

@@ -101,3 +101,19 @@ def test_the_pure_core_printing_or_running_git_breaks_them(
     done = _run(tmp_path)
     assert done.returncode == 1, done.stdout + done.stderr
     assert f"{broken} is not allowed to import" in done.stdout
+
+
+def test_no_import_cycle_between_modules() -> None:
+    """No import cycle between kcompat's modules, imports inside functions and under
+    TYPE_CHECKING included (grimp: import-linter's graph). A cycle inside a layer is what
+    the layer contracts cannot see; there were three, all of two files: diff.run and
+    diff.weakened, cache.code and cache.store, report.config_section and report.markdown."""
+    grimp = pytest.importorskip("grimp")
+    graph = grimp.build_graph("kcompat", include_external_packages=False, cache_dir=None)
+    cycles = sorted(
+        (module, *chain)
+        for module in graph.modules
+        for other in graph.find_modules_directly_imported_by(module)
+        if (chain := graph.find_shortest_chain(importer=other, imported=module)) is not None
+    )
+    assert cycles == []

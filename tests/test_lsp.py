@@ -22,32 +22,8 @@ pytest.importorskip("pygls", reason="pygls is not installed (the lsp extra)")
 from lsprotocol import types
 
 from tests.conftest import git
-from tests.lsp_client import editing
-
-FOO_REQUEST = """\
-// The Foo API, for the language server's tests.
-{
-  "apiKey": 90,
-  "type": "request",
-  "name": "FooRequest",
-  "validVersions": "0-3",
-  "flexibleVersions": "2+",
-  "fields": [
-    { "name": "Topics", "type": "[]Topic", "versions": "0+",
-      "about": "The topics.", "fields": [
-      { "name": "Name", "type": "string", "versions": "0+", "about": "The name." },
-      { "name": "Extra", "type": "int32", "versions": "2+", "taggedVersions": "2+",
-        "tag": 0, "about": "Something extra." }
-    ]},
-    { "name": "Owner", "type": "Principal", "versions": "1+", "about": "Who." }
-  ],
-  "commonStructs": [
-    { "name": "Principal", "versions": "0+", "fields": [
-      { "name": "User", "type": "string", "versions": "0+", "about": "The user." }
-    ]}
-  ]
-}
-"""
+from tests.lsp_client import Editor, editing
+from tests.lsp_specs import FOO_REQUEST
 
 FOO_RESPONSE = """\
 {
@@ -670,6 +646,16 @@ def test_a_file_over_the_size_limit_is_one_diagnostic(folder: Path) -> None:
     run(session)
 
 
+async def _hover_on_extra(editor: Editor, folder: Path, text: str) -> str:
+    """The hover's Markdown on FooRequest's ``Extra`` field, ``text`` open in the editor."""
+    uri = editor.open(folder / "FooRequest.json", text)
+    await editor.diagnostics(uri, 1)
+    extra = within(text, '"name": "Extra"', '"Extra"')
+    got = await editor.hover(uri, extra.start.line, extra.start.character + 1)
+    assert got is not None and isinstance(got.contents, types.MarkupContent)
+    return str(got.contents.value)
+
+
 def test_hover_shows_spec_text_as_literal_markdown(folder: Path) -> None:
     """An about with an image, a link and HTML renders as the text it is: no image is
     fetched, no link or tag comes of it, no control character reaches the editor."""
@@ -678,12 +664,7 @@ def test_hover_shows_spec_text_as_literal_markdown(folder: Path) -> None:
 
     async def session() -> None:
         async with editing(folder) as editor:
-            uri = editor.open(folder / "FooRequest.json", text)
-            await editor.diagnostics(uri, 1)
-            extra = within(text, '"name": "Extra"', '"Extra"')
-            got = await editor.hover(uri, extra.start.line, extra.start.character + 1)
-            assert got is not None and isinstance(got.contents, types.MarkupContent)
-            value = got.contents.value
+            value = await _hover_on_extra(editor, folder, text)
             assert value.splitlines()[2] == (
                 "\\!\\[x\\](http\u200b://example.invalid/x.png) "
                 "\\<img src=x\\> \\[y\\](http\u200b://example.invalid) "
@@ -720,12 +701,7 @@ def test_hover_escapes_only_what_markdown_would_act_on(folder: Path, about: str)
 
     async def session() -> None:
         async with editing(folder) as editor:
-            uri = editor.open(folder / "FooRequest.json", text)
-            await editor.diagnostics(uri, 1)
-            extra = within(text, '"name": "Extra"', '"Extra"')
-            got = await editor.hover(uri, extra.start.line, extra.start.character + 1)
-            assert got is not None and isinstance(got.contents, types.MarkupContent)
-            line = got.contents.value.splitlines()[2]
+            line = (await _hover_on_extra(editor, folder, text)).splitlines()[2]
             inside = re.sub(r"^\d+\\\.", "", line)  # "1." at the start: a list unless escaped
             assert "\\." not in inside and "\\," not in inside and "\\(" not in inside, line
             html = cmarkgfm.github_flavored_markdown_to_html(

@@ -65,14 +65,22 @@ def test_a_corpus_commands_group_reaches_it(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    "command", [["rules"], ["history"], ["corpus", "verify", "somewhere", "--rev", "HEAD"]]
+    ("command", "name"),
+    [
+        (["rules"], "rules"),
+        (["history"], "history"),
+        (["corpus", "verify", "somewhere", "--rev", "HEAD"], "corpus verify"),
+    ],
 )
 def test_table_commands_refuse_another_format_in_one_line(
-    command: list[str], tmp_path: Path
+    command: list[str], name: str, tmp_path: Path
 ) -> None:
     done = run_cli([*command, "--format", "yaml"], tmp_path)
     assert (done.code, done.stdout) == (2, "")
-    assert done.stderr == "kcompat: error: --format must be text, json or markdown, not 'yaml'\n"
+    assert done.stderr == (
+        "kcompat: error: --format must be text, json or markdown, not 'yaml' "
+        f"(see: kcompat {name} --help)\n"
+    )
 
 
 def test_config_choice_turns_report_unused_ignores_on(tmp_path: Path) -> None:

@@ -139,6 +139,17 @@ def test_release_branches_can_count_as_about_to_ship(tmp_path: Path) -> None:
     assert loud(findings) == [("field-type-changed", "2", "released in 2.0 (branch)")]
 
 
+def test_a_release_branch_tip_comes_after_the_releases_tagged_on_it(tmp_path: Path) -> None:
+    """The tip of release branch 1.0 is what 1.0.x ships next: 1.0.0 shipped the layout
+    first, so ``why`` names 1.0.0 (the branch tip sorted before it was named instead)."""
+    repo = kafka_layout(tmp_path / "r")
+    holder = {**HOLDER, "type": "bytes"}
+    commit_tree(repo, {NAME: spec("0-2", fields=[SHELF, holder, UNTIL])}, "retype Holder")
+    (repo / "kcompat.toml").write_text("release-branches = '^\\d+\\.\\d+$'\n")
+    findings, _ = diff(repo, "HEAD~1", "HEAD")
+    assert loud(findings) == [("field-type-changed", "1", "released in 1.0.0")]
+
+
 def test_without_tags_base_versions_count_and_the_fetch_is_named(tmp_path: Path) -> None:
     origin = kafka_layout(tmp_path / "origin")
     clone = tmp_path / "clone"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kcompat.diff.check import diff_specs
+from kcompat.diff.check import CheckOptions, check, pair_specs
 from kcompat.spec.specfile import read_spec
 
 GROUPED = """{
@@ -28,8 +28,8 @@ FLAT = """{
 def findings(flexible: str) -> tuple[set[str], set[str]]:
     base = [read_spec("AuditData.json", (GROUPED % flexible).encode())]
     head = [read_spec("AuditData.json", (FLAT % flexible).encode())]
-    rules = {f.rule for f in diff_specs(base, head).findings}
-    proved = diff_specs(base, head, proof=True, samples=10).findings
+    rules = {f.rule for f in check(pair_specs(base, head)).findings}
+    proved = check(pair_specs(base, head), CheckOptions(proof=True, samples=10)).findings
     proof = {f.field_path for f in proved if f.evidence is not None}
     return rules, proof
 

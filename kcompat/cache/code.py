@@ -13,18 +13,23 @@ from __future__ import annotations
 
 import marshal
 from types import CodeType
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from kcompat.cache.entries import CODE
+from kcompat.cache.entries import CODE, Kind
 
-if TYPE_CHECKING:
-    from kcompat.cache.store import Cache
+
+class Entries(Protocol):
+    """Where sealed entries are read and written (the user's ``Cache``)."""
+
+    def read(self, kind: Kind, key: bytes) -> bytes | None: ...
+
+    def write(self, kind: Kind, key: bytes, payload: bytes) -> None: ...
 
 
 class CodeEntries:
     """Code objects by the source they were compiled from (the codec's ``CodeStore``)."""
 
-    def __init__(self, cache: Cache) -> None:
+    def __init__(self, cache: Entries) -> None:
         self.cache = cache
 
     def load(self, source: str) -> CodeType | None:

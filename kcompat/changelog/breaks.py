@@ -27,7 +27,7 @@ def from_findings(findings: Iterable[Finding]) -> list[Change]:
             f.severity.label,
             f.message,
             f.field_path,
-            f.versions,
+            f.versions if f.versions is not None else Versions(),
             f.accepted,
             f.location.path,
         )
@@ -45,13 +45,19 @@ def from_rows(rows: Iterable[FindingRow]) -> list[Change]:
             str(row.severity or ""),
             str(row.message or ""),
             str(row.field_path or ""),
-            str(row.versions or ""),
+            _versions(str(row.versions or "")),
             str(row.accepted or ""),
             str(row.file or ""),
         )
         for row in rows
         if is_break(str(row.rule or ""), str(row.severity or ""))
     ]
+
+
+def _versions(text: str) -> Versions:
+    """A row's versions, as its finding's ``str(versions)`` wrote them ("": none)."""
+    parsed = Versions.try_parse(text) if text else None
+    return parsed if parsed is not None else Versions()
 
 
 def is_break(rule: str, severity: str) -> bool:
@@ -72,15 +78,14 @@ def _change(
     severity: str,
     text: str,
     field: str,
-    versions: str,
+    versions: Versions,
     accepted: str,
     path: str,
 ) -> Change:
-    parsed = Versions.try_parse(versions) if versions else None
     return Change(
         message or path,
         ChangeKind.BREAK,
-        parsed if parsed is not None else Versions(),
+        versions,
         field=field,
         note=text,
         rule=rule,

@@ -9,9 +9,8 @@ the diff's own report shares them), in full for the job summary.
 from __future__ import annotations
 
 from kcompat.changelog.render_markdown import protocol_section
-from kcompat.changelog.run import run_changelog
-from kcompat.diff.run import DiffRequest
-from kcompat.errors import UsageError
+from kcompat.changelog.run import changelog_of
+from kcompat.diff.run import Comparison
 
 #: The most of a comment the section takes (the diff's report keeps the rest).
 COMMENT_BUDGET = 20_000
@@ -19,16 +18,10 @@ COMMENT_BUDGET = 20_000
 SUMMARY_BUDGET = 900_000
 
 
-def protocol_sections(base: str, released: str | None, rest: str) -> tuple[str, str]:
-    """(the comment's section, the job summary's) for ``base...HEAD``; both empty when
-    the sides cannot be read (the diff, run first, has said why)."""
-    try:
-        result = run_changelog(
-            DiffRequest(base=base, head="HEAD", merge_base=True, released=released)
-        )
-    except UsageError:
-        return "", ""
-    changelog = result.changelog
+def protocol_sections(comparison: Comparison, rest: str) -> tuple[str, str]:
+    """(the comment's section, the job summary's) for the comparison the diff made
+    (``base...HEAD``), read once for both."""
+    changelog = changelog_of(comparison).changelog
     return (
         protocol_section(changelog, COMMENT_BUDGET, rest),
         protocol_section(changelog, SUMMARY_BUDGET),

@@ -126,36 +126,49 @@ def protocol_section(changelog: Changelog, budget: int, rest: str = "") -> str:
         f"{html_text(summary_line(changelog))}</summary>"
     )
     closing = "</details>"
-    blocks = {id(g): message_block(changelog, g) for g in changelog.groups}
-    breaking = [g for g in changelog.groups if any(c.counts_as_break for c in g.changes)]
-    others = [g for g in changelog.groups if g not in breaking]
-    size = len(opening) + len(closing) + 400  # the blank lines and the last line
-    kept: set[int] = set()
-    for group in (*breaking, *others):
-        cost = len(blocks[id(group)]) + 2
-        if size + cost > budget:  # the first that does not fit: as much of it as does
-            blocks[id(group)] = message_block(changelog, group, budget - size - 2)
-            cost = len(blocks[id(group)]) + 2
-        if blocks[id(group)] and size + cost <= budget:
-            kept.add(id(group))
-            size += cost
-    body = [blocks[id(g)] for g in changelog.groups if id(g) in kept]
-    left = [g for g in changelog.groups if id(g) not in kept]
+    # what is left once the frame, the blank lines and the last line are paid for
+    room = budget - len(opening) - len(closing) - 400
+    body, left = _fitted(changelog, room)
     lines = [opening, "", *(b + "\n" for b in body)]
     if left:
-        breaks = sum(1 for g in left for c in g.changes if c.counts_as_break)
-        among = f" ({breaks} break{'s' if breaks != 1 else ''} among them)" if breaks else ""
-        how = rest or "run `kcompat changelog` for them all"
-        lines.append(
-            f"_{len(left)} more message{'s' if len(left) != 1 else ''} changed{among}, "
-            f"left out to fit GitHub's comment limit: {how}._"
-        )
-        lines.append("")
+        lines += [_left_out(left, rest), ""]
     if not changelog.groups:
         lines += ["No protocol change.", ""]
     lines.append(closing)
     text = "\n".join(lines)
     return text if len(text) <= budget else _shortest(opening, closing, changelog, rest)
+
+
+def _fitted(changelog: Changelog, room: int) -> tuple[list[str], list[MessageChanges]]:
+    """The message blocks that fit in ``room`` characters, in the changelog's order, and
+    the messages left out. Messages with breaks are placed first; the first that does not
+    fit is cut to what does."""
+    blocks = {id(g): message_block(changelog, g) for g in changelog.groups}
+    breaking = [g for g in changelog.groups if any(c.counts_as_break for c in g.changes)]
+    others = [g for g in changelog.groups if g not in breaking]
+    size = 0
+    kept: set[int] = set()
+    for group in (*breaking, *others):
+        cost = len(blocks[id(group)]) + 2
+        if size + cost > room:  # the first that does not fit: as much of it as does
+            blocks[id(group)] = message_block(changelog, group, room - size - 2)
+            cost = len(blocks[id(group)]) + 2
+        if blocks[id(group)] and size + cost <= room:
+            kept.add(id(group))
+            size += cost
+    body = [blocks[id(g)] for g in changelog.groups if id(g) in kept]
+    return body, [g for g in changelog.groups if id(g) not in kept]
+
+
+def _left_out(left: list[MessageChanges], rest: str) -> str:
+    """The last line: how many messages were left out, and how to see them (``rest``)."""
+    breaks = sum(1 for g in left for c in g.changes if c.counts_as_break)
+    among = f" ({breaks} break{'s' if breaks != 1 else ''} among them)" if breaks else ""
+    how = rest or "run `kcompat changelog` for them all"
+    return (
+        f"_{len(left)} more message{'s' if len(left) != 1 else ''} changed{among}, "
+        f"left out to fit GitHub's comment limit: {how}._"
+    )
 
 
 def _shortest(opening: str, closing: str, changelog: Changelog, rest: str) -> str:

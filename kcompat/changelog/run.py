@@ -1,27 +1,25 @@
 """The I/O edge of ``kcompat changelog``: the same sides, configuration and release
 ledger as ``kcompat diff``, then the pure :func:`~kcompat.changelog.compute.compute`.
 
-The sides are read and prepared by diff's own code (:func:`resolve_sides`,
-:func:`prepare_pair`), and the breaks are diff's findings from :func:`check_pair`
-without the byte proof: the changelog says what breaks, ``kcompat diff`` shows the bytes.
+The sides are read and prepared by diff's own code (:func:`~kcompat.diff.run.compare`),
+and the breaks are diff's findings from :func:`~kcompat.diff.check.check` without the
+byte proof: the changelog says what breaks, ``kcompat diff`` shows the bytes.
 """
 
 from __future__ import annotations
 
 import shlex
 from dataclasses import replace
-from pathlib import Path
 from typing import NamedTuple
 
 from kcompat.changelog.breaks import from_findings
 from kcompat.changelog.compute import Sides, compute
 from kcompat.changelog.model import Changelog
 from kcompat.config import Config
-from kcompat.diff.check import check_pair, paired_specs
-from kcompat.diff.run import DiffRequest, prepare_request, resolve_sides
+from kcompat.diff.check import CheckOptions, check, paired_specs
+from kcompat.diff.run import Comparison, DiffRequest, compare
 from kcompat.findings import Severity
-from kcompat.rules.registry import all_rules, rule_categories
-from kcompat.sources.git import GitRepo
+from kcompat.rules.registry import all_rules
 from kcompat.spec.specfile import parsed_once
 
 
@@ -34,25 +32,28 @@ class ChangelogResult(NamedTuple):
 def run_changelog(request: DiffRequest) -> ChangelogResult:
     """Every protocol change between two sides, with diff's breaks. The request is a
     diff's (the same sides, configuration and cache; the proof and baseline unused)."""
-    repo = GitRepo.around(request.repo)
-    if request.base is None and repo is not None and not repo.has_commits():
-        empty = Changelog("HEAD", _head_label(request), ())
-        return ChangelogResult(empty, 0, "the repository has no commits yet: nothing to compare")
-    config = request.config_choice.load(
-        repo.root if repo is not None else Path("."), rules=rule_categories
-    )
-    base, head = resolve_sides(request, repo)
     with parsed_once():  # each side parsed once: reading, checking and the changelog share it
-        prepared = prepare_request(request, base, head, config, repo)
-        paired = paired_specs(prepared)  # one pairing: the rules' and the changelog's
-        outcome = check_pair(prepared, config=breaking_rules(config), proof=False, paired=paired)
-        sides = Sides(paired.pairing, prepared.releases, from_findings(outcome.findings))
-        changelog = compute(
-            sides,
-            base=prepared.base_label,
-            head=prepared.head_label,
-            diff_command=diff_command(request),
-        )
+        comparison = compare(request)
+        if comparison is None:
+            empty = Changelog("HEAD", _head_label(request), ())
+            return ChangelogResult(
+                empty, 0, "the repository has no commits yet: nothing to compare"
+            )
+        return changelog_of(comparison)
+
+
+def changelog_of(comparison: Comparison) -> ChangelogResult:
+    """The changelog of a comparison already read (by ``kcompat diff``, in the Action)."""
+    prepared = comparison.prepared
+    paired = paired_specs(prepared)  # one pairing: the rules' and the changelog's
+    outcome = check(paired, CheckOptions(breaking_rules(comparison.config)))
+    sides = Sides(paired.pairing, prepared.releases, from_findings(outcome.findings))
+    changelog = compute(
+        sides,
+        base=prepared.base_label,
+        head=prepared.head_label,
+        diff_command=diff_command(comparison.request),
+    )
     return ChangelogResult(changelog, prepared.compared, prepared.note)
 
 
@@ -87,6 +88,6 @@ def diff_command(request: DiffRequest) -> str:
         words.append("--merge-base")
     if request.repo is not None:
         words += ["--repo", str(request.repo)]
-    if request.released is not None:
-        words += ["--released", request.released]
+    if request.options.released is not None:
+        words += ["--released", request.options.released.value]
     return " ".join(shlex.quote(word) for word in words)

@@ -10,13 +10,17 @@ comment); the options that would say otherwise are refused with a line saying so
 from __future__ import annotations
 
 import shlex
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
+from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING, Any
 
-from kcompat.app import FailOn, Level
 from kcompat.config import ConfigChoice
 from kcompat.errors import UsageError
+from kcompat.verdict import FailOn, Level
+
+if TYPE_CHECKING:
+    from kcompat.app import FindingsOptions
+    from kcompat.commands.diff import DiffOptions
+    from kcompat.diff.options import RunOptions
 
 #: Diff parameters the Action sets itself, and what the user sets instead.
 _SET_BY_THE_ACTION = {
@@ -33,20 +37,34 @@ _SET_BY_THE_ACTION = {
 
 @dataclass(frozen=True)
 class DiffSettings:
-    """What ``args`` chose; every field as the diff command's default when not given."""
+    """What ``args`` chose: the diff command's own option groups, as its parser read them
+    (None: nothing given, every option at the diff command's default), and the
+    ``fail-on`` input when it is given."""
 
-    released: str | None = None
-    baseline: Path | None = None
-    fail_on: FailOn | None = None
-    level: Level = Level.info
-    unused_ignores: bool = False
-    config_file: Path | None = None
-    history: bool = True
-    proof: bool = True
-    samples: int = 20
+    groups: tuple[DiffOptions, FindingsOptions] | None = None
+    fail_on_input: FailOn | None = None
+
+    @property
+    def fail_on(self) -> FailOn | None:
+        if self.fail_on_input is not None:
+            return self.fail_on_input
+        return self.groups[1].fail_on if self.groups is not None else None
+
+    @property
+    def level(self) -> Level:
+        return self.groups[1].level if self.groups is not None else Level.info
 
     def config_choice(self) -> ConfigChoice:
-        return ConfigChoice(self.config_file, self.unused_ignores)
+        return self.groups[1].config_choice() if self.groups is not None else ConfigChoice()
+
+    def run_options(self) -> RunOptions:
+        """How the Action's diff runs (the baseline read now: a bad one is one line)."""
+        from kcompat.diff.options import RunOptions
+
+        if self.groups is None:
+            return RunOptions()
+        run, findings = self.groups
+        return run.run_options(findings, staged=False, cache=None)
 
 
 def parse_args(text: str) -> DiffSettings:
@@ -65,17 +83,12 @@ def parse_args(text: str) -> DiffSettings:
         if name in _SET_BY_THE_ACTION:
             shown = _option_name(name)
             raise UsageError(f"args: {shown} is not for the Action: {_SET_BY_THE_ACTION[name]}")
-    return DiffSettings(
-        released=params["released"],
-        baseline=Path(params["baseline"]) if params["baseline"] is not None else None,
-        fail_on=FailOn(params["fail_on"]) if params["fail_on"] is not None else None,
-        level=Level(params["level"]),
-        unused_ignores=bool(params["unused_ignores"]),
-        config_file=Path(params["config_file"]) if params["config_file"] is not None else None,
-        history=bool(params["history"]),
-        proof=bool(params["proof"]),
-        samples=int(params["samples"]) if params["samples"] is not None else 20,
-    )
+    from kcompat.app import FindingsOptions
+    from kcompat.commands.diff import DiffOptions
+
+    run = DiffOptions(**{field.name: params[field.name] for field in fields(DiffOptions)})
+    found = FindingsOptions(**{field.name: params[field.name] for field in fields(FindingsOptions)})
+    return DiffSettings((run, found))
 
 
 def _parsed(words: list[str]) -> tuple[dict[str, Any], list[str]]:
@@ -92,7 +105,21 @@ def _parsed(words: list[str]) -> tuple[dict[str, Any], list[str]]:
         for name in context.params
         if getattr(context.get_parameter_source(name), "name", "") == "COMMANDLINE"
     ]
-    return dict(context.params), given
+    return _as_typer_gives(context.params), given
+
+
+def _as_typer_gives(params: dict[str, Any]) -> dict[str, Any]:
+    """The values as typer hands them to the diff command (a path as a Path, a repeated
+    option as a list): what click parsed, through typer's own converters."""
+    from typer.main import get_params_convertors_ctx_param_name_from_function
+
+    from kcompat.commands.diff import diff
+
+    _, convertors, _ = get_params_convertors_ctx_param_name_from_function(diff)
+    return {
+        name: convertors[name](value) if name in convertors else value
+        for name, value in params.items()
+    }
 
 
 def _diff_command() -> Any:

@@ -8,7 +8,7 @@ budget and truncates itself (errors first) within it. A new part of the comment 
 what a change does to the protocol, or what it accepts) is one more :class:`Section`.
 
 Everything from a spec is escaped by the renderers of :mod:`kcompat.report.markdown`
-(code spans, or HTML-escaped and :func:`~kcompat.report.markdown.inert` text).
+(code spans, or HTML-escaped and :func:`~kcompat.report.markup.inert` text).
 """
 
 from __future__ import annotations

@@ -29,6 +29,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from kcompat.ci.api import ApiError, GitHubApi
 from kcompat.ci.args import DiffSettings, parse_args
@@ -59,6 +60,9 @@ from kcompat.provenance import UNPINNED, Provenance
 from kcompat.report.document import Report
 from kcompat.report.links import SourceLinks, github_repository_url
 from kcompat.report.markdown import escape, render_markdown
+
+if TYPE_CHECKING:
+    from kcompat.diff.run import Comparison
 
 #: Where the annotations send a reader for the rest.
 _REST = "The job summary lists them all."
@@ -172,41 +176,27 @@ def _with_fail_on(settings: DiffSettings, fail_on: str) -> DiffSettings:
     """The ``fail-on`` input and ``--fail-on`` in ``args`` are one setting."""
     from dataclasses import replace
 
-    from kcompat.app import FailOn
+    from kcompat.verdict import FailOn
 
     if not fail_on:
         return settings
-    if fail_on not in FailOn.__members__:
-        raise UsageError(
-            f"the fail-on input must be error, warning, info or never, not {fail_on!r}"
-        )
-    if settings.fail_on is not None and settings.fail_on.value != fail_on:
+    chosen = FailOn.parse(fail_on, "the fail-on input")
+    if settings.fail_on is not None and settings.fail_on != chosen:
         raise UsageError(
             f"the fail-on input says {fail_on} and args say --fail-on {settings.fail_on.value}: "
             "keep one"
         )
-    return replace(settings, fail_on=FailOn(fail_on))
+    return replace(settings, fail_on_input=chosen)
 
 
 def check(settings: DiffSettings, inputs: Inputs) -> Checked:
     """The diff (and lint) of the pull request, as reports, with the exit status."""
-    from kcompat.app import exit_status, severity_of
-    from kcompat.diff.run import DiffRequest, run_diff
-    from kcompat.sources.baseline import read_baseline
+    from kcompat.app import Sides
+    from kcompat.diff.run import run_diff
+    from kcompat.verdict import exit_status, severity_of
 
-    baseline = read_baseline(settings.baseline) if settings.baseline is not None else frozenset()
-    request = DiffRequest(
-        base=inputs.base,
-        head="HEAD",
-        merge_base=True,
-        history=settings.history,
-        proof=settings.proof,
-        samples=settings.samples,
-        released=settings.released,
-        config_choice=settings.config_choice(),
-        baseline=frozenset(baseline),
-    )
-    result = run_diff(request)
+    sides = Sides(base=inputs.base, head="HEAD", merge_base=True)
+    result = run_diff(sides.request(settings.run_options()))
     if result.note:
         print(command("notice", result.note))
     level = severity_of(settings.level)
@@ -228,26 +218,28 @@ def check(settings: DiffSettings, inputs: Inputs) -> Checked:
     if inputs.repository and result.head_sha:
         url = github_repository_url(inputs.server_url, inputs.repository)
         links = SourceLinks(url, result.base_sha, result.head_sha)
-    changes = _protocol_changes(inputs, settings)
+    changes = _protocol_changes(inputs, result.comparison)
     return Checked(diff, lint, links, result.base_sha, result.head_sha, code, changes)
 
 
-def _protocol_changes(inputs: Inputs, settings: DiffSettings) -> tuple[str, str]:
-    """ "What this change does to the protocol" (``kcompat changelog`` of the same two
-    sides): the comment's section (within its own budget) and the summary's."""
+def _protocol_changes(inputs: Inputs, comparison: Comparison | None) -> tuple[str, str]:
+    """ "What this change does to the protocol" (``kcompat changelog`` of the comparison
+    the diff read): the comment's section (within its own budget) and the summary's."""
     from kcompat.changelog.pull_request import protocol_sections
 
+    if comparison is None:
+        return "", ""
     where = "the job summary" if inputs.summary is not None else "the job log"
-    return protocol_sections(inputs.base, settings.released, f"see {where}")
+    return protocol_sections(comparison, f"see {where}")
 
 
 def _lint(changed: Sequence[str], settings: DiffSettings, head: str) -> tuple[Report | None, int]:
     """``kcompat lint`` on the specs the pull request changed, as its head commit holds
     them (never the checkout's files: a committed link would be followed there)."""
-    from kcompat.app import exit_status, severity_of
     from kcompat.lint.committed import lint_committed
     from kcompat.lint.run import LintRequest
     from kcompat.sources.git import GitRepo
+    from kcompat.verdict import exit_status, severity_of
 
     repo = GitRepo.around(None, required=True)
     assert repo is not None

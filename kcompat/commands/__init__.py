@@ -2,7 +2,8 @@
 
 Importing a command module registers it on the app. A run registers only the command it
 invokes, so ``kcompat diff --staged`` (a pre-commit hook) does not import, nor make typer
-build the options of, eight other commands; ``--help`` and unknown commands get them all.
+build the options of, eight other commands; ``--help``, ``kcompat help`` and unknown
+commands get them all.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ COMMAND_MODULES: dict[str, str] = {
     "corpus": "corpus",
     "report": "report",
     "lsp": "lsp",
+    "help": "help",
 }
 
 
@@ -33,7 +35,7 @@ def register(command: str | None = None) -> None:
     """Register one command's module, or every command when ``command`` is not one."""
     modules = (
         [COMMAND_MODULES[command]]
-        if command in COMMAND_MODULES
+        if command in COMMAND_MODULES and command != "help"  # help lists them all
         else list(dict.fromkeys(COMMAND_MODULES.values()))
     )
     for module in modules:

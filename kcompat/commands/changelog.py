@@ -5,17 +5,15 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING, Annotated
 
-import typer
-
 from kcompat.app import (
-    BaseArgument,
     Color,
     ColorOption,
     ConfigOption,
-    HeadArgument,
-    RepoOption,
-    StagedOption,
+    ReleasedOption,
+    Sides,
     app,
+    choice_option,
+    option_group,
 )
 from kcompat.changelog.formats import ChangelogFormat
 
@@ -25,29 +23,15 @@ if TYPE_CHECKING:
 
 ChangelogFormatOption = Annotated[
     ChangelogFormat,
-    typer.Option(
-        "--format", "-f", metavar="FORMAT", help=ChangelogFormat.help(), case_sensitive=False
-    ),
+    choice_option(ChangelogFormat, "--format", "-f", metavar="FORMAT", help=ChangelogFormat.help()),
 ]
 
 
 @app.command(short_help="What a change or a release does to the protocol.")
+@option_group
 def changelog(
-    base: BaseArgument = None,
-    head: HeadArgument = None,
-    staged: StagedOption = False,
-    merge_base: Annotated[
-        bool, typer.Option("--merge-base", help="From the merge base of BASE and HEAD.")
-    ] = False,
-    repo_dir: RepoOption = None,
-    released: Annotated[
-        str | None,
-        typer.Option(
-            "--released",
-            metavar="MODE",
-            help="Which versions are released, as for diff: tags, base or auto (default).",
-        ),
-    ] = None,
+    sides: Sides,
+    released: ReleasedOption = None,
     fmt: ChangelogFormatOption = ChangelogFormat.text,
     color: ColorOption = Color.auto,
     config_file: ConfigOption = None,
@@ -57,21 +41,15 @@ def changelog(
     from kcompat.cache import user_cache
     from kcompat.changelog.run import run_changelog
     from kcompat.config import ConfigChoice
-    from kcompat.diff.run import DiffRequest
+    from kcompat.diff.options import RunOptions
     from kcompat.escaping import shown
 
-    result = run_changelog(
-        DiffRequest(
-            base=base,
-            head=head,
-            staged=staged,
-            merge_base=merge_base,
-            repo=repo_dir,
-            released=released,
-            config_choice=ConfigChoice(config_file),
-            cache=user_cache(),  # what release texts say, kept for the next run
-        )
+    options = RunOptions(
+        released=released,
+        config_choice=ConfigChoice(config_file),
+        cache=user_cache(),  # what release texts say, kept for the next run
     )
+    result = run_changelog(sides.request(options))
     if result.note:
         print(f"kcompat: note: {shown(result.note)}", file=sys.stderr)
     show(result.changelog, fmt, color)

@@ -41,6 +41,7 @@ SpecsOption = Annotated[
     list[str] | None,
     typer.Option(
         "--specs",
+        metavar="PATH",
         help="A spec file or directory to find the message in (repeatable; default: the "
         "configured paths, or the current directory).",
     ),

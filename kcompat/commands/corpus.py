@@ -1,7 +1,8 @@
 """``kcompat corpus build|verify``: store one revision's bytes, read them with another's.
 
 ``build`` writes seeded samples of every message version at REV (the JSON value and the
-bytes) as Parquet; ``verify`` decodes every stored byte string with REV2's model on Spark
+bytes) as Parquet; ``verify`` decodes every stored byte string with another revision's
+model (its ``--rev``) on Spark
 and reports each sample it rejects or misreads, with the bytes. Exit status: 0 clean,
 1 mismatches in released versions, 2 bad usage, 3 a kcompat bug on some sample.
 """
@@ -19,17 +20,19 @@ import kcompat.rules.corpus  # noqa: F401  (registers the corpus rules)
 from kcompat.app import (
     Color,
     ColorOption,
+    Commands,
     ConfigOption,
     RepoOption,
     app,
-    exit_status,
     option_group,
 )
 from kcompat.commands import spark_options as spark
 from kcompat.commands.samples_option import check_corpus_samples
-from kcompat.commands.table_format import TableFormatOption, table_format
+from kcompat.commands.table_format import TableFormatOption
+from kcompat.report.tables import TableFormat
+from kcompat.verdict import exit_status
 
-corpus_app = typer.Typer(
+corpus_app = Commands(
     name="corpus",
     help="Store one revision's bytes (build) and read them with another (verify), on Spark.",
     short_help="Store one revision's bytes and read them with another, on Spark.",
@@ -139,7 +142,9 @@ def build(
     )
 
 
-@corpus_app.command("verify", short_help="Read stored samples with REV2; report each misread.")
+@corpus_app.command(
+    "verify", short_help="Read stored samples with another revision; report each misread."
+)
 @option_group
 def verify(
     corpus: Annotated[
@@ -153,23 +158,22 @@ def verify(
     ],
     repo_dir: RepoOption = None,
     out: spark.OutOption = None,
-    fmt: TableFormatOption = "text",
+    fmt: TableFormatOption = TableFormat.text,
     *,
     options: CorpusOptions,
 ) -> None:
-    """Decode every stored sample with REV2's model; report each one it misreads."""
+    """Decode every stored sample with the model at REV; report each one it misreads."""
     from kcompat.pipeline.corpus_verify import VerifyRequest, plan_verify
     from kcompat.pipeline.corpus_verify import verify as run_verify
     from kcompat.pipeline.unreadable import reading_corpus
     from kcompat.report.corpus_summary import corpus_document
     from kcompat.terminal import show_document
 
-    chosen = table_format(fmt)
     here = repo_dir or Path(".")
     request = VerifyRequest(corpus, rev, here, out, *options.scope(repo_dir))
     plan, session = options.start(lambda: plan_verify(request))
     with reading_corpus(corpus):  # a corrupt part file: one line, exit 2
         result = run_verify(plan, session)
     document = corpus_document(result, chosen=out is not None)
-    show_document(document, chosen, options.color)
+    show_document(document, fmt, options.color)
     raise typer.Exit(exit_status(result.severities, internal=result.internal))

@@ -2,41 +2,39 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from kcompat.app import (
-    BaseArgument,
     FindingsOptions,
-    HeadArgument,
-    RepoOption,
-    StagedOption,
+    ReleasedOption,
+    Sides,
     app,
     option_group,
     report_findings,
 )
 from kcompat.commands.samples_option import check_samples
 
+if TYPE_CHECKING:
+    from kcompat.cache import Cache
+    from kcompat.diff.options import RunOptions
 
-@app.command(short_help="Every breaking change between two revisions, with the bytes.")
-@option_group
-def diff(
-    base: BaseArgument = None,
-    head: HeadArgument = None,
-    staged: StagedOption = False,
-    merge_base: Annotated[
-        bool, typer.Option("--merge-base", help="Diff from the merge base of BASE and HEAD.")
-    ] = False,
-    repo_dir: RepoOption = None,
+
+@dataclass(frozen=True)
+class DiffOptions:
+    """How ``kcompat diff`` runs: its own options (the GitHub Action reads its ``args``
+    into these too, with the diff command's parser)."""
+
     history: Annotated[
         bool,
         typer.Option("--history/--no-history", help="Check tag reuse against BASE's history."),
-    ] = True,
+    ] = True
     proof: Annotated[
         bool, typer.Option("--proof/--no-proof", help="Round-trip samples through both revisions.")
-    ] = True,
+    ] = True
     samples: Annotated[
         int | None,
         typer.Option(
@@ -44,24 +42,16 @@ def diff(
             metavar="N",
             min=1,
             callback=check_samples,
-            help="Samples per message version for the proof (default 20; 10 with --staged, "
+            help="Samples per message version for the proof (default: 20; 10 with --staged, "
             "where a pre-commit hook must be instant: on Kafka's whole history 6 already "
             "confirm every break; at most 1,000).",
         ),
-    ] = None,
-    released: Annotated[
-        str | None,
-        typer.Option(
-            "--released",
-            metavar="MODE",
-            help="Which versions are released: tags (shipped by a release tag), base (every "
-            "version in BASE), or auto (tags where the repository has release tags; default).",
-        ),
-    ] = None,
+    ] = None
+    released: ReleasedOption = None
     baseline: Annotated[
         Path | None,
         typer.Option("--baseline", metavar="FILE", help="Accept the findings in this JSON report."),
-    ] = None,
+    ] = None
     write_baseline: Annotated[
         Path | None,
         typer.Option(
@@ -69,43 +59,49 @@ def diff(
             metavar="FILE",
             help="Write the current findings to FILE as a baseline, say how many, exit 0.",
         ),
-    ] = None,
-    *,
-    options: FindingsOptions,
-) -> None:
+    ] = None
+
+    def run_options(
+        self, findings: FindingsOptions, *, staged: bool, cache: Cache | None
+    ) -> RunOptions:
+        """The run these options (and the findings options' configuration) ask for."""
+        from kcompat.diff.options import RunOptions
+        from kcompat.sources.baseline import read_baseline
+
+        accepted = read_baseline(self.baseline) if self.baseline is not None else frozenset()
+        return RunOptions(
+            released=self.released,
+            history=self.history,
+            proof=self.proof,
+            samples=self.samples if self.samples is not None else (10 if staged else 20),
+            config_choice=findings.config_choice(),
+            baseline=frozenset(accepted),
+            cache=cache,
+        )
+
+
+@app.command(short_help="Every breaking change between two revisions, with the bytes.")
+@option_group
+def diff(sides: Sides, run: DiffOptions, options: FindingsOptions) -> None:
     """Every breaking change between BASE and HEAD (revisions, the index, or directories)."""
     import sys
 
     from kcompat.cache import user_cache
     from kcompat.commands.progress_bar import progress_on_terminal
-    from kcompat.diff.run import DiffRequest, run_diff
+    from kcompat.diff.run import run_diff
     from kcompat.errors import UsageError
     from kcompat.escaping import shown
-    from kcompat.sources.baseline import read_baseline
 
-    accepted = read_baseline(baseline) if baseline is not None else frozenset()
+    # the disk cache keeps compiled codecs and release facts for the next run
+    request = sides.request(run.run_options(options, staged=sides.staged, cache=user_cache()))
     with progress_on_terminal(options.color):  # on stderr, for a diff of over a second
-        result = run_diff(
-            DiffRequest(
-                base=base,
-                head=head,
-                staged=staged,
-                merge_base=merge_base,
-                repo=repo_dir,
-                history=history,
-                proof=proof,
-                samples=samples if samples is not None else (10 if staged else 20),
-                released=released,
-                config_choice=options.config_choice(),
-                baseline=frozenset(accepted),
-                cache=user_cache(),  # compiled codecs and release facts, for the next run
-            )
-        )
+        result = run_diff(request)
     outcome = result.outcome
     # BASE defaults to HEAD; next to "the index" or "the working tree" name it as the commit
-    base_label = "the HEAD commit" if base is None else result.base_label
+    base_label = "the HEAD commit" if sides.base is None else result.base_label
     if result.note:
         print(f"kcompat: note: {shown(result.note)}", file=sys.stderr)
+    write_baseline = run.write_baseline
     if write_baseline is not None:
         from kcompat.report.json_report import findings_json
 

@@ -11,7 +11,16 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from kcompat.app import Color, ColorOption, ConfigOption, MessageKindOption, RepoOption, app
+from kcompat.app import (
+    Color,
+    ColorOption,
+    ConfigOption,
+    MessageKindOption,
+    RepoOption,
+    Sides,
+    app,
+    choice_option,
+)
 from kcompat.completion import message_names, revisions, sides
 from kcompat.explain.formats import ExplainFormat, Picture, View
 
@@ -69,9 +78,7 @@ def explain(
     repo_dir: RepoOption = None,
     fmt: Annotated[
         ExplainFormat,
-        typer.Option(
-            "--format", "-f", metavar="FORMAT", help=ExplainFormat.help(), case_sensitive=False
-        ),
+        choice_option(ExplainFormat, "--format", "-f", metavar="FORMAT", help=ExplainFormat.help()),
     ] = ExplainFormat.text,
     width: Annotated[
         int | None,
@@ -138,13 +145,17 @@ def _since(request: ExplainRequest, since: str, fmt: ExplainFormat, color: Color
     """``--since REV``: the message's changelog, in the changelog's formats."""
     from kcompat.changelog.formats import ChangelogFormat
     from kcompat.commands.changelog import show
+    from kcompat.config import ConfigChoice
+    from kcompat.diff.options import RunOptions
     from kcompat.errors import UsageError
     from kcompat.escaping import shown
     from kcompat.explain.since import run_since
 
     if fmt.value not in ChangelogFormat.__members__:
         raise UsageError(f"--since prints {ChangelogFormat.choices()}, not {fmt.value}")
-    changelog, note = run_since(request, since)
+    options = RunOptions(config_choice=ConfigChoice(request.config_file), cache=request.cache)
+    comparison = Sides(base=since, head=request.rev, repo_dir=request.repo).request(options)
+    changelog, note = run_since(request, comparison)
     if note:
         print(f"kcompat: note: {shown(note)}", file=sys.stderr)
     show(changelog, ChangelogFormat[fmt.value], color)

@@ -8,24 +8,35 @@ from typing import Annotated, Any
 
 import typer
 
-from kcompat.app import Color, ColorOption, ConfigOption, RepoOption, app, exit_status
+from kcompat.app import (
+    Color,
+    ColorOption,
+    ConfigOption,
+    ReleasedOption,
+    RepoOption,
+    app,
+    choice_option,
+)
 from kcompat.commands import spark_options as spark
 from kcompat.commands.samples_option import check_samples
-from kcompat.commands.table_format import TableFormatOption, table_format
+from kcompat.commands.table_format import TableFormatOption
 from kcompat.modes import HistoryMode
+from kcompat.report.tables import TableFormat
+from kcompat.verdict import exit_status
 
 
 @app.command(short_help="Diff every commit or release of a history, on Spark.")
 def history(
     repo_dir: RepoOption = None,
     mode: Annotated[
-        str,
-        typer.Option(
+        HistoryMode,
+        choice_option(
+            HistoryMode,
             "--mode",
             metavar="MODE",
             help="consecutive (commits), releases, or transitive (all pairs).",
         ),
-    ] = HistoryMode.CONSECUTIVE.value,
+    ] = HistoryMode.CONSECUTIVE,
     revision_range: Annotated[
         str | None,
         typer.Option(
@@ -40,17 +51,17 @@ def history(
         str | None,
         typer.Option("--tags", metavar="REGEX", help="Regex of release tags (default: X.Y.Z)."),
     ] = None,
-    released: Annotated[
-        str | None,
-        typer.Option(
-            "--released", metavar="MODE", help="base or tags (default: tags if the repo has some)."
-        ),
-    ] = None,
+    released: ReleasedOption = None,
     out: spark.OutOption = None,
-    fmt: TableFormatOption = "text",
+    fmt: TableFormatOption = TableFormat.text,
     master: spark.MasterOption = None,
     remote: spark.RemoteOption = None,
-    proof: Annotated[bool, typer.Option("--proof/--no-proof", help="Round-trip proofs.")] = True,
+    proof: Annotated[
+        bool,
+        typer.Option(
+            "--proof/--no-proof", help="Round-trip samples through both sides of each pair."
+        ),
+    ] = True,
     samples: Annotated[
         int,
         typer.Option(
@@ -64,7 +75,11 @@ def history(
     partitions: spark.PartitionsOption = None,
     report: Annotated[
         Path | None,
-        typer.Option("--report", help="Also write the audit as one HTML file (kcompat report)."),
+        typer.Option(
+            "--report",
+            metavar="FILE",
+            help="Also write the audit as one HTML file (kcompat report).",
+        ),
     ] = None,
     changelog: Annotated[
         bool,
@@ -80,7 +95,6 @@ def history(
     """Diff every commit, every release, or every pair of releases, on Spark."""
     from kcompat.commands.progress_bar import progress_on_terminal
     from kcompat.config import load_config
-    from kcompat.modes import ReleasedMode
     from kcompat.pipeline.history_driver import HistoryRequest, run_history
     from kcompat.pipeline.session import preflight, spark_session
     from kcompat.report.history_summary import history_document
@@ -88,10 +102,7 @@ def history(
     from kcompat.sources.git import GitRepo
     from kcompat.terminal import show_document
 
-    audit = HistoryMode.parse(mode, "--mode")
-    released_mode = ReleasedMode.parse(released, "--released") if released else None
-    chosen = table_format(fmt)
-    if changelog and audit != HistoryMode.RELEASES:
+    if changelog and mode != HistoryMode.RELEASES:
         from kcompat.errors import UsageError
 
         raise UsageError("--changelog writes each release's changelog: use it with --mode releases")
@@ -107,10 +118,10 @@ def history(
     config = load_config(start=repo.root, explicit=config_file, rules=rule_categories)
     request = HistoryRequest(
         repo=repo.root,
-        mode=audit,
+        mode=mode,
         revision_range=revision_range,
         tags=tags,
-        released=released_mode,
+        released=released,
         out=out,
         master=master,
         proof=proof,
@@ -130,7 +141,7 @@ def history(
     if report is not None:
         write_report(result, report)
     document = history_document(result.summary, result.out, result.seconds, chosen=out is not None)
-    show_document(document, chosen, color)
+    show_document(document, fmt, color)
     raise typer.Exit(exit_status(result.severities, internal=result.internal))
 
 

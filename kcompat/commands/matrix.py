@@ -13,7 +13,15 @@ from typing import Annotated
 
 import typer
 
-from kcompat.app import Color, ColorOption, ConfigOption, RepoOption, app, option_group
+from kcompat.app import (
+    Color,
+    ColorOption,
+    ConfigOption,
+    RepoOption,
+    app,
+    choice_option,
+    option_group,
+)
 from kcompat.matrix.formats import MatrixFormat
 
 ApisOption = Annotated[
@@ -95,9 +103,7 @@ def matrix(
     repo_dir: RepoOption = None,
     fmt: Annotated[
         MatrixFormat,
-        typer.Option(
-            "--format", "-f", metavar="FORMAT", help=MatrixFormat.help(), case_sensitive=False
-        ),
+        choice_option(MatrixFormat, "--format", "-f", metavar="FORMAT", help=MatrixFormat.help()),
     ] = MatrixFormat.text,
     color: ColorOption = Color.auto,
     config_file: ConfigOption = None,

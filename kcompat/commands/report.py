@@ -14,10 +14,15 @@ from kcompat.app import app
 def report(
     audit_dir: Annotated[
         Path,
-        typer.Argument(help="The --out directory of kcompat history, corpus verify or strands."),
+        typer.Argument(
+            metavar="DIR", help="The --out directory of kcompat history, corpus verify or strands."
+        ),
     ],
     output: Annotated[
-        Path, typer.Option("--output", "-o", help="The HTML file to write (e.g. audit.html).")
+        Path,
+        typer.Option(
+            "--output", "-o", metavar="FILE", help="The HTML file to write (e.g. audit.html)."
+        ),
     ],
 ) -> None:
     """Write an audit as one HTML file: timeline plot, broken messages, every finding."""

@@ -6,10 +6,12 @@ from typing import Annotated
 
 import typer
 
-from kcompat.app import Color, ColorOption, FailOn, app
-from kcompat.commands.table_format import TableFormatOption, table_format
+from kcompat.app import Color, ColorOption, app, choice_option
+from kcompat.commands.table_format import TableFormatOption
 from kcompat.completion import rule_ids
-from kcompat.rules.registry import RuleKind
+from kcompat.report.tables import TableFormat
+from kcompat.rules.registry import Category, RuleKind
+from kcompat.verdict import Level
 
 
 @app.command(short_help="List the rules, or explain one.")
@@ -20,31 +22,34 @@ def rules(
     ] = None,
     kind: Annotated[
         RuleKind | None,
-        typer.Option(
-            "--kind", metavar="KIND", help="Only rules of this kind: lint, diff, drift or corpus."
+        choice_option(
+            RuleKind,
+            "--kind",
+            metavar="KIND",
+            help="Only rules of this kind: lint, diff, drift or corpus.",
         ),
     ] = None,
     category: Annotated[
-        str | None, typer.Option("--category", metavar="NAME", help="Only this category.")
+        Category | None,
+        choice_option(Category, "--category", metavar="NAME", help="Only this category."),
     ] = None,
     severity: Annotated[
-        FailOn | None,
-        typer.Option("--severity", metavar="SEVERITY", help="Only this default severity."),
+        Level | None,
+        choice_option(Level, "--severity", metavar="SEVERITY", help="Only this default severity."),
     ] = None,
-    fmt: TableFormatOption = "text",
+    fmt: TableFormatOption = TableFormat.text,
     color: ColorOption = Color.auto,
 ) -> None:
     """List the rules, or explain one (why it matters, how to fix, examples)."""
     from kcompat.commands.catalog import rule_list_document, rule_page_document
     from kcompat.terminal import show_document
 
-    chosen = table_format(fmt)
     if rule_id is not None:
-        show_document(rule_page_document(rule_id), chosen, color)
+        show_document(rule_page_document(rule_id), fmt, color)
         return
     document = rule_list_document(
         kind=kind.value if kind else None,
-        category=category,
+        category=category.value if category else None,
         severity=severity.value if severity else None,
     )
-    show_document(document, chosen, color)
+    show_document(document, fmt, color)

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 MasterOption = Annotated[
-    str | None, typer.Option("--master", metavar="URL", help="Spark master (default local[*]).")
+    str | None, typer.Option("--master", metavar="URL", help="Spark master (default: local[*]).")
 ]
 RemoteOption = Annotated[
     str | None,
@@ -18,9 +18,13 @@ RemoteOption = Annotated[
 ]
 PartitionsOption = Annotated[
     int | None,
-    typer.Option("--partitions", metavar="N", min=1, help="Spark partitions (default 2x cores)."),
+    typer.Option("--partitions", metavar="N", min=1, help="Spark partitions (default: 2x cores)."),
 ]
 OutOption = Annotated[
     str | None,
-    typer.Option("--out", help="Directory (or hdfs://, s3a:// URI) for findings and summary.json."),
+    typer.Option(
+        "--out",
+        metavar="DIR",
+        help="Directory (or hdfs://, s3a:// URI) for findings and summary.json.",
+    ),
 ]

@@ -12,7 +12,15 @@ from typing import Annotated
 
 import typer
 
-from kcompat.app import Color, ColorOption, ConfigOption, RepoOption, app, option_group
+from kcompat.app import (
+    Color,
+    ColorOption,
+    ConfigOption,
+    RepoOption,
+    app,
+    choice_option,
+    option_group,
+)
 from kcompat.commands import spark_options as spark
 from kcompat.commands.matrix import ApiOptions
 from kcompat.formats import FormatRegistry
@@ -54,17 +62,15 @@ def strands(
     partitions: spark.PartitionsOption = None,
     report: Annotated[
         Path | None,
-        typer.Option("--report", help="Also write the result as one HTML file (kcompat report)."),
+        typer.Option(
+            "--report",
+            metavar="FILE",
+            help="Also write the result as one HTML file (kcompat report).",
+        ),
     ] = None,
     fmt: Annotated[
         StrandsFormat,
-        typer.Option(
-            "--format",
-            "-f",
-            metavar="FORMAT",
-            help=StrandsFormat.help(),
-            case_sensitive=False,
-        ),
+        choice_option(StrandsFormat, "--format", "-f", metavar="FORMAT", help=StrandsFormat.help()),
     ] = StrandsFormat.text,
     color: ColorOption = Color.auto,
     config_file: ConfigOption = None,

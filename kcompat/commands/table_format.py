@@ -1,23 +1,14 @@
 """``--format`` of the commands that print tables (``rules``, ``history``, ``corpus
-verify``), declared and checked once, from the tables' format registry."""
+verify``), declared once, from the tables' format registry."""
 
 from __future__ import annotations
 
 from typing import Annotated
 
-import typer
-
-from kcompat.errors import UsageError
+from kcompat.app import choice_option
 from kcompat.report.tables import TableFormat
 
 TableFormatOption = Annotated[
-    str, typer.Option("--format", "-f", metavar="FORMAT", help=TableFormat.help())
+    TableFormat,
+    choice_option(TableFormat, "--format", "-f", metavar="FORMAT", help=TableFormat.help()),
 ]
-
-
-def table_format(fmt: str) -> TableFormat:
-    """The format named, else a usage error: a string, not a choice, so that a wrong one
-    is kcompat's one line."""
-    if fmt not in TableFormat.__members__:
-        raise UsageError(f"--format must be {TableFormat.choices()}, not {fmt!r}")
-    return TableFormat[fmt]

@@ -1,15 +1,16 @@
 """Diff's check: pair two sets of spec files once, run the evolution rules, finish.
 
-Pure: spec files (or a :class:`~kcompat.diff.prepared.PreparedPair`), the released-version
-policy and the tag ledger in, an :class:`~kcompat.rules.runner.Outcome` out, as
-:mod:`kcompat.lint.check` is lint's. ``kcompat diff`` and ``kcompat history`` (on Spark
-executors) both end here.
+Pure: a comparison (a :class:`~kcompat.diff.prepared.PreparedPair`, or spec files paired
+with the released-version policy and the tag ledger) and :class:`CheckOptions` in, an
+:class:`~kcompat.rules.runner.Outcome` out, as :mod:`kcompat.lint.check` is lint's. One
+entry, :func:`check`: ``kcompat diff``, ``changelog``, ``explain --against``, the language
+server and ``kcompat history`` (on Spark executors) all end here.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
@@ -25,10 +26,25 @@ from kcompat.spec.ledger import TagLedger
 from kcompat.spec.model import Message
 from kcompat.spec.released import Releases
 from kcompat.spec.specfile import SpecFile, comments_of, read_spec
-from kcompat.spec.versions import Versions
 
 if TYPE_CHECKING:
     from kcompat.codec.compiler import CodeStore
+
+
+@dataclass(frozen=True)
+class CheckOptions:
+    """How a comparison is checked, the same for every caller (diff, changelog, explain,
+    the language server, history's Spark executors): the configuration (which rules run,
+    and how their findings are finished), the byte proof and its samples per version,
+    the baseline's fingerprints, and where the command keeps compiled codecs."""
+
+    config: Config = field(default_factory=Config)
+    proof: bool = False
+    samples: int = 20
+    baseline: frozenset[str] = frozenset()
+    code_cache: CodeStore | None = field(default=None, compare=False)
+    # the ``[[ignore]]`` entries BASE's configuration holds: they accept nothing new
+    settled_entries: frozenset[Acceptance] | None = None
 
 
 @dataclass(frozen=True)
@@ -44,61 +60,38 @@ class Unfinished:
         return finish(self.raw, replace(self.how, config=config), self.evidence)
 
 
-def diff_specs(
-    base_specs: Sequence[SpecFile],
-    head_specs: Sequence[SpecFile],
-    *,
-    config: Config | None = None,
-    releases: Releases | None = None,
-    ledger: TagLedger | None = None,
-    proof: bool = False,
-    samples: int = 20,
-    baseline: frozenset[str] = frozenset(),
-    paired: Paired | None = None,
-    code_cache: CodeStore | None = None,
-    settled_entries: frozenset[Acceptance] | None = None,
-) -> Outcome:
-    """Every evolution finding between two sets of spec files, proof included if asked
-    (``paired``: the same specs as :func:`pair_specs` paired them, when the caller needs
-    the pairing too: the changelog reads what the rules judged; ``code_cache``: where the
-    command keeps the proof's compiled codecs between runs; ``settled_entries``: the
-    ``[[ignore]]`` entries BASE's configuration holds, which accept nothing new)."""
-    config = config if config is not None else Config()
-    return unfinished_diff(
-        base_specs,
-        head_specs,
-        rules_off=config.disabled,
-        releases=releases,
-        ledger=ledger,
-        proof=proof,
-        samples=samples,
-        baseline=baseline,
-        paired=paired,
-        code_cache=code_cache,
-        settled_entries=settled_entries,
-    ).finish(config)
+@dataclass(frozen=True)
+class Paired:
+    """Two sets of spec files paired for comparison, with what judging them needs (the
+    released-version policy, the tag ledger) and the files left out: HEAD files that do
+    not parse, and specs whose layout would be a guess (with the lint finding that says
+    why, and their side)."""
+
+    pairing: Pairing
+    unreadable: tuple[SpecFile, ...]
+    invalid: tuple[tuple[SpecFile, str, Finding], ...]
+    base: tuple[SpecFile, ...]  # the spec files paired, as given
+    head: tuple[SpecFile, ...]
+    releases: Releases
+    ledger: TagLedger = field(default_factory=TagLedger.empty)
 
 
-def unfinished_diff(
-    base_specs: Sequence[SpecFile],
-    head_specs: Sequence[SpecFile],
-    *,
-    rules_off: frozenset[str] = frozenset(),
-    releases: Releases | None = None,
-    ledger: TagLedger | None = None,
-    proof: bool = False,
-    samples: int = 20,
-    baseline: frozenset[str] = frozenset(),
-    paired: Paired | None = None,
-    code_cache: CodeStore | None = None,
-    settled_entries: frozenset[Acceptance] | None = None,
-) -> Unfinished:
-    """The raw findings and the proof's bytes of every rule not in ``rules_off``."""
-    policy = releases if releases is not None else Releases.from_base(_messages(base_specs))
-    if paired is None:
-        paired = pair_specs(base_specs, head_specs, policy)
-    pairing, unreadable, invalid = paired.pairing, paired.unreadable, paired.invalid
-    context = DiffContext(pairing, ledger or TagLedger.empty(), unreadable, policy, invalid)
+def check(pair: PreparedPair | Paired, options: CheckOptions = CheckOptions()) -> Outcome:
+    """Every finding of a comparison (pure: no git, no file system but the compiled codecs
+    a command keeps in ``options.code_cache``): a prepared pair, or its specs as
+    :func:`paired_specs` (or :func:`pair_specs`) paired them when the caller needs the
+    pairing too (the changelog reads what the rules judged)."""
+    return unfinished(pair, options).finish(options.config)
+
+
+def unfinished(pair: PreparedPair | Paired, options: CheckOptions) -> Unfinished:
+    """The raw findings and the proof's bytes of every rule the configuration does not
+    turn off, to finish under any configuration."""
+    paired = pair if isinstance(pair, Paired) else paired_specs(pair)
+    rules_off = options.config.disabled
+    base_specs, head_specs = paired.base, paired.head
+    policy, pairing = paired.releases, paired.pairing
+    context = DiffContext(pairing, paired.ledger, paired.unreadable, policy, paired.invalid)
 
     def calls(rule: Rule) -> Iterator[Call]:
         if rule.subject is Subject.SET:
@@ -114,22 +107,22 @@ def unfinished_diff(
     raw = run_rules(rules, calls)
     proven = [p for p in pairing.pairs if not p.common.empty]
     evidence: list[Finding] = []
-    if proof and "roundtrip-mismatch" not in rules_off:
+    if options.proof and "roundtrip-mismatch" not in rules_off:
         from kcompat.rules.evolution.proof import proof_findings
 
-        evidence = proof_findings(proven, samples=samples, code_cache=code_cache)
+        evidence = proof_findings(proven, samples=options.samples, code_cache=options.code_cache)
 
     base_names = {p.head.name: p.base.name for p in pairing.pairs}
 
     def released_by(finding: Finding) -> str:
-        versions = Versions.try_parse(finding.versions)
+        versions = finding.versions
         if versions is None:
             return ""
         name = base_names.get(finding.message_name, finding.message_name)
         return policy.reason(name, versions)
 
     def latest(finding: Finding) -> str | None:
-        versions = Versions.try_parse(finding.versions)
+        versions = finding.versions
         if versions is None or versions.empty:
             return None
         return policy.latest(base_names.get(finding.message_name, finding.message_name), versions)
@@ -137,12 +130,12 @@ def unfinished_diff(
     how = Finishing(
         kinds=frozenset({"diff"}),
         comments=comments_of(head_specs),
-        baseline=baseline,
+        baseline=options.baseline,
         released_by=released_by,
         latest=latest,
         subjects=compared((*base_specs, *head_specs)),
         settled=settled_comments(base_specs, head_specs, pairing),
-        settled_entries=settled_entries,
+        settled_entries=options.settled_entries,
     )
     return Unfinished(tuple(raw), tuple(evidence), how)
 
@@ -164,32 +157,39 @@ def settled_comments(
     return out
 
 
-@dataclass(frozen=True)
-class Paired:
-    """Two sets of spec files paired for comparison, with the files left out: HEAD files
-    that do not parse, and specs whose layout would be a guess (with the lint finding that
-    says why, and their side)."""
-
-    pairing: Pairing
-    unreadable: tuple[SpecFile, ...]
-    invalid: tuple[tuple[SpecFile, str, Finding], ...]
-    base: tuple[SpecFile, ...] = ()  # the spec files paired, as given
-    head: tuple[SpecFile, ...] = ()
-
-
 def pair_specs(
-    base_specs: Sequence[SpecFile], head_specs: Sequence[SpecFile], releases: Releases
+    base_specs: Sequence[SpecFile],
+    head_specs: Sequence[SpecFile],
+    releases: Releases | None = None,
+    ledger: TagLedger | None = None,
 ) -> Paired:
-    """Pair what can be compared (see :class:`Paired` for what cannot)."""
+    """Pair what can be compared (see :class:`Paired` for what cannot); without
+    ``releases``, every version BASE has counts as released."""
+    policy = releases if releases is not None else Releases.from_base(_messages(base_specs))
     unreadable = tuple(s for s in head_specs if s.message is None)
     invalid = _invalid(base_specs, head_specs)
     left_out = [spec for spec, _side, _why in invalid]
     pairing = pair_messages(
         _without(_without(base_specs, unreadable), left_out),
         _without(list(head_specs), left_out),
-        releases,
+        policy,
     )
-    return Paired(pairing, unreadable, invalid, tuple(base_specs), tuple(head_specs))
+    return Paired(
+        pairing,
+        unreadable,
+        invalid,
+        tuple(base_specs),
+        tuple(head_specs),
+        policy,
+        ledger if ledger is not None else TagLedger.empty(),
+    )
+
+
+def paired_specs(pair: PreparedPair) -> Paired:
+    """A prepared comparison's specs, read and paired exactly as :func:`check` pairs them."""
+    base_specs = [read_spec(path, data) for path, data in pair.base_files]
+    head_specs = [read_spec(path, data) for path, data in pair.head_files]
+    return pair_specs(base_specs, head_specs, pair.releases, TagLedger.from_rows(pair.ledger))
 
 
 def _pair_call(pair: MessagePair, context: DiffContext) -> Call:
@@ -232,72 +232,3 @@ def _without(specs: Sequence[SpecFile], left_out: Sequence[SpecFile]) -> list[Sp
     if any(s.path in paths for s in specs):
         return [s for s in specs if s.path not in paths]
     return [s for s in specs if PurePosixPath(s.path).name not in names]
-
-
-def check_pair(
-    pair: PreparedPair,
-    *,
-    config: Config | None = None,
-    proof: bool = False,
-    samples: int = 20,
-    baseline: frozenset[str] = frozenset(),
-    paired: Paired | None = None,
-    code_cache: CodeStore | None = None,
-    settled_entries: frozenset[Acceptance] | None = None,
-) -> Outcome:
-    """All findings for a prepared comparison (pure: no git, no file system but the
-    compiled codecs a command keeps in ``code_cache``); ``paired`` is its specs as
-    :func:`paired_specs` paired them, when the caller needs the pairing;
-    ``settled_entries``: BASE's configuration's ``[[ignore]]`` entries."""
-    config = config if config is not None else Config()
-    return unfinished_pair(
-        pair,
-        rules_off=config.disabled,
-        proof=proof,
-        samples=samples,
-        baseline=baseline,
-        paired=paired,
-        code_cache=code_cache,
-        settled_entries=settled_entries,
-    ).finish(config)
-
-
-def unfinished_pair(
-    pair: PreparedPair,
-    *,
-    rules_off: frozenset[str] = frozenset(),
-    proof: bool = False,
-    samples: int = 20,
-    baseline: frozenset[str] = frozenset(),
-    paired: Paired | None = None,
-    code_cache: CodeStore | None = None,
-    settled_entries: frozenset[Acceptance] | None = None,
-) -> Unfinished:
-    """A prepared comparison's findings before finishing, every rule not in ``rules_off``
-    run (pure), to finish under any configuration."""
-    if paired is not None:  # read already
-        base_specs, head_specs = list(paired.base), list(paired.head)
-    else:
-        base_specs = [read_spec(path, data) for path, data in pair.base_files]
-        head_specs = [read_spec(path, data) for path, data in pair.head_files]
-    ledger = TagLedger.from_rows(pair.ledger)
-    return unfinished_diff(
-        base_specs,
-        head_specs,
-        rules_off=rules_off,
-        releases=pair.releases,
-        ledger=ledger,
-        proof=proof,
-        samples=samples,
-        baseline=baseline,
-        paired=paired,
-        code_cache=code_cache,
-        settled_entries=settled_entries,
-    )
-
-
-def paired_specs(pair: PreparedPair) -> Paired:
-    """A prepared comparison's specs, paired exactly as :func:`check_pair` pairs them."""
-    base_specs = [read_spec(path, data) for path, data in pair.base_files]
-    head_specs = [read_spec(path, data) for path, data in pair.head_files]
-    return pair_specs(base_specs, head_specs, pair.releases)

@@ -1,7 +1,7 @@
 """One comparison as plain data: the texts that differ, and the policies decided from git.
 
 ``prepare_pair`` runs where the repository is (it reads git: changed files, releases, the
-tag ledger's history). :func:`kcompat.diff.check.check_pair` is pure: texts in, findings
+tag ledger's history). :func:`kcompat.diff.check.check` is pure: texts in, findings
 out. ``kcompat diff`` calls both in one process; ``kcompat history`` prepares on the Spark
 driver and checks on the executors, which have no checkout. Both therefore give the same
 findings.
@@ -91,7 +91,7 @@ def prepare_pair(
     """
     config = config if config is not None else Config()
     loaded = load_sides(base, head, pathspecs, SpecPaths.of(config))
-    mode = _chosen_mode(released_mode, config)
+    mode = released_mode
     if releases is None and mode != ReleasedMode.BASE and base.commit and base.repo:
         progress.step("reading the release tags")
         probes = [p for s in loaded.base if (p := base.path_of(s.path)) is not None]
@@ -131,13 +131,6 @@ def prepare_pair(
         loaded.compared,
         note,
     )
-
-
-def _chosen_mode(released_mode: ReleasedMode, config: Config) -> ReleasedMode:
-    """The ``--released`` mode: the option's, else the configuration's, else auto."""
-    if released_mode != ReleasedMode.AUTO:
-        return released_mode
-    return config.released or ReleasedMode.AUTO
 
 
 def _policy_of_base(base: SpecSource, base_specs: Sequence[SpecFile]) -> Releases:

@@ -12,13 +12,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from kcompat import progress
-from kcompat.cache import Cache
-from kcompat.config import Config, ConfigChoice
-from kcompat.diff.check import check_pair
+from kcompat.config import Config
+from kcompat.diff.check import check
+from kcompat.diff.options import RunOptions
 from kcompat.diff.prepared import PreparedPair, prepare_pair
 from kcompat.errors import UsageError
-from kcompat.findings import Severity
-from kcompat.modes import ReleasedMode
+from kcompat.modes import FailOn
 from kcompat.rules.registry import rule_categories
 from kcompat.rules.runner import Outcome
 from kcompat.sources.git import GitRepo
@@ -31,18 +30,28 @@ from kcompat.spec.specfile import parsed_once
 
 @dataclass(frozen=True)
 class DiffRequest:
+    """What to compare, as a command names the sides (BASE and HEAD: a revision, a
+    directory, ``REV:path``; the index, the working tree), and how (:class:`RunOptions`)."""
+
     base: str | None = None
     head: str | None = None
     staged: bool = False
     merge_base: bool = False
     repo: Path | None = None
-    history: bool = True
-    proof: bool = True
-    samples: int = 20
-    released: str | None = None  # auto | base | tags (default: configuration, else auto)
-    config_choice: ConfigChoice = field(default_factory=ConfigChoice)
-    baseline: frozenset[str] = frozenset()
-    cache: Cache | None = None  # the user's disk cache, when the command keeps one
+    options: RunOptions = field(default_factory=RunOptions)
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Two sides read once: the repository, the configuration, the sides, and the pair
+    prepared from them. What diff checks and the changelog reads (the Action asks both
+    of the one comparison)."""
+
+    request: DiffRequest
+    config: Config
+    base: SpecSource
+    head: SpecSource
+    prepared: PreparedPair
 
 
 @dataclass(frozen=True)
@@ -51,13 +60,14 @@ class DiffResult:
     files: int
     base_label: str
     head_label: str
-    fail_on: Severity
+    fail_on: FailOn  # the configuration's
     released: str  # which versions counted as released (for the summary)
     note: str = ""  # one line for stderr (e.g. how to fetch the release tags)
     first_commit: bool = False  # no commit yet: nothing was compared (the note says why)
     base_sha: str = ""  # the commits compared, where the sides are commits (CI links them)
     head_sha: str = ""
     changed: tuple[str, ...] = ()  # the spec files HEAD changed, as findings name them
+    comparison: Comparison | None = None  # what was compared (None: nothing, first commit)
 
 
 def resolve_sides(request: DiffRequest, repo: GitRepo | None) -> tuple[SpecSource, SpecSource]:
@@ -100,64 +110,58 @@ def pathspecs(config: Config, repo: GitRepo | None) -> list[str]:
     return SpecPaths.of(config).pathspecs(repo)
 
 
-def prepare_request(
-    request: DiffRequest, base: SpecSource, head: SpecSource, config: Config, repo: GitRepo | None
-) -> PreparedPair:
-    """The comparison a request asks for, read (``--released`` over the configuration's
-    ``released``): what diff checks and the changelog reads."""
-    released = (
-        ReleasedMode.parse(request.released, "--released")
-        if request.released
-        else config.released or ReleasedMode.AUTO
-    )
-    return prepare_pair(
-        base,
-        head,
-        pathspecs=pathspecs(config, repo),
-        released_mode=released,
-        config=config,
-        history=request.history,
-        cache=request.cache,
-    )
-
-
-def run_diff(request: DiffRequest) -> DiffResult:
+def compare(request: DiffRequest) -> Comparison | None:
+    """Read the two sides a request names and prepare the pair (``--released`` over the
+    configuration's ``released``); None before a repository's first commit (a pre-commit
+    hook runs before it exists: there is no BASE)."""
     repo = GitRepo.around(request.repo)
     if request.base is None and repo is not None and not repo.has_commits():
-        # A repository's first commit (a pre-commit hook runs before it exists): no BASE.
-        return DiffResult(
-            Outcome(()),
-            0,
-            "HEAD",
-            "the index" if request.staged else "the working tree",
-            Severity.ERROR,
-            "",
-            "the repository has no commits yet: nothing to compare (lint checks new specs)",
-            first_commit=True,
-        )
-    config = request.config_choice.load(
+        return None
+    options = request.options
+    config = options.config_choice.load(
         repo.root if repo is not None else Path("."), rules=rule_categories
     )
     base, head = resolve_sides(request, repo)
     progress.step(f"reading {base.label} and {head.label}")
-    # the change's own configuration edits, in the open (config-weakened); imported
-    # here, as only diff reviews them (changelog reads the sides with this module)
-    from kcompat.diff.weakened import base_configuration, review_configuration
+    prepared = prepare_pair(
+        base,
+        head,
+        pathspecs=pathspecs(config, repo),
+        released_mode=options.released_mode(config),
+        config=config,
+        history=options.history,
+        cache=options.cache,
+    )
+    return Comparison(request, config, base, head, prepared)
 
-    before = base_configuration(request, base, config)
+
+def run_diff(request: DiffRequest) -> DiffResult:
+    """Compare, check, and review the change's own configuration."""
     with parsed_once():  # each side parsed once, when read (checking reads it again)
-        prepared = prepare_request(request, base, head, config, repo)
+        comparison = compare(request)
+        if comparison is None:
+            return DiffResult(
+                Outcome(()),
+                0,
+                "HEAD",
+                "the index" if request.staged else "the working tree",
+                FailOn.error,
+                "",
+                "the repository has no commits yet: nothing to compare (lint checks new specs)",
+                first_commit=True,
+            )
+        config, prepared = comparison.config, comparison.prepared
+        base, head = comparison.base, comparison.head
         progress.step(f"checking {prepared.compared} spec files")
-        outcome = check_pair(
-            prepared,
-            config=config,
-            proof=request.proof,
-            samples=request.samples,
-            baseline=request.baseline,
-            code_cache=request.cache.code if request.cache is not None else None,
-            settled_entries=frozenset(before.config.ignore) if before is not None else None,
-        )
-        review = review_configuration(request, base, head, config, prepared, outcome, before)
+        # the change's own configuration edits, in the open (config-weakened); imported
+        # here, as only diff reviews them (changelog reads the sides with this module)
+        from kcompat.diff.weakened import base_configuration, review_configuration
+
+        options = request.options
+        before = base_configuration(options, base, config)
+        settled = before.config.ignore if before is not None else None
+        outcome = check(prepared, options.check_options(config, settled))
+        review = review_configuration(options, base, head, config, prepared, outcome, before)
     return DiffResult(
         review.outcome,
         prepared.compared,
@@ -169,4 +173,5 @@ def run_diff(request: DiffRequest) -> DiffResult:
         base_sha=base.commit or "",
         head_sha=head.commit or "",
         changed=tuple(path for path, _ in prepared.head_files),
+        comparison=comparison,
     )

@@ -17,10 +17,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
 
 from kcompat.config import Acceptance, Config, ConfigError
-from kcompat.diff.check import Unfinished, unfinished_pair
+from kcompat.diff.check import Unfinished, unfinished
+from kcompat.diff.options import RunOptions
 from kcompat.diff.prepared import PreparedPair, prepare_pair
 from kcompat.errors import UsageError
 from kcompat.findings import Finding, Location
@@ -32,9 +32,6 @@ from kcompat.rules.weakening import Blame, hidden, listed, no_longer_failing, we
 from kcompat.sources.config_at import SideConfig, config_on, spec_paths
 from kcompat.sources.release_source import release_branches, release_tags
 from kcompat.sources.source import SpecSource
-
-if TYPE_CHECKING:
-    from kcompat.diff.run import DiffRequest
 
 #: (pathspecs, released mode, release-tags, release-branches): what reading a side needs
 ReadKey = tuple[tuple[str, ...], ReleasedMode, str, str]
@@ -48,13 +45,13 @@ class Review:
     note: str = ""
 
 
-def base_configuration(request: DiffRequest, base: SpecSource, in_use: Config) -> SideConfig | None:
+def base_configuration(options: RunOptions, base: SpecSource, in_use: Config) -> SideConfig | None:
     """The configuration BASE's side holds (None: BASE has none of its own, a folder)."""
-    return config_on(base, in_use, request.config_choice, rules=rule_categories)
+    return config_on(base, in_use, options.config_choice, rules=rule_categories)
 
 
 def review_configuration(
-    request: DiffRequest,
+    options: RunOptions,
     base: SpecSource,
     head: SpecSource,
     in_use: Config,
@@ -65,7 +62,7 @@ def review_configuration(
     """``outcome`` (the comparison under the configuration in use) with a
     ``config-weakened`` finding per weakening setting and what each hides listed;
     ``before`` is :func:`base_configuration`."""
-    choice = request.config_choice
+    choice = options.config_choice
     after = config_on(head, in_use, choice, rules=rule_categories)
     if before is None or after is None or base.repo is None:
         return Review(outcome)
@@ -73,15 +70,15 @@ def review_configuration(
     changes = [
         change
         for change in setting_changes(before.config, after.config, _matcher(base))
-        if not (change.key == "released" and request.released)  # the option decides
+        if not (change.key == "released" and options.released)  # the option decides
     ]
     if not changes:
         return Review(outcome, note)
     repo = base.repo
     old, new = spec_paths(before.config, repo), spec_paths(after.config, repo)
-    runs = _Runs(request, base, head, before.config.disabled & after.config.disabled)
+    runs = _Runs(options, base, head, before.config.disabled & after.config.disabled)
     runs.settled = before.config.ignore
-    runs.seed(_read_key(request, in_use, spec_paths(in_use, repo)), prepared)
+    runs.seed(_read_key(options, in_use, spec_paths(in_use, repo)), prepared)
     widest = () if not old or not new else tuple(sorted({*old, *new}))
     counts: dict[int, int | None] = {}
     blame = Blame((), {})
@@ -101,7 +98,7 @@ def review_configuration(
     # BASE's own entries accept none of this change's weakenings: each is new
     settled = frozenset(before.config.ignore)
     review = finish(
-        found, Finishing(config=judge, baseline=request.baseline, settled_entries=settled)
+        found, Finishing(config=judge, baseline=options.baseline, settled_entries=settled)
     )
     return Review(
         Outcome(
@@ -161,12 +158,8 @@ def _order(finding: Finding) -> tuple[object, ...]:
     return (*finding.sort_key(), bool(finding.accepted))
 
 
-def _read_key(request: DiffRequest, config: Config, paths: tuple[str, ...]) -> ReadKey:
-    released = (
-        ReleasedMode.parse(request.released, "--released")
-        if request.released
-        else config.released or ReleasedMode.AUTO
-    )
+def _read_key(options: RunOptions, config: Config, paths: tuple[str, ...]) -> ReadKey:
+    released = options.released_mode(config)
     return (paths, released, config.release_tags, config.release_branches)
 
 
@@ -175,9 +168,9 @@ class _Runs:
     once, finished under as many configurations as asked."""
 
     def __init__(
-        self, request: DiffRequest, base: SpecSource, head: SpecSource, off: frozenset[str]
+        self, options: RunOptions, base: SpecSource, head: SpecSource, off: frozenset[str]
     ):
-        self.request, self.base, self.head, self.off = request, base, head, off
+        self.options, self.base, self.head, self.off = options, base, head, off
         self.prepared: dict[ReadKey, PreparedPair] = {}
         self.unfinished: dict[ReadKey, Unfinished] = {}
         self.settled: tuple[Acceptance, ...] = ()  # BASE's [[ignore]] entries
@@ -186,7 +179,7 @@ class _Runs:
         self.prepared[key] = prepared
 
     def outcome(self, config: Config, paths: tuple[str, ...]) -> Outcome:
-        key = _read_key(self.request, config, paths)
+        key = _read_key(self.options, config, paths)
         if key not in self.unfinished:
             prepared = self.prepared.get(key) or prepare_pair(
                 self.base,
@@ -194,19 +187,13 @@ class _Runs:
                 pathspecs=list(paths),
                 released_mode=key[1],
                 config=config,
-                history=self.request.history,
-                cache=self.request.cache,
+                history=self.options.history,
+                cache=self.options.cache,
             )
-            cache = self.request.cache
-            self.unfinished[key] = unfinished_pair(
-                prepared,
-                rules_off=self.off,
-                proof=self.request.proof,
-                samples=self.request.samples,
-                baseline=self.request.baseline,
-                code_cache=cache.code if cache is not None else None,
-                settled_entries=frozenset(self.settled),
-            )
+            # every rule either side runs: the finish under each configuration drops
+            # what that one turns off
+            either = self.options.check_options(Config(disabled=self.off), self.settled)
+            self.unfinished[key] = unfinished(prepared, either)
         return self.unfinished[key].finish(config)
 
 

@@ -97,6 +97,25 @@ class _Shapes:
         return (str(released), tuple(self.at(message, v) for v in released))
 
 
+def _standing(
+    release: Release, local: Sequence[Message], shapes: _Shapes
+) -> tuple[Standing, tuple[object, ...]]:
+    """How close the copy ``local`` is to one release, and the digest of what that release
+    shipped of the messages they share (releases alike in it tie)."""
+    pairs, _up_only, _lo_only = pair_messages(release.messages, local)
+    latest = shipped = 0
+    for upstream, mine in pairs:
+        released = upstream.released_versions
+        both = mine.valid_versions & released
+        alike = [v for v in both if shapes.at(upstream, v) == shapes.at(mine, v)]
+        shipped += len(alike)
+        top = mine.valid_versions.highest if mine.valid_versions else None
+        if top is not None and not released.empty and top == released.highest and top in alike:
+            latest += 1
+    digest = tuple(sorted((m.name, shapes.of(u)) for u, m in pairs))
+    return Standing(release.name, latest, shipped, len(pairs)), digest
+
+
 def vintage(local: Sequence[Message], releases: Sequence[Release]) -> Vintage | None:
     """The closest release of ``releases`` (oldest first) to the copy ``local``; None when
     no release has any of its messages."""
@@ -104,18 +123,9 @@ def vintage(local: Sequence[Message], releases: Sequence[Release]) -> Vintage | 
     standings: list[Standing] = []
     digests: list[tuple[object, ...]] = []
     for release in releases:
-        pairs, _up_only, _lo_only = pair_messages(release.messages, local)
-        latest = shipped = 0
-        for upstream, mine in pairs:
-            released = upstream.released_versions
-            both = mine.valid_versions & released
-            alike = [v for v in both if shapes.at(upstream, v) == shapes.at(mine, v)]
-            shipped += len(alike)
-            top = mine.valid_versions.highest if mine.valid_versions else None
-            if top is not None and not released.empty and top == released.highest and top in alike:
-                latest += 1
-        standings.append(Standing(release.name, latest, shipped, len(pairs)))
-        digests.append(tuple(sorted((m.name, shapes.of(u)) for u, m in pairs)))
+        standing, digest = _standing(release, local, shapes)
+        standings.append(standing)
+        digests.append(digest)
     if not standings or all(s.paired == 0 for s in standings):
         return None
     best = max(range(len(standings)), key=lambda i: (standings[i].latest, standings[i].shipped, -i))

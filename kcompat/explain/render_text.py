@@ -19,7 +19,7 @@ from rich.text import Span, Text
 from kcompat.escaping import UNSAFE, shown
 from kcompat.explain.explanation import Explanation
 from kcompat.explain.formats import Picture, View
-from kcompat.explain.grammar import Grammar
+from kcompat.explain.grammar import Grammar, GrammarRow
 from kcompat.explain.matrix import CHANGES_LEGEND, LEGEND, Cell, Column, Matrix, Row, Shape
 
 _SHAPE_STYLE = {
@@ -328,40 +328,80 @@ def _grammar(grammar: Grammar, width: int) -> list[RenderableType]:
     out.extend(Text(line) for line in grammar_lines(grammar, width))
     out.append(Text(""))
     names = ["  " * row.depth + row.name for row in grammar.rows]
-    name_w = max(min(max((len(n) for n in names), default=5), _MAX_LABEL), len("field"))
-    size_w = max(max((len(r.size) for r in grammar.rows), default=5), len("bytes"))
-    # the type column is whole unless that leaves the notes less than _MIN_NOTES columns;
-    # a type wider than its column wraps between its words (never cut: "COMPACT_ARRAY[STRUCT
-    # MetadataResponseBroker]" on two lines); only a word wider than the room is folded
-    # the notes go under the type when even the type's longest word leaves them too little
-    room_for_type = width - name_w - size_w - 3 * _GAP - 1 - _MIN_NOTES
-    fitting = max((len(r.wire) for r in grammar.rows if len(r.wire) <= room_for_type), default=4)
-    longest_word = max((len(w) for r in grammar.rows for w in r.wire.split()), default=4)
-    widest = max(width - name_w - size_w - 2 * _GAP, len("type"))  # the type with no notes
-    wire_w = max(fitting, min(longest_word, widest), len("type"))
+    columns = _GrammarColumns.of(grammar, names, width)
     gap = " " * _GAP
-    left_w = name_w + wire_w + size_w + 2 * _GAP
-    notes_below = width - left_w - _GAP - 1 < _MIN_NOTES
-    head = f"{_fit('field', name_w)}{gap}{_fit('type', wire_w)}{gap}{'bytes'.rjust(size_w)}"
-    out.append(Text(head + ("" if notes_below else gap + " notes"), style="bold"))
+    head = (
+        f"{_fit('field', columns.name)}{gap}{_fit('type', columns.wire)}{gap}"
+        f"{'bytes'.rjust(columns.size)}"
+    )
+    out.append(Text(head + ("" if columns.notes_below else gap + " notes"), style="bold"))
     for row, name in zip(grammar.rows, names, strict=True):
-        wires = _cell_lines(row.wire, wire_w)
-        beside = [] if notes_below or not row.notes else _cell_lines(row.notes, width - left_w - 2)
-        style = "cyan" if row.tag is not None else ""
-        for number in range(max(len(wires), len(beside))):
-            first = number == 0
-            line = Text(_fit(name if first else "", name_w), style="" if row.path else "dim")
-            wire = wires[number] if number < len(wires) else ""
-            line.append(gap + _fit(wire, wire_w), style=style)
-            line.append(gap + (row.size if first else "").rjust(size_w))
-            if number < len(beside):
-                line.append(gap + " " + beside[number])
-            line.rstrip()
-            out.append(line)
-        if notes_below and row.notes:
-            indent = " " * (name_w + _GAP)
-            below = _cell_lines(row.notes, width - len(indent))
-            out.extend(Text(indent + part, style="dim") for part in below)
+        out += _grammar_row(row, name, columns)
+    return out
+
+
+@dataclass(frozen=True)
+class _GrammarColumns:
+    """The widths of the grammar table's columns at ``width``, and whether the notes go
+    under the type (when even the type's longest word leaves them too little room)."""
+
+    width: int
+    name: int
+    wire: int
+    size: int
+    notes_below: bool
+
+    @property
+    def left(self) -> int:
+        """The columns before the notes."""
+        return self.name + self.wire + self.size + 2 * _GAP
+
+    @staticmethod
+    def of(grammar: Grammar, names: Sequence[str], width: int) -> _GrammarColumns:
+        name_w = max(min(max((len(n) for n in names), default=5), _MAX_LABEL), len("field"))
+        size_w = max(max((len(r.size) for r in grammar.rows), default=5), len("bytes"))
+        # the type column is whole unless that leaves the notes less than _MIN_NOTES
+        # columns; a type wider than its column wraps between its words (never cut:
+        # "COMPACT_ARRAY[STRUCT MetadataResponseBroker]" on two lines); only a word wider
+        # than the room is folded
+        room_for_type = width - name_w - size_w - 3 * _GAP - 1 - _MIN_NOTES
+        fitting = max(
+            (len(r.wire) for r in grammar.rows if len(r.wire) <= room_for_type), default=4
+        )
+        longest_word = max((len(w) for r in grammar.rows for w in r.wire.split()), default=4)
+        widest = max(width - name_w - size_w - 2 * _GAP, len("type"))  # the type, no notes
+        wire_w = max(fitting, min(longest_word, widest), len("type"))
+        left_w = name_w + wire_w + size_w + 2 * _GAP
+        notes_below = width - left_w - _GAP - 1 < _MIN_NOTES
+        return _GrammarColumns(width, name_w, wire_w, size_w, notes_below)
+
+
+def _grammar_row(row: GrammarRow, name: str, columns: _GrammarColumns) -> list[Text]:
+    """One field of the grammar: its lines (a long type or notes wrap in their column),
+    then its notes under it when they go below."""
+    gap = " " * _GAP
+    wires = _cell_lines(row.wire, columns.wire)
+    beside = (
+        []
+        if columns.notes_below or not row.notes
+        else _cell_lines(row.notes, columns.width - columns.left - 2)
+    )
+    style = "cyan" if row.tag is not None else ""
+    out = []
+    for number in range(max(len(wires), len(beside))):
+        first = number == 0
+        line = Text(_fit(name if first else "", columns.name), style="" if row.path else "dim")
+        wire = wires[number] if number < len(wires) else ""
+        line.append(gap + _fit(wire, columns.wire), style=style)
+        line.append(gap + (row.size if first else "").rjust(columns.size))
+        if number < len(beside):
+            line.append(gap + " " + beside[number])
+        line.rstrip()
+        out.append(line)
+    if columns.notes_below and row.notes:
+        indent = " " * (columns.name + _GAP)
+        below = _cell_lines(row.notes, columns.width - len(indent))
+        out.extend(Text(indent + part, style="dim") for part in below)
     return out
 
 

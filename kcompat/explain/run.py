@@ -16,7 +16,6 @@ from kcompat.config import Config, load_config
 from kcompat.errors import UsageError
 from kcompat.explain.explanation import Against, Explanation, explain
 from kcompat.explain.find import FileSource, Found, SideSource, Source, find_exact, find_messages
-from kcompat.modes import ReleasedMode
 from kcompat.rules.registry import rule_categories
 
 if TYPE_CHECKING:
@@ -163,17 +162,11 @@ def _head_side(source: Source, item: Found, repo: GitRepo | None) -> tuple[SpecS
 def _findings(
     base: SpecSource, head: SpecSource, config: Config, request: ExplainRequest, name: str
 ) -> Sequence[Finding]:
-    from kcompat.diff.check import check_pair
+    from kcompat.diff.check import CheckOptions, check
     from kcompat.diff.prepared import prepare_pair
 
     cache = request.cache
-    mode = config.released or ReleasedMode.AUTO
-    prepared = prepare_pair(base, head, released_mode=mode, config=config, cache=cache)
-    outcome = check_pair(
-        prepared,
-        config=config,
-        proof=request.proof,
-        samples=request.samples,
-        code_cache=cache.code if cache is not None else None,
-    )
+    prepared = prepare_pair(base, head, released_mode=config.released, config=config, cache=cache)
+    code = cache.code if cache is not None else None
+    outcome = check(prepared, CheckOptions(config, request.proof, request.samples, code_cache=code))
     return [f for f in outcome.findings if not f.message_name or f.message_name == name]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from kcompat.changelog.model import Changelog
 from kcompat.changelog.run import ChangelogResult, run_changelog
-from kcompat.config import ConfigChoice, load_config
+from kcompat.config import load_config
 from kcompat.diff.run import DiffRequest
 from kcompat.errors import UsageError
 from kcompat.explain.find import find_messages
@@ -16,9 +16,10 @@ from kcompat.explain.run import ExplainRequest, source_for
 from kcompat.rules.registry import rule_categories
 
 
-def run_since(request: ExplainRequest, since: str) -> tuple[Changelog, str]:
-    """The changelog of the messages ``request`` names since ``since``, and a note for
-    stderr (how to fetch release tags, when that needs saying)."""
+def run_since(request: ExplainRequest, since: DiffRequest) -> tuple[Changelog, str]:
+    """The changelog of the messages ``request`` names, of the comparison ``since`` (from
+    the revision ``--since`` names to ``--rev``), and a note for stderr (how to fetch
+    release tags, when that needs saying)."""
     if request.version is not None or request.against is not None:
         raise UsageError(
             "--since shows what changed since a revision; it does not combine with "
@@ -29,14 +30,6 @@ def run_since(request: ExplainRequest, since: str) -> tuple[Changelog, str]:
     config = load_config(explicit=request.config_file, rules=rule_categories)
     repo = GitRepo.around(request.repo, required=True)
     found = find_messages(source_for(request, config, repo), request.query, request.kind)
-    result: ChangelogResult = run_changelog(
-        DiffRequest(
-            base=since,
-            head=request.rev,
-            repo=request.repo,
-            config_choice=ConfigChoice(request.config_file),
-            cache=request.cache,
-        )
-    )
+    result: ChangelogResult = run_changelog(since)
     names = frozenset(item.message.name for item in found)
     return result.changelog.only(names), result.note

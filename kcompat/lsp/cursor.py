@@ -45,23 +45,10 @@ class Cursor:
 
 def cursor_at(text: str, offset: int) -> Cursor | None:
     """The cursor at ``offset`` of ``text``, or None outside any object (or in a comment)."""
-    stack: list[_Frame] = []
-    typed: Token | None = None
-    for token in tokens(text, comments=True):
-        if token.start >= offset:
-            break
-        if token.kind == "comment":
-            if token.end > offset or (token.end == offset and token.text.startswith("//")):
-                return None  # in a comment: nothing to complete
-            continue
-        if token.end >= offset and token.kind in ("string", "word"):
-            typed = token  # the token being typed: completion replaces it
-            break
-        if token.end > offset:
-            return None  # inside punctuation: nothing to complete
-        _read(stack, token)
-    if not stack:
+    read = _read_to(text, offset)
+    if read is None or not read[0]:
         return None
+    stack, typed = read
     top = stack[-1]
     start, end = (typed.start, typed.end) if typed is not None else (offset, offset)
     parent = stack[-2] if len(stack) > 1 else None
@@ -82,6 +69,26 @@ def cursor_at(text: str, offset: int) -> Cursor | None:
         frozenset(keys),
         array_start=parent.start if parent is not None and not parent.is_object else -1,
     )
+
+
+def _read_to(text: str, offset: int) -> tuple[list[_Frame], Token | None] | None:
+    """The containers open at ``offset``, and the token being typed there (a string or a
+    word the completion replaces); None where nothing is to be completed (in a comment,
+    inside punctuation)."""
+    stack: list[_Frame] = []
+    for token in tokens(text, comments=True):
+        if token.start >= offset:
+            break
+        if token.kind == "comment":
+            if token.end > offset or (token.end == offset and token.text.startswith("//")):
+                return None  # in a comment: nothing to complete
+            continue
+        if token.end >= offset and token.kind in ("string", "word"):
+            return stack, token  # the token being typed: completion replaces it
+        if token.end > offset:
+            return None  # inside punctuation: nothing to complete
+        _read(stack, token)
+    return stack, None
 
 
 def _read(stack: list[_Frame], token: Token) -> None:

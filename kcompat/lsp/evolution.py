@@ -2,7 +2,7 @@
 
 This is ``kcompat diff BASE:path path`` for the saved file, through the same code: BASE's
 side is the file at that revision (read from git), HEAD's the file as saved, and
-``prepare_pair`` / ``check_pair`` decide what counts as released and run every evolution
+``prepare_pair`` / ``check`` decide what counts as released and run every evolution
 rule and the round-trip proof. Only the repository handle is kept between saves (git's
 object reader is a process; opening it on every save would be wasteful).
 """
@@ -14,11 +14,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kcompat.config import Config
-from kcompat.diff.check import check_pair
+from kcompat.diff.check import CheckOptions, check
 from kcompat.diff.prepared import prepare_pair
 from kcompat.errors import UsageError
 from kcompat.findings import Finding
-from kcompat.modes import ReleasedMode
 from kcompat.sources.git import GitRepo
 from kcompat.sources.revision import at_path
 from kcompat.sources.sides import side_for
@@ -85,10 +84,10 @@ def against_base(repo: GitRepo | None, base: str, path: str, config: Config) -> 
             prepared = prepare_pair(
                 base_side,
                 head_side,
-                released_mode=config.released or ReleasedMode.AUTO,
+                released_mode=config.released,
                 config=config,
             )
-            outcome = check_pair(prepared, config=config, proof=True)
+            outcome = check(prepared, CheckOptions(config, proof=True))
     except UsageError as err:
         return Evolution(problem=f"diffBase {base!r}: {err}")
     here = Path(path).resolve()

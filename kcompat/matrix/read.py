@@ -5,13 +5,22 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from kcompat.negotiation.apis import ApiSpec, ReleaseApis, api_spec
-from kcompat.sources.source import SpecSource
 from kcompat.spec.specfile import looks_like_spec, read_spec
 
 #: Bytes every request spec holds; a text without them is no request (and is not parsed).
 _MARKS = (b'"request"', b'"apiKey"')
+
+
+class Readable(Protocol):
+    """What the reader asks of a side: its spec paths and their texts (a
+    :class:`~kcompat.sources.source.SpecSource`, or a release of a listing)."""
+
+    def paths(self, pathspecs: Sequence[str] = ()) -> list[str]: ...
+
+    def read(self, path: str) -> bytes | None: ...
 
 
 def looks_like_request(data: bytes) -> bool:
@@ -29,7 +38,7 @@ class ApiReader:
     unreadable: list[str] = field(default_factory=list)  # "path at release": left out
     _parsed: dict[bytes, ApiSpec | None] = field(default_factory=dict, repr=False)
 
-    def release(self, name: str, source: SpecSource, head: bool = False) -> ReleaseApis:
+    def release(self, name: str, source: Readable, head: bool = False) -> ReleaseApis:
         """The APIs of ``source`` (a tag's revision, HEAD or the working tree) as release
         ``name``; where two files declare one key, the first path wins."""
         specs = []

@@ -1,8 +1,10 @@
-"""Which releases a matrix spans: the repository's release tags, and ``--range A..B``.
+"""Which releases a matrix spans: the repository's releases, and ``--range A..B``.
 
-Issue 31 makes "the releases of a repository" one function of the sources (tags whose
-tree holds specs, ``v`` tags too, pre-releases left out); until then :func:`release_tags`
-is that function here, and every use of it in the matrix goes through it.
+The releases are what every command means by them
+(:func:`~kcompat.sources.release_source.repository_releases`): tags matching
+``release-tags`` (``v`` tags too, no pre-releases) whose tree holds a spec file, and the
+tips of ``release-branches`` when configured. A matrix reads each release's specs from
+that one listing (every release's files listed at once, each text read by its blob).
 """
 
 from __future__ import annotations
@@ -14,17 +16,58 @@ from kcompat.errors import UsageError
 from kcompat.naming import release_order
 from kcompat.sources.git import GitRepo
 from kcompat.sources.gitrefs import Tag
-from kcompat.sources.release_source import release_tags as _tags
+from kcompat.sources.release_source import GitReleases, release_tags, repository_releases
 
 #: The name of the compared HEAD when it is the HEAD commit.
 HEAD = "HEAD"
 
 
-def release_tags(repo: GitRepo, pattern: str) -> list[Tag]:
-    """The repository's release tags (``pattern``: the configured ``release-tags``),
-    oldest release first. Tags whose tree holds no request spec are dropped by the
-    caller once it has read them (see :mod:`kcompat.matrix.run`)."""
-    return _tags(repo, pattern)
+@dataclass(frozen=True)
+class SpecReleases:
+    """The releases of a repository, with what was left out of them and why."""
+
+    source: GitReleases | None  # None: no tag holds a spec
+    tagged: tuple[str, ...]  # every tag matching ``release-tags``, oldest first
+    specless: tuple[str, ...]  # those whose tree git read and found no spec in
+    problems: tuple[str, ...]  # releases git could not read (one line each)
+
+    @property
+    def releases(self) -> list[Tag]:
+        return list(self.source.releases) if self.source is not None else []
+
+
+def spec_releases(
+    repo: GitRepo, pattern: str, pathspecs: Sequence[str] = (), branch_pattern: str | None = None
+) -> SpecReleases:
+    """The repository's releases (:func:`repository_releases`), oldest first, and the
+    tags matching ``pattern`` (none: the caller says how to tag releases)."""
+    tagged = release_tags(repo, pattern)
+    found = repository_releases(repo, pattern, branch_pattern, pathspecs) if tagged else None
+    kept = {t.name for t in found.releases} if found is not None else set()
+    unread = {
+        t.name for t in tagged if not t.sha or (found is not None and found.listing.unreadable(t))
+    }
+    return SpecReleases(
+        found,
+        tuple(t.name for t in tagged),
+        tuple(t.name for t in tagged if t.name not in kept | unread),
+        tuple(found.problems) if found is not None else (),
+    )
+
+
+@dataclass(frozen=True)
+class ReleaseSide:
+    """One release's spec files, read through the releases' one listing (what
+    :class:`~kcompat.matrix.read.ApiReader` asks of a side)."""
+
+    releases: GitReleases
+    release: Tag
+
+    def paths(self, pathspecs: Sequence[str] = ()) -> list[str]:
+        return sorted(self.releases.files(self.release))
+
+    def read(self, path: str) -> bytes | None:
+        return self.releases.read(self.release, path)
 
 
 @dataclass(frozen=True)

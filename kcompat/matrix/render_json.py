@@ -28,7 +28,8 @@ def _spans(spans: tuple[Span, ...]) -> list[dict[str, Any]]:
     ]
 
 
-def matrix_dict(result: MatrixResult) -> dict[str, Any]:
+def _apis(result: MatrixResult) -> list[dict[str, Any]]:
+    """Every API with its ranges release by release, and where clients and brokers move."""
     matrix = result.matrix
     names = matrix.releases
     apis = []
@@ -55,6 +56,13 @@ def matrix_dict(result: MatrixResult) -> dict[str, Any]:
                 },
             }
         )
+    return apis
+
+
+def _cells(result: MatrixResult) -> list[dict[str, Any]]:
+    """Every (client, broker) cell: each API's negotiated version, or why it has none."""
+    matrix = result.matrix
+    names = matrix.releases
     keys = [api.key for api in matrix.apis]
     cells = []
     for c, client in enumerate(names):
@@ -69,6 +77,13 @@ def matrix_dict(result: MatrixResult) -> dict[str, Any]:
                     "unserved": [k for k, v in zip(keys, found, strict=True) if v == UNSERVED],
                 }
             )
+    return cells
+
+
+def matrix_dict(result: MatrixResult) -> dict[str, Any]:
+    matrix = result.matrix
+    names = matrix.releases
+    apis, cells = _apis(result), _cells(result)
     return {
         "schema": "kcompat-matrix",
         "version": SCHEMA_VERSION,

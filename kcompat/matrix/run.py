@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING
 
 from kcompat.errors import UsageError
 from kcompat.matrix.read import ApiReader
-from kcompat.matrix.releases import HEAD, Span, release_tags
+from kcompat.matrix.releases import HEAD, ReleaseSide, Span, spec_releases
+from kcompat.naming import release_order
 from kcompat.negotiation.apis import ReleaseApis, Role
 from kcompat.negotiation.grid import Api, Matrix, apis_of, build, chosen
 from kcompat.negotiation.negotiate import api_label
@@ -111,43 +112,47 @@ def _roles(request: MatrixRequest) -> list[Role]:
 def read_releases(
     repo: GitRepo, config: Config, request: MatrixRequest, span: Span | None
 ) -> tuple[list[ReleaseApis], list[str]]:
-    """The release tags that hold request specs (within ``--range``), then HEAD."""
+    """The releases that hold request specs (within ``--range``), then HEAD."""
     from kcompat.diff.run import pathspecs
-    from kcompat.sources.revision import RevisionSource
 
-    tags = release_tags(repo, config.release_tags)
-    if not tags:
+    reader = ApiReader(pathspecs(config, repo), config.is_fixture)
+    found = spec_releases(
+        repo, config.release_tags, reader.pathspecs, config.release_branches or None
+    )
+    if not found.tagged:
         raise UsageError(
             f"{repo.root}: no release tags (none matches release-tags "
             f"{config.release_tags!r}): tag the releases, or set release-tags in kcompat.toml"
         )
-    reader = ApiReader(pathspecs(config, repo), config.is_fixture)
-    wanted = set(span.chosen([t.name for t in tags])) if span is not None else None
+    tags = found.releases
+    wanted = set(span.chosen([t.name for t in tags])) if span is not None and tags else None
     releases = []
-    without = []
+    without = list(found.specless)
     for tag in tags:
         if wanted is not None and tag.name not in wanted:
             continue
-        found = reader.release(tag.name, RevisionSource(tag.name, repo, tag.sha))
-        if found.apis:
-            releases.append(found)
+        assert found.source is not None  # there are releases
+        release = reader.release(tag.name, ReleaseSide(found.source, tag))
+        if release.apis:
+            releases.append(release)
         else:
             without.append(tag.name)
     if not releases:
         raise UsageError(
-            f"{repo.root}: none of the {len(tags)} release tags"
-            f"{' in --range ' + span.text if span else ''} holds a request spec with an "
-            "apiKey (looked in: "
+            f"{repo.root}: none of the {len(found.tagged)} release tags"
+            f"{' in --range ' + span.text if span and tags else ''} holds a request spec "
+            "with an apiKey (looked in: "
             f"{', '.join(reader.pathspecs) or 'the whole tree'}); set paths in kcompat.toml"
         )
     if not request.no_head and (span is None or span.keeps_head):
         side, name = head_side(repo, request.head, reader.pathspecs)
         releases.append(reader.release(name, side, head=True))
-    notes = [f"{path}: not readable, left out" for path in reader.unreadable]
+    notes = [*found.problems, *(f"{path}: not readable, left out" for path in reader.unreadable)]
     if without:
+        names = sorted(without, key=release_order)
         notes.append(
-            f"{len(without)} release tag{'s hold' if len(without) != 1 else ' holds'} no "
-            f"request spec, so no release of the protocol: {_few(without)}"
+            f"{len(names)} release tag{'s hold' if len(names) != 1 else ' holds'} no "
+            f"request spec, so no release of the protocol: {_few(names)}"
         )
     return releases, notes
 
@@ -163,7 +168,8 @@ def head_side(repo: GitRepo, head: str | None, specs: Sequence[str]) -> tuple[Sp
         return side_for(head, repo), head
     if not repo.has_commits():
         return working_tree(repo), "working tree"
-    if not repo.bare and repo.changed_in_worktree(repo.head_sha(), specs):
+    changed = [] if repo.bare else repo.changed_in_worktree(repo.head_sha(), specs)
+    if any(path.endswith(".json") for path in changed):  # a build output is no spec
         return working_tree(repo), "working tree"
     return revision(HEAD, repo), HEAD
 

@@ -27,6 +27,7 @@ from kcompat.findings import Finding
 from kcompat.report.columns import AuditRow, FindingRow, Sample, arrow_schema
 from kcompat.rules.corpus import MISMATCH
 from kcompat.spec.specfile import SpecFile, enable_parse_cache, read_spec
+from kcompat.spec.versions import Versions
 
 #: Columns of the corpus (``DIR/samples``).
 SAMPLE_SCHEMA = (
@@ -190,7 +191,6 @@ class Verifier:
     ) -> AuditRow[Sample]:
         from kcompat.codec.annotate import show
         from kcompat.findings import Location, Severity
-        from kcompat.spec.versions import Versions
 
         context = self.context
         version = writer.version
@@ -232,7 +232,7 @@ class Verifier:
             ),
             message_name=writer.message.name,
             field_path=field_path,
-            versions=str(version),
+            versions=Versions.of(version, version),
             base_location=Location(writer.message.path, base_line, 1),
             evidence=evidence,
             released_by=context.writer_label if is_released else "",
@@ -249,7 +249,7 @@ class Verifier:
             f"v{row['version']}: {reason}",
             Location(row["message"]),
             message_name=row["message"],
-            versions=str(row["version"]),
+            versions=Versions.of(int(row["version"]), int(row["version"])),
         )
         return self.row_of(finding, row)
 

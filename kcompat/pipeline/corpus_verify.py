@@ -215,7 +215,7 @@ def missing_findings(
             Location(path, 1, 1),
             hint="expected when versions are retired on purpose; otherwise restore them",
             message_name=name,
-            versions=str(gone),
+            versions=gone,
         )
         sample = Sample(
             None,

@@ -18,10 +18,11 @@ from typing import Any
 from kcompat import progress
 from kcompat.auditreport.history import HISTORY
 from kcompat.config import Config
+from kcompat.diff.check import CheckOptions
 from kcompat.findings import Severity
 from kcompat.modes import HistoryMode, ReleasedMode
 from kcompat.naming import release_order
-from kcompat.pipeline.history_tasks import TABLE, CheckOptions, Texts, run_checks, warm_up
+from kcompat.pipeline.history_tasks import TABLE, Texts, run_checks, warm_up
 from kcompat.pipeline.job import Job, Run, read_rows, run_job
 from kcompat.pipeline.outputs import Output
 from kcompat.pipeline.prepare import Preparation, PrepareJob, prefetched, worker_count

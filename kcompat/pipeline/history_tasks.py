@@ -5,7 +5,7 @@ The driver (:mod:`kcompat.pipeline.history_driver`) enumerates the comparisons a
 prepares each one from git
 (:func:`kcompat.diff.prepared.prepare_pair`: the changed spec texts, the released-version
 policy, the tag ledger), so the texts travel with the tasks and executors need no
-checkout. Executors run :func:`kcompat.diff.check.check_pair` (rules and the
+checkout. Executors run :func:`kcompat.diff.check.check` (rules and the
 round-trip proof) inside ``mapInArrow``, which also works over Spark Connect. Findings
 are written as Parquet; the driver prints a summary per rule, per message and per release.
 """
@@ -13,12 +13,10 @@ are written as Parquet; the driver prints a summary per rule, per message and pe
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from kcompat.auditreport.history import FINDINGS
-from kcompat.config import Config
-from kcompat.diff.check import check_pair
+from kcompat.diff.check import CheckOptions, check
 from kcompat.diff.prepared import PreparedPair
 from kcompat.findings import Finding, Location, Severity
 from kcompat.pipeline.revisions import Comparison
@@ -28,15 +26,6 @@ from kcompat.report.columns import AuditRow, FindingRow, Pair, arrow_schema
 #: The findings table: the pair a finding belongs to, then the finding's own columns.
 TABLE = FINDINGS
 FINDING_SCHEMA = TABLE.ddl
-
-
-@dataclass(frozen=True)
-class CheckOptions:
-    """What executors need besides the rows (pickled into the task closure)."""
-
-    config: Config = field(default_factory=Config)
-    proof: bool = True
-    samples: int = 20
 
 
 def pair_row(comparison: Comparison, prepared: PreparedPair) -> dict[str, Any]:
@@ -99,14 +88,7 @@ def pair_of(row: dict[str, Any]) -> Pair:
 def finding_rows(row: dict[str, Any], options: CheckOptions) -> list[AuditRow[Pair]]:
     """Check one prepared pair; a crash becomes an ``internal-error`` row, the audit goes on."""
     try:
-        findings = list(
-            check_pair(
-                PreparedPair.from_row(row),
-                config=options.config,
-                proof=options.proof,
-                samples=options.samples,
-            ).findings
-        )
+        findings = list(check(PreparedPair.from_row(row), options).findings)
     except Exception as err:  # a kcompat bug on one pair must not lose the other pairs
         findings = [
             Finding(
@@ -204,7 +186,7 @@ OUTPUT_BATCH = 8192
 def distinct_checks(rows: Sequence[dict[str, Any]]) -> tuple[list[dict[str, Any]], dict[int, int]]:
     """One row per distinct check, and pair index -> the index of the row checked for it.
 
-    :func:`~kcompat.diff.check.check_pair` reads texts, paths and policies, never the
+    :func:`~kcompat.diff.check.check` reads texts, paths and policies, never the
     revisions' names, so pairs that prepare alike have the same findings. In a transitive
     audit most do: a patch release that changed no spec repeats every pair of its
     predecessor (on Kafka's 43 releases, 903 pairs are 317 distinct checks).

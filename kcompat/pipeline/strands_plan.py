@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from kcompat.errors import UsageError
 from kcompat.matrix.read import ApiReader, looks_like_request
-from kcompat.matrix.releases import Span, release_tags
+from kcompat.matrix.releases import ReleaseSide, Span, spec_releases
 from kcompat.negotiation.apis import ReleaseApis
 from kcompat.sources.git import GitRepo
 from kcompat.sources.gitwalk import first_parent_changes, subjects
@@ -116,26 +116,26 @@ def client_releases(
     is_fixture: Callable[[str], bool],
 ) -> tuple[tuple[ReleaseApis, ...], list[str]]:
     """The release tags that hold request specs (within ``span``), read as clients."""
-    from kcompat.sources.revision import RevisionSource
-
-    tags = release_tags(repo, pattern)
-    if not tags:
+    releases = spec_releases(repo, pattern, pathspecs)
+    if not releases.tagged:
         raise UsageError(
             f"{repo.root}: no release tags (none matches release-tags {pattern!r}): tag "
             "the releases, or set release-tags in kcompat.toml (or --tags)"
         )
-    wanted = set(span.chosen([t.name for t in tags])) if span is not None else None
+    tags = releases.releases
+    wanted = set(span.chosen([t.name for t in tags])) if span is not None and tags else None
     reader = ApiReader(pathspecs, is_fixture)
     found = []
     for tag in tags:
         if wanted is None or tag.name in wanted:
-            release = reader.release(tag.name, RevisionSource(tag.name, repo, tag.sha))
+            assert releases.source is not None  # there are releases
+            release = reader.release(tag.name, ReleaseSide(releases.source, tag))
             if release.apis:
                 found.append(release)
     if not found:
         raise UsageError(
-            f"{repo.root}: none of the {len(tags)} release tags holds a request spec with "
-            "an apiKey; set paths in kcompat.toml"
+            f"{repo.root}: none of the {len(releases.tagged)} release tags holds a request "
+            "spec with an apiKey; set paths in kcompat.toml"
         )
     return tuple(found), [f"{path}: not readable, left out" for path in reader.unreadable]
 

@@ -47,6 +47,11 @@ def _base_line(finding: Finding) -> int | None:
     return finding.base_location.line if finding.base_location else None
 
 
+def versions_text(finding: Finding) -> str:
+    """The versions a finding is about, as every report writes them ("" for none)."""
+    return "" if finding.versions is None else str(finding.versions)
+
+
 def _evidence(finding: Finding) -> Any:
     return finding.evidence.to_dict() if finding.evidence is not None else None
 
@@ -63,7 +68,7 @@ FINDING_COLUMNS: tuple[Column, ...] = (
     Column("base_line", "int", _base_line),
     Column("message_name", "string", lambda f: f.message_name),
     Column("field_path", "string", lambda f: f.field_path),
-    Column("versions", "string", lambda f: f.versions),
+    Column("versions", "string", versions_text),
     Column("fingerprint", "string", lambda f: f.fingerprint),
     Column("released_by", "string", lambda f: f.released_by or None),
     Column("evidence", "string", _evidence, structured=True),

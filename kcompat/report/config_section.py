@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from kcompat.findings import Finding
 from kcompat.report.document import Report, plural, status
-from kcompat.report.markdown import code, escape
+from kcompat.report.markup import code, escape
 from kcompat.rules.runner import BY_COMMENT
 
 #: Findings accepted in this change listed in the section; the table below has them all.
@@ -25,11 +25,20 @@ def config_section(report: Report) -> list[str]:
     hidden = [f for f in changed if not f.weakened_by.startswith(BY_COMMENT)]
     if not settings and not changed:
         return []
-    lines = []
+    lines = _settings_lines(settings, hidden)
+    if commented:
+        if settings or hidden:
+            lines.append("")
+        lines += _commented_lines(commented)
+    return [*lines, ""]
+
+
+def _settings_lines(settings: list[Finding], hidden: list[Finding]) -> list[str]:
+    """The heading, the weakening settings and what they hide."""
     if settings or hidden:
-        lines += ["#### ⚠️ This change edits kcompat's configuration", ""]
+        lines = ["#### ⚠️ This change edits kcompat's configuration", ""]
     else:
-        lines += ["#### ⚠️ This change accepts breaks", ""]
+        lines = ["#### ⚠️ This change accepts breaks", ""]
     if hidden:
         lines += [
             f"Its own settings hide or lower {plural(len(hidden), 'finding')} that BASE's "
@@ -48,18 +57,20 @@ def config_section(report: Report) -> list[str]:
             )
         if len(hidden) > LISTED:
             lines.append(f"- and {len(hidden) - LISTED} more, in the table below")
-    if commented:
-        if settings or hidden:
-            lines.append("")
-        lines += [
-            f"Ignore comments this change adds accept {plural(len(commented), 'finding')} "
-            "(rule, field, reason):",
-            "",
-        ]
-        lines += [_accepted_line(finding) for finding in commented[:LISTED]]
-        if len(commented) > LISTED:
-            lines.append(f"- and {len(commented) - LISTED} more, in the table below")
-    return [*lines, ""]
+    return lines
+
+
+def _commented_lines(commented: list[Finding]) -> list[str]:
+    """What the ignore comments the change adds accept, one line each."""
+    lines = [
+        f"Ignore comments this change adds accept {plural(len(commented), 'finding')} "
+        "(rule, field, reason):",
+        "",
+    ]
+    lines += [_accepted_line(finding) for finding in commented[:LISTED]]
+    if len(commented) > LISTED:
+        lines.append(f"- and {len(commented) - LISTED} more, in the table below")
+    return lines
 
 
 def _accepted_line(finding: Finding) -> str:

@@ -6,14 +6,14 @@ GitHub refuses comments over 65,536 characters, so the report keeps under ``budg
 errors in full first, then warnings and infos while they fit, then one line that says
 how many were left out and how to see them all. Names and values from spec files are
 :func:`~kcompat.escaping.shown`, HTML-escaped in text and table cells, made inert there
-(:func:`inert`: no @mention, issue reference, link, image or autolink) and fenced so no
-backtick in them ends a code span or block. With :class:`SourceLinks` (CI knows the
-repository's address) the commits and every location link to the code.
+(:func:`~kcompat.report.markup.inert`: no @mention, issue reference, link, image or
+autolink) and fenced so no backtick in them ends a code span or block. With
+:class:`SourceLinks` (CI knows the repository's address) the commits and every location
+link to the code.
 """
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 
 from kcompat.escaping import shown, shown_lines
@@ -21,60 +21,16 @@ from kcompat.findings import Finding, Severity
 from kcompat.provenance import UNPINNED, Provenance
 from kcompat.report.document import Report, plural, status
 from kcompat.report.links import SourceLinks
+from kcompat.report.markup import cell, html_line
+from kcompat.report.markup import code as code  # importers of this module keep them
+from kcompat.report.markup import escape as escape
+from kcompat.report.markup import fenced as fenced
+from kcompat.report.markup import inert as inert
 
 #: GitHub's limit for a comment body is 65,536 characters; keep a margin for a marker.
 BUDGET = 65_000
 _ICON = {Severity.ERROR: "🔴", Severity.WARNING: "🟡", Severity.INFO: "🔵"}
 _TITLE = {"diff": "compatibility check", "lint": "spec lint", "drift": "spec drift"}
-
-
-#: What GitHub acts on in Markdown text: an @mention (it notifies), a #123 reference (it
-#: links back from that issue), a link or an image (``[..](..)``, ``![..](..)``: fetched
-#: from anywhere; ``[..][..]``, ``[..]:``), an autolink (``scheme://``, ``www.``,
-#: ``a@b.c``). Raw HTML (``<img>``, ``<a>``) is already escaped.
-_ACTIVE = re.compile(r"@|#(?=\d)|\](?=[(\[:])|(?<=\w)(?=://)|(?i:\bwww)(?=\.)")
-_INERT = {"]": "&#93;"}
-_ZWSP = "&#8203;"
-
-
-def inert(text: str) -> str:
-    """Markdown text (already HTML-escaped) that reads the same and does nothing: a
-    zero-width space after ``@``, ``#`` before digits, ``www`` and before ``://``, and the
-    ``]`` that would end a link's text as a character reference, so no renderer's pattern
-    matches any more."""
-    return _ACTIVE.sub(lambda m: _INERT.get(m.group()) or m.group() + _ZWSP, text)
-
-
-def _html(text: str) -> str:
-    """Text for HTML inside Markdown, one line, nothing raw."""
-    return shown(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-
-def escape(text: str) -> str:
-    """Text for Markdown or HTML inside it (details blocks), one line, nothing raw, nothing
-    GitHub would act on (:func:`inert`)."""
-    return inert(_html(text))
-
-
-def _cell(text: str) -> str:
-    """Table cell text: no HTML, no raw control character, no column break."""
-    return escape(text).replace("|", "\\|")
-
-
-def code(text: str, *, cell: bool = True) -> str:
-    """An inline code span holding ``text`` whatever backticks it has (CommonMark: a
-    longer run of backticks for the fence); in a table ``cell``, ``|`` escaped."""
-    text = shown(text).replace("|", "\\|") if cell else shown(text)
-    fence = "`" * (max((len(run) for run in re.findall("`+", text)), default=0) + 1)
-    pad = " " if text.startswith("`") or text.endswith("`") else ""
-    return f"{fence}{pad}{text}{pad}{fence}"
-
-
-def fenced(lines: list[str]) -> list[str]:
-    """A code block holding ``lines``, its fence longer than any backtick run in them."""
-    longest = max((len(run) for line in lines for run in re.findall("`+", line)), default=0)
-    fence = "`" * max(3, longest + 1)
-    return [fence, *lines, fence]
 
 
 def render_markdown(
@@ -177,7 +133,7 @@ def _row(finding: Finding, links: SourceLinks | None = None) -> str:
     where, rule = code(str(finding.location)), code(finding.rule)
     if links is not None and links.head_sha:
         where = f"[{where}]({links.line(finding.location.path, finding.location.line)})"
-    return f"| {icon} | {where} | {_cell(finding.message)} | {rule} |"
+    return f"| {icon} | {where} | {cell(finding.message)} | {rule} |"
 
 
 def _block(finding: Finding) -> str:
@@ -198,8 +154,8 @@ def _block(finding: Finding) -> str:
         return ""
     return "\n".join(
         [
-            f"<details><summary><code>{_html(finding.rule)}</code> on "
-            f"<code>{_html(finding.message_name or finding.location.path)}</code> "
+            f"<details><summary><code>{html_line(finding.rule)}</code> on "
+            f"<code>{html_line(finding.message_name or finding.location.path)}</code> "
             f"{escape(finding.field_path)}</summary>",
             "",
             *fenced(body),

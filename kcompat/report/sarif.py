@@ -9,6 +9,7 @@ from kcompat import __version__
 from kcompat.escaping import json_safe
 from kcompat.findings import Severity
 from kcompat.provenance import Provenance
+from kcompat.report.columns import versions_text
 from kcompat.report.document import Report, details, distinct_fingerprints, status
 from kcompat.rules.registry import get_rule
 
@@ -48,7 +49,7 @@ def render_sarif(report: Report) -> str:
             "properties": {
                 "message_name": finding.message_name,
                 "field_path": finding.field_path,
-                "versions": finding.versions,
+                "versions": versions_text(finding),
             },
         }
         if finding.accepted:

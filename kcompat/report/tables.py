@@ -4,7 +4,7 @@ formats: one registry, :class:`TableFormat`, whose renderers take a :class:`Tabl
 Cells hold message and field names from spec files: each is
 :func:`~kcompat.escaping.shown` (and, in Markdown, HTML-escaped) as the table is drawn. The
 text format returns the document itself: the terminal draws it (rich tables on a
-terminal, aligned columns elsewhere: :func:`kcompat.app.draw_document`).
+terminal, aligned columns elsewhere: :func:`kcompat.terminal.draw_document`).
 """
 
 from __future__ import annotations

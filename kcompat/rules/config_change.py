@@ -41,9 +41,6 @@ from kcompat.rules.registry import Category, Elsewhere, RuleKind, elsewhere, get
 METADATA = frozenset({"source", "root", "label", "lines"})
 #: Entry attributes under the key a file writes them with (``preview``'s ``message``).
 _AS_WRITTEN = {"pattern": "message"}
-#: Values a configuration holds in another form than a file writes them (``released =
-#: "auto"`` is held as None).
-_AS_READ: dict[str, dict[Any, Any]] = {"released": {None: "auto", "": "auto"}}
 #: A value longer than this is cut in messages (the file holds the rest).
 _SHOWN = 160
 
@@ -131,8 +128,8 @@ def _whole(setting: Setting, base: Config, head: Config) -> list[SettingChange]:
         SettingChange(
             setting.key,
             setting.key,
-            toml(_AS_READ.get(setting.key, {}).get(old, old)),
-            toml(_AS_READ.get(setting.key, {}).get(new, new)),
+            toml(old),
+            toml(new),
             setting.judge(base, head),
             lambda config: replace(config, **{setting.attribute: new}),
         )
@@ -269,7 +266,7 @@ SETTINGS: tuple[Setting, ...] = (
         "fail-on",
         "a higher threshold: findings below it no longer fail",
         _whole,
-        lambda base, head: head.fail_on > base.fail_on,
+        lambda base, head: head.fail_on.threshold > base.fail_on.threshold,
     ),
     Setting(
         "released",

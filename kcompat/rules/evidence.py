@@ -16,7 +16,7 @@ from dataclasses import replace
 from typing import Any
 
 from kcompat.findings import Finding, Severity
-from kcompat.spec.versions import Versions, released_phrase
+from kcompat.spec.versions import Versions
 
 ROUNDTRIP = "roundtrip-mismatch"
 
@@ -61,16 +61,12 @@ def _definition_keys(finding: Finding) -> list[tuple[object, ...]]:
 def _merged_use(first: Finding, other: Finding) -> Finding:
     if other.field_path == first.field_path or other.field_path in first.explains:
         return first
-    mine, theirs = Versions.try_parse(first.versions), Versions.try_parse(other.versions)
-    message, versions = first.message, first.versions
+    mine, theirs = first.versions, other.versions
+    merged = first
     if mine is not None and theirs is not None and not mine.empty:
-        union = mine | theirs
-        message = message.replace(released_phrase(mine), released_phrase(union))
-        versions = str(union)
+        merged = first.about(mine | theirs)  # its message says the versions of both uses
     return replace(
-        first,
-        message=message,
-        versions=versions,
+        merged,
         explains=(*first.explains, other.field_path, *other.explains),
         notes=(*first.notes, f"the same definition is used at {other.field_path}"),
     )
@@ -95,7 +91,7 @@ def attach_evidence(findings: Sequence[Finding], proofs: Sequence[Finding]) -> l
     if not proofs:
         return list(findings)
     explainers = [
-        (index, finding, Versions.try_parse(finding.versions))
+        (index, finding, finding.versions)
         for index, finding in enumerate(findings)
         if finding.severity is Severity.ERROR and finding.rule != ROUNDTRIP
     ]
@@ -193,7 +189,7 @@ def merge_proofs(proofs: Sequence[Finding]) -> list[Finding]:
             first,
             message=f"round trip {evidence.direction} (versions {_versions_of(same)}): "
             f"{what}: {detail}",
-            versions=str(_versions_of(group)),
+            versions=_versions_of(group),
             hint="the bytes below are a sample that does not survive the change",
         )
         out.append(_with_evidence(merged, group))

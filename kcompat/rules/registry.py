@@ -20,9 +20,10 @@ from enum import StrEnum
 from typing import NamedTuple, TypeVar
 
 from kcompat.findings import Reporter, Severity
+from kcompat.modes import Choice
 
 
-class RuleKind(StrEnum):
+class RuleKind(Choice):
     """The command whose runs a rule belongs to."""
 
     LINT = "lint"
@@ -31,7 +32,7 @@ class RuleKind(StrEnum):
     CORPUS = "corpus"
 
 
-class Category(StrEnum):
+class Category(Choice):
     """What a rule is about: ``disable = ["category:tags"]`` turns off a whole family."""
 
     SYNTAX = "syntax"

@@ -1,9 +1,11 @@
-"""The one rule runner: call rules on their subjects, then finish the findings once.
+"""Call rules on their subjects, then finish every command's findings once.
 
-``lint``, ``diff`` (its evolution rules and the round-trip proof) and ``drift`` all run
-here, so they agree on what a configuration, an inline ``ignore`` comment or a baseline
-does. Each command says only which rules look at which subjects (:class:`Call`); the
-finishing step is the same for all of them and runs in this order:
+``diff`` (its evolution rules and the round-trip proof), ``drift`` and lint's set rules
+are called here, each command saying only which rules look at which subjects
+(:class:`Call`); lint's rules of one file run in one walk of it
+(:mod:`kcompat.rules.lint.walk`). Every command's findings, lint's too, are finished here,
+so they agree on what a configuration, an inline ``ignore`` comment or a baseline does;
+the finishing step runs in this order:
 
 1. drop rules the configuration disables (a finding of a rule that is off explains no
    bytes), and merge per-version findings of one change into one (versions ``0-7``, not
@@ -47,7 +49,7 @@ from kcompat.rules.suppress import (
 )
 from kcompat.spec.load import Comment
 from kcompat.spec.specfile import SpecFile
-from kcompat.spec.versions import Versions, released_phrase
+from kcompat.spec.versions import Versions
 
 #: How a finding's ``weakened_by`` names an ignore comment the change adds:
 #: ``ignore comment WidgetRequest.json:27``.
@@ -127,14 +129,38 @@ def compared(specs: Iterable[SpecFile]) -> tuple[tuple[str, str], ...]:
 
 
 def finish(raw: Sequence[Finding], how: Finishing, evidence: Sequence[Finding] = ()) -> Outcome:
-    """Merge, explain, silence, weigh and sort one run's findings."""
-    config = how.config
+    """Merge, explain, silence, weigh and sort one run's findings (steps 1-6 above)."""
+    enabled = _explained(raw, how, evidence)
+    kept, suppressed = _silenced(enabled, how)
+    weighed, fixtures = _weighed(kept, how)
+    accepted = [f for f in weighed if f.fingerprint in how.baseline]
+    final = [f for f in weighed if f.fingerprint not in how.baseline]
+    return Outcome(
+        tuple(sorted(final, key=_order)),
+        tuple(suppressed),
+        tuple(accepted),
+        fixtures,
+    )
+
+
+def _explained(
+    raw: Sequence[Finding], how: Finishing, evidence: Sequence[Finding]
+) -> list[Finding]:
+    """Steps 1-3: the enabled rules' findings merged, the proof's bytes attached, and why
+    their versions count as released."""
+    off = how.config.disabled
     # rules turned off before the proof's bytes attach: a finding of a rule that is off
     # explains nothing, so its bytes stay the proof's own (unless that is off too)
-    merged = one_per_edit(merge_versions([f for f in raw if f.rule not in config.disabled]))
-    enabled = attach_evidence(merged, [e for e in evidence if e.rule not in config.disabled])
+    merged = one_per_edit(merge_versions([f for f in raw if f.rule not in off]))
+    enabled = attach_evidence(merged, [e for e in evidence if e.rule not in off])
     if how.released_by is not None:
         enabled = [_with_reason(f, how.released_by) for f in enabled]
+    return enabled
+
+
+def _silenced(enabled: list[Finding], how: Finishing) -> tuple[list[Finding], list[Finding]]:
+    """Step 4: (what no ignore comment silences, with the comments' own findings; what
+    they silence)."""
     directives = [
         directive
         for path, comments in how.comments.items()
@@ -142,7 +168,13 @@ def finish(raw: Sequence[Finding], how: Finishing, evidence: Sequence[Finding] =
         for directive in parse_directives(path, comments)
     ]
     kept, suppressed, used = _suppress(enabled, directives, how.settled)
-    kept += _directive_findings(directives, used, how)
+    return kept + _directive_findings(directives, used, how), suppressed
+
+
+def _weighed(kept: list[Finding], how: Finishing) -> tuple[list[Finding], int]:
+    """Step 5 but the baseline: (the findings with the configuration's severities,
+    previews, acceptances and fixtures applied; how many are about test fixtures)."""
+    config = how.config
     weighed = [
         _weigh(f, config, how.latest, how.settled_entries)
         for f in kept
@@ -154,14 +186,7 @@ def finish(raw: Sequence[Finding], how: Finishing, evidence: Sequence[Finding] =
         weighed = [_as_fixture(f) if config.is_fixture(f.location.path) else f for f in weighed]
     if config.report_unused_ignores and config.ignore:
         weighed += unused_acceptances(config, weighed, how.kinds, how.subjects, how.settled_entries)
-    accepted = [f for f in weighed if f.fingerprint in how.baseline]
-    final = [f for f in weighed if f.fingerprint not in how.baseline]
-    return Outcome(
-        tuple(sorted(final, key=_order)),
-        tuple(suppressed),
-        tuple(accepted),
-        fixtures,
-    )
+    return weighed, fixtures
 
 
 def _as_fixture(finding: Finding) -> Finding:
@@ -214,7 +239,7 @@ def _weigh(
 
 
 def _with_reason(finding: Finding, released_by: Callable[[Finding], str]) -> Finding:
-    if not finding.versions or finding.released_by:
+    if finding.versions is None or finding.released_by:
         return finding
     return replace(finding, released_by=released_by(finding))
 
@@ -302,8 +327,9 @@ def _directive_findings(
 def merge_versions(findings: Sequence[Finding]) -> list[Finding]:
     """One finding per (rule, place, message) with the union of its versions.
 
-    Rules report per version with ``{versions}`` in their message; the merged range is
-    written in, so a field broken in versions 0 to 7 is one finding that says "0-7".
+    Rules report per run of versions, their message saying those versions (its
+    :class:`~kcompat.findings.Wording`); the merged finding says the union, so a field
+    broken in versions 0 to 7 is one finding that says "0-7".
     """
     groups: dict[tuple[object, ...], tuple[Finding, Versions]] = {}
     for finding in findings:
@@ -311,12 +337,12 @@ def merge_versions(findings: Sequence[Finding]) -> list[Finding]:
             finding.rule,
             finding.message_name,
             finding.field_path,
-            finding.message,
+            finding.wording or finding.message,
             finding.location,
             finding.base_location,
             finding.severity,
         )
-        versions = Versions.try_parse(finding.versions) if finding.versions else None
+        versions = finding.versions
         if key in groups:
             first, known = groups[key]
             groups[key] = (first, known | versions if versions is not None else known)
@@ -324,7 +350,7 @@ def merge_versions(findings: Sequence[Finding]) -> list[Finding]:
             groups[key] = (finding, versions if versions is not None else Versions.none())
     out = []
     for finding, versions in groups.values():
-        text = str(versions) if not versions.empty else finding.versions
-        message = finding.message.replace("{versions}", released_phrase(versions))
-        out.append(replace(finding, message=message, versions=text))
+        merged = versions if not versions.empty else finding.versions
+        said = finding.wording.said(versions) if finding.wording is not None else finding.message
+        out.append(replace(finding, message=said, versions=merged))
     return out

@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from kcompat.findings import Finding, Location, Severity
+from kcompat.findings import Finding, Location
+from kcompat.modes import FailOn
 from kcompat.rules.config_change import CONFIG_WEAKENED, SettingChange
 from kcompat.rules.registry import get_rule
 
@@ -67,12 +68,12 @@ def hidden(reference: Sequence[Finding], other: Sequence[Finding]) -> set[int]:
     }
 
 
-def no_longer_failing(findings: Sequence[Finding], before: Severity, after: Severity) -> set[int]:
+def no_longer_failing(findings: Sequence[Finding], before: FailOn, after: FailOn) -> set[int]:
     """The findings that fail at the threshold ``before`` and not at ``after``."""
     return {
         index
         for index, finding in enumerate(findings)
-        if not finding.accepted and before <= finding.severity < after
+        if not finding.accepted and before.threshold <= finding.severity < after.threshold
     }
 
 
@@ -83,7 +84,7 @@ class Blame:
     reference: tuple[Finding, ...]
     by_index: Mapping[int, tuple[SettingChange, ...]]
     fail_on: SettingChange | None = None  # a raised fail-on, with both thresholds
-    thresholds: tuple[Severity, Severity] = (Severity.ERROR, Severity.ERROR)
+    thresholds: tuple[FailOn, FailOn] = (FailOn.error, FailOn.error)
 
 
 def listed(shown: Sequence[Finding], also: Sequence[Finding], blame: Blame) -> list[Finding]:

@@ -29,6 +29,8 @@ from kcompat.sources.release_files import ReleaseFiles
 ASK_AT_ONCE = 64
 #: What makes a ``.json`` file a spec (the one key every message spec has).
 SPEC_KEY = b'"validVersions"'
+#: How a release branch's tip is named (``3.9 (branch)``): a release about to ship.
+BRANCH = " (branch)"
 
 
 class ReleaseSource(Protocol):
@@ -167,7 +169,7 @@ def release_branches(repo: GitRepo, pattern: str) -> list[Tag]:
     as releases about to ship (named ``3.9 (branch)``), oldest first."""
     tips: dict[str, Tag] = {}
     for branch in matching(pattern, repo.branches(), _name, "release-branches"):
-        tips.setdefault(branch.name, Tag(f"{branch.name} (branch)", branch.sha, branch.ref))
+        tips.setdefault(branch.name, Tag(f"{branch.name}{BRANCH}", branch.sha, branch.ref))
     return sorted(tips.values(), key=_order)
 
 
@@ -202,5 +204,12 @@ def _name(tag: Tag) -> str:
     return tag.name
 
 
+#: A branch tip's last number: after every release tagged on its line (``3.7.1``).
+_TIP = 2**63
+
+
 def _order(tag: Tag) -> tuple[tuple[int, ...], str]:
-    return release_order(tag.name)
+    """Release order; the tip of release branch ``3.7`` is what 3.7.x ships next, so it
+    comes after 3.7.0 and 3.7.1 (and before 3.8.0)."""
+    numbers, name = release_order(tag.name)
+    return ((*numbers, _TIP), name) if name.endswith(BRANCH) else (numbers, name)

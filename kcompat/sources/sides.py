@@ -18,8 +18,6 @@ from kcompat.naming import companion_name_for, file_names_of, request_name_for
 from kcompat.sources import directory
 from kcompat.sources.confine import confine
 from kcompat.sources.files import display_path
-from kcompat.sources.reading import Loaded as Loaded
-from kcompat.sources.reading import load_sides as load_sides
 from kcompat.sources.reading import read_side
 from kcompat.sources.source import SpecSource
 from kcompat.spec.model import Message

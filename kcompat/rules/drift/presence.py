@@ -96,7 +96,7 @@ def _missing(group: list[DriftPair], lacking: str, where: str, report: Reporter)
             key="validVersions",
             base=first.upstream.node,
             base_key="validVersions",
-            versions=str(extra),
+            versions=extra,
             hint=hint,
             notes=notes,
         )
@@ -148,7 +148,7 @@ def drift_fields_one_side(pair: DriftPair, report: Reporter) -> None:
                 "never writes it",
                 key="fields",
                 field_path=up.path,
-                versions=str(place.versions),
+                versions=place.versions,
                 base=up.field.node,
                 base_key="name",
                 hint="re-vendor the upstream spec to read it",
@@ -162,7 +162,7 @@ def drift_fields_one_side(pair: DriftPair, report: Reporter) -> None:
                 "writes it",
                 key="name",
                 field_path=lo.path,
-                versions=str(place.versions),
+                versions=place.versions,
                 base=pair.upstream.node,
                 base_key="name",
             )

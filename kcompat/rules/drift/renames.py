@@ -65,7 +65,7 @@ def _fields_renamed(pair: DriftPair, releases: Sequence[Release], report: Report
             f"versions {place.versions}){who}",
             key="name",
             field_path=lo.path,
-            versions=str(place.versions),
+            versions=place.versions,
             base=up.field.node,
             base_key="name",
         )

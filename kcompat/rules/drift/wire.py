@@ -6,8 +6,7 @@ from __future__ import annotations
 from kcompat.codec.evidence import BASE_TO_HEAD, Evidence
 from kcompat.findings import Reporter, Severity
 from kcompat.rules.drift.adapters import DriftPair, pair_rule
-from kcompat.rules.drift.pairing import Difference as Difference
-from kcompat.rules.drift.pairing import first_difference as first_difference
+from kcompat.rules.drift.pairing import Difference, first_difference
 from kcompat.rules.registry import Category
 from kcompat.spec.load import JObject
 from kcompat.spec.model import Message
@@ -91,7 +90,7 @@ def drift_wire_mismatch(pair: DriftPair, report: Reporter) -> None:
             f"{pair.local.name} versions {shown}: {said}",
             key="flexibleVersions" if flexible else "name",
             field_path=found.path,
-            versions=str(shown),
+            versions=shown,
             base=upstream_node if upstream_node is not None else pair.upstream.node,
             base_key="flexibleVersions" if flexible else "name",
             hint="re-vendor the upstream spec, or stop advertising these versions",
@@ -121,7 +120,7 @@ def _misread(pair: DriftPair, report: Reporter) -> None:
             f"it is read otherwise by {reader}, though both lay it out alike",
             key="name",
             field_path=path,
-            versions=str(versions),
+            versions=versions,
             base=_node_at(pair.upstream, path) or pair.upstream.node,
             base_key="name",
             evidence=items[0],

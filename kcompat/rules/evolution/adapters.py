@@ -36,7 +36,7 @@ def _on_pair_in_context(check: PairInContextCheck) -> Runner:
 def _on_each_field_pair(check: FieldPairCheck) -> Runner:
     def run(subject: object, report: Reporter, _context: object) -> None:
         for match in cast(MessagePair, subject).matched_fields():
-            check(match, report.about(match.head.path, str(match.versions)))
+            check(match, report.about(match.head.path, match.versions))
 
     return run
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from kcompat.findings import Reporter, Severity
+from kcompat.findings import Reporter, Severity, Wording
 from kcompat.rules.evolution.adapters import definition_rule, field_pair_rule, pair_rule
 from kcompat.rules.evolution.common import (
     boxing_exception,
@@ -46,7 +46,7 @@ def _untagged_only(
             continue  # same bytes: fields-restructured reports it
         for entry in struct_pair.head_only if side == "head" else struct_pair.base_only:
             if not entry.tagged:
-                yield struct_pair, entry, report.about(entry.path, str(struct_pair.versions))
+                yield struct_pair, entry, report.about(entry.path, struct_pair.versions)
 
 
 @pair_rule("field-added", Category.FIELDS, Severity.ERROR)
@@ -55,7 +55,7 @@ def field_added(pair: MessagePair, report: Reporter) -> None:
     for struct_pair, entry, about in _untagged_only(pair, report, "head"):
         about(
             node(entry),
-            f"non-tagged field {entry.path} ({entry.field.type}) was added to {{versions}}",
+            Wording(f"non-tagged field {entry.path} ({entry.field.type}) was added to "),
             key="versions",
             base=_owner(pair, struct_pair, "base"),
             base_key="fields",
@@ -70,7 +70,7 @@ def field_removed(pair: MessagePair, report: Reporter) -> None:
     for struct_pair, entry, about in _untagged_only(pair, report, "base"):
         about(
             _owner(pair, struct_pair, "head"),
-            f"field {entry.path} ({entry.field.type}) was removed from {{versions}}",
+            Wording(f"field {entry.path} ({entry.field.type}) was removed from "),
             key="fields",
             base=node(entry),
             base_key="name",
@@ -101,10 +101,12 @@ def fields_restructured(pair: MessagePair, report: Reporter) -> None:
             _owner(pair, struct_pair, "head"),
             _owner(pair, struct_pair, "base"),
             "fields",
-            f"fields of {where} were restructured in {{versions}} ({change}): the bytes are "
-            "the same, the generated classes are not",
+            Wording(
+                f"fields of {where} were restructured in ",
+                f" ({change}): the bytes are the same, the generated classes are not",
+            ),
             field_path=struct_pair.path,
-            versions=str(struct_pair.versions),
+            versions=struct_pair.versions,
             hint="a nested struct without a null marker or tagged fields is written inline; "
             "keep the old grouping unless you mean to break generated code",
         )
@@ -138,8 +140,10 @@ def field_type_changed(match: FieldPair, report: Reporter) -> None:
         node(head),
         node(base),
         "type",
-        f"field {head.path} changed type from {base.field.type} to "
-        f"{head.field.type} in {{versions}}{detail}",
+        Wording(
+            f"field {head.path} changed type from {base.field.type} to {head.field.type} in ",
+            detail,
+        ),
         hint="add a new field in a new version instead of changing this one",
     )
 
@@ -156,8 +160,10 @@ def encoding_changed(match: FieldPair, report: Reporter) -> None:
             node(head),
             node(base),
             "encoding",
-            f"encoding of {head.path} changed from {describe(base)} to "
-            f"{describe(head)}{narrower} in {{versions}}",
+            Wording(
+                f"encoding of {head.path} changed from {describe(base)} to "
+                f"{describe(head)}{narrower} in "
+            ),
             hint="change an encoding only from a new version on (an encoding range)",
         )
 
@@ -169,7 +175,7 @@ def nullable_narrowed(match: FieldPair, report: Reporter) -> None:
         match,
         report,
         now_nullable=False,
-        message="is no longer nullable in {versions}; readers reject the nulls old writers send",
+        message=Wording("is no longer nullable in ", "; readers reject the nulls old writers send"),
     )
 
 
@@ -180,11 +186,13 @@ def nullable_widened(match: FieldPair, report: Reporter) -> None:
         match,
         report,
         now_nullable=True,
-        message="became nullable in {versions}; old readers fail on a null",
+        message=Wording("became nullable in ", "; old readers fail on a null"),
     )
 
 
-def _nullability(match: FieldPair, report: Reporter, *, now_nullable: bool, message: str) -> None:
+def _nullability(
+    match: FieldPair, report: Reporter, *, now_nullable: bool, message: Wording
+) -> None:
     """A field (not a struct: KIP-893 has its own rule) whose nullability flipped one way."""
     base, head = match.base, match.head
     if base.wire.kind is Kind.STRUCT or type_names_differ(base, head):
@@ -199,7 +207,7 @@ def _nullability(match: FieldPair, report: Reporter, *, now_nullable: bool, mess
             node(head),
             node(base),
             "nullableVersions",
-            f"{head.path} {message}",
+            f"{head.path} " + message,
             hint=hint,
         )
 
@@ -217,8 +225,10 @@ def struct_nullability_changed(match: FieldPair, report: Reporter) -> None:
             node(head),
             node(base),
             "nullableVersions",
-            f"struct {head.path} became {now} in {{versions}}, which "
-            f"{marker} the presence byte before it (KIP-893)",
+            Wording(
+                f"struct {head.path} became {now} in ",
+                f", which {marker} the presence byte before it (KIP-893)",
+            ),
             hint="change nullability only in a new version",
         )
 
@@ -237,8 +247,7 @@ def wire_format_changed(match: FieldPair, report: Reporter) -> None:
     if own_shape(b) != own_shape(h):
         report(
             node(head),
-            f"{head.path} is written as {describe(head)} instead of "
-            f"{describe(base)} in {{versions}}",
+            Wording(f"{head.path} is written as {describe(head)} instead of {describe(base)} in "),
             key=_override_key(head),
             base=node(base),
             base_key=_override_key(base),
@@ -267,9 +276,9 @@ def default_changed(pair: MessagePair, report: Reporter) -> None:
             if head.node is not None and "default" in head.node
             else head.node,
             f"default of {path} changed from {show_value(base.default.value)} to "
-            f"{show_value(head.default.value)}{why}",
+            f"{show_value(head.default.value)}" + why,
             field_path=path,
-            versions=str(versions),
+            versions=versions,
             severity=severity,
             base=base.node,
             base_key="default" if base.node is not None and "default" in base.node else "name",
@@ -302,15 +311,20 @@ class _DefaultEffect:
     def of(pair: MessagePair) -> _DefaultEffect:
         return _DefaultEffect(pair)
 
-    def judge(self, path: str, base: Field, head: Field) -> tuple[Severity, Versions, str]:
+    def judge(
+        self, path: str, base: Field, head: Field
+    ) -> tuple[Severity, Versions, str | Wording]:
         """(severity, versions it matters in, what it does) for one changed default."""
         tagged = self.tagged.get(path, Versions.none())
         if not tagged.empty:
             return (
                 Severity.ERROR,
                 tagged,
-                " in {versions}, where it is tagged: a writer omits a tagged field equal "
-                "to its default, so old and new readers fill in different values",
+                Wording(
+                    " in ",
+                    ", where it is tagged: a writer omits a tagged field equal to its default, "
+                    "so old and new readers fill in different values",
+                ),
             )
         around = self.around.get(path.rpartition(".")[0], Versions.none())
         absent = around - (base.versions & head.versions)
@@ -333,9 +347,11 @@ class _DefaultEffect:
         return (
             Severity.WARNING,
             absent,
-            f": readers of {{versions}}, which lack the field, now fill in "
-            f"{show_value(head.default.value)} instead of {old}, and a writer asked to send "
-            f"{old} to them {writer}",
+            Wording(
+                ": readers of ",
+                f", which lack the field, now fill in {show_value(head.default.value)} "
+                f"instead of {old}, and a writer asked to send {old} to them {writer}",
+            ),
         )
 
 

@@ -18,6 +18,7 @@ from kcompat.rules.evolution.pairing import MessagePair
 from kcompat.rules.registry import Category
 from kcompat.spec.resolve import StructLayout, resolve
 from kcompat.spec.shape import inline_leaves, wire_shape
+from kcompat.spec.versions import Versions
 
 
 @pair_rule("header-renumbered", Category.VERSIONS, Severity.ERROR)
@@ -41,7 +42,7 @@ def header_renumbered(pair: MessagePair, report: Reporter) -> None:
                 key="validVersions",
                 base=pair.base.node,
                 base_key="validVersions",
-                versions=str(before),
+                versions=Versions.of(before, before),
                 severity=Severity.INFO,
             )
         else:
@@ -50,7 +51,7 @@ def header_renumbered(pair: MessagePair, report: Reporter) -> None:
                 pair.base.node,
                 "validVersions",
                 f"{where}, and their header bytes differ: {change}",
-                versions=str(before),
+                versions=Versions.of(before, before),
                 hint="a header version follows from the API version; keep the bytes each "
                 "API version's header had, whatever the header version is called",
             )

@@ -25,7 +25,7 @@ def message_removed(context: DiffContext, report: Reporter) -> None:
             key="name",
             path=spec.path,
             message_name=message.name,
-            versions=str(versions),
+            versions=versions,
             hint="keep the spec; deprecate versions with deprecatedVersions instead",
         )
 

@@ -18,6 +18,7 @@ from kcompat.rules.evolution.pairing import MessagePair
 from kcompat.rules.registry import Category, Elsewhere, RuleKind, elsewhere, get_rule
 from kcompat.spec.load import JObject
 from kcompat.spec.model import Field, Message
+from kcompat.spec.versions import Versions
 
 if TYPE_CHECKING:
     from kcompat.codec.compiler import CodeStore
@@ -65,7 +66,7 @@ def proof_findings(
                 f"round trip {evidence.direction} (version {evidence.version})",
                 key="name",
                 field_path=path,
-                versions=str(evidence.version),
+                versions=Versions.of(evidence.version, evidence.version),
                 base=node_of(pair.base, path, base_fields),
                 base_key="name",
                 evidence=evidence,

@@ -53,7 +53,7 @@ def fields_reordered(pair: MessagePair, report: Reporter) -> None:
             f"fields of {struct_name} were reordered in {released_phrase(versions)}: "
             f"{', '.join(old)} became {', '.join(new)}{used}",
             field_path=group.head.path,
-            versions=str(versions),
+            versions=versions,
             hint="fields go on the wire in spec order, so every reader of these versions "
             "misreads them; put them back in their old order",
         )

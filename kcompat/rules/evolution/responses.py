@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from kcompat.findings import Reporter, Severity
+from kcompat.findings import Reporter, Severity, Wording
 from kcompat.rules.evolution.adapters import pair_rule
 from kcompat.rules.evolution.pairing import MessagePair
 from kcompat.rules.registry import Category
@@ -37,12 +37,15 @@ def response_field_not_ignorable(pair: MessagePair, report: Reporter) -> None:
             continue  # no released client lacks it (or its struct is new too)
         report(
             field.node,
-            f"{head.name} field {path} is new in v{field.versions.lowest} and not ignorable: "
-            f"whenever a broker sets it, answering a client of {{versions}} fails (the "
-            "generated writer throws for a non-default value the version cannot carry)",
+            Wording(
+                f"{head.name} field {path} is new in v{field.versions.lowest} and not "
+                "ignorable: whenever a broker sets it, answering a client of ",
+                " fails (the generated writer throws for a non-default value the version "
+                "cannot carry)",
+            ),
             key="name",
             field_path=path,
-            versions=str(older),
+            versions=older,
             hint='add "ignorable": true, so older versions drop the value instead',
         )
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kcompat.findings import Reporter, Severity
+from kcompat.findings import Reporter, Severity, Wording
 from kcompat.rules.evolution.adapters import field_pair_rule, pair_rule, pair_rule_in_context
 from kcompat.rules.evolution.common import node
 from kcompat.rules.evolution.context import DiffContext
@@ -23,8 +23,10 @@ def tag_changed(match: FieldPair, report: Reporter) -> None:
             node(head),
             node(base),
             "tag",
-            f"tag of {head.path} changed from {base.tag} to {head.tag} in "
-            "{versions}; old writers' tag means nothing (or something else) to new readers",
+            Wording(
+                f"tag of {head.path} changed from {base.tag} to {head.tag} in ",
+                "; old writers' tag means nothing (or something else) to new readers",
+            ),
             hint=f"keep tag {base.tag}",
         )
 
@@ -38,9 +40,11 @@ def field_tagging_changed(match: FieldPair, report: Reporter) -> None:
     now = f"tagged (tag {head.tag})" if head.tagged else "untagged"
     report(
         node(head),
-        f"{head.path} became {now} in {{versions}}: it moves between the "
-        "fixed fields and the tagged section (taggedVersions "
-        f"{base.field.tagged_versions} -> {head.field.tagged_versions})",
+        Wording(
+            f"{head.path} became {now} in ",
+            ": it moves between the fixed fields and the tagged section (taggedVersions "
+            f"{base.field.tagged_versions} -> {head.field.tagged_versions})",
+        ),
         key="taggedVersions" if head.tagged or "taggedVersions" in (node(head) or {}) else "name",
         base=node(base),
         base_key="taggedVersions" if base.tagged else "name",
@@ -184,10 +188,10 @@ def tagged_field_added(pair: MessagePair, report: Reporter, context: DiffContext
             ):
                 report(
                     node(entry),
-                    f"tagged field {entry.path} (tag {entry.tag}) added to {{versions}}",
+                    Wording(f"tagged field {entry.path} (tag {entry.tag}) added to "),
                     key="tag",
                     field_path=entry.path,
-                    versions=str(struct_pair.versions),
+                    versions=struct_pair.versions,
                 )
 
 
@@ -230,11 +234,13 @@ def tagged_versions_changed(pair: MessagePair, report: Reporter) -> None:
                     node(entry) if change == "added to" else _head_node(pair, entry),
                     node(entry) if change == "dropped from" else None,
                     "taggedVersions",
-                    f"tagged field {entry.path} (tag {entry.tag}) was {change} {{versions}}, "
-                    f"but {reader} knows tag {entry.tag} from other versions: its readers "
-                    "reject a known tag in a version where it is not valid",
+                    Wording(
+                        f"tagged field {entry.path} (tag {entry.tag}) was {change} ",
+                        f", but {reader} knows tag {entry.tag} from other versions: its "
+                        "readers reject a known tag in a version where it is not valid",
+                    ),
                     field_path=entry.path,
-                    versions=str(struct_pair.versions),
+                    versions=struct_pair.versions,
                     hint="change taggedVersions only from a new version on; a tag unknown to "
                     "the reader would be skipped, a known one is an error",
                 )

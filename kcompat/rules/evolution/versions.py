@@ -30,7 +30,7 @@ def lowest_version_raised(pair: MessagePair, report: Reporter, context: DiffCont
             f"{pair.head.name} no longer supports {_released(dropped)} "
             f"(lowest version raised from {pair.base.valid_versions.lowest} to "
             f"{head_valid.lowest}){_cost(pair, context)}",
-            versions=str(dropped),
+            versions=dropped,
             hint="deprecate them first (deprecatedVersions) and remove them in a later "
             "release, as a KIP says; or set "
             '[severity] lowest-version-raised = "warning"',
@@ -53,7 +53,7 @@ def released_version_removed(pair: MessagePair, report: Reporter, context: DiffC
             "validVersions",
             f"{_released(gone)} of {pair.head.name} {verb} removed "
             f"(validVersions {pair.base.valid_versions} -> {head_valid}){_cost(pair, context)}",
-            versions=str(gone),
+            versions=gone,
             hint="released versions are permanent; fix mistakes in a new version",
         )
 
@@ -80,7 +80,7 @@ def deprecated_version_removed(pair: MessagePair, report: Reporter, context: Dif
             base_key="deprecatedVersions"
             if pair.base.node is not None and "deprecatedVersions" in pair.base.node
             else "validVersions",
-            versions=str(versions),
+            versions=versions,
             hint="make sure the release notes and the KIP announce the removal",
         )
 
@@ -117,7 +117,7 @@ def released_version_unstable(pair: MessagePair, report: Reporter) -> None:
             head.node,
             f"version {highest} of {head.name} is released but is now marked unstable",
             key="latestVersionUnstable",
-            versions=str(highest),
+            versions=Versions.of(highest, highest),
             base=pair.base.node,
             base_key="validVersions",
             hint="mark only a new, unreleased version unstable",
@@ -134,7 +134,7 @@ def version_added(pair: MessagePair, report: Reporter) -> None:
             pair.base.node,
             "validVersions",
             f"{pair.head.name} adds version{'' if _single(added) else 's'} {added}",
-            versions=str(added),
+            versions=added,
         )
 
 
@@ -152,7 +152,7 @@ def flexible_versions_changed(pair: MessagePair, report: Reporter) -> None:
         f"flexibleVersions {pair.base.flexible_versions} -> "
         f"{pair.head.flexible_versions} makes released versions {changed} {now}: every "
         "string, array and tagged section of those versions changes on the wire",
-        versions=str(changed),
+        versions=changed,
         hint="flexibility can only start at a new version",
     )
 
@@ -182,7 +182,7 @@ def release_restored(pair: MessagePair, report: Reporter) -> None:
             "validVersions",
             f"restores {pair.head.name} {_named(versions)} as released in {release}; "
             "no release shipped BASE's layout of it, so this breaks none",
-            versions=str(versions),
+            versions=versions,
         )
 
 
@@ -230,7 +230,7 @@ def unreleased_change(pair: MessagePair, report: Reporter, context: DiffContext)
         "validVersions",
         f"{pair.head.name} {' and '.join(parts)}, which {'is' if _single(everything) else 'are'} "
         f"{why}: no client depends on {'it' if _single(everything) else 'them'} yet",
-        versions=str(everything),
+        versions=everything,
     )
 
 

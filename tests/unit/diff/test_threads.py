@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from kcompat.config import Config
-from kcompat.diff.check import check_pair
+from kcompat.diff.check import CheckOptions, check
 from kcompat.diff.prepared import PreparedPair, prepare_pair
 from kcompat.memo import Lru
 from kcompat.modes import ReleasedMode
@@ -54,7 +54,7 @@ def _pairs(root: Path) -> list[PreparedPair]:
 def _checked(pair: PreparedPair) -> str:
     """Every finding of the pair, as the JSON report writes them."""
     with parsed_once():  # this thread's run, as a command's
-        outcome = check_pair(pair, config=Config(), proof=True, samples=8)
+        outcome = check(pair, CheckOptions(Config(), proof=True, samples=8))
     return json.dumps([finding_dict(f) for f in outcome.findings], sort_keys=True)
 
 

@@ -19,31 +19,8 @@ from kcompat.lsp.documents import parse
 from kcompat.lsp.shipped import Shipping
 from kcompat.lsp.snapshot import Snapshot
 from kcompat.spec.specfile import read_spec
+from tests.lsp_specs import FOO_REQUEST
 
-FOO_REQUEST = """\
-// The Foo API, for the language server's tests.
-{
-  "apiKey": 90,
-  "type": "request",
-  "name": "FooRequest",
-  "validVersions": "0-3",
-  "flexibleVersions": "2+",
-  "fields": [
-    { "name": "Topics", "type": "[]Topic", "versions": "0+",
-      "about": "The topics.", "fields": [
-      { "name": "Name", "type": "string", "versions": "0+", "about": "The name." },
-      { "name": "Extra", "type": "int32", "versions": "2+", "taggedVersions": "2+",
-        "tag": 0, "about": "Something extra." }
-    ]},
-    { "name": "Owner", "type": "Principal", "versions": "1+", "about": "Who." }
-  ],
-  "commonStructs": [
-    { "name": "Principal", "versions": "0+", "fields": [
-      { "name": "User", "type": "string", "versions": "0+", "about": "The user." }
-    ]}
-  ]
-}
-"""
 BAR_REQUEST = """\
 {
   "apiKey": 91,

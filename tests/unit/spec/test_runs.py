@@ -19,7 +19,7 @@ import pytest
 import kcompat.codec.proof as proof_module
 import kcompat.rules.evolution.pairing as pairing_module
 import kcompat.rules.evolution.versions as versions_module
-from kcompat.diff.check import diff_specs
+from kcompat.diff.check import CheckOptions, check, pair_specs
 from kcompat.rules.runner import Outcome
 from kcompat.spec.model import Message
 from kcompat.spec.resolve import Layout, resolve
@@ -128,8 +128,8 @@ def test_diff_resolves_once_per_run(monkeypatch: pytest.MonkeyPatch) -> None:
     base = spec(data(fields, valid="0-1999"))
     head = spec(data(head_fields, valid="0-1999"))
     seen = counting(monkeypatch)
-    findings = diff_specs([base], [head], proof=True, samples=3).findings
-    assert [f.versions for f in findings if f.rule == "field-type-changed"] == ["1000-1999"]
+    findings = check(pair_specs([base], [head]), CheckOptions(proof=True, samples=3)).findings
+    assert [str(f.versions) for f in findings if f.rule == "field-type-changed"] == ["1000-1999"]
     # pairing: two runs (0-999, 1000-1999); the proof: the broken run's first version
     assert sorted(set(seen)) == [0, 1000]
     assert len(seen) <= 6
@@ -232,16 +232,16 @@ def as_rows(outcome: Outcome) -> list[tuple[object, ...]]:
 def test_findings_per_run_are_those_per_version(
     monkeypatch: pytest.MonkeyPatch, proof: bool
 ) -> None:
-    check: Callable[[], Outcome] = lambda: diff_specs(  # noqa: E731
-        [rich_pair()[0]], [rich_pair()[1]], proof=proof, samples=6
+    checked: Callable[[], Outcome] = lambda: check(  # noqa: E731
+        pair_specs([rich_pair()[0]], [rich_pair()[1]]), CheckOptions(proof=proof, samples=6)
     )
-    per_run = as_rows(check())
+    per_run = as_rows(checked())
     rules = {row[0] for row in per_run}
     assert {"fields-reordered", "field-type-changed", "field-removed"} <= rules
     assert {"nullable-narrowed", "tag-changed", "field-renamed"} <= rules
     with monkeypatch.context() as patched:
         version_by_version(patched)
-        per_version = as_rows(check())
+        per_version = as_rows(checked())
     assert per_run == per_version
 
 
