@@ -11,22 +11,10 @@ from __future__ import annotations
 from html import escape
 
 from kcompat.changelog.model import Changelog, MessageChanges, summary_line
-from kcompat.changelog.phrases import (
-    ACCEPTED,
-    ADDED,
-    BROKEN,
-    NAME,
-    REF,
-    REMOVED,
-    WARNED,
-    mark,
-    phrase,
-)
+from kcompat.changelog.phrases import NAME, REF, SIGN_WORDS, mark, phrase
 from kcompat.changelog.references import url_of
 from kcompat.report.html_page import html_page, html_text
 
-_CLASS = {ADDED: "added", REMOVED: "removed", BROKEN: "break", WARNED: "warning",
-          ACCEPTED: "accepted"}  # fmt: skip
 _CSS = """
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 0 auto;
   max-width: 1100px; padding: 0 1.5rem 3rem; color: #1b1b1b; background: #fff; }
@@ -55,7 +43,7 @@ def _item(changelog: Changelog, group: MessageChanges, index: int) -> str:
             parts.append(f'<a href="{escape(url_of(text))}">{html_text(text)}</a>')
         else:
             parts.append(html_text(text))
-    kind = _CLASS.get(sign, "changed")
+    kind = SIGN_WORDS[sign]
     return f'<li class="{kind}" data-sign="{escape(sign)}">{"".join(parts)}</li>'
 
 
