@@ -22,6 +22,7 @@ from typer.models import CommandFunctionType
 
 from kcompat.completion import rules_or_categories, sides
 from kcompat.errors import UsageError
+from kcompat.formats import FormatRegistry
 from kcompat.modes import Choice, ReleasedMode, must_be
 from kcompat.report.formats import FindingsFormat
 from kcompat.terminal import write_output
@@ -77,6 +78,11 @@ def choice_option(choices: type[StrEnum], *names: str, metavar: str, help: str, 
         autocompletion=parser.complete,
         **more,
     )
+
+
+def format_option(formats: type[FormatRegistry]) -> Any:
+    """A command's ``--format``/``-f``: one of ``formats``, its help from the registry."""
+    return choice_option(formats, "--format", "-f", metavar="FORMAT", help=formats.help())
 
 
 class HelpStyle(TyperCommand):
@@ -227,10 +233,7 @@ ColorOption = Annotated[
         help="Colour the text output: auto (on a terminal), always or never.",
     ),
 ]
-FormatOption = Annotated[
-    FindingsFormat,
-    choice_option(FindingsFormat, "--format", "-f", metavar="FORMAT", help=FindingsFormat.help()),
-]
+FormatOption = Annotated[FindingsFormat, format_option(FindingsFormat)]
 FailOnOption = Annotated[
     FailOn | None,
     choice_option(
