@@ -248,23 +248,20 @@ RepoOption = Annotated[
     Path | None,
     typer.Option("--repo", metavar="DIR", help="The git repository (default: current)."),
 ]
-#: The two sides of a comparison (diff, changelog), each completed from branches and tags.
-BaseArgument = Annotated[
-    str | None,
-    typer.Argument(
-        metavar="BASE",
-        help="A git revision, a directory, or REV:path (default: HEAD).",
+
+
+def _side_argument(name: str, default: str) -> Any:
+    """One side of a comparison, completed from branches and tags."""
+    return typer.Argument(
+        metavar=name,
+        help=f"A git revision, a directory, or REV:path (default: {default}).",
         autocompletion=sides,
-    ),
-]
-HeadArgument = Annotated[
-    str | None,
-    typer.Argument(
-        metavar="HEAD",
-        help="A git revision, a directory, or REV:path (default: the working tree).",
-        autocompletion=sides,
-    ),
-]
+    )
+
+
+#: The two sides of a comparison (diff, changelog).
+BaseArgument = Annotated[str | None, _side_argument("BASE", "HEAD")]
+HeadArgument = Annotated[str | None, _side_argument("HEAD", "the working tree")]
 #: ``--released``, the same in every command that compares (diff, changelog, history)
 ReleasedOption = Annotated[
     ReleasedMode | None,
