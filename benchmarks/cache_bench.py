@@ -26,7 +26,8 @@ import tempfile
 from pathlib import Path
 
 from calibration import describe
-from diff_bench import BUNDLE, ENTRY, ROOT, prepare
+from child import ENTRY
+from diff_bench import BUNDLE, ROOT, prepare
 from installed import as_installed
 
 

@@ -15,25 +15,19 @@ quoted with the calibration measured in the same run.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
-import resource
-import statistics
-import subprocess
 import sys
-import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from calibration import calibration
-from installed import as_installed
+from child import cold_options, kcompat_env, rounds_of, run_kcompat
+from kafka_bundle import kafka_checkout
 
 ROOT = Path(__file__).resolve().parent.parent
-BUNDLE = ROOT.parent / "shared" / "corpus" / "kafka-spec-history.bundle"
-ENTRY = "import sys; from kcompat.cli import run; sys.exit(run())"
 PAIRS = (("2.2.0", "trunk"), ("3.7.0", "3.8.0"))
 
 
@@ -47,36 +41,6 @@ class Figures:
     rounds: int
 
 
-def _env(temp: Path, as_set: bool) -> dict[str, str]:
-    paths = [str(ROOT), *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
-    env = {
-        **os.environ,
-        "PYTHONPATH": os.pathsep.join(paths),
-        "NO_COLOR": "1",
-        "KCOMPAT_CODE_CACHE": str(temp / "codecache"),
-    }
-    return env if as_set else as_installed(env, temp / "pycache")
-
-
-def _children_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
-
-
-def _run(args: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float]:
-    """(CPU, wall) seconds of one fresh ``kcompat ARGS``."""
-    import time
-
-    cpu, started = _children_cpu(), time.perf_counter()
-    done = subprocess.run(
-        [sys.executable, "-c", ENTRY, *args], cwd=cwd, env=env, capture_output=True, check=False
-    )
-    wall = time.perf_counter() - started
-    if done.returncode not in (0, 1):
-        raise SystemExit(f"kcompat {' '.join(args)}: exit {done.returncode}: {done.stderr!r}")
-    return _children_cpu() - cpu, wall
-
-
 def measure(checkout: Path, env: dict[str, str], rounds: int) -> list[Figures]:
     out = []
     for base, head in PAIRS:
@@ -84,48 +48,16 @@ def measure(checkout: Path, env: dict[str, str], rounds: int) -> list[Figures]:
             "diff --no-proof": ["diff", base, head, "--no-proof", "--color", "never"],
             "changelog": ["changelog", base, head, "--color", "never"],
         }
-        for args in commands.values():
-            _run(args, checkout, env)  # warm-up: bytecode, code cache, page cache
-        cpus: dict[str, list[float]] = {name: [] for name in commands}
-        walls: dict[str, list[float]] = {name: [] for name in commands}
-        for index in range(rounds):
-            order = list(commands) if index % 2 == 0 else list(reversed(commands))
-            for name in order:
-                cpu, wall = _run(commands[name], checkout, env)
-                cpus[name].append(cpu)
-                walls[name].append(wall)
-        for name in commands:
-            out.append(
-                Figures(
-                    f"{base} {head}",
-                    name,
-                    statistics.median(cpus[name]),
-                    min(cpus[name]),
-                    statistics.median(walls[name]),
-                    rounds,
-                )
-            )
+        figures = rounds_of(commands, lambda args: run_kcompat(args, checkout, env, (0, 1)), rounds)
+        out += [Figures(f"{base} {head}", name, *figures[name], rounds) for name in commands]
     return out
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rounds", type=int, default=15, help="rounds per pair (default 15)")
-    parser.add_argument("--json", type=Path, help="also write the figures here")
-    parser.add_argument(
-        "--as-set",
-        action="store_true",
-        help="keep PYTHONDONTWRITEBYTECODE as the environment sets it",
-    )
-    options = parser.parse_args()
-    if not BUNDLE.is_file():
-        raise SystemExit(f"no corpus at {BUNDLE}")
-    with tempfile.TemporaryDirectory(prefix="kcompat-changelog-bench-") as temp_name:
-        temp = Path(temp_name)
-        checkout = temp / "kafka"
-        subprocess.run(["git", "clone", "-q", str(BUNDLE), str(checkout)], check=True)
+    options = cold_options(__doc__.split("\n\n")[0], 15, "rounds per pair")
+    with kafka_checkout("kcompat-changelog-bench-") as (temp, checkout):
         before = calibration()
-        figures = measure(checkout, _env(temp, options.as_set), options.rounds)
+        figures = measure(checkout, kcompat_env(temp, options.as_set), options.rounds)
         after = calibration()
     print(f"calibration: {before:.3f} s before, {after:.3f} s after (10,000,000-step loop)")
     print(f"{'pair':<14} {'command':<16} {'cpu median':>10} {'cpu min':>8} {'wall':>7}")

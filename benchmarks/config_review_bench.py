@@ -34,7 +34,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from calibration import describe
-from diff_bench import BUNDLE, _children_cpu, kcompat_command, measured_package, tree_env
+from child import children_cpu
+from diff_bench import BUNDLE, kcompat_command, measured_package, tree_env
 
 BASE_CONFIG = 'fail-on = "error"\n'
 SCENARIOS: dict[str, str] = {
@@ -69,13 +70,13 @@ def cold(checkout: Path, runs: int) -> dict[str, Any]:
     subprocess.run(command, cwd=checkout, env=env, capture_output=True, check=True)
     walls, cpus, last = [], [], ""
     for _ in range(runs):
-        cpu = _children_cpu()
+        cpu = children_cpu()
         started = time.perf_counter()
         done = subprocess.run(
             command, cwd=checkout, env=env, capture_output=True, text=True, check=True
         )
         walls.append(time.perf_counter() - started)
-        cpus.append(_children_cpu() - cpu)
+        cpus.append(children_cpu() - cpu)
         last = done.stdout.strip().splitlines()[-1]
         weakened = sum(" [config-weakened] " in line for line in done.stdout.splitlines())
     return {

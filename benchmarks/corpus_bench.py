@@ -17,7 +17,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from history_bench import clone, load
+from history_bench import load
+from kafka_bundle import clone_kafka
 
 
 def main() -> None:
@@ -34,7 +35,7 @@ def main() -> None:
     from kcompat.pipeline.session import spark_session
 
     with tempfile.TemporaryDirectory(prefix="kcompat-corpus-bench-") as temp:
-        repo = args.repo or clone(Path(temp) / "kafka")
+        repo = args.repo or clone_kafka(Path(temp) / "kafka")
         started = time.perf_counter()
         spark = spark_session(args.master, "kcompat-corpus-bench")
         print(f"Spark {args.master} up in {time.perf_counter() - started:.1f} s; load {load()}")

@@ -32,7 +32,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import statistics
 import subprocess
 import sys
@@ -42,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from calibration import describe
+from child import ENTRY, children_cpu
 from installed import as_installed
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -62,7 +62,6 @@ SCENARIOS: dict[str, tuple[list[str], float, str]] = {
 
 #: kcompat as its console script starts it, from the tree this benchmark lives in (the
 #: virtualenv's own ``kcompat`` script may be an editable install of another checkout).
-ENTRY = "import sys; from kcompat.cli import run; sys.exit(run())"
 
 
 def kcompat_command() -> list[str]:
@@ -100,11 +99,6 @@ def prepare(checkout: Path) -> None:
     subprocess.run(["git", "add", STAGED_FILE], cwd=checkout, check=True)
 
 
-def _children_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
-
-
 def cold_runs(
     checkout: Path,
     args: list[str],
@@ -129,7 +123,7 @@ def cold_runs(
             command, cwd=checkout, env=env, capture_output=True, check=True, timeout=timeout
         )
         for _ in range(runs):
-            cpu = _children_cpu()
+            cpu = children_cpu()
             started = time.perf_counter()
             done = subprocess.run(
                 command,
@@ -141,7 +135,7 @@ def cold_runs(
                 timeout=timeout,
             )
             walls.append(time.perf_counter() - started)
-            cpus.append(_children_cpu() - cpu)
+            cpus.append(children_cpu() - cpu)
             last = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else ""
     except subprocess.TimeoutExpired:
         return [], [], f"did not finish in {timeout:.0f} s"

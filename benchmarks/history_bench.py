@@ -34,19 +34,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+from kafka_bundle import clone_kafka
+
 ROOT = Path(__file__).resolve().parent.parent
-BUNDLE = ROOT.parent / "shared" / "corpus" / "kafka-spec-history.bundle"
 KCOMPAT = Path(sys.executable).with_name("kcompat")
-
-
-def clone(target: Path) -> Path:
-    subprocess.run(["git", "clone", "-q", str(BUNDLE), str(target)], check=True)
-    subprocess.run(
-        ["git", "fetch", "-q", "origin", "+refs/heads/*:refs/remotes/origin/*"],
-        cwd=target,
-        check=True,
-    )
-    return target
 
 
 def load() -> str:
@@ -192,7 +183,7 @@ def main() -> None:
         print("(not Linux: CPU times miss processes that outlive the driver)", flush=True)
     masters = [m.strip() for m in args.masters.split(",") if m.strip()]
     with tempfile.TemporaryDirectory(prefix="kcompat-bench-") as temp:
-        repo = args.repo or clone(Path(temp) / "kafka")
+        repo = args.repo or clone_kafka(Path(temp) / "kafka")
         walls: dict[str, list[float]] = {m: [] for m in masters}
         cpus: dict[str, list[float]] = {m: [] for m in masters}
         for attempt in range(args.repeat):

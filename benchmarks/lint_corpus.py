@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import statistics
 import subprocess
 import sys
@@ -26,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import json5
+from child import children_cpu
 from installed import as_installed
 
 from kcompat.lint.check import lint_specs
@@ -60,24 +60,19 @@ def cold_lint(checkout: Path, runs: int, pycache: Path | None) -> tuple[list[flo
     subprocess.run(command, cwd=checkout, env=env, capture_output=True, check=True)
     timings, cpu_times = [], []
     for _ in range(runs):
-        cpu_before = _children_cpu()
+        cpu_before = children_cpu()
         started = time.perf_counter()
         done = subprocess.run(
             command, cwd=checkout, env=env, capture_output=True, text=True, check=True
         )
         timings.append(time.perf_counter() - started)
-        cpu_times.append(_children_cpu() - cpu_before)
+        cpu_times.append(children_cpu() - cpu_before)
     print(f"  last output line: {done.stdout.strip().splitlines()[-1]}")
     print(
         f"  CPU time (user+sys) median {statistics.median(cpu_times) * 1000:.0f} ms, "
         f"min {min(cpu_times) * 1000:.0f} ms: close to the wall time on an idle machine"
     )
     return timings, cpu_times
-
-
-def _children_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
 
 
 def main() -> int:

@@ -15,26 +15,19 @@ children, median and minimum over the rounds, quoted with the calibration.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
-import resource
-import statistics
-import subprocess
 import sys
-import tempfile
-import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from calibration import calibration
-from installed import as_installed
+from child import cold_options, kcompat_env, rounds_of, run_kcompat
+from kafka_bundle import kafka_checkout
 
 ROOT = Path(__file__).resolve().parent.parent
-BUNDLE = ROOT.parent / "shared" / "corpus" / "kafka-spec-history.bundle"
-ENTRY = "import sys; from kcompat.cli import run; sys.exit(run())"
 GOAL = 3.0  # seconds of CPU, whole matrix
 
 COMMANDS: dict[str, list[str]] = {
@@ -58,75 +51,16 @@ class Figures:
     rounds: int
 
 
-def _env(temp: Path, as_set: bool) -> dict[str, str]:
-    paths = [str(ROOT), *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
-    env = {
-        **os.environ,
-        "PYTHONPATH": os.pathsep.join(paths),
-        "NO_COLOR": "1",
-        "KCOMPAT_CODE_CACHE": str(temp / "codecache"),
-    }
-    return env if as_set else as_installed(env, temp / "pycache")
-
-
-def _children_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
-
-
-def _run(args: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float]:
-    """(CPU, wall) seconds of one fresh ``kcompat ARGS``."""
-    cpu, started = _children_cpu(), time.perf_counter()
-    done = subprocess.run(
-        [sys.executable, "-c", ENTRY, *args], cwd=cwd, env=env, capture_output=True, check=False
-    )
-    wall = time.perf_counter() - started
-    if done.returncode != 0:
-        raise SystemExit(f"kcompat {' '.join(args)}: exit {done.returncode}: {done.stderr!r}")
-    return _children_cpu() - cpu, wall
-
-
 def measure(checkout: Path, env: dict[str, str], rounds: int) -> list[Figures]:
-    for args in COMMANDS.values():
-        _run(args, checkout, env)  # warm-up: bytecode, page cache
-    cpus: dict[str, list[float]] = {name: [] for name in COMMANDS}
-    walls: dict[str, list[float]] = {name: [] for name in COMMANDS}
-    for index in range(rounds):
-        order = list(COMMANDS) if index % 2 == 0 else list(reversed(COMMANDS))
-        for name in order:
-            cpu, wall = _run(COMMANDS[name], checkout, env)
-            cpus[name].append(cpu)
-            walls[name].append(wall)
-    return [
-        Figures(
-            name,
-            statistics.median(cpus[name]),
-            min(cpus[name]),
-            statistics.median(walls[name]),
-            rounds,
-        )
-        for name in COMMANDS
-    ]
+    figures = rounds_of(COMMANDS, lambda args: run_kcompat(args, checkout, env), rounds)
+    return [Figures(name, *figures[name], rounds) for name in COMMANDS]
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rounds", type=int, default=7, help="rounds (default 7)")
-    parser.add_argument("--json", type=Path, help="also write the figures here")
-    parser.add_argument(
-        "--as-set",
-        action="store_true",
-        help="keep PYTHONDONTWRITEBYTECODE as the environment sets it",
-    )
-    options = parser.parse_args()
-    if not BUNDLE.is_file():
-        raise SystemExit(f"no corpus at {BUNDLE}")
-    with tempfile.TemporaryDirectory(prefix="kcompat-matrix-bench-") as temp_name:
-        temp = Path(temp_name)
-        checkout = temp / "kafka"
-        subprocess.run(["git", "clone", "-q", str(BUNDLE), str(checkout)], check=True)
+    options = cold_options(__doc__.split("\n\n")[0], 7)
+    with kafka_checkout("kcompat-matrix-bench-") as (temp, checkout):
         before = calibration()
-        figures = measure(checkout, _env(temp, options.as_set), options.rounds)
+        figures = measure(checkout, kcompat_env(temp, options.as_set), options.rounds)
         after = calibration()
     print(f"calibration: {before:.3f} s before, {after:.3f} s after (10,000,000-step loop)")
     print(f"{'command':<36} {'cpu median':>10} {'cpu min':>8} {'wall':>7}  calibrations")

@@ -22,10 +22,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from kafka_bundle import BUNDLE, clone_kafka  # noqa: E402
+
 from tests.diff_runner import diff_last_commit  # noqa: E402
 from tests.test_mutations import BREAKING, FILES, build  # noqa: E402
-
-BUNDLE = ROOT.parent / "shared" / "corpus" / "kafka-spec-history.bundle"
 
 
 def main() -> None:
@@ -34,12 +34,7 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="kcompat-mutations-") as temp:
         kafka = Path(temp) / "kafka"
-        subprocess.run(["git", "clone", "-q", str(BUNDLE), str(kafka)], check=True)
-        subprocess.run(
-            ["git", "fetch", "-q", "origin", "+refs/heads/*:refs/remotes/origin/*"],
-            cwd=kafka,
-            check=True,
-        )
+        clone_kafka(kafka, BUNDLE)
         texts = {
             name: subprocess.run(
                 ["git", "show", f"{rev}:{path}"],

@@ -20,8 +20,9 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from kafka_bundle import BUNDLE, clone_kafka
+
 ROOT = Path(__file__).resolve().parent.parent
-BUNDLE = ROOT.parent / "shared" / "corpus" / "kafka-spec-history.bundle"
 KCOMPAT = Path(sys.executable).with_name("kcompat")
 FIRST, LAST = (2, 2, 0), (3, 8, 0)
 
@@ -55,12 +56,7 @@ def main() -> None:
     options = ["--config", str(args.config.resolve())] if args.config else []
     with tempfile.TemporaryDirectory(prefix="kcompat-releases-") as temp:
         kafka = Path(temp) / "kafka"
-        subprocess.run(["git", "clone", "-q", str(BUNDLE), str(kafka)], check=True)
-        subprocess.run(
-            ["git", "fetch", "-q", "origin", "+refs/heads/*:refs/remotes/origin/*"],
-            cwd=kafka,
-            check=True,
-        )
+        clone_kafka(kafka, BUNDLE)
         errors = audit(kafka, options)
     total = sum(len(found) for found in errors.values())
     pairs = sum(1 for found in errors.values() if found)

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import resource
 import statistics
 import subprocess
 import sys
@@ -37,32 +36,17 @@ from pathlib import Path
 from typing import Any
 
 from calibration import describe
+from child import ENTRY, children_cpu
 from installed import as_installed
+from kafka_bundle import BUNDLE, clone_kafka
 from synthetic_releases import build
 
 ROOT = Path(__file__).resolve().parent.parent
-BUNDLE = ROOT.parent / "shared" / "corpus" / "kafka-spec-history.bundle"
-ENTRY = "import sys; from kcompat.cli import run; sys.exit(run())"
-#: apache/kafka's tags before its JSON specs that the default release-tags pattern takes
-#: (0.8.2.0 and its like have four numbers: no release by that pattern).
-EARLY_KAFKA: tuple[str, ...] = (
-    "0.8.0",
-    "0.8.1",
-    "1.0.0",
-    "1.0.1",
-    "1.0.2",
-    "1.1.0",
-    "1.1.1",
-    "2.0.0",
-    "2.0.1",
-)
-EARLY_KAFKA += ("2.1.0", "2.1.1")
+sys.path.insert(0, str(ROOT))
+
+from tests.full_clone import tag_before_specs  # noqa: E402
+
 FACTS_GOAL, CI_GOAL = 5.0, 2.0
-
-
-def _children_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
 
 
 def git(repo: Path, *args: str) -> str:
@@ -100,34 +84,12 @@ def synthetic(where: Path, tags: int) -> tuple[Path, list[str], list[str]]:
 
 def kafka(where: Path) -> tuple[Path, list[str], list[str]]:
     repo = where / "kafka"
-    subprocess.run(["git", "clone", "-q", str(BUNDLE), str(repo)], check=True)
-    git(repo, "fetch", "-q", "origin", "+refs/heads/*:refs/remotes/origin/*")
-    # apache/kafka's tags before the JSON specs: on a commit of their own, without specs
-    early = git(
-        repo, "commit-tree", _tree_without_specs(repo), "-m", "Kafka before its JSON specs"
-    ).strip()
-    for tag in EARLY_KAFKA:
-        git(repo, "tag", tag, early)
+    clone_kafka(repo)
+    tag_before_specs(repo)  # apache/kafka's tags before the JSON specs
     spec = "clients/src/main/resources/common/message/FetchRequest.json"
     old = '"name": "MaxWaitMs", "type": "int32"'
     pull_request(repo, "trunk", spec, old, old.replace("int32", "int64"))
     return repo, ["3.7.0", "3.8.0"], ["trunk", "pr"]
-
-
-def _tree_without_specs(repo: Path) -> str:
-    blob = (
-        subprocess.run(
-            ["git", "hash-object", "-w", "--stdin"], cwd=repo, input=b"Kafka\n", capture_output=True
-        )
-        .stdout.decode()
-        .strip()
-    )
-    listing = f"100644 blob {blob}\tREADME.md\n"
-    return (
-        subprocess.run(["git", "mktree"], cwd=repo, input=listing.encode(), capture_output=True)
-        .stdout.decode()
-        .strip()
-    )
 
 
 def runs_of(
@@ -141,13 +103,13 @@ def runs_of(
     for index in range(runs + 1):
         if cold:
             subprocess.run(["rm", "-rf", str(cache)], check=True)
-        spent = _children_cpu()
+        spent = children_cpu()
         done = subprocess.run(
             command, cwd=repo, env={**env, "KCOMPAT_CODE_CACHE": str(cache)}, capture_output=True,
             text=True, check=True,
         )  # fmt: skip
         if index:
-            cpus.append(_children_cpu() - spent)
+            cpus.append(children_cpu() - spent)
         lines = [line for line in done.stdout.splitlines() if line.startswith("Released:")]
         last = lines[-1] if lines else last
     return statistics.median(cpus), last

@@ -53,6 +53,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import same_checks
+from kafka_bundle import clone_kafka
 from same_checks import Check
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -184,9 +185,7 @@ def prepare_inputs(temp: Path, bundle: Path, before: Path) -> None:
     """The clone (trunk, every release branch and tag), an edited clone, the release
     directories and the configuration files: the same inputs for both sides."""
     kafka = temp / "kafka"
-    subprocess.run(["git", "clone", "-q", str(bundle), str(kafka)], check=True)
-    refspec = "+refs/heads/*:refs/remotes/origin/*"
-    subprocess.run(["git", "fetch", "-q", "origin", refspec], cwd=kafka, check=True)
+    clone_kafka(kafka, bundle)
     edited = temp / "edited"
     subprocess.run(["git", "clone", "-q", str(bundle), str(edited)], check=True)
     staged = edited / EDITED_FILE  # ClusterId loses its nullability in version 2 (a break)

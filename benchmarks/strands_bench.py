@@ -27,7 +27,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from calibration import calibration
-from history_bench import KCOMPAT, TreeCpu, become_subreaper, clone, load, reap_all
+from history_bench import KCOMPAT, TreeCpu, become_subreaper, load, reap_all
+from kafka_bundle import clone_kafka
 
 
 def spark_run(repo: Path, master: str, out: Path) -> tuple[float, float, dict[str, Any]]:
@@ -95,7 +96,7 @@ def main() -> None:
     masters = [m.strip() for m in args.masters.split(",") if m.strip()]
     figures: dict[str, Any] = {"calibration": [calibration()]}
     with tempfile.TemporaryDirectory(prefix="kcompat-mh-bench-") as temp:
-        repo = args.repo or clone(Path(temp) / "kafka")
+        repo = args.repo or clone_kafka(Path(temp) / "kafka")
         runs: dict[str, list[tuple[float, float]]] = {m: [] for m in masters}
         for attempt in range(args.repeat):
             for master in masters:

@@ -29,7 +29,6 @@ import argparse
 import json
 import os
 import re
-import resource
 import subprocess
 import sys
 import threading
@@ -38,6 +37,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from calibration import calibration
+from child import children_cpu
 
 ROOT = Path(__file__).resolve().parent.parent
 FAST = "not spark and not corpus and not oracle and not slow"
@@ -110,11 +110,6 @@ def _calibrate(runs: int = 3) -> tuple[float, float]:
     return cpu, (time.perf_counter() - started) / runs
 
 
-def _children_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
-
-
 def time_tier(tier: str, extra: list[str]) -> Timing:
     """One run of a tier's command, with the machine's conditions around it."""
     args = [sys.executable, "-m", "pytest", *TIERS[tier], *extra]
@@ -123,12 +118,12 @@ def time_tier(tier: str, extra: list[str]) -> Timing:
     )
     before_cal, before_wall = _calibrate()
     load_before = os.getloadavg()[0]
-    cpu_before = _children_cpu()
+    cpu_before = children_cpu()
     started = time.perf_counter()
     with LoadSampler() as sampler:
         done = subprocess.run(args, cwd=ROOT, capture_output=True, text=True, check=False)
     wall = time.perf_counter() - started
-    cpu = _children_cpu() - cpu_before
+    cpu = children_cpu() - cpu_before
     load_after = os.getloadavg()[0]
     after_cal, after_wall = _calibrate()
     lines = [line for line in done.stdout.splitlines() if line.strip()]

@@ -30,11 +30,11 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-BUNDLE = ROOT.parent / "shared" / "corpus" / "kafka-spec-history.bundle"
 ENTRY = "import sys; from kcompat.cli import run; sys.exit(run())"
 sys.path.insert(0, str(ROOT))
 
 from calibration import describe  # noqa: E402
+from kafka_bundle import BUNDLE, clone_kafka  # noqa: E402
 
 from tests.vendored import SPEC_DIR, vendor_from_kafka  # noqa: E402
 
@@ -71,12 +71,7 @@ def main() -> None:
     print(describe())
     with tempfile.TemporaryDirectory(prefix="kcompat-vendored-") as temp:
         kafka = Path(temp) / "kafka"
-        subprocess.run(["git", "clone", "-q", str(BUNDLE), str(kafka)], check=True)
-        subprocess.run(
-            ["git", "fetch", "-q", "origin", "+refs/heads/*:refs/remotes/origin/*"],
-            cwd=kafka,
-            check=True,
-        )
+        clone_kafka(kafka, BUNDLE)
         broker = vendor_from_kafka(kafka, Path(temp) / "broker")
         copy = str(broker / SPEC_DIR)
         for tree in args.tree:
