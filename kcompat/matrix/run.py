@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from kcompat.errors import UsageError
 from kcompat.matrix.read import ApiReader
-from kcompat.matrix.releases import HEAD, ReleaseSide, Span, spec_releases
+from kcompat.matrix.releases import HEAD, ReleaseSide, Span, SpecReleases, spec_releases
 from kcompat.naming import release_order
 from kcompat.negotiation.apis import ReleaseApis, Role
 from kcompat.negotiation.grid import Api, Matrix, apis_of, build, chosen
@@ -124,24 +124,12 @@ def read_releases(
             f"{repo.root}: no release tags (none matches release-tags "
             f"{config.release_tags!r}): tag the releases, or set release-tags in kcompat.toml"
         )
-    tags = found.releases
-    wanted = set(span.chosen([t.name for t in tags])) if span is not None and tags else None
-    releases = []
-    without = list(found.specless)
-    for tag in tags:
-        if wanted is not None and tag.name not in wanted:
-            continue
-        assert found.source is not None  # there are releases
-        release = reader.release(tag.name, ReleaseSide(found.source, tag))
-        if release.apis:
-            releases.append(release)
-        else:
-            without.append(tag.name)
+    releases, without = _tagged(reader, found, span)
     if not releases:
         raise UsageError(
             f"{repo.root}: none of the {len(found.tagged)} release tags"
-            f"{' in --range ' + span.text if span and tags else ''} holds a request spec "
-            "with an apiKey (looked in: "
+            f"{' in --range ' + span.text if span and found.releases else ''} holds a request "
+            "spec with an apiKey (looked in: "
             f"{', '.join(reader.pathspecs) or 'the whole tree'}); set paths in kcompat.toml"
         )
     if not request.no_head and (span is None or span.keeps_head):
@@ -155,6 +143,27 @@ def read_releases(
             f"request spec, so no release of the protocol: {_few(names)}"
         )
     return releases, notes
+
+
+def _tagged(
+    reader: ApiReader, found: SpecReleases, span: Span | None
+) -> tuple[list[ReleaseApis], list[str]]:
+    """(the releases in ``--range`` whose specs hold request APIs, the tags that hold no
+    request spec)."""
+    tags = found.releases
+    wanted = set(span.chosen([t.name for t in tags])) if span is not None and tags else None
+    releases = []
+    without = list(found.specless)
+    for tag in tags:
+        if wanted is not None and tag.name not in wanted:
+            continue
+        assert found.source is not None  # there are releases
+        release = reader.release(tag.name, ReleaseSide(found.source, tag))
+        if release.apis:
+            releases.append(release)
+        else:
+            without.append(tag.name)
+    return releases, without
 
 
 def head_side(repo: GitRepo, head: str | None, specs: Sequence[str]) -> tuple[SpecSource, str]:
