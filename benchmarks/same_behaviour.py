@@ -10,7 +10,7 @@ interpreter's installed dependencies; the script prints where each side's ``kcom
 was imported from and stops if it is not that tree. Every check (``same_checks.py``:
 every ``--help``, ``kcompat rules`` and every rule's page, the mutation table, ``diff``
 on Kafka release pairs and trunk commits, ``lint``, ``explain``, ``changelog``,
-``drift``, ``encode``/``decode``, usage errors, and the Spark jobs when Java is there)
+``matrix``, ``drift``, ``encode``/``decode``, usage errors, and the Spark jobs when Java is there)
 runs once per tree with the same arguments, standard input, working directory and
 environment (COLUMNS=100, NO_COLOR=1, TERM=dumb, each side's own empty disk cache), on
 one clone of ../shared/corpus/kafka-spec-history.bundle in a temp dir. stdout, stderr,
@@ -317,6 +317,7 @@ def all_checks(
         "lint": same_checks.lint_checks(),
         "explain": same_checks.explain_checks(),
         "changelog": same_checks.changelog_checks(),
+        "matrix": same_checks.matrix_checks(),
         "drift": same_checks.drift_checks(),
         "codec": same_checks.codec_checks(),
         "edges": same_checks.edge_checks(),
@@ -338,6 +339,7 @@ GROUPS = (
     "lint",
     "explain",
     "changelog",
+    "matrix",
     "drift",
     "codec",
     "edges",

@@ -29,6 +29,7 @@ TABLE_FORMATS = ("text", "json", "markdown")
 FINDINGS_FORMATS = ("text", "json", "sarif", "github", "gitlab", "junit", "markdown")
 EXPLAIN_FORMATS = ("text", "markdown", "json", "svg", "html")
 CHANGELOG_FORMATS = ("text", "markdown", "json", "html")
+MATRIX_FORMATS = ("text", "markdown", "json", "html")
 RULE_KINDS = ("lint", "diff", "drift", "corpus")
 
 #: Configuration files handed to both sides with ``--config`` (in the run's temp dir).
@@ -169,6 +170,15 @@ def changelog_checks() -> Iterator[Check]:
     yield Check("changelog", ("changelog", "2.2.0", "3.8.0"))
     yield Check("changelog", ("changelog", "3.0.0", "3.1.0", "--format", "json"))
     yield Check("changelog", ("changelog",), cwd="edited")
+
+
+def matrix_checks() -> Iterator[Check]:
+    """Every format over a span of releases, with and without HEAD, and a what-if."""
+    span = ("matrix", "--range", "3.5.0..3.8.0")
+    yield from _checks("matrix", ((*span, "--format", fmt) for fmt in MATRIX_FORMATS))
+    what_if = ("matrix", "--range", "3.6.0..", "--what-if", "drop-deprecated")
+    yield from _checks("matrix", ((*what_if, "--format", fmt) for fmt in MATRIX_FORMATS))
+    yield Check("matrix", ("matrix", "--range", "2.8.0..3.0.0", "--apis", "Fetch,Produce"))
 
 
 def drift_checks() -> Iterator[Check]:

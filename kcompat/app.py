@@ -22,6 +22,7 @@ from typer.models import CommandFunctionType
 
 from kcompat.completion import rules_or_categories, sides
 from kcompat.errors import UsageError
+from kcompat.formats import FormatRegistry
 from kcompat.modes import Choice, ReleasedMode, must_be
 from kcompat.report.formats import FindingsFormat
 from kcompat.terminal import write_output
@@ -77,6 +78,11 @@ def choice_option(choices: type[StrEnum], *names: str, metavar: str, help: str, 
         autocompletion=parser.complete,
         **more,
     )
+
+
+def format_option(formats: type[FormatRegistry]) -> Any:
+    """A command's ``--format``/``-f``: one of ``formats``, its help from the registry."""
+    return choice_option(formats, "--format", "-f", metavar="FORMAT", help=formats.help())
 
 
 class HelpStyle(TyperCommand):
@@ -227,10 +233,7 @@ ColorOption = Annotated[
         help="Colour the text output: auto (on a terminal), always or never.",
     ),
 ]
-FormatOption = Annotated[
-    FindingsFormat,
-    choice_option(FindingsFormat, "--format", "-f", metavar="FORMAT", help=FindingsFormat.help()),
-]
+FormatOption = Annotated[FindingsFormat, format_option(FindingsFormat)]
 FailOnOption = Annotated[
     FailOn | None,
     choice_option(
@@ -245,23 +248,20 @@ RepoOption = Annotated[
     Path | None,
     typer.Option("--repo", metavar="DIR", help="The git repository (default: current)."),
 ]
-#: The two sides of a comparison (diff, changelog), each completed from branches and tags.
-BaseArgument = Annotated[
-    str | None,
-    typer.Argument(
-        metavar="BASE",
-        help="A git revision, a directory, or REV:path (default: HEAD).",
+
+
+def _side_argument(name: str, default: str) -> Any:
+    """One side of a comparison, completed from branches and tags."""
+    return typer.Argument(
+        metavar=name,
+        help=f"A git revision, a directory, or REV:path (default: {default}).",
         autocompletion=sides,
-    ),
-]
-HeadArgument = Annotated[
-    str | None,
-    typer.Argument(
-        metavar="HEAD",
-        help="A git revision, a directory, or REV:path (default: the working tree).",
-        autocompletion=sides,
-    ),
-]
+    )
+
+
+#: The two sides of a comparison (diff, changelog).
+BaseArgument = Annotated[str | None, _side_argument("BASE", "HEAD")]
+HeadArgument = Annotated[str | None, _side_argument("HEAD", "the working tree")]
 #: ``--released``, the same in every command that compares (diff, changelog, history)
 ReleasedOption = Annotated[
     ReleasedMode | None,

@@ -19,6 +19,7 @@ from typing import Any
 
 from kcompat.auditreport.plot import legible_width
 from kcompat.auditreport.views import SEVERITIES, Group, MessageRow, View
+from kcompat.report.html_page import html_page
 
 #: Distinct findings per page (in the static page and the script's pages).
 PAGE_SIZE = 50
@@ -96,21 +97,8 @@ def _trimmed(evidence: dict[str, Any]) -> dict[str, Any]:
 
 def render_page(view: View, svg: str, changelogs: Sequence[tuple[str, str, str]] = ()) -> str:
     """The whole document (``changelogs``: each release's changelog page to link)."""
-    css = _asset("report.css")
     script = _asset("report.js")
-    parts = [
-        "<!DOCTYPE html>",
-        '<html lang="en">',
-        "<head>",
-        '<meta charset="utf-8">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        # Nothing is fetched: no external resources, scripts only inline.
-        '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
-        "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">",
-        f"<title>{escape(view.title)}</title>",
-        f"<style>{css}</style>",
-        "</head>",
-        "<body>",
+    body = [
         "<header>",
         f"<h1>{escape(view.title)}</h1>",
         _facts(view),
@@ -132,10 +120,8 @@ def render_page(view: View, svg: str, changelogs: Sequence[tuple[str, str, str]]
         "</main>",
         f'<script type="application/json" id="audit-data">{script_json(page_data(view))}</script>',
         f"<script>{script}</script>",
-        "</body>",
-        "</html>",
     ]
-    return "\n".join(parts) + "\n"
+    return html_page(view.title, _asset("report.css"), body, scripts=True, images=True)
 
 
 def _changelogs_section(changelogs: Sequence[tuple[str, str, str]]) -> str:

@@ -10,13 +10,13 @@ every name from a spec, a tag or a commit subject escaped.
 from __future__ import annotations
 
 import io
-from html import escape
+from collections.abc import Iterable
 from typing import Any
 
 from kcompat.auditreport.kinds import AuditData
 from kcompat.auditreport.plot import MAX_TICKS, legible_width
 from kcompat.errors import UsageError
-from kcompat.escaping import shown
+from kcompat.report.html_page import html_page, html_text
 from kcompat.report.strands_summary import StrandsSummary
 
 _CSS = """
@@ -33,10 +33,6 @@ th, td { border-bottom: 1px solid #e3e3e3; padding: 0.25rem 0.5rem; text-align: 
   vertical-align: top; }
 td.never { color: #1a7f37; } td.stranded { color: #b3261e; font-weight: 600; }
 """
-
-
-def _text(value: object) -> str:
-    return escape(shown(str(value)), quote=True)
 
 
 def heat_svg(summary: StrandsSummary, rows: tuple[dict[str, Any], ...]) -> str:
@@ -94,6 +90,11 @@ def heat_svg(summary: StrandsSummary, rows: tuple[dict[str, Any], ...]) -> str:
     return text[text.index("<svg") :]
 
 
+def _api_names(summary: StrandsSummary, keys: Iterable[int]) -> str:
+    """The APIs, by their names without "Request", as a list in prose."""
+    return ", ".join(summary.name_of(k).removesuffix("Request") for k in keys)
+
+
 def _table(summary: StrandsSummary) -> str:
     count = len(summary.commits)
     body = []
@@ -103,16 +104,16 @@ def _table(summary: StrandsSummary) -> str:
             cell = '<td class="never">never</td><td></td>'
         else:
             keys = dict.fromkeys(k for run in line.final(count) for k in run.apis)
-            apis = ", ".join(summary.name_of(k).removesuffix("Request") for k in keys)
+            apis = _api_names(summary, keys)
             cell = (
-                f'<td class="stranded">{_text(summary.commits[since])} '
-                f"{_text(summary.subjects[since])}</td><td>{_text(apis)}</td>"
+                f'<td class="stranded">{html_text(summary.commits[since])} '
+                f"{html_text(summary.subjects[since])}</td><td>{html_text(apis)}</td>"
             )
         earlier = line.earlier(count)
         runs = "".join(
-            f"<li>{_text(summary.commits[r.first])}–{_text(summary.commits[r.last])} "
+            f"<li>{html_text(summary.commits[r.first])}–{html_text(summary.commits[r.last])} "
             f"({r.last - r.first + 1} commits): "
-            f"{_text(', '.join(summary.name_of(k).removesuffix('Request') for k in r.apis))}</li>"
+            f"{html_text(_api_names(summary, r.apis))}</li>"
             for r in earlier
         )
         before = (
@@ -121,7 +122,7 @@ def _table(summary: StrandsSummary) -> str:
             if earlier
             else "never"
         )
-        body.append(f"<tr><td>{_text(line.client)}</td>{cell}<td>{before}</td></tr>")
+        body.append(f"<tr><td>{html_text(line.client)}</td>{cell}<td>{before}</td></tr>")
     return (
         '<section id="clients"><h2>Since which commit each client release is stranded</h2>'
         '<div class="frame"><table><thead><tr><th>client release</th><th>stranded since</th>'
@@ -139,28 +140,15 @@ def render_strands(audit: AuditData[StrandsSummary, dict[str, Any]]) -> str:
         f"{len(summary.commits)} commits × {len(summary.clients)} client releases × "
         f"{len(summary.apis)} APIs ({', '.join(summary.roles)}); read from {audit.source}"
     )
-    notes = "".join(f"<li>{_text(note)}</li>" for note in summary.notes)
-    parts = [
-        "<!DOCTYPE html>",
-        '<html lang="en">',
-        "<head>",
-        '<meta charset="utf-8">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
-        "style-src 'unsafe-inline'; img-src data:\">",
-        f"<title>{_text(title)}</title>",
-        f"<style>{_CSS}</style>",
-        "</head>",
-        "<body>",
-        f"<header><h1>{_text(title)}</h1><p>{_text(facts)}</p></header>",
+    notes = "".join(f"<li>{html_text(note)}</li>" for note in summary.notes)
+    body = [
+        f"<header><h1>{html_text(title)}</h1><p>{html_text(facts)}</p></header>",
         "<main>",
         '<section id="map"><h2>APIs stranded, commit by commit</h2>',
-        f'<figure class="plot" role="img" aria-label="{_text(title)}" '
+        f'<figure class="plot" role="img" aria-label="{html_text(title)}" '
         f'style="--legible: {legible_width(svg)}px">{svg}</figure></section>',
         _table(summary),
         f"<section><h2>Notes</h2><ul>{notes}</ul></section>" if notes else "",
         "</main>",
-        "</body>",
-        "</html>",
     ]
-    return "\n".join(parts) + "\n"
+    return html_page(title, _CSS, body, images=True)

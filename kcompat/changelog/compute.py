@@ -10,7 +10,7 @@ reading of every change, compatible or not, version by version.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from kcompat.changelog.fields import existing_version_changes
 from kcompat.changelog.model import Change, ChangeKind, Changelog, MessageChanges
@@ -121,29 +121,28 @@ def _pair_changes(pair: MessagePair, versioning: Versioning) -> list[Change]:
     return changes
 
 
+def _whole_message(kind: ChangeKind, message: Message, **details: Any) -> Change:
+    """A message added or removed as a whole: its every version, its type and listeners."""
+    return Change(
+        message.name,
+        kind,
+        message.valid_versions,
+        type=message.kind,
+        listeners=message.listeners,
+        **details,
+    )
+
+
 def _message_added(spec: SpecFile, unstable: Versions) -> Change:
     message = spec.message
     assert message is not None
-    return Change(
-        message.name,
-        ChangeKind.MESSAGE_ADDED,
-        message.valid_versions,
-        type=message.kind,
-        listeners=message.listeners,
-        note="latest version unstable" if not unstable.empty else "",
-        references=mentioned(spec.document.text) if spec.document is not None else (),
-    )
+    note = "latest version unstable" if not unstable.empty else ""
+    cited = mentioned(spec.document.text) if spec.document is not None else ()
+    return _whole_message(ChangeKind.MESSAGE_ADDED, message, note=note, references=cited)
 
 
 def _message_removed(message: Message, released: Versions) -> Change:
-    return Change(
-        message.name,
-        ChangeKind.MESSAGE_REMOVED,
-        message.valid_versions,
-        type=message.kind,
-        listeners=message.listeners,
-        released=not released.empty,
-    )
+    return _whole_message(ChangeKind.MESSAGE_REMOVED, message, released=not released.empty)
 
 
 def _unstable_of(messages: Iterable[Message]) -> Callable[[Message], Versions]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
+from typing import Any
 
 from kcompat.changelog.model import Change, ChangeKind
 from kcompat.rules.evolution.pairing import MessagePair, StructPair, pair_layouts
@@ -128,9 +129,7 @@ def _struct_changes(
                 tag=gone.tag,
             )
         for old, new in pair.renamed:
-            yield Change(
-                message, ChangeKind.FIELD_RENAMED, field=new.path, before=old.path, after=new.name
-            )
+            yield _from_to(message, ChangeKind.FIELD_RENAMED, new.path, old.path, new.name)
         if pair.restructured:
             yield Change(message, ChangeKind.FIELDS_REGROUPED, field=pair.path)
         for old, new in (*pair.matched, *pair.renamed):
@@ -175,33 +174,28 @@ def _field_changes(message: str, old: LayoutField, new: LayoutField) -> Iterator
     if old_type.is_array != new_type.is_array or (
         old_type.text != new_type.text and not (old_type.has_struct and new_type.has_struct)
     ):
-        yield Change(
-            message, ChangeKind.TYPE_CHANGED, field=path, before=old_type.text, after=new_type.text
-        )
+        yield _from_to(message, ChangeKind.TYPE_CHANGED, path, old_type.text, new_type.text)
     if old.nullable != new.nullable:
         kind = ChangeKind.NULLABLE_STARTED if new.nullable else ChangeKind.NULLABLE_ENDED
         yield Change(message, kind, field=path, type=new_type.text)
     if old.tag != new.tag:
-        yield Change(
-            message,
-            ChangeKind.TAGGING_CHANGED,
-            field=path,
-            before=_tagging(old.tag),
-            after=_tagging(new.tag),
-            tag=new.tag,
-        )
+        tagging = _tagging(old.tag), _tagging(new.tag)
+        yield _from_to(message, ChangeKind.TAGGING_CHANGED, path, *tagging, tag=new.tag)
     before, after = _encoding(old.wire), _encoding(new.wire)
     if before != after and old_type.text == new_type.text:  # a new type says it already
-        yield Change(message, ChangeKind.ENCODING_CHANGED, field=path, before=before, after=after)
+        yield _from_to(message, ChangeKind.ENCODING_CHANGED, path, before, after)
     old_default, new_default = old.field.default, new.field.default
     if old_default.key() != new_default.key() and (old_default.explicit or new_default.explicit):
-        yield Change(
-            message,
-            ChangeKind.DEFAULT_CHANGED,
-            field=path,
-            before=default_text(old.field) or "the type's",
-            after=default_text(new.field) or "the type's",
-        )
+        defaults = default_text(old.field) or "the type's", default_text(new.field) or "the type's"
+        yield _from_to(message, ChangeKind.DEFAULT_CHANGED, path, *defaults)
+
+
+def _from_to(
+    message: str, kind: ChangeKind, path: str, before: str, after: str, **details: Any
+) -> Change:
+    """Something of the field at ``path`` went from ``before`` to ``after``: its name,
+    type, tagging, encoding, default, or its struct's name or home."""
+    return Change(message, kind, field=path, before=before, after=after, **details)
 
 
 def _tagging(tag: int | None) -> str:
@@ -222,23 +216,11 @@ def _struct_identity(
     and the field's own definition (neither changes a byte)."""
     old_struct, new_struct = _struct_name(old.wire), _struct_name(new.wire)
     if old_struct != new_struct:
-        yield Change(
-            message,
-            ChangeKind.STRUCT_RENAMED,
-            field=new.path,
-            before=old_struct,
-            after=new_struct,
-        )
+        yield _from_to(message, ChangeKind.STRUCT_RENAMED, new.path, old_struct, new_struct)
     old_home, new_home = _home(old, base), _home(new, head)
     if old_home != new_home:
-        yield Change(
-            message,
-            ChangeKind.STRUCT_MOVED,
-            field=new.path,
-            type=new_struct,
-            before=old_home,
-            after=new_home,
-        )
+        moved = ChangeKind.STRUCT_MOVED
+        yield _from_to(message, moved, new.path, old_home, new_home, type=new_struct)
 
 
 def _struct_name(wire: Wire) -> str:

@@ -32,6 +32,16 @@ _MARK = {
     ChangeKind.FIELD_REMOVED: REMOVED,
 }
 
+#: What each sign stands for, in one word (the HTML page's class of a change).
+SIGN_WORDS = {
+    ADDED: "added",
+    REMOVED: "removed",
+    CHANGED: "changed",
+    BROKEN: "break",
+    WARNED: "warning",
+    ACCEPTED: "accepted",
+}
+
 
 def mark(change: Change) -> str:
     """The change's sign: ``+``, ``-``, ``~``, ``!`` (a break), ``?`` (a warning) or

@@ -11,22 +11,10 @@ from __future__ import annotations
 from html import escape
 
 from kcompat.changelog.model import Changelog, MessageChanges, summary_line
-from kcompat.changelog.phrases import (
-    ACCEPTED,
-    ADDED,
-    BROKEN,
-    NAME,
-    REF,
-    REMOVED,
-    WARNED,
-    mark,
-    phrase,
-)
+from kcompat.changelog.phrases import NAME, REF, SIGN_WORDS, mark, phrase
 from kcompat.changelog.references import url_of
-from kcompat.escaping import shown
+from kcompat.report.html_page import html_page, html_text
 
-_CLASS = {ADDED: "added", REMOVED: "removed", BROKEN: "break", WARNED: "warning",
-          ACCEPTED: "accepted"}  # fmt: skip
 _CSS = """
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 0 auto;
   max-width: 1100px; padding: 0 1.5rem 3rem; color: #1b1b1b; background: #fff; }
@@ -44,22 +32,18 @@ p.footer { color: #555; margin-top: 2rem; }
 """
 
 
-def _text(text: str) -> str:
-    return escape(shown(text), quote=True)
-
-
 def _item(changelog: Changelog, group: MessageChanges, index: int) -> str:
     change = group.changes[index]
     sign = mark(change)
     parts = []
     for text, role in phrase(change, changelog.diff_command):
         if role == NAME:
-            parts.append(f"<code>{_text(text)}</code>")
+            parts.append(f"<code>{html_text(text)}</code>")
         elif role == REF:
-            parts.append(f'<a href="{escape(url_of(text))}">{_text(text)}</a>')
+            parts.append(f'<a href="{escape(url_of(text))}">{html_text(text)}</a>')
         else:
-            parts.append(_text(text))
-    kind = _CLASS.get(sign, "changed")
+            parts.append(html_text(text))
+    kind = SIGN_WORDS[sign]
     return f'<li class="{kind}" data-sign="{escape(sign)}">{"".join(parts)}</li>'
 
 
@@ -67,7 +51,7 @@ def _section(changelog: Changelog, group: MessageChanges) -> list[str]:
     rest = group.title.removeprefix(group.name)
     items = [_item(changelog, group, i) for i in range(len(group.changes))]
     return [
-        f"<section><h2><code>{_text(group.name)}</code>{_text(rest)}</h2>",
+        f"<section><h2><code>{html_text(group.name)}</code>{html_text(rest)}</h2>",
         "<ul>",
         *items,
         "</ul></section>",
@@ -77,26 +61,13 @@ def _section(changelog: Changelog, group: MessageChanges) -> list[str]:
 def render_html(changelog: Changelog) -> str:
     """The whole page."""
     title = f"kcompat changelog {changelog.base} -> {changelog.head}"
-    lines = [
-        "<!DOCTYPE html>",
-        '<html lang="en">',
-        "<head>",
-        '<meta charset="utf-8">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        # Nothing is fetched: no external resources, no script, inline style only.
-        '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
-        "style-src 'unsafe-inline'\">",
-        f"<title>{_text(title)}</title>",
-        f"<style>{_CSS}</style>",
-        "</head>",
-        "<body>",
-        f"<h1>Protocol changes: <code>{_text(changelog.base)}</code> &rarr; "
-        f"<code>{_text(changelog.head)}</code></h1>",
-        f'<p class="summary">{_text(summary_line(changelog))}</p>',
+    body = [
+        f"<h1>Protocol changes: <code>{html_text(changelog.base)}</code> &rarr; "
+        f"<code>{html_text(changelog.head)}</code></h1>",
+        f'<p class="summary">{html_text(summary_line(changelog))}</p>',
     ]
     for group in changelog.groups:
-        lines += _section(changelog, group)
+        body += _section(changelog, group)
     if changelog.released:
-        lines.append(f'<p class="footer">Released: {_text(changelog.released)}.</p>')
-    lines += ["</body>", "</html>", ""]
-    return "\n".join(lines)
+        body.append(f'<p class="footer">Released: {html_text(changelog.released)}.</p>')
+    return html_page(title, _CSS, body)

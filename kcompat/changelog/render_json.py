@@ -12,10 +12,10 @@ import json
 from dataclasses import asdict
 from typing import Any
 
-from kcompat import __version__
 from kcompat.changelog.model import Change, Changelog, MessageChanges, summary_line
 from kcompat.changelog.phrases import phrase, plain
 from kcompat.escaping import json_safe
+from kcompat.report.json_head import json_head
 
 SCHEMA_VERSION = 1
 
@@ -42,10 +42,7 @@ def change_dict(group: MessageChanges, change: Change) -> dict[str, Any]:
 def changelog_dict(changelog: Changelog) -> dict[str, Any]:
     counts = changelog.counts
     return {
-        "schema": "kcompat-changelog",
-        "version": SCHEMA_VERSION,
-        "tool": {"name": "kcompat", "version": __version__},
-        "command": "changelog",
+        **json_head("kcompat-changelog", SCHEMA_VERSION, "changelog"),
         "base": changelog.base,
         "head": changelog.head,
         "released": changelog.released,

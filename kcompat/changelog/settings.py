@@ -8,7 +8,8 @@ changes nothing here.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 from kcompat.changelog.model import Change, ChangeKind
 from kcompat.changelog.references import References
@@ -65,6 +66,27 @@ def _setting(name: str, key: str, before: object, after: object) -> Change:
     return Change(name, ChangeKind.SETTING_CHANGED, setting=key, before=shown[0], after=shown[1])
 
 
+#: The setting that marks a message's latest version unstable (not a range).
+_UNSTABLE = "latestVersionUnstable"
+#: The settings that are version ranges, as read off a message.
+_RANGES: dict[str, Callable[[Message], Versions]] = {
+    "validVersions": lambda message: message.valid_versions,
+    "deprecatedVersions": lambda message: message.deprecated_versions,
+    "flexibleVersions": lambda message: message.flexible_versions,
+}
+
+
+def _versions_change(
+    kind: ChangeKind, versions: Versions, setting: str, base: Message, head: Message, **details: Any
+) -> Change:
+    """A change of the message's ``setting`` about ``versions``; a range setting
+    (:data:`_RANGES`) with its value as BASE and HEAD write it."""
+    value = _RANGES.get(setting)
+    if value is not None:
+        details.update(before=str(value(base)), after=str(value(head)))
+    return Change(head.name, kind, versions, setting=setting, **details)
+
+
 def _versions_changes(
     base: Message, head: Message, versioning: Versioning, refs: References
 ) -> list[Change]:
@@ -74,15 +96,15 @@ def _versions_changes(
     added = head.valid_versions - base.valid_versions
     for run in added.ranges:
         versions = Versions((run,))
+        unstable = versions.overlaps(versioning.head_unstable)
         out.append(
-            Change(
-                head.name,
+            _versions_change(
                 ChangeKind.VERSIONS_ADDED,
                 versions,
-                setting="validVersions",
-                before=str(base.valid_versions),
-                after=str(head.valid_versions),
-                note="unstable" if versions.overlaps(versioning.head_unstable) else "",
+                "validVersions",
+                base,
+                head,
+                note="unstable" if unstable else "",
                 references=refs.of(range(run[0], run[1] + 1)),
             )
         )
@@ -97,17 +119,16 @@ def _versions_changes(
             since = [b for b in by if b != "BASE"]  # tags: the releases that deprecated them
             when = f" (since {', '.join(since)})" if since else ""
             note = f"deprecated {'' if whole else 'in part '}first{when}"
+        stranded = f"; {versioning.stranded}" if versioning.stranded else ""
         out.append(
-            Change(
-                head.name,
+            _versions_change(
                 ChangeKind.VERSIONS_REMOVED,
                 versions,
-                setting="validVersions",
-                before=str(base.valid_versions),
-                after=str(head.valid_versions),
+                "validVersions",
+                base,
+                head,
                 released=versions.overlaps(versioning.released),
-                note=(note or "not deprecated first")
-                + (f"; {versioning.stranded}" if versioning.stranded else ""),
+                note=(note or "not deprecated first") + stranded,
             )
         )
     return out
@@ -123,28 +144,12 @@ def _deprecation_changes(base: Message, head: Message) -> list[Change]:
     out = []
     newly = after - before
     if not newly.empty:
-        out.append(
-            Change(
-                head.name,
-                ChangeKind.VERSIONS_DEPRECATED,
-                newly,
-                setting="deprecatedVersions",
-                before=str(base.deprecated_versions),
-                after=str(head.deprecated_versions),
-            )
-        )
+        kind = ChangeKind.VERSIONS_DEPRECATED
+        out.append(_versions_change(kind, newly, "deprecatedVersions", base, head))
     undone = (before & head.valid_versions) - after
     if not undone.empty:
-        out.append(
-            Change(
-                head.name,
-                ChangeKind.VERSIONS_UNDEPRECATED,
-                undone,
-                setting="deprecatedVersions",
-                before=str(base.deprecated_versions),
-                after=str(head.deprecated_versions),
-            )
-        )
+        kind = ChangeKind.VERSIONS_UNDEPRECATED
+        out.append(_versions_change(kind, undone, "deprecatedVersions", base, head))
     return out
 
 
@@ -159,26 +164,12 @@ def _stability_changes(
     out = []
     stable = (versioning.base_unstable - versioning.head_unstable) & common
     if not stable.empty:
-        out.append(
-            Change(
-                head.name,
-                ChangeKind.VERSION_STABLE,
-                stable,
-                setting="latestVersionUnstable",
-                references=refs.of(list(stable)),
-            )
-        )
+        kind, cited = ChangeKind.VERSION_STABLE, refs.of(list(stable))
+        out.append(_versions_change(kind, stable, _UNSTABLE, base, head, references=cited))
     unstable = (versioning.head_unstable - versioning.base_unstable) & common
     if not unstable.empty:
-        out.append(
-            Change(
-                head.name,
-                ChangeKind.VERSION_UNSTABLE,
-                unstable,
-                setting="latestVersionUnstable",
-                released=unstable.overlaps(versioning.released),
-            )
-        )
+        kind, released = ChangeKind.VERSION_UNSTABLE, unstable.overlaps(versioning.released)
+        out.append(_versions_change(kind, unstable, _UNSTABLE, base, head, released=released))
     return out
 
 
@@ -192,12 +183,6 @@ def _flexible_change(base: Message, head: Message, released: Versions) -> Change
     differ = differ - (released & base.valid_versions)
     if differ.empty:
         return None
-    return Change(
-        head.name,
-        ChangeKind.FLEXIBLE_VERSIONS_CHANGED,
-        differ,
-        setting="flexibleVersions",
-        before=str(base.flexible_versions),
-        after=str(head.flexible_versions),
-        existing=differ.overlaps(base.valid_versions),
-    )
+    existing = differ.overlaps(base.valid_versions)
+    kind = ChangeKind.FLEXIBLE_VERSIONS_CHANGED
+    return _versions_change(kind, differ, "flexibleVersions", base, head, existing=existing)

@@ -16,6 +16,7 @@ from typing import Any
 
 from kcompat.spec.defaults import implicit_default
 from kcompat.spec.model import EMPTY_STRUCT, Field, Message
+from kcompat.spec.placed import struct_fields
 from kcompat.spec.resolve import Kind, Layout, LayoutField, StructLayout, Wire
 
 #: The reserved key holding tagged fields a reader did not know: ``[[tag, bytes], ...]``.
@@ -132,12 +133,7 @@ class StructKeys:
 
 def declared_fields(message: Message, field: Field | None) -> tuple[Field, ...]:
     """The fields a struct declares across all versions (``None``: the message body)."""
-    if field is None:
-        return message.fields
-    if field.fields or (field.node is not None and "fields" in field.node):
-        return field.fields
-    struct = message.structs.get(field.type.base)
-    return struct.fields if struct is not None else ()
+    return message.fields if field is None else struct_fields(message, field)
 
 
 def struct_keys(message: Message, layout: StructLayout, owner: Field | None) -> StructKeys:

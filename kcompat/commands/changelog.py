@@ -12,7 +12,7 @@ from kcompat.app import (
     ReleasedOption,
     Sides,
     app,
-    choice_option,
+    format_option,
     option_group,
 )
 from kcompat.changelog.formats import ChangelogFormat
@@ -21,10 +21,7 @@ if TYPE_CHECKING:
     from kcompat.changelog.model import Changelog
 
 
-ChangelogFormatOption = Annotated[
-    ChangelogFormat,
-    choice_option(ChangelogFormat, "--format", "-f", metavar="FORMAT", help=ChangelogFormat.help()),
-]
+ChangelogFormatOption = Annotated[ChangelogFormat, format_option(ChangelogFormat)]
 
 
 @app.command(short_help="What a change or a release does to the protocol.")

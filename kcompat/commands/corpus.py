@@ -27,7 +27,7 @@ from kcompat.app import (
     option_group,
 )
 from kcompat.commands import spark_options as spark
-from kcompat.commands.samples_option import check_corpus_samples
+from kcompat.commands.samples_option import check_corpus_samples, samples_option
 from kcompat.commands.table_format import TableFormatOption
 from kcompat.report.tables import TableFormat
 from kcompat.verdict import exit_status
@@ -101,14 +101,7 @@ def build(
         ),
     ],
     samples: Annotated[
-        int,
-        typer.Option(
-            "--samples",
-            metavar="N",
-            min=1,
-            callback=check_corpus_samples,
-            help="Samples per message version (at most 10,000).",
-        ),
+        int, samples_option(check_corpus_samples, "Samples per message version (at most 10,000).")
     ] = 100,
     seed: Annotated[
         int, typer.Option("--seed", metavar="N", help="Seed of the random samples.")

@@ -16,7 +16,7 @@ from kcompat.app import (
     option_group,
     report_findings,
 )
-from kcompat.commands.samples_option import check_samples
+from kcompat.commands.samples_option import check_samples, samples_option
 
 if TYPE_CHECKING:
     from kcompat.cache import Cache
@@ -37,14 +37,11 @@ class DiffOptions:
     ] = True
     samples: Annotated[
         int | None,
-        typer.Option(
-            "--samples",
-            metavar="N",
-            min=1,
-            callback=check_samples,
-            help="Samples per message version for the proof (default: 20; 10 with --staged, "
-            "where a pre-commit hook must be instant: on Kafka's whole history 6 already "
-            "confirm every break; at most 1,000).",
+        samples_option(
+            check_samples,
+            "Samples per message version for the proof (default: 20; 10 with --staged, where "
+            "a pre-commit hook must be instant: on Kafka's whole history 6 already confirm "
+            "every break; at most 1,000).",
         ),
     ] = None
     released: ReleasedOption = None

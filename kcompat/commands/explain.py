@@ -19,7 +19,7 @@ from kcompat.app import (
     RepoOption,
     Sides,
     app,
-    choice_option,
+    format_option,
 )
 from kcompat.completion import message_names, revisions, sides
 from kcompat.explain.formats import ExplainFormat, Picture, View
@@ -76,10 +76,7 @@ def explain(
         ),
     ] = None,
     repo_dir: RepoOption = None,
-    fmt: Annotated[
-        ExplainFormat,
-        choice_option(ExplainFormat, "--format", "-f", metavar="FORMAT", help=ExplainFormat.help()),
-    ] = ExplainFormat.text,
+    fmt: Annotated[ExplainFormat, format_option(ExplainFormat)] = ExplainFormat.text,
     width: Annotated[
         int | None,
         typer.Option(

@@ -18,7 +18,7 @@ from kcompat.app import (
     choice_option,
 )
 from kcompat.commands import spark_options as spark
-from kcompat.commands.samples_option import check_samples
+from kcompat.commands.samples_option import check_samples, samples_option
 from kcompat.commands.table_format import TableFormatOption
 from kcompat.modes import HistoryMode
 from kcompat.report.tables import TableFormat
@@ -63,14 +63,7 @@ def history(
         ),
     ] = True,
     samples: Annotated[
-        int,
-        typer.Option(
-            "--samples",
-            metavar="N",
-            min=1,
-            callback=check_samples,
-            help="Samples per version (at most 1,000).",
-        ),
+        int, samples_option(check_samples, "Samples per version (at most 1,000).")
     ] = 20,
     partitions: spark.PartitionsOption = None,
     report: Annotated[

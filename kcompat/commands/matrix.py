@@ -19,7 +19,7 @@ from kcompat.app import (
     ConfigOption,
     RepoOption,
     app,
-    choice_option,
+    format_option,
     option_group,
 )
 from kcompat.matrix.formats import MatrixFormat
@@ -101,10 +101,7 @@ def matrix(
     ] = None,
     no_head: Annotated[bool, typer.Option("--no-head", help="Release tags only, no HEAD.")] = False,
     repo_dir: RepoOption = None,
-    fmt: Annotated[
-        MatrixFormat,
-        choice_option(MatrixFormat, "--format", "-f", metavar="FORMAT", help=MatrixFormat.help()),
-    ] = MatrixFormat.text,
+    fmt: Annotated[MatrixFormat, format_option(MatrixFormat)] = MatrixFormat.text,
     color: ColorOption = Color.auto,
     config_file: ConfigOption = None,
     *,

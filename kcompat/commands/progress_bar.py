@@ -14,7 +14,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import IO, Any
+from typing import IO, Any, Self
 
 from kcompat import progress
 from kcompat.escaping import shown
@@ -23,7 +23,40 @@ from kcompat.escaping import shown
 DELAY = 1.0
 
 
-class DelayedBar:
+class _Delayed:
+    """What both sinks share: they appear once ``delay`` seconds have passed, unless the
+    block ended first (a timer thread, and a lock the steps and the timer take turns on)."""
+
+    def __init__(self, delay: float) -> None:
+        self._lock = threading.Lock()
+        self._closed = False
+        self._timer = threading.Timer(delay, self._show)
+        self._timer.daemon = True
+
+    def _appear(self) -> None:
+        """Show what there is (called under the lock, once, unless the block ended)."""
+        raise NotImplementedError
+
+    def _vanish(self) -> None:
+        """Take back what was shown (called under the lock when the block ends)."""
+
+    def _show(self) -> None:
+        with self._lock:
+            if not self._closed:
+                self._appear()
+
+    def __enter__(self) -> Self:
+        self._timer.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._timer.cancel()
+        with self._lock:
+            self._closed = True
+            self._vanish()
+
+
+class DelayedBar(_Delayed):
     """A :class:`kcompat.progress.Sink` drawn by rich once ``delay`` seconds have passed."""
 
     def __init__(self, console: Any, delay: float = DELAY) -> None:
@@ -46,11 +79,8 @@ class DelayedBar:
             transient=True,
         )
         self._task: Any = None
-        self._lock = threading.Lock()
-        self._closed = False
         self._started = False
-        self._timer = threading.Timer(delay, self._show)
-        self._timer.daemon = True
+        super().__init__(delay)
 
     def step(self, description: str, total: int | None) -> None:
         text = shown(description)
@@ -64,25 +94,16 @@ class DelayedBar:
         if self._task is not None:
             self._bar.advance(self._task, count)
 
-    def _show(self) -> None:
-        with self._lock:
-            if not self._closed:
-                self._bar.start()
-                self._started = True
+    def _appear(self) -> None:
+        self._bar.start()
+        self._started = True
 
-    def __enter__(self) -> DelayedBar:
-        self._timer.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._timer.cancel()
-        with self._lock:
-            self._closed = True
-            if self._started:
-                self._bar.stop()
+    def _vanish(self) -> None:
+        if self._started:
+            self._bar.stop()
 
 
-class DelayedLines:
+class DelayedLines(_Delayed):
     """A :class:`kcompat.progress.Sink` that writes each step as one plain line once
     ``delay`` seconds have passed (the step then under way first): no cursor movement,
     no colour, for ``--color never``."""
@@ -90,11 +111,8 @@ class DelayedLines:
     def __init__(self, stream: IO[str], delay: float = DELAY) -> None:
         self._stream = stream
         self._current: str | None = None
-        self._lock = threading.Lock()
         self._shown = False
-        self._closed = False
-        self._timer = threading.Timer(delay, self._show)
-        self._timer.daemon = True
+        super().__init__(delay)
 
     def step(self, description: str, total: int | None) -> None:
         with self._lock:
@@ -105,13 +123,10 @@ class DelayedLines:
     def advance(self, count: int) -> None:
         pass  # counts would need the cursor: the steps say enough
 
-    def _show(self) -> None:
-        with self._lock:
-            if self._closed:
-                return
-            self._shown = True
-            if self._current is not None:
-                self._write(self._current)
+    def _appear(self) -> None:
+        self._shown = True
+        if self._current is not None:
+            self._write(self._current)
 
     def _write(self, description: str) -> None:
         try:
@@ -119,15 +134,6 @@ class DelayedLines:
             self._stream.flush()
         except (OSError, ValueError):
             pass  # the terminal went away: progress is no reason to fail
-
-    def __enter__(self) -> DelayedLines:
-        self._timer.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._timer.cancel()
-        with self._lock:
-            self._closed = True
 
 
 @contextmanager

@@ -3,9 +3,17 @@ value" line, on the command line and in the Action's ``args`` alike."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import typer
 
 from kcompat.ceilings import MAX_CORPUS_SAMPLES, MAX_SAMPLES
+
+
+def samples_option(check: Callable[[Any], Any], help: str) -> Any:
+    """``--samples N``: at least 1, and within its ceiling (``check``: one of these)."""
+    return typer.Option("--samples", metavar="N", min=1, callback=check, help=help)
 
 
 def check_samples(value: int | None) -> int | None:

@@ -18,7 +18,7 @@ from kcompat.app import (
     ConfigOption,
     RepoOption,
     app,
-    choice_option,
+    format_option,
     option_group,
 )
 from kcompat.commands import spark_options as spark
@@ -68,10 +68,7 @@ def strands(
             help="Also write the result as one HTML file (kcompat report).",
         ),
     ] = None,
-    fmt: Annotated[
-        StrandsFormat,
-        choice_option(StrandsFormat, "--format", "-f", metavar="FORMAT", help=StrandsFormat.help()),
-    ] = StrandsFormat.text,
+    fmt: Annotated[StrandsFormat, format_option(StrandsFormat)] = StrandsFormat.text,
     color: ColorOption = Color.auto,
     config_file: ConfigOption = None,
     *,

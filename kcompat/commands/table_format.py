@@ -5,10 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from kcompat.app import choice_option
+from kcompat.app import format_option
 from kcompat.report.tables import TableFormat
 
-TableFormatOption = Annotated[
-    TableFormat,
-    choice_option(TableFormat, "--format", "-f", metavar="FORMAT", help=TableFormat.help()),
-]
+TableFormatOption = Annotated[TableFormat, format_option(TableFormat)]

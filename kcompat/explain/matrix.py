@@ -9,11 +9,11 @@ a field that is present in no valid version still gets a row: that is worth seei
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from enum import StrEnum
 
 from kcompat.spec.model import Field, Message
+from kcompat.spec.placed import placed_fields
 from kcompat.spec.resolve import Kind, LayoutField, StructLayout, Wire, resolve
 from kcompat.spec.versions import MAX_VERSION, Versions
 
@@ -186,7 +186,7 @@ def build_matrix(message: Message) -> Matrix:
             within=entry.within,
             recursive=entry.recursive,
         )
-        for entry in _walk(message, message.fields, "", 0, (), "")
+        for entry in placed_fields(message)
     ]
     return Matrix(message, columns, tuple(rows))
 
@@ -239,48 +239,6 @@ def _last_boundary(message: Message) -> int:
 
 
 # -- rows ---------------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class _Entry:
-    path: str
-    depth: int
-    field: Field
-    common: str
-    within: str
-    recursive: bool
-
-
-def _walk(
-    message: Message,
-    fields: tuple[Field, ...],
-    prefix: str,
-    depth: int,
-    chain: tuple[str, ...],
-    within: str,
-) -> Iterator[_Entry]:
-    """Fields in declared order, descending into structs the way resolve() does."""
-    for item in fields:
-        path = f"{prefix}.{item.name}" if prefix else item.name
-        if not item.type.has_struct:
-            yield _Entry(path, depth, item, "", within, False)
-            continue
-        name = item.type.base
-        if name in chain:
-            yield _Entry(path, depth, item, "", within, True)
-            continue
-        children: tuple[Field, ...] = ()
-        common, inner = "", within
-        if item.fields or (item.node is not None and "fields" in item.node):
-            children = item.fields
-        else:
-            struct = message.structs.get(name)
-            if struct is not None:
-                children = struct.fields
-                if struct.common:
-                    common = inner = struct.name
-        yield _Entry(path, depth, item, common, within, False)
-        yield from _walk(message, children, path, depth + 1, (*chain, name), inner)
-
-
 def _index(
     struct: StructLayout, into: dict[str, LayoutField] | None = None
 ) -> dict[str, LayoutField]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from kcompat.config import Config
@@ -24,68 +24,39 @@ from kcompat.rules.runner import Call, Finishing, finish, run_rules
 from kcompat.sources.directory import DirectorySource
 from kcompat.sources.reading import is_spec as reading_is_spec
 from kcompat.sources.reading import read_side
-from kcompat.sources.source import SpecSource
 from kcompat.sources.spec_paths import SpecPaths
 from kcompat.spec.specfile import SpecFile, comments_of, read_spec
 
 
 @dataclass(frozen=True)
-class Remembered:
-    """A folder on disk as a :class:`~kcompat.sources.source.SpecSource`: a
-    :class:`~kcompat.sources.directory.DirectorySource` whose files are read again only
-    when their size or modification time changes (an editor lints a folder on every
-    edit; its closed files rarely change)."""
+class Remembered(DirectorySource):
+    """A folder on disk whose files are read again only when their size or modification
+    time changes (an editor lints a folder on every edit; its closed files rarely
+    change). Narrowed to one file (:meth:`restricted`), it shares what it remembers."""
 
-    inner: DirectorySource
     memo: dict[str, tuple[tuple[int, int], bytes | None]] = field(
         default_factory=dict, compare=False, repr=False
     )
     names: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
-    repo: None = None
-    commit: None = None
-    working_tree = False
-
-    @property
-    def label(self) -> str:
-        return self.inner.label
-
-    @property
-    def whole(self) -> bool:
-        return self.inner.whole
 
     def read(self, path: str) -> bytes | None:
         try:
-            status = os.stat(os.path.join(self.inner.directory, path))
+            status = os.stat(os.path.join(self.directory, path))
         except OSError:
-            return self.inner.read(path)
+            return super().read(path)
         stamp = (status.st_mtime_ns, status.st_size)
         known = self.memo.get(path)
         if known is not None and known[0] == stamp:
             return known[1]
-        data = self.inner.read(path)
+        data = super().read(path)
         self.memo[path] = (stamp, data)
         return data
-
-    def paths(self, pathspecs: Sequence[str] = ()) -> list[str]:
-        return self.inner.paths(pathspecs)
-
-    def changed_since(self, commit: str, pathspecs: Sequence[str] = ()) -> list[str] | None:
-        return None
 
     def shown(self, path: str) -> str:
         found = self.names.get(path)
         if found is None:
-            found = self.names[path] = self.inner.shown(path)
+            found = self.names[path] = super().shown(path)
         return found
-
-    def path_of(self, shown: str) -> str | None:
-        return self.inner.path_of(shown)
-
-    def reference(self, path: str) -> str:
-        return self.inner.reference(path)
-
-    def restricted(self, path: str) -> SpecSource:
-        return Remembered(replace(self.inner, only=path), self.memo, self.names)
 
 
 @dataclass
@@ -102,7 +73,7 @@ class DiskSpecs:
         that cannot be read is no spec)."""
         side = self._folders.get(directory)
         if side is None:
-            side = Remembered(DirectorySource(directory, Path(directory), flat=True))
+            side = Remembered(directory, Path(directory), flat=True)
             self._folders[directory] = side
         spec_paths = SpecPaths.of(config) if config is not None else SpecPaths()
         try:
@@ -114,7 +85,7 @@ class DiskSpecs:
         """The folder file by file, leaving out those that cannot be read (a FIFO, a
         device, a file without permission): none of them ends an editor's lint."""
         found = []
-        for path in _listed(side.inner):
+        for path in _listed(side):
             try:
                 one = side.restricted(path)
                 found += read_side(one, spec_paths=spec_paths, parse=self._parse).specs

@@ -22,7 +22,6 @@ from kcompat.lsp.navigation import definitions, references, struct_name
 from kcompat.lsp.shipped import Shipping
 from kcompat.lsp.snapshot import Snapshot
 from kcompat.lsp.symbols import document_symbols
-from kcompat.lsp.text import TextIndex
 from kcompat.spec.load import MAX_BYTES
 
 
@@ -107,10 +106,10 @@ def completion(snapshot: Snapshot, params: types.CompletionParams) -> types.Comp
     """Keys and values that fit where the cursor is, in a spec."""
     if not snapshot.spec:
         return None
-    text = snapshot.text
+    text = snapshot.parsed.text
     if len(text) > MAX_BYTES:  # refused by the parser: one diagnostic says so
         return None
-    index = TextIndex(text, snapshot.encoding)
+    index = snapshot.parsed.index
     offset = index.offset_at(params.position.line, params.position.character)
     cursor = cursor_at(text, offset)
     if cursor is None:

@@ -28,14 +28,6 @@ class Snapshot:
     spec: bool  # a spec (or becoming one), not some other JSON an editor sends
     folder: tuple[Parsed, ...] = ()  # for navigation: its folder's specs, as edited
 
-    @property
-    def text(self) -> str:
-        return self.parsed.text
-
-    @property
-    def encoding(self) -> str:
-        return self.parsed.encoding
-
     def uri_of(self, parsed: Parsed) -> str:
         """The URI of a spec of the snapshot (this document's own URI for itself)."""
         if parsed.path == self.parsed.path:

@@ -11,9 +11,6 @@ a table of its ranges, release by release. Everything from a spec or a tag is es
 
 from __future__ import annotations
 
-from html import escape
-
-from kcompat.escaping import shown
 from kcompat.matrix.phrases import (
     api_title,
     broker_lines,
@@ -25,6 +22,7 @@ from kcompat.matrix.render_text import SIDES
 from kcompat.matrix.run import MatrixResult
 from kcompat.negotiation.grid import Matrix
 from kcompat.negotiation.negotiate import STRANDED, UNSERVED, api_label
+from kcompat.report.html_page import html_page, html_text
 
 #: Background of a heat-map cell by APIs stranded: none, 1, 2, 3-4, 5 or more.
 HEAT = ("#d8efdd", "#fff1b8", "#ffd39e", "#f9a98b", "#e4736b")
@@ -56,10 +54,6 @@ p.stranded { color: #b3261e; font-weight: 600; } p.unserved { color: #666; }
 """
 
 
-def _text(text: str) -> str:
-    return escape(shown(text), quote=True)
-
-
 def _heat(stranded: int) -> str:
     return HEAT[stranded if stranded < 3 else (3 if stranded < 5 else 4)]
 
@@ -70,7 +64,7 @@ def _cell_id(client: int, broker: int) -> str:
 
 def _map(matrix: Matrix) -> list[str]:
     names = matrix.releases
-    head = "".join(f'<th scope="col">{_text(name)}</th>' for name in names)
+    head = "".join(f'<th scope="col">{html_text(name)}</th>' for name in names)
     rows = []
     for c, client in enumerate(names):
         cells = []
@@ -79,9 +73,9 @@ def _map(matrix: Matrix) -> list[str]:
             title = f"client {client}, broker {broker}: {count} stranded"
             cells.append(
                 f'<td style="background:{_heat(count)}"><a href="#{_cell_id(c, b)}" '
-                f'title="{_text(title)}">{count or ""}</a></td>'
+                f'title="{html_text(title)}">{count or ""}</a></td>'
             )
-        rows.append(f'<tr><th scope="row">{_text(client)}</th>{"".join(cells)}</tr>')
+        rows.append(f'<tr><th scope="row">{html_text(client)}</th>{"".join(cells)}</tr>')
     legend = "".join(
         f'<span style="background:{colour}">{label}</span>'
         for colour, label in zip(HEAT, ("none", "1", "2", "3–4", "5+"), strict=True)
@@ -100,12 +94,12 @@ def _cells(matrix: Matrix) -> list[str]:
     names = matrix.releases
     out = ['<section id="cells"><h2>Cells: APIs and negotiated versions</h2>']
     for b, broker in enumerate(names):
-        out.append(f"<details><summary>broker {_text(broker)}</summary>")
+        out.append(f"<details><summary>broker {html_text(broker)}</summary>")
         for c, client in enumerate(names):
             found = matrix.outcomes[c][b]
             stranded, unserved, versions = [], [], []
             for api, outcome in zip(matrix.apis, found, strict=True):
-                label = _text(api_label(api.name))
+                label = html_text(api_label(api.name))
                 if outcome == STRANDED:
                     stranded.append(label)
                 elif outcome == UNSERVED:
@@ -119,8 +113,8 @@ def _cells(matrix: Matrix) -> list[str]:
                 body.append(f'<p class="unserved">not served yet: {", ".join(unserved)}</p>')
             body.append(f'<p class="apis">{", ".join(versions) or "no API in common"}</p>')
             out.append(
-                f'<details class="cell"><summary>client '
-                f"{_text(client)} → broker {_text(broker)}: {len(stranded)} stranded</summary>"
+                f'<details class="cell"><summary>client {html_text(client)} '
+                f"→ broker {html_text(broker)}: {len(stranded)} stranded</summary>"
                 f"{''.join(body)}</details>"
             )
         out.append("</details>")
@@ -131,7 +125,7 @@ def _cells(matrix: Matrix) -> list[str]:
 def _ranges(result: MatrixResult) -> list[str]:
     matrix = result.matrix
     names = matrix.releases
-    out = [f'<section id="apis"><h2>Ranges by release, per API</h2><p>{_text(SIDES)}</p>']
+    out = [f'<section id="apis"><h2>Ranges by release, per API</h2><p>{html_text(SIDES)}</p>']
     for j, api in enumerate(matrix.apis):
         runs: list[tuple[int, int, tuple[str, str]]] = []
         for r in range(len(names)):
@@ -141,12 +135,12 @@ def _ranges(result: MatrixResult) -> list[str]:
             else:
                 runs.append((r, r, row))
         body = "".join(
-            f"<tr><td>{_text(names[a] if a == z else f'{names[a]}–{names[z]}')}</td>"
-            f"<td>{_text(offered)}</td><td>{_text(served)}</td></tr>"
+            f"<tr><td>{html_text(names[a] if a == z else f'{names[a]}–{names[z]}')}</td>"
+            f"<td>{html_text(offered)}</td><td>{html_text(served)}</td></tr>"
             for a, z, (offered, served) in runs
         )
         out.append(
-            f"<details><summary>{_text(api_title(api))}</summary>"
+            f"<details><summary>{html_text(api_title(api))}</summary>"
             '<div class="frame"><table class="plain"><thead><tr><th>releases</th>'
             "<th>clients send</th><th>brokers accept</th></tr></thead>"
             f"<tbody>{body}</tbody></table></div></details>"
@@ -165,8 +159,8 @@ def _served(matrix: Matrix, r: int, j: int) -> str:
 
 def _summary(result: MatrixResult) -> list[str]:
     rows = "".join(
-        f"<tr><td>{_text(line.brokers)}</td><td>{_text(line.oldest or 'none')}</td>"
-        f"<td>{_text(line.stranded_text())}</td></tr>"
+        f"<tr><td>{html_text(line.brokers)}</td><td>{html_text(line.oldest or 'none')}</td>"
+        f"<td>{html_text(line.stranded_text())}</td></tr>"
         for line in broker_lines(result)
     )
     return [
@@ -183,13 +177,13 @@ def _what_if(result: MatrixResult) -> list[str]:
         return []
     head = result.matrix.releases[-1]
     items = "".join(
-        f"<li>{_text(removal_text(result, i))}</li>" for i in range(len(result.removals))
+        f"<li>{html_text(removal_text(result, i))}</li>" for i in range(len(result.removals))
     )
     if not items:
-        items = f"<li>{_text(head)} deprecates no version of these APIs.</li>"
+        items = f"<li>{html_text(head)} deprecates no version of these APIs.</li>"
     return [
-        f'<section id="what-if"><h2>What if {_text(head)} dropped every deprecated version'
-        f"</h2><ul>{items}</ul><p>The heat map and the cells judge {_text(head)} so.</p>"
+        f'<section id="what-if"><h2>What if {html_text(head)} dropped every deprecated version'
+        f"</h2><ul>{items}</ul><p>The heat map and the cells judge {html_text(head)} so.</p>"
         "</section>",
     ]
 
@@ -197,21 +191,9 @@ def _what_if(result: MatrixResult) -> list[str]:
 def render_html(result: MatrixResult) -> str:
     """The whole page."""
     title = f"kcompat matrix: {releases_title(result)}"
-    lines = [
-        "<!DOCTYPE html>",
-        '<html lang="en">',
-        "<head>",
-        '<meta charset="utf-8">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        # Nothing is fetched and nothing runs: no external resources, inline style only.
-        '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
-        "style-src 'unsafe-inline'\">",
-        f"<title>{_text(title)}</title>",
-        f"<style>{_CSS}</style>",
-        "</head>",
-        "<body>",
+    body = [
         "<header><h1>Which client release talks to which broker release</h1>",
-        f"<p>{_text(releases_title(result))}; repository <code>{_text(result.repository)}"
+        f"<p>{html_text(releases_title(result))}; repository <code>{html_text(result.repository)}"
         "</code>.</p>",
         '<nav><a href="#map">Heat map</a> · <a href="#brokers">Per broker</a> · '
         '<a href="#cells">Cells</a> · <a href="#apis">Ranges per API</a></nav></header>',
@@ -224,7 +206,6 @@ def render_html(result: MatrixResult) -> str:
         "</main>",
     ]
     if result.notes:
-        notes = "".join(f"<li>{_text(note)}</li>" for note in result.notes)
-        lines.append(f"<footer><h2>Notes</h2><ul>{notes}</ul></footer>")
-    lines += ["</body>", "</html>", ""]
-    return "\n".join(lines)
+        notes = "".join(f"<li>{html_text(note)}</li>" for note in result.notes)
+        body.append(f"<footer><h2>Notes</h2><ul>{notes}</ul></footer>")
+    return html_page(title, _CSS, body)

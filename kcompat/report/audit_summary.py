@@ -10,7 +10,7 @@ older audits included (keys added later may be missing), keeping what it can.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 
@@ -171,6 +171,12 @@ class CorpusSource:
     samples: int | None
     seed: int | None
 
+    @staticmethod
+    def from_json(data: Mapping[str, Any]) -> CorpusSource:
+        """The corpus as a summary names it, or ``corpus build``'s manifest (the same
+        keys: the fields, as :func:`_fields` writes them)."""
+        return CorpusSource(*(data.get(field.name) for field in fields(CorpusSource)))
+
 
 @dataclass(frozen=True)
 class CorpusSummary:
@@ -204,12 +210,7 @@ class CorpusSummary:
         corpus = data.get("corpus")
         source = corpus if isinstance(corpus, dict) else {}
         return CorpusSummary(
-            corpus=CorpusSource(
-                source.get("revision"),
-                source.get("revision_label"),
-                source.get("samples"),
-                source.get("seed"),
-            ),
+            corpus=CorpusSource.from_json(source),
             reader=str(data.get("reader") or "reader"),
             rows=_int(data.get("rows")),
             messages=_int(data.get("messages")),
@@ -234,27 +235,22 @@ def _fields(record: Any) -> dict[str, Any]:
     return {name: getattr(record, name) for name in record.__dataclass_fields__}
 
 
+def _error_of(entry: Mapping[str, Any]) -> tuple[str, str, str]:
+    """The (rule, message, field) an audit's error is about, as ``introduced`` and
+    ``breaks`` entries both name it."""
+    return str(entry.get("rule")), str(entry.get("message")), str(entry.get("field_path") or "")
+
+
 def _introduced(entry: Mapping[str, Any]) -> Introduced:
     subject = entry.get("subject")
-    return Introduced(
-        str(entry.get("rule")),
-        str(entry.get("message")),
-        str(entry.get("field_path") or ""),
-        str(entry.get("introduced_in")),
-        str(entry.get("against")),
-        None if subject is None else str(subject),
-    )
+    where = str(entry.get("introduced_in")), str(entry.get("against"))
+    return Introduced(*_error_of(entry), *where, None if subject is None else str(subject))
 
 
 def _break(entry: Mapping[str, Any]) -> Break:
     pairs = entry.get("pairs")
-    return Break(
-        str(entry.get("rule")),
-        str(entry.get("message")),
-        str(entry.get("field_path") or ""),
-        str(entry.get("first_release")),
-        tuple(str(p) for p in pairs) if isinstance(pairs, list) else (),
-    )
+    affected = tuple(str(p) for p in pairs) if isinstance(pairs, list) else ()
+    return Break(*_error_of(entry), str(entry.get("first_release")), affected)
 
 
 def _changelogs(entries: object) -> tuple[ChangelogEntry, ...] | None:

@@ -7,11 +7,11 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from kcompat import __version__
 from kcompat.escaping import json_safe
 from kcompat.findings import Finding, Severity
 from kcompat.report.columns import finding_dict
 from kcompat.report.document import Report
+from kcompat.report.json_head import json_head
 
 SCHEMA_VERSION = 1
 
@@ -19,12 +19,7 @@ SCHEMA_VERSION = 1
 def envelope(command: str) -> dict[str, Any]:
     """What opens every findings report (``data/findings.schema.json``), whichever command
     wrote it."""
-    return {
-        "schema": "kcompat-findings",
-        "version": SCHEMA_VERSION,
-        "tool": {"name": "kcompat", "version": __version__},
-        "command": command,
-    }
+    return json_head("kcompat-findings", SCHEMA_VERSION, command)
 
 
 def render_json(report: Report) -> str:

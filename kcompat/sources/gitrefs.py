@@ -35,23 +35,27 @@ class Refs:
     def run_git(self, *args: str, stdin: IO[bytes] | None = None) -> str:
         raise NotImplementedError  # GitRepo's
 
+    def ref_rows(self, atoms: Sequence[str], *namespaces: str) -> list[list[str]]:
+        """One row per ref under ``namespaces`` (``refs/tags``), in git's order: the
+        values of ``for-each-ref``'s ``atoms`` (``refname``, ``objectname``), "" where a
+        ref has none."""
+        listed = "%00".join(f"%({atom})" for atom in atoms)
+        out = self.run_git("for-each-ref", f"--format={listed}", *namespaces)
+        width = len(atoms)
+        return [[*line.split("\x00"), *[""] * width][:width] for line in out.splitlines()]
+
     def tags(self) -> list[Tag]:
         """Every tag, with the commit it points at (through annotated tags); one that
         names a tree, a blob or an object the repository lacks has no commit (``sha``
         empty). One git call; two when some tag names an object the repository lacks
         (``for-each-ref`` cannot tell a missing object's type)."""
+        atoms = ("refname:strip=2", "*objectname", "objectname", "*objecttype", "objecttype")
         try:
-            out = self.run_git(
-                "for-each-ref",
-                "--format=%(refname:strip=2)%00%(*objectname)%00%(objectname)"
-                "%00%(*objecttype)%00%(objecttype)",
-                "refs/tags",
-            )
+            rows = self.ref_rows(atoms, "refs/tags")
         except UsageError:
             return self._tags_one_by_one()
         tags = []
-        for line in out.splitlines():
-            name, peeled, direct, peeled_type, direct_type = [*line.split("\x00"), *[""] * 5][:5]
+        for name, peeled, direct, peeled_type, direct_type in rows:
             commit = (peeled or direct) if (peeled_type or direct_type) == "commit" else ""
             tags.append(Tag(name, commit, f"refs/tags/{name}"))
         return tags
@@ -59,9 +63,7 @@ class Refs:
     def _tags_one_by_one(self) -> list[Tag]:
         """:meth:`tags` when some tag names a missing object: each one peeled by
         ``cat-file --batch-check`` (missing, or no commit: no ``sha``)."""
-        listed = "--format=%(refname:strip=2)%00%(objectname)"
-        out = self.run_git("for-each-ref", listed, "refs/tags")
-        named = [line.split("\x00", 1) for line in out.splitlines() if "\x00" in line]
+        named = self.ref_rows(("refname:strip=2", "objectname"), "refs/tags")
         if not named:
             return []
         asked = "".join(f"{sha}^{{commit}}\n" for _name, sha in named).encode("ascii", "replace")
@@ -80,15 +82,8 @@ class Refs:
     def branches(self) -> list[Tag]:
         """Local branches and remote-tracking ones, named without their remote
         (``origin/3.7`` is ``3.7``); local ones first."""
-        out = self.run_git(
-            "for-each-ref",
-            "--format=%(refname)%00%(objectname)",
-            "refs/heads",
-            "refs/remotes",
-        )
         found = []
-        for line in out.splitlines():
-            ref, _, sha = line.partition("\x00")
+        for ref, sha in self.ref_rows(("refname", "objectname"), "refs/heads", "refs/remotes"):
             if ref.startswith("refs/heads/"):
                 found.append(Tag(ref.removeprefix("refs/heads/"), sha, ref))
             elif ref.startswith("refs/remotes/") and not ref.endswith("/HEAD"):

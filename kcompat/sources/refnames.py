@@ -10,16 +10,9 @@ _KINDS = {"refs/heads/": "branch", "refs/remotes/": "remote branch", "refs/tags/
 def ref_names(repo: GitRepo) -> list[tuple[str, str]]:
     """(name, kind) of every local branch, remote-tracking branch (``origin/3.7``) and
     tag, in git's order; a remote's symbolic ``HEAD`` is left out."""
-    listed = repo.run_git(
-        "for-each-ref",
-        "--format=%(refname:short)%00%(refname)",
-        "refs/heads",
-        "refs/remotes",
-        "refs/tags",
-    )
+    rows = repo.ref_rows(("refname:short", "refname"), "refs/heads", "refs/remotes", "refs/tags")
     found = []
-    for line in listed.splitlines():
-        short, _, full = line.partition("\x00")
+    for short, full in rows:
         if full.startswith("refs/remotes/") and full.endswith("/HEAD"):
             continue
         kind = next((k for prefix, k in _KINDS.items() if full.startswith(prefix)), "ref")

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from kcompat.spec.model import INT_TYPES, Default, Field, Memo, Message
+from kcompat.spec.placed import declares_fields
 from kcompat.spec.versions import Versions
 
 
@@ -302,7 +303,7 @@ def _struct_of(at: _At, field: Field, path: str, chain: tuple[str, ...]) -> Stru
     name = field.type.base
     if name in chain:
         return _struct_layout(at, name, path, (), defined=False)
-    if field.fields or (field.node is not None and "fields" in field.node):
+    if declares_fields(field):
         return _struct_layout(at, name, path, field.fields, True, chain)
     struct = at.message.structs.get(name)
     if struct is None:

@@ -9,14 +9,11 @@ whenever it sets the new field (KAFKA-10239).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from kcompat.findings import Reporter, Severity, Wording
 from kcompat.rules.evolution.adapters import pair_rule
 from kcompat.rules.evolution.pairing import MessagePair
 from kcompat.rules.registry import Category
-from kcompat.spec.model import Field, Message
-from kcompat.spec.versions import Versions
+from kcompat.spec.placed import placed_fields
 
 
 @pair_rule("response-field-not-ignorable", Category.FIELDS, Severity.WARNING)
@@ -25,9 +22,10 @@ def response_field_not_ignorable(pair: MessagePair, report: Reporter) -> None:
     head, base = pair.head, pair.base
     if head.kind != "response":
         return
-    known = {path.lower() for path, _field, _around in _fields(base)}  # renamed: not new
+    known = {placed.path.lower() for placed in placed_fields(base)}  # renamed: not new
     new_versions = head.valid_versions - base.valid_versions
-    for path, field, around in _fields(head):
+    for placed in placed_fields(head):
+        path, field, around = placed.path, placed.field, placed.around
         if path.lower() in known or field.ignorable or field.versions.empty:
             continue
         if not new_versions.contains(field.versions & head.valid_versions):
@@ -48,29 +46,3 @@ def response_field_not_ignorable(pair: MessagePair, report: Reporter) -> None:
             versions=older,
             hint='add "ignorable": true, so older versions drop the value instead',
         )
-
-
-def _fields(message: Message) -> Iterator[tuple[str, Field, Versions]]:
-    """(path, field, versions its struct is written in) for every field, common structs
-    expanded where they are used."""
-    yield from _walk(message, message.fields, "", message.valid_versions, ())
-
-
-def _walk(
-    message: Message,
-    fields: tuple[Field, ...],
-    path: str,
-    around: Versions,
-    chain: tuple[str, ...],
-) -> Iterator[tuple[str, Field, Versions]]:
-    for field in fields:
-        field_path = f"{path}.{field.name}" if path else field.name
-        yield field_path, field, around
-        name = field.type.base
-        if not field.type.has_struct or name in chain:
-            continue
-        children = field.fields
-        if not children and (field.node is None or "fields" not in field.node):
-            struct = message.structs.get(name)
-            children = struct.fields if struct is not None else ()
-        yield from _walk(message, children, field_path, around & field.versions, (*chain, name))

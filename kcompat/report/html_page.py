@@ -1,0 +1,53 @@
+"""The shell every HTML page of kcompat shares: one self-contained document.
+
+Nothing is fetched when a page is viewed and, unless the page says it has a script,
+nothing runs: its Content-Security-Policy allows inline style only, plus inline scripts
+(``scripts``) and ``data:`` images (``images``) where the page needs them. It reads on a
+phone (the viewport meta), and its title is escaped here, as every caller's text is with
+:func:`html_text`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from html import escape
+
+from kcompat.escaping import shown
+
+
+def html_text(value: object) -> str:
+    """Text from a spec, a tag or the user, safe in HTML: its characters a terminal acts
+    on :func:`~kcompat.escaping.shown`, then :func:`html.escape`\\ d (quotes too)."""
+    return escape(shown(str(value)), quote=True)
+
+
+def _policy(scripts: bool, images: bool) -> str:
+    sources = ["default-src 'none'", "style-src 'unsafe-inline'"]
+    if scripts:
+        sources.append("script-src 'unsafe-inline'")
+    if images:
+        sources.append("img-src data:")
+    return "; ".join(sources)
+
+
+def html_page(
+    title: str, css: str, body: Iterable[str], *, scripts: bool = False, images: bool = False
+) -> str:
+    """The whole document: the head (title, ``css`` inline, the policy) and ``body``'s
+    lines inside ``<body>``, one a line."""
+    lines = [
+        "<!DOCTYPE html>",
+        '<html lang="en">',
+        "<head>",
+        '<meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f'<meta http-equiv="Content-Security-Policy" content="{_policy(scripts, images)}">',
+        f"<title>{html_text(title)}</title>",
+        f"<style>{css}</style>",
+        "</head>",
+        "<body>",
+        *body,
+        "</body>",
+        "</html>",
+    ]
+    return "\n".join(lines) + "\n"
