@@ -25,6 +25,7 @@ from kcompat import __version__
 from kcompat.lsp import handlers
 from kcompat.lsp.session import Session
 from kcompat.lsp.shipped import Shipping
+from kcompat.lsp.snapshot import Snapshot
 
 log = logging.getLogger(__name__)
 Handler = TypeVar("Handler", bound=Callable[..., Awaitable[Any]])
@@ -97,26 +98,30 @@ def _reading(server: LanguageServer, session: Session) -> None:
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     @guarded
     async def hover(ls: LanguageServer, params: types.HoverParams) -> types.Hover | None:
-        snapshot = session.snapshot(params.text_document.uri)
-        name = handlers.releases_wanted(snapshot, params)
+        def wanted(snapshot: Snapshot) -> tuple[Snapshot, str | None]:
+            return snapshot, handlers.releases_wanted(snapshot, params)
+
+        snapshot, name = await session.answer(params.text_document.uri, wanted)
         shipping = await session.shipping(snapshot.uri, name) if name else Shipping()
-        return handlers.hover(snapshot, params, shipping)
+        return await session.answering_run(handlers.hover, snapshot, params, shipping)
 
     @server.feature(types.TEXT_DOCUMENT_DEFINITION)
     @guarded
     async def definition(ls: LanguageServer, params: types.DefinitionParams) -> Any:
-        return handlers.definition(session.snapshot(params.text_document.uri, True), params)
+        answer = functools.partial(handlers.definition, params=params)
+        return await session.answer(params.text_document.uri, answer, folder=True)
 
     @server.feature(types.TEXT_DOCUMENT_REFERENCES)
     @guarded
     async def find_references(ls: LanguageServer, params: types.ReferenceParams) -> Any:
-        snapshot = session.snapshot(params.text_document.uri, True)
-        return handlers.find_references(snapshot, params)
+        answer = functools.partial(handlers.find_references, params=params)
+        return await session.answer(params.text_document.uri, answer, folder=True)
 
     @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
     @guarded
     async def symbols(ls: LanguageServer, params: types.DocumentSymbolParams) -> Any:
-        return handlers.symbols(session.snapshot(params.text_document.uri), params)
+        answer = functools.partial(handlers.symbols, params=params)
+        return await session.answer(params.text_document.uri, answer)
 
 
 def _editing(server: LanguageServer, session: Session) -> None:
@@ -126,7 +131,8 @@ def _editing(server: LanguageServer, session: Session) -> None:
     )
     @guarded
     async def completion(ls: LanguageServer, params: types.CompletionParams) -> Any:
-        return handlers.completion(session.snapshot(params.text_document.uri), params)
+        answer = functools.partial(handlers.completion, params=params)
+        return await session.answer(params.text_document.uri, answer)
 
     @server.feature(
         types.TEXT_DOCUMENT_CODE_ACTION,
@@ -134,7 +140,8 @@ def _editing(server: LanguageServer, session: Session) -> None:
     )
     @guarded
     async def code_action(ls: LanguageServer, params: types.CodeActionParams) -> Any:
-        return handlers.code_action(session.snapshot(params.text_document.uri), params)
+        answer = functools.partial(handlers.code_action, params=params)
+        return await session.answer(params.text_document.uri, answer)
 
 
 def serve() -> int:

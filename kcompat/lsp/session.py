@@ -38,21 +38,21 @@ from kcompat.lsp.documents import Parsed, parse
 from kcompat.lsp.evolution import Evolution, Repos, against_base
 from kcompat.lsp.folder import DiskSpecs, is_spec, lint_folder
 from kcompat.lsp.shipped import ReleaseIndex, Shipping
-from kcompat.lsp.snapshot import Snapshot
+from kcompat.lsp.snapshot import Opened, Snapshot, Wanted, remembered, take
 from kcompat.lsp.text import UTF16
 from kcompat.rules.registry import rule_categories
-from kcompat.spec.specfile import named_spec
 
 #: Quiet time after an edit before its folder is linted again.
 DEBOUNCE_SECONDS = 0.06
 #: Threads for background work: a lint, a diff on save and a release lookup at once.
 BACKGROUND_THREADS = 3
+#: Threads that answer requests: one, apart from the background (a hover never queues
+#: behind a lint or a diff on save), so requests are answered in the order they came.
+ANSWERING_THREADS = 1
+#: Parses the answering thread keeps for the requests that follow (the loop keeps its own).
+RECENT_PARSES = 4
 #: How long a hover waits for release data before answering without it.
 RELEASES_WAIT_SECONDS = 3.0
-
-#: What marks a file that does not parse yet as a spec: its name, or a key only specs have.
-SPEC_NAMES = ("Request.json", "Response.json")
-SPEC_TEXT = ('"validVersions"', '"apiKey"', '"flexibleVersions"')
 
 log = logging.getLogger(__name__)
 Result = TypeVar("Result")
@@ -66,6 +66,10 @@ class Session:
         self.background = ThreadPoolExecutor(
             max_workers=BACKGROUND_THREADS, thread_name_prefix="kcompat-lsp"
         )
+        self.answering = ThreadPoolExecutor(
+            max_workers=ANSWERING_THREADS, thread_name_prefix="kcompat-lsp-answer"
+        )
+        self._recent: dict[str, Parsed] = {}  # (answering thread only) its latest parses
         self.disk = DiskSpecs()
         self.repos = Repos()
         self.releases = ReleaseIndex()
@@ -103,55 +107,71 @@ class Session:
         return self.server.workspace.get_text_document(uri).source
 
     def parsed(self, uri: str) -> Parsed:
-        """The parse of the document's current text (kept until the text changes)."""
+        """The parse of the document's current text (kept until the text changes); on
+        the loop, for the diagnostics of a diff on save (requests parse on the answering
+        thread: :meth:`answer`)."""
         text = self.text(uri)
         known = self._parsed.get(uri)
         if known is not None and known.text == text and known.encoding == self.encoding:
             return known
         fresh = parse(self.path_of(uri), text, self.encoding)
-        self._parsed[uri] = fresh
-        if fresh.message is not None:
-            self._readable[uri] = fresh
+        self.keep({uri: fresh})
         return fresh
 
-    def readable(self, uri: str) -> Parsed | None:
-        """The latest parse of the document that had a message (for completion while the
-        text does not parse)."""
-        self.parsed(uri)
-        return self._readable.get(uri)
+    def keep(self, parses: dict[str, Parsed]) -> None:
+        """Remember parses (uri -> parse) made off the loop, each only while its text is
+        still the document's current one (an edit since makes it useless); on the loop."""
+        for uri, parsed in parses.items():
+            if uri not in self._open or parsed.encoding != self.encoding:
+                continue
+            if self.text(uri) != parsed.text:
+                continue
+            self._parsed[uri] = parsed
+            if parsed.message is not None:
+                self._readable[uri] = parsed
 
-    def is_spec(self, uri: str) -> bool:
-        """Whether the document is (or is becoming) a spec, not some other JSON an
-        editor sends (its settings, ``package.json``): completion and fixes are for specs."""
-        parsed = self.parsed(uri)
-        known = parsed if parsed.spec.document is not None else self._readable.get(uri)
-        if known is not None:
-            return named_spec(known.spec)
-        name = os.path.basename(self.path_of(uri))
-        return name.endswith(SPEC_NAMES) or any(key in parsed.text for key in SPEC_TEXT)
-
-    def snapshot(self, uri: str, folder: bool = False) -> Snapshot:
-        """The document as a request finds it (``folder``: its folder's specs too, for
-        navigation); on the loop only."""
-        return Snapshot(
-            uri,
-            self.parsed(uri),
-            self.readable(uri),
-            self.is_spec(uri),
-            tuple(self.folder_specs(uri)) if folder else (),
+    def wanted(self, uri: str, folder: bool = False) -> Wanted:
+        """What a request on the document needs (``folder``: its folder's open documents
+        too, for navigation): texts and the parses known of them; on the loop, and quick."""
+        opened = {u: self._opened(u) for u in self._open if folder and self._sibling(uri, u)}
+        document = opened.get(uri) or self._opened(uri)
+        return Wanted(
+            document,
+            self.encoding,
+            self._readable.get(uri),
+            tuple(opened.values()) if folder else None,
         )
 
-    def folder_specs(self, uri: str) -> list[Parsed]:
-        """Every spec of the document's folder: open ones as edited, the rest on disk."""
+    def _opened(self, uri: str) -> Opened:
+        return Opened(uri, self.path_of(uri), self.text(uri), self._parsed.get(uri))
+
+    def _sibling(self, uri: str, other: str) -> bool:
         folder = self.folder_of(uri)
-        if not folder:
-            return [self.parsed(uri)]
-        opened = {self.path_of(u): u for u in self._open if self.folder_of(u) == folder}
-        out = [self.parsed(u) for u in opened.values()]
-        for spec in self.disk.folder(folder):
-            if spec.path not in opened and spec.document is not None:
-                out.append(Parsed(spec.path, spec.document.text, spec, self.encoding))
-        return out
+        return other == uri if not folder else self.folder_of(other) == folder
+
+    async def answer(
+        self, uri: str, handler: Callable[[Snapshot], Result], folder: bool = False
+    ) -> Result:
+        """Answer a request on the answering thread: the snapshot is taken there from what
+        the loop collected (parsing what changed) and ``handler`` runs on it; the parses
+        made come back to the loop, which keeps them."""
+        wanted = self.wanted(uri, folder)
+        directory = self.folder_of(uri) if folder else ""
+
+        def job() -> tuple[Result, dict[str, Parsed]]:
+            on_disk = self.disk.folder(directory) if directory else []
+            snapshot, made = take(wanted, on_disk, self._recent)
+            remembered(made, self._recent, RECENT_PARSES)
+            return handler(snapshot), made
+
+        result, made = await self.answering_run(job)
+        self.keep(made)
+        return result
+
+    async def answering_run(self, job: Callable[..., Result], *args: object) -> Result:
+        """Run ``job`` on the answering thread; its result back on the loop."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.answering, job, *args)
 
     def config_for(self, folder: str) -> Config:
         """The configuration for a folder (kcompat.toml or pyproject.toml, found upwards);
@@ -322,6 +342,7 @@ class Session:
             task.cancel()
         self._pending.clear()
         self.background.shutdown(wait=False, cancel_futures=True)
+        self.answering.shutdown(wait=False, cancel_futures=True)
 
         def release() -> None:  # once the running jobs are done with git
             self.background.shutdown(wait=True)
