@@ -33,6 +33,7 @@ class Editor:
         self.messages: list[str] = []
         self.versions: dict[str, int] = {}
         self._arrived = asyncio.Condition()
+        self.shut = False  # shut down already (the session's end then only exits)
 
     @staticmethod
     def uri(path: Path) -> str:
@@ -201,6 +202,11 @@ class Editor:
         )
         return [s for s in got or [] if isinstance(s, types.DocumentSymbol)]
 
+    async def shutdown(self) -> None:
+        """Ask the server to shut down (it then answers nothing but exit)."""
+        await self._ask(self.client.shutdown_async(None))
+        self.shut = True
+
     @staticmethod
     async def _ask(request: Any) -> Any:
         return await asyncio.wait_for(request, WAIT_SECONDS)
@@ -242,7 +248,8 @@ async def editing(
     try:
         yield editor
     finally:
-        await asyncio.wait_for(client.shutdown_async(None), WAIT_SECONDS)
+        if not editor.shut:
+            await asyncio.wait_for(client.shutdown_async(None), WAIT_SECONDS)
         client.exit(None)
         await asyncio.wait_for(client.stop(), WAIT_SECONDS)  # type: ignore[no-untyped-call]
     server = client._server
