@@ -1,4 +1,4 @@
-"""What the server answers on its event loop: functions of a snapshot and the request.
+"""What the server answers on its answering thread: functions of a snapshot and the request.
 
 Hover, completion, document symbols, definitions, references and quick fixes read only
 the :class:`~kcompat.lsp.snapshot.Snapshot` the session took for the request (and, for a

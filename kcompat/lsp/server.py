@@ -1,12 +1,14 @@
 """The language server: pygls does the protocol, this module wires kcompat's features.
 
 Two kinds of work, as ruff's server splits them. Requests (hover, completion, symbols,
-definitions, references, quick fixes) are answered on the event loop by a function of a
-snapshot of the document (:mod:`kcompat.lsp.handlers`), taken when the request arrives.
-Background work (the lint after an edit, the diff on save, release lookups for hovers)
-runs on the session's threads (:mod:`kcompat.lsp.session`), so a diff never holds up a
-hover. No handler raises: a failure is logged and answered with nothing, so a half-typed
-spec or a bug in one feature never ends the session.
+definitions, references, quick fixes) are answered on one answering thread by a function
+of a snapshot of the document (:mod:`kcompat.lsp.handlers`), taken from what the loop
+collects when the request arrives (:meth:`Session.answer
+<kcompat.lsp.session.Session.answer>`): parsing a megabyte spec never stops the loop from
+reading edits or a shutdown. Background work (the lint after an edit, the diff on save,
+release lookups for hovers) runs on the session's threads (:mod:`kcompat.lsp.session`),
+so a diff never holds up a hover. No handler raises: a failure is logged and answered
+with nothing, so a half-typed spec or a bug in one feature never ends the session.
 """
 
 from __future__ import annotations

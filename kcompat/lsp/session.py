@@ -1,8 +1,10 @@
 """The server's state between requests: open specs, what was published, pending work.
 
-The event loop receives edits, schedules work and takes snapshots: a request is answered
-on the loop from a :class:`~kcompat.lsp.snapshot.Snapshot` of its document
-(:mod:`kcompat.lsp.handlers`). Background work runs on :data:`BACKGROUND_THREADS`
+The event loop receives edits, schedules work and collects what a request needs (the
+texts and the parses it knows); a request is answered on the one answering thread
+(:data:`ANSWERING_THREADS`) from a :class:`~kcompat.lsp.snapshot.Snapshot` taken there
+(parsing what changed) by :mod:`kcompat.lsp.handlers`, and the parses come back to the
+loop. Background work runs on :data:`BACKGROUND_THREADS`
 threads: the lint after an edit, the diff on save, and the release lookups a hover
 waits for (once per message: kept afterwards, so later hovers wait for nothing).
 kcompat's core is safe for threads (its memos: :mod:`kcompat.memo`), so a diff on save
