@@ -100,11 +100,19 @@ def _reading(server: LanguageServer, session: Session) -> None:
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     @guarded
     async def hover(ls: LanguageServer, params: types.HoverParams) -> types.Hover | None:
-        def wanted(snapshot: Snapshot) -> tuple[Snapshot, str | None]:
-            return snapshot, handlers.releases_wanted(snapshot, params)
+        def answer(snapshot: Snapshot) -> tuple[Snapshot, str | None, types.Hover | None]:
+            """The hover at once when its releases are known (or not wanted), else the
+            message whose releases the loop looks up first."""
+            name = handlers.releases_wanted(snapshot, params)
+            known = session.known_shipping(snapshot.uri, name) if name else Shipping()
+            if known is None:
+                return snapshot, name, None
+            return snapshot, None, handlers.hover(snapshot, params, known)
 
-        snapshot, name = await session.answer(params.text_document.uri, wanted)
-        shipping = await session.shipping(snapshot.uri, name) if name else Shipping()
+        snapshot, name, found = await session.answer(params.text_document.uri, answer)
+        if name is None:
+            return found
+        shipping = await session.shipping(snapshot.uri, name)
         return await session.answering_run(handlers.hover, snapshot, params, shipping)
 
     @server.feature(types.TEXT_DOCUMENT_DEFINITION)

@@ -297,16 +297,20 @@ class Session:
         """(background) The saved file against the base."""
         return against_base(self.repos.around(path), base, path, config)
 
+    def known_shipping(self, uri: str, name: str) -> Shipping | None:
+        """Which releases shipped the message, if that is known without a lookup (none for
+        an unsaved buffer); from the loop or the answering thread (the index has its lock)."""
+        if not self.folder_of(uri):
+            return Shipping()
+        return self.releases.known(self.path_of(uri), name)
+
     async def shipping(self, uri: str, name: str) -> Shipping:
         """Which releases shipped the document's message: known at once after the first
         time, else looked up in the background (unknown after a short wait)."""
-        path = self.path_of(uri)
-        folder = self.folder_of(uri)
-        if not folder:
-            return Shipping()
-        known = self.releases.known(path, name)
+        known = self.known_shipping(uri, name)
         if known is not None:
             return known
+        path, folder = self.path_of(uri), self.folder_of(uri)
 
         def job() -> Shipping:
             return self.releases.shipping(

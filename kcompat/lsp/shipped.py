@@ -45,7 +45,7 @@ class Shipping:
 class ReleaseIndex:
     """Shipping per (file, message), and each repository's releases. Looked up from the
     server's background threads (one at a time: a lookup reads git) and read from its
-    event loop (:meth:`known`, no wait)."""
+    event loop and its answering thread (:meth:`known`, no wait)."""
 
     _releases: dict[str, TagReleases | None] = field(default_factory=dict)
     _shipping: dict[tuple[str, str], Shipping] = field(default_factory=dict)
