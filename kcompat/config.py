@@ -48,7 +48,21 @@ RuleCatalogue = Callable[[], Mapping[str, str]]
 
 
 class ConfigError(Exception):
-    """A configuration problem, reported as one line naming the file."""
+    """A configuration problem, reported as one line naming the file (and the line of
+    ``key``, the setting it is about, when the file is read: :meth:`at`)."""
+
+    def __init__(self, message: str, key: str = "") -> None:
+        super().__init__(message)
+        self.key = key
+
+    def at(self, named: str, lines: Mapping[str, int]) -> ConfigError:
+        """The same problem, its file named with the line that holds its key
+        (``kcompat.toml:3: fail-on must be ...``)."""
+        line = lines.get(self.key, 0)
+        text = str(self)
+        if not line or not text.startswith(f"{named}: "):
+            return self
+        return ConfigError(f"{named}:{line}: {text.removeprefix(f'{named}: ')}", self.key)
 
 
 @dataclass(frozen=True)
@@ -269,31 +283,37 @@ def config_from_text(
         table = tool.get("kcompat", {})
         if not isinstance(table, dict):
             raise ConfigError(f"{named}: 'tool.kcompat' must be a table, not {_kind(table)}")
-    found = parse_config(table, named, str(root if root is not None else path.parent), rules=rules)
+    lines = key_lines(text, prefix)
+    try:
+        found = parse_config(
+            table, named, str(root if root is not None else path.parent), rules=rules
+        )
+    except ConfigError as err:
+        raise err.at(named, lines) from None
     try:
         label = os.path.relpath(path)
     except ValueError:  # another drive (Windows)
         label = str(path)
-    return replace(found, label=label, lines=tuple(key_lines(text, prefix).items()))
+    return replace(found, label=label, lines=tuple(lines.items()))
 
 
 def _selected(
     entry: str,
     source: str,
-    check_rule: Callable[[str, str], str],
+    check_rule: Callable[[str, str, str], str],
     categories: Mapping[str, str],
 ) -> list[str]:
     """The rule IDs one ``disable`` entry names: a rule ID, or ``category:NAME`` (every
     rule of that category, as ``kcompat rules --category NAME`` lists them)."""
     if not entry.startswith("category:"):
-        return [check_rule(entry, "disable")]
+        return [check_rule(entry, "disable", "disable")]
     name = entry.removeprefix("category:")
     chosen = [rule for rule, category in categories.items() if category == name]
     if not chosen:
         known = sorted(set(categories.values()))
         guess = difflib.get_close_matches(name, known, n=1)
         hint = f"; did you mean 'category:{guess[0]}'?" if guess else f"; one of {', '.join(known)}"
-        raise ConfigError(f"{source}: unknown category {name!r} in disable{hint}")
+        raise ConfigError(f"{source}: unknown category {name!r} in disable{hint}", "disable")
     return chosen
 
 
@@ -305,15 +325,15 @@ def parse_config(
         if key not in _KEYS:
             guess = difflib.get_close_matches(key, sorted(_KEYS), n=1)
             hint = f"; did you mean {guess[0]!r}?" if guess else ""
-            raise ConfigError(f"{source}: unknown key {key!r}{hint}")
+            raise ConfigError(f"{source}: unknown key {key!r}{hint}", key)
     categories = rules()
     known = set(categories)
 
-    def check_rule(rule_id: str, where: str) -> str:
+    def check_rule(rule_id: str, where: str, key: str) -> str:
         if rule_id not in known:
             guess = difflib.get_close_matches(rule_id, sorted(known), n=1)
             hint = f"; did you mean {guess[0]!r}?" if guess else "; see `kcompat rules`"
-            raise ConfigError(f"{source}: unknown rule {rule_id!r} in {where}{hint}")
+            raise ConfigError(f"{source}: unknown rule {rule_id!r} in {where}{hint}", key)
         return rule_id
 
     def text(key: str, default: str) -> str:
@@ -324,11 +344,12 @@ def parse_config(
     severities: dict[str, Severity] = {}
     levels = _typed(table, "severity", dict, {}, source, 'a table ([severity] rule = "level")')
     for rule_id, value in levels.items():
-        check_rule(rule_id, "[severity]")
+        check_rule(rule_id, "[severity]", f"severity.{rule_id}")
         if not isinstance(value, str):
             raise ConfigError(
                 f"{source}: [severity] {rule_id} must be a string "
-                f'("error", "warning", "info" or "off"), not {_kind(value)}'
+                f'("error", "warning", "info" or "off"), not {_kind(value)}',
+                f"severity.{rule_id}",
             )
         if value == "off":
             disable.append(rule_id)
@@ -336,16 +357,17 @@ def parse_config(
         level = Level.lookup(value.strip())
         if level is None:
             choices = (*(known.value for known in Level), "off")
-            raise ConfigError(f"{source}: {must_be(f'[severity] {rule_id}', choices, value)}")
+            refusal = must_be(f"[severity] {rule_id}", choices, value)
+            raise ConfigError(f"{source}: {refusal}", f"severity.{rule_id}")
         severities[rule_id] = Severity[level.name.upper()]
     written_fail_on = text("fail-on", "error")
     fail_on = FailOn.lookup(written_fail_on.strip())
     if fail_on is None:
-        raise ConfigError(f"{source}: {FailOn.refusal('fail-on', written_fail_on)}")
+        raise ConfigError(f"{source}: {FailOn.refusal('fail-on', written_fail_on)}", "fail-on")
     written = text("released", ReleasedMode.AUTO)
     released = ReleasedMode.lookup(written)
     if released is None:
-        raise ConfigError(f"{source}: {ReleasedMode.refusal('released', written)}")
+        raise ConfigError(f"{source}: {ReleasedMode.refusal('released', written)}", "released")
     patterns = {}
     for key, default in (("release-tags", DEFAULT_RELEASE_TAGS), ("release-branches", "")):
         patterns[key] = text(key, default)
@@ -354,7 +376,7 @@ def parse_config(
         try:
             compiled(patterns[key])
         except PatternError as err:
-            raise ConfigError(f"{source}: {key} {quoted(patterns[key])} {err}") from None
+            raise ConfigError(f"{source}: {key} {quoted(patterns[key])} {err}", key) from None
     unused = _typed(table, "report-unused-ignores", bool, False, source, "true or false")
     fixtures = (
         _globs(_string_list(table, "fixtures", source, "a list of path globs"), source, "fixtures")
@@ -395,7 +417,7 @@ def _typed(
 ) -> Any:
     value = table.get(key, default)
     if not isinstance(value, kind):
-        raise ConfigError(f"{source}: '{key}' must be {what}, not {_kind(value)}")
+        raise ConfigError(f"{source}: '{key}' must be {what}, not {_kind(value)}", key)
     return value
 
 
@@ -403,30 +425,32 @@ def _string_list(table: Mapping[str, Any], key: str, source: str, what: str) -> 
     value = _typed(table, key, list, [], source, what)
     if not all(isinstance(v, str) for v in value):
         odd = next(v for v in value if not isinstance(v, str))
-        raise ConfigError(f"{source}: '{key}' must be {what} (strings), not {_kind(odd)} {odd!r}")
+        raise ConfigError(
+            f"{source}: '{key}' must be {what} (strings), not {_kind(odd)} {odd!r}", key
+        )
     return tuple(value)
 
 
-def _globs(values: tuple[str, ...], source: str, where: str) -> tuple[str, ...]:
+def _globs(values: tuple[str, ...], source: str, where: str, key: str = "") -> tuple[str, ...]:
     """``values``, each within :data:`kcompat.config_preview.MAX_GLOB` characters."""
     try:
         return tuple(bounded_glob(value, where) for value in values)
     except ValueError as err:
-        raise ConfigError(f"{source}: {err}") from None
+        raise ConfigError(f"{source}: {err}", key or where) from None
 
 
-def _strings(value: Any, source: str, where: str) -> tuple[str, ...]:
+def _strings(value: Any, source: str, where: str, key: str) -> tuple[str, ...]:
     if isinstance(value, str):
         return (value,)
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
         return tuple(value)
-    raise ConfigError(f"{source}: {where} must be a string or a list of strings")
+    raise ConfigError(f"{source}: {where} must be a string or a list of strings", key)
 
 
 def _acceptances(value: Any, source: str, check_rule: Any) -> tuple[Acceptance, ...]:
     """``[[ignore]]`` tables: rule(s), message(s) and/or path(s), and a required reason."""
     if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
-        raise ConfigError(f"{source}: 'ignore' must be [[ignore]] tables")
+        raise ConfigError(f"{source}: 'ignore' must be [[ignore]] tables", "ignore")
     return tuple(
         _acceptance(entry, number, source, check_rule)
         for number, entry in enumerate(value, start=1)
@@ -438,35 +462,39 @@ _ACCEPTANCE_KEYS = {"rule", "rules", "message", "messages", "path", "paths", "re
 
 def _acceptance(entry: dict[str, Any], number: int, source: str, check_rule: Any) -> Acceptance:
     """One ``[[ignore]]`` table (the ``number``-th of the file)."""
-    where = f"[[ignore]] #{number}"
+    where, table = f"[[ignore]] #{number}", f"ignore#{number}"
     unknown = sorted(set(entry) - _ACCEPTANCE_KEYS)
     if unknown:
-        raise ConfigError(f"{source}: {where}: unknown key {unknown[0]!r}")
+        raise ConfigError(f"{source}: {where}: unknown key {unknown[0]!r}", table)
     reason = entry.get("reason")
     if not isinstance(reason, str) or not reason.strip():
-        raise ConfigError(f'{source}: {where} needs a reason = "..." (why this break is accepted)')
+        raise ConfigError(
+            f'{source}: {where} needs a reason = "..." (why this break is accepted)', table
+        )
     rules = tuple(  # each checked as it is read: the first problem is the one reported
-        check_rule(r, where)
+        check_rule(r, where, table)
         for key in ("rule", "rules")
         if key in entry
-        for r in _strings(entry[key], source, f"{where} {key}")
+        for r in _strings(entry[key], source, f"{where} {key}", table)
     )
-    messages = _either(entry, ("message", "messages"), source, where)
-    paths = _either(entry, ("path", "paths"), source, where)
+    messages = _either(entry, ("message", "messages"), source, where, table)
+    paths = _either(entry, ("path", "paths"), source, where, table)
     if not rules and not messages and not paths:
-        raise ConfigError(f"{source}: {where} needs a rule, a message or a path to match")
+        raise ConfigError(f"{source}: {where} needs a rule, a message or a path to match", table)
     return Acceptance(reason.strip(), rules, messages, paths, number)
 
 
 def _either(
-    entry: dict[str, Any], keys: tuple[str, str], source: str, where: str
+    entry: dict[str, Any], keys: tuple[str, str], source: str, where: str, table: str
 ) -> tuple[str, ...]:
     """The strings of a key given as one (``rule``) or as a list (``rules``), or both."""
     return tuple(
         item
         for key in keys
         if key in entry
-        for item in _globs(_strings(entry[key], source, f"{where} {key}"), source, f"{where} {key}")
+        for item in _globs(
+            _strings(entry[key], source, f"{where} {key}", table), source, f"{where} {key}", table
+        )
     )
 
 
@@ -474,4 +502,4 @@ def _previews(value: Any, source: str) -> tuple[Preview, ...]:
     try:
         return parse_previews(value)
     except ValueError as err:
-        raise ConfigError(f"{source}: {err}") from None
+        raise ConfigError(f"{source}: {err}", "preview") from None

@@ -123,6 +123,6 @@ def test_the_configuration_says_a_wrong_mode_in_the_same_words(
     (tmp_path / "specs").mkdir()
     done = run_cli(["lint", "specs"], tmp_path)
     if line:
-        assert done.stderr == f"kcompat: error: {tmp_path / 'kcompat.toml'}: {line}\n"
+        assert done.stderr == f"kcompat: error: {tmp_path / 'kcompat.toml'}:1: {line}\n"
     else:
         assert "released" not in done.stderr

@@ -76,6 +76,6 @@ def test_a_wrong_value_names_never_among_the_choices(tmp_path: Path) -> None:
     done = run_process(["diff", str(EXAMPLES), str(V2)], tmp_path)
     assert done.code == 2
     assert done.stderr == (
-        f"kcompat: error: {tmp_path / 'kcompat.toml'}: fail-on must be error, warning, info "
+        f"kcompat: error: {tmp_path / 'kcompat.toml'}:1: fail-on must be error, warning, info "
         "or never, not 'nope'\n"
     )

@@ -74,7 +74,7 @@ def test_a_pattern_bomb_is_one_line_in_bounded_memory(tmp_path: Path, key: str, 
         run = run_process(args, repo, timeout=120, memory=CAP)
         assert run.code == 2, run.stderr
         (line,) = run.stderr.splitlines()
-        assert line == f"kcompat: error: {repo / 'kcompat.toml'}: {key} {pattern!r} {said}", args
+        assert line == f"kcompat: error: {repo / 'kcompat.toml'}:1: {key} {pattern!r} {said}", args
 
 
 def test_history_options_take_the_same_bounds(tmp_path: Path) -> None:
@@ -220,7 +220,7 @@ def test_the_language_server_lints_with_the_defaults(tmp_path: Path) -> None:
             assert "invalid-versions" in {d.code for d in found}
             said = await editor.message("release-tags")
             assert said.startswith(
-                f"{folder / 'kcompat.toml'}: release-tags '((a{{1000}}){{1000}}){{1000}}' is "
+                f"{folder / 'kcompat.toml'}:1: release-tags '((a{{1000}}){{1000}}){{1000}}' is "
                 "refused: its counted repeats"
             )
             assert said.endswith("(kcompat lsp uses the defaults until it is fixed)")

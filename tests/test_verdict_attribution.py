@@ -189,7 +189,7 @@ def test_a_preview_until_that_is_no_release_is_a_one_line_error(tmp_path: Path) 
     run = run_cli(["diff", "HEAD~1", "HEAD"], repo)
     assert run.code == 2
     assert run.stderr.strip().endswith(
-        "kcompat.toml: preview entry #1: until = 'soon' is no release (write one like '3.8.0')"
+        "kcompat.toml:1: preview entry #1: until = 'soon' is no release (write one like '3.8.0')"
     )
     (repo / "kcompat.toml").write_text(PREVIEW + 'since = "3.7.0"\n')
     run = run_cli(["diff", "HEAD~1", "HEAD"], repo)
