@@ -2,7 +2,8 @@
 
 The event loop receives edits, schedules work and collects what a request needs (the
 texts and the parses it knows); a request is answered on the one answering thread
-(:data:`ANSWERING_THREADS`) from a :class:`~kcompat.lsp.snapshot.Snapshot` taken there
+(:mod:`kcompat.lsp.answering`, apart from the background's: a hover never queues behind
+a lint or a diff on save) from a :class:`~kcompat.lsp.snapshot.Snapshot` taken there
 (parsing what changed) by :mod:`kcompat.lsp.handlers`, and the parses come back to the
 loop. Background work runs on :data:`BACKGROUND_THREADS`
 threads: the lint after an edit, the diff on save, and the release lookups a hover
@@ -20,6 +21,7 @@ A diff on save is shown only if no later save of the document came first.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import os
 import threading
@@ -35,6 +37,7 @@ from pygls.uris import from_fs_path, to_fs_path
 
 from kcompat.config import Config, ConfigError, load_config
 from kcompat.escaping import shown
+from kcompat.lsp.answering import Answering
 from kcompat.lsp.diagnostics import diagnostics
 from kcompat.lsp.documents import Parsed, parse
 from kcompat.lsp.evolution import Evolution, Repos, against_base
@@ -48,9 +51,6 @@ from kcompat.rules.registry import rule_categories
 DEBOUNCE_SECONDS = 0.06
 #: Threads for background work: a lint, a diff on save and a release lookup at once.
 BACKGROUND_THREADS = 3
-#: Threads that answer requests: one, apart from the background (a hover never queues
-#: behind a lint or a diff on save), so requests are answered in the order they came.
-ANSWERING_THREADS = 1
 #: Parses the answering thread keeps for the requests that follow (the loop keeps its own).
 RECENT_PARSES = 4
 #: How long a hover waits for release data before answering without it.
@@ -68,9 +68,7 @@ class Session:
         self.background = ThreadPoolExecutor(
             max_workers=BACKGROUND_THREADS, thread_name_prefix="kcompat-lsp"
         )
-        self.answering = ThreadPoolExecutor(
-            max_workers=ANSWERING_THREADS, thread_name_prefix="kcompat-lsp-answer"
-        )
+        self.answering = Answering()
         self._recent: dict[str, Parsed] = {}  # (answering thread only) its latest parses
         self.disk = DiskSpecs()
         self.repos = Repos()
@@ -172,8 +170,7 @@ class Session:
 
     async def answering_run(self, job: Callable[..., Result], *args: object) -> Result:
         """Run ``job`` on the answering thread; its result back on the loop."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.answering, job, *args)
+        return await asyncio.wrap_future(self.answering.submit(functools.partial(job, *args)))
 
     def config_for(self, folder: str) -> Config:
         """The configuration for a folder (kcompat.toml or pyproject.toml, found upwards);
@@ -348,7 +345,7 @@ class Session:
             task.cancel()
         self._pending.clear()
         self.background.shutdown(wait=False, cancel_futures=True)
-        self.answering.shutdown(wait=False, cancel_futures=True)
+        self.answering.shutdown()
 
         def release() -> None:  # once the running jobs are done with git
             self.background.shutdown(wait=True)
