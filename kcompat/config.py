@@ -137,20 +137,11 @@ def _rebuild(values: dict[str, Any]) -> Config:
     return Config(**values)
 
 
-_KEYS = {
-    "paths",
-    "disable",
-    "fail-on",
-    "severity",
-    "released",
-    "release-tags",
-    "release-branches",
-    "ignore",
-    "preview",
-    "report-unused-ignores",
-    "fixtures",
-    "diff-base",
-}
+#: The keys a configuration may hold.
+_KEYS = frozenset((
+    "paths", "disable", "fail-on", "severity", "released", "release-tags",
+    "release-branches", "ignore", "preview", "report-unused-ignores", "fixtures", "diff-base",
+))  # fmt: skip
 
 
 def find_config(start: Path) -> Path | None:
