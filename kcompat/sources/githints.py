@@ -193,5 +193,13 @@ def fetch_hint(rev: str, remotes: Sequence[str], shallow: bool, *, maybe: bool =
     if shallow:
         return f"if it is a revision: {SHALLOW_HINT}" if maybe else SHALLOW_HINT
     if remotes:
+        named, _, _ = rev.partition("/")
+        if named != rev and named not in remotes:  # upstream/trunk, with no remote upstream
+            return (
+                f"no remote is named {named!r} (remotes: {', '.join(remotes)}): add it with "
+                f"git remote add {named} URL && git fetch {named}; "
+                f"{'if it is a branch not fetched yet:' if maybe else 'or fetch the branch:'} "
+                f"git fetch {remotes[0]} {rev}"
+            )
         return f"{fetch} git fetch {remotes[0]} {rev}"
     return "check the name with: git log --oneline --all"
