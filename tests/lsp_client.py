@@ -214,10 +214,14 @@ class Editor:
 
 @asynccontextmanager
 async def editing(
-    root: Path, options: dict[str, Any] | None = None, encodings: list[str] | None = None
+    root: Path,
+    options: dict[str, Any] | None = None,
+    encodings: list[str] | None = None,
+    server: tuple[str, ...] = ("-m", "kcompat", "lsp"),
 ) -> AsyncIterator[Editor]:
     """An editor with ``kcompat lsp`` running in ``root``, initialised; shut down and
-    exited at the end (the server must exit 0)."""
+    exited at the end (the server must exit 0). ``server``: the interpreter's arguments
+    that start it (a test may start it through a script that holds a request back)."""
     client = LanguageClient("kcompat-tests", "1")
     editor = Editor(client, root)
 
@@ -231,7 +235,7 @@ async def editing(
 
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
     env.pop("KCOMPAT_CODE_CACHE", None)
-    await client.start_io(sys.executable, "-m", "kcompat", "lsp", cwd=str(root), env=env)
+    await client.start_io(sys.executable, *server, cwd=str(root), env=env)
     general = types.GeneralClientCapabilities(position_encodings=encodings) if encodings else None
     await asyncio.wait_for(
         client.initialize_async(
@@ -252,5 +256,5 @@ async def editing(
             await asyncio.wait_for(client.shutdown_async(None), WAIT_SECONDS)
         client.exit(None)
         await asyncio.wait_for(client.stop(), WAIT_SECONDS)  # type: ignore[no-untyped-call]
-    server = client._server
-    assert server is not None and server.returncode == 0, "the server did not exit cleanly"
+    process = client._server
+    assert process is not None and process.returncode == 0, "the server did not exit cleanly"
