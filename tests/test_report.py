@@ -439,14 +439,40 @@ def test_the_plot_shows_hostile_names_as_text() -> None:
     from kcompat.auditreport.plot import timeline_svg
     from kcompat.auditreport.views import Series, Timeline
 
-    labels = ("1.0", "<script>alert(1)</script>", "a&b", "$\\frac{1", "$x$")
+    labels = ("1.0", "<script>alert(1)</script>", "a&b", "$\\frac{1", "$x$", 'id="m" url(#m)')
     timeline = Timeline(
-        labels, "release", "c", (Series("error", "field-removed", (0, 1, 2, 3, 4)),)
+        labels, "release", "c", (Series("error", "field-removed", (0, 1, 2, 3, 4, 5)),)
     )
-    svg = timeline_svg(timeline)
-    assert svg.startswith("<svg") and "<script" not in svg
-    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in svg and "a&amp;b" in svg
-    assert "$\\frac{1" in svg and "$x$" in svg  # not typeset (unbalanced TeX would fail)
+    for narrow in (False, True):  # the desktop's drawing and the phone's
+        svg = timeline_svg(timeline, narrow=narrow)
+        assert svg.startswith("<svg") and "<script" not in svg
+        assert "&lt;script&gt;alert(1)&lt;/script&gt;" in svg and "a&amp;b" in svg
+        assert "$\\frac{1" in svg and "$x$" in svg  # not typeset (unbalanced TeX would fail)
+        assert 'id="m" url(#m)' in svg  # a label's text is not an id to prefix
+
+
+def test_a_phone_has_a_drawing_of_its_own_and_each_id_is_once(tmp_path: Path) -> None:
+    """The timeline is drawn twice, for a desktop and for a phone (the CSS shows one):
+    each of matplotlib's ids (``figure_1``, clip paths, markers) is once in the page, and
+    each drawing's references (``url(#..)``, ``href="#.."``) are to its own ids."""
+    audit = write_audit(tmp_path / "audit", transitive_summary(), transitive_rows())
+    out = tmp_path / "audit.html"
+    assert run_cli(["report", str(audit), "-o", str(out)], tmp_path).code == 0
+    page = parsed(out)
+    drawings = [a.get("class") for t, a in page.tags if t == "div"][:2]
+    assert drawings == ["wide", "narrow"]
+    assert sum(tag == "svg" for tag, _ in page.tags) == 2
+    ids = [str(a["id"]) for _, a in page.tags if a.get("id")]
+    assert len(ids) == len(set(ids)), sorted(i for i in ids if ids.count(i) > 1)
+    text = out.read_text(encoding="utf-8")
+    wide, narrow = text.split('<div class="narrow">')
+    reference = re.compile(r'url\(#([^)]+)\)|href="#([^"]+)"')
+    for drawing, prefix in ((wide[wide.index('<div class="wide">') :], ""), (narrow, "narrow-")):
+        drawing = drawing[: drawing.index("</svg>")]
+        names = {a or b for a, b in reference.findall(drawing)}
+        own = set(re.findall(r'\sid="([^"]+)"', drawing))
+        assert names and names <= own, names - own
+        assert all(n.startswith(prefix) for n in names | own), names | own
 
 
 def test_a_missing_library_is_one_line(tmp_path: Path) -> None:

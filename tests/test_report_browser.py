@@ -203,14 +203,20 @@ def test_a_screenshot_shows_the_coloured_bars(
 
 
 #: How the page is laid out at its viewport's width: the page's own overflow, the plot's
-#: text size on screen, whether the plot scrolls in its frame, and the tables' edges.
-#: Told to the harness around the page (a message crosses from a file's frame).
+#: text size on screen, whether the plot scrolls in its frame, its edges and its texts'
+#: (of the drawing shown: a phone has one of its own), and the tables' edges. Told to
+#: the harness around the page (a message crosses from a file's frame).
 LAYOUT_PROBE = """
 <script>
 window.addEventListener("load", function () {
-  var svg = document.querySelector("#timeline figure svg");
-  var figure = svg.parentNode;
+  var figure = document.querySelector("#timeline figure");
+  var svg = Array.prototype.filter.call(figure.querySelectorAll("svg"), function (s) {
+    return s.getBoundingClientRect().width > 0;
+  })[0];
   var box = svg.getBoundingClientRect();
+  var edges = Array.prototype.map.call(svg.querySelectorAll("text"), function (t) {
+    return t.getBoundingClientRect();
+  });
   var scale = box.width / svg.viewBox.baseVal.width;  // screen px per unit of the drawing
   var sizes = Array.prototype.map.call(svg.querySelectorAll("text"), function (t) {
     return parseFloat(getComputedStyle(t).fontSize) * scale;
@@ -221,6 +227,9 @@ window.addEventListener("load", function () {
              pageWidth: document.documentElement.scrollWidth,
              plotShown: box.width, plotNatural: svg.width.baseVal.value,
              plotFrame: figure.clientWidth, plotScroll: figure.scrollWidth,
+             plotLeft: box.left, plotRight: box.right,
+             textsLeft: Math.min.apply(null, edges.map(function (r) { return r.left; })),
+             textsRight: Math.max.apply(null, edges.map(function (r) { return r.right; })),
              texts: sizes.length, smallestText: Math.min.apply(null, sizes),
              tablesRight: Math.max.apply(null, right)};
   parent.postMessage(JSON.stringify(out), "*");
@@ -251,7 +260,9 @@ def test_the_page_reads_on_a_phone_a_tablet_and_a_desktop(
     audit_report: tuple[Path, dict[str, Any]], tmp_path: Path, width: int
 ) -> None:
     """At a phone's 375 px the plot's text is at least 10 px (it was about 4: a 650 pt
-    drawing scaled to fit) and the plot scrolls sideways in its frame; at 1,440 px it fits.
+    drawing scaled to fit) and all of the plot is in view: it was kept legible by
+    scrolling sideways in its frame, and now a phone has a narrower drawing of its own
+    (legends below the bars, fewer tick labels). At 1,440 px the wide drawing fits.
     At no width does the page itself scroll sideways (wide tables scroll in place below
     1,100 px; long file paths wrap). Screenshots stay in the test's temp directory (the
     path is printed, ``pytest -rP`` shows it) for a person to look at."""
@@ -281,7 +292,9 @@ def test_the_page_reads_on_a_phone_a_tablet_and_a_desktop(
     assert seen["texts"] > 10 and seen["smallestText"] >= 9.9, (seen, shot)
     assert seen["pageWidth"] <= seen["width"] + 1, (seen, shot)  # no sideways page scroll
     assert seen["tablesRight"] <= seen["width"] + 1, (seen, shot)
-    if width == 375:
-        assert seen["plotScroll"] > seen["plotFrame"], seen  # the rest is a scroll away
+    if width == 375:  # the whole plot in view: no scroll in its frame, no text cut
+        assert seen["plotScroll"] <= seen["plotFrame"], (seen, shot)
+        assert seen["plotLeft"] >= -0.5 and seen["plotRight"] <= seen["width"] + 0.5, seen
+        assert seen["textsLeft"] >= -0.5 and seen["textsRight"] <= seen["width"] + 0.5, seen
     if width == 1440:
         assert seen["plotShown"] <= seen["plotFrame"] + 1, seen  # all of it in view

@@ -124,6 +124,28 @@ window.addEventListener("load", function () {
               display: style.display};
     });
   }
+  // The timeline: its box (does it scroll inside?), the drawing the reader sees (there
+  // may be a drawing per width; the others are not laid out), and each text of it, as
+  // large as it shows on screen.
+  function timeline() {
+    var figure = document.querySelector("#timeline figure");
+    var shown = Array.prototype.filter.call(figure.querySelectorAll("svg"), function (s) {
+      return s.getBoundingClientRect().width > 0;
+    });
+    var svg = shown[0];
+    var box = svg.getBoundingClientRect();
+    var scale = box.width / svg.viewBox.baseVal.width;  // screen px per unit of the drawing
+    var texts = Array.prototype.map.call(svg.querySelectorAll("text"), function (t) {
+      var r = t.getBoundingClientRect();
+      return {text: t.textContent, left: r.left, right: r.right, top: r.top,
+              bottom: r.bottom, px: parseFloat(getComputedStyle(t).fontSize) * scale};
+    });
+    var section = document.getElementById("timeline");
+    return {drawings: shown.length, frame: figure.clientWidth, scroll: figure.scrollWidth,
+            sectionFrame: section.clientWidth, sectionScroll: section.scrollWidth,
+            left: box.left, right: box.right, shownWidth: box.width,
+            naturalWidth: svg.width.baseVal.value, texts: texts};
+  }
   var first = document.querySelector("#finding-rows tr");
   var message = document.querySelector("#message-rows tr");
   var out = {
@@ -135,7 +157,8 @@ window.addEventListener("load", function () {
     findings: rows("#finding-rows tr"), messages: rows("#message-rows > tr"),
     ruleLines: Array.prototype.map.call(document.querySelectorAll("#finding-rows td:nth-child(2)"),
       function (td) { return lines(td).length; }),
-    labels: getComputedStyle(message.querySelector("td:nth-child(2)"), "::before").content
+    labels: getComputedStyle(message.querySelector("td:nth-child(2)"), "::before").content,
+    timeline: timeline()
   };
   parent.postMessage(JSON.stringify(out), "*");
 });
@@ -172,6 +195,89 @@ def test_on_a_phone_each_finding_is_a_card(page: Path, tmp_path: Path) -> None:
     for row in seen["findings"] + seen["messages"]:
         assert row["height"] <= 2 * row["text"], row  # not mostly blank
     assert seen["ruleLines"] and set(seen["ruleLines"]) == {1}, seen  # IDs stay whole
+
+
+def _whole_timeline(seen: dict[str, Any]) -> dict[str, Any]:
+    """What a reader of a phone sees of the timeline: all of it, none of it a scroll away
+    (inside its box or the page), and every label of it legible and apart from the
+    others. Returns the timeline's part of ``seen``."""
+    timeline: dict[str, Any] = seen["timeline"]
+    width = seen["width"]
+    assert timeline["drawings"] == 1, timeline  # one drawing shown, the other not laid out
+    assert timeline["scroll"] <= timeline["frame"], timeline  # no scroll inside its box
+    assert timeline["sectionScroll"] <= timeline["sectionFrame"], timeline
+    assert seen["pageWidth"] <= width + 1, seen  # nor on the page
+    assert timeline["left"] >= -0.5 and timeline["right"] <= width + 0.5, timeline
+    texts = timeline["texts"]
+    outside = [t for t in texts if t["left"] < -0.5 or t["right"] > width + 0.5]
+    assert texts and not outside, outside  # each label on screen, none cut
+    assert min(t["px"] for t in texts) >= 9.9, texts  # legible: 10 px or more
+    for a, b in itertools.combinations(texts, 2):  # no two labels drawn over each other
+        across = min(a["right"], b["right"]) - max(a["left"], b["left"])
+        down = min(a["bottom"], b["bottom"]) - max(a["top"], b["top"])
+        assert across <= 1 or down <= 1, (a, b)
+    return timeline
+
+
+def test_on_a_phone_the_whole_timeline_is_in_view(page: Path, tmp_path: Path) -> None:
+    """At 375 px the timeline was a 675 px wide drawing scrolling in its box (its text
+    kept at 10 px): a reader saw its left half. Now it is drawn for a phone's width."""
+    seen = _seen(page, tmp_path, 375)
+    timeline = _whole_timeline(seen)
+    shown = {t["text"] for t in timeline["texts"]}
+    assert set(RELEASES[1:]) <= shown, shown  # every release's tick label
+    assert {f"{rule} (3)" for rule in RULES} <= shown, shown  # and every rule in the legend
+
+
+@pytest.mark.parametrize("width", [1280, 1440])
+def test_on_a_desktop_the_timeline_is_drawn_as_before(
+    page: Path, tmp_path: Path, width: int
+) -> None:
+    timeline = _seen(page, tmp_path, width)["timeline"]
+    assert timeline["drawings"] == 1 and timeline["scroll"] <= timeline["frame"], timeline
+    assert timeline["naturalWidth"] >= 700, timeline  # the wide drawing, legend at its right
+    assert abs(timeline["shownWidth"] - timeline["naturalWidth"]) <= 1, timeline  # not scaled
+
+
+#: A trunk's consecutive audit: a commit per pair, many of them, and many rules.
+COMMITS = [f"{n:03d}c0ffee{n:03d}"[:10] for n in range(161)]
+TRUNK_RULES = [*RULES, "field-renamed", "nullable-changed", "default-changed",
+               "tag-reused", "version-removed"]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def trunk(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    chromium()
+    where = tmp_path_factory.mktemp("trunk")
+    pairs = [[a, b] for a, b in itertools.pairwise(COMMITS)]
+    rows = [
+        finding(
+            pair, COMMITS[pair], COMMITS[pair + 1], rule=rule,
+            severity="error" if number % 3 else "warning", field_path=f"F{pair}",
+            message=f"finding {number} of commit {pair}",
+        )
+        for pair in range(0, len(pairs), 7)
+        for number, rule in enumerate(TRUNK_RULES[: 1 + pair % len(TRUNK_RULES)])
+    ]  # fmt: skip
+    summary = {"mode": "consecutive", "released": "tags", "comparisons": len(pairs),
+               "pairs": pairs}  # fmt: skip
+    audit = write_audit(where / "audit", summary, rows)
+    out = where / "audit.html"
+    run = run_cli(["report", str(audit), "-o", str(out)], where)
+    assert run.code == 0, run.stderr
+    return out
+
+
+def test_on_a_phone_a_trunks_timeline_is_in_view_with_fewer_ticks(
+    trunk: Path, tmp_path: Path
+) -> None:
+    """160 commits: on a phone every n-th commit is named (names a line apart), each
+    rule still in the legend."""
+    timeline = _whole_timeline(_seen(trunk, tmp_path, 375))
+    shown = {t["text"] for t in timeline["texts"]}
+    ticks = shown & set(COMMITS)
+    assert COMMITS[1] in ticks and 5 <= len(ticks) <= 24, sorted(ticks)
+    assert {t.split(" (")[0] for t in shown if t.endswith(")")} == set(TRUNK_RULES), shown
 
 
 def test_on_a_desktop_it_is_still_a_table(page: Path, tmp_path: Path) -> None:

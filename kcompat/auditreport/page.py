@@ -95,8 +95,14 @@ def _trimmed(evidence: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def render_page(view: View, svg: str, changelogs: Sequence[tuple[str, str, str]] = ()) -> str:
-    """The whole document (``changelogs``: each release's changelog page to link)."""
+def render_page(
+    view: View,
+    svg: str,
+    changelogs: Sequence[tuple[str, str, str]] = (),
+    narrow_svg: str = "",
+) -> str:
+    """The whole document (``changelogs``: each release's changelog page to link;
+    ``narrow_svg``: the timeline drawn for a phone, shown instead of ``svg`` there)."""
     script = _asset("report.js")
     body = [
         "<header>",
@@ -110,7 +116,7 @@ def render_page(view: View, svg: str, changelogs: Sequence[tuple[str, str, str]]
         "<h2>Timeline</h2>",
         f'<figure class="plot" role="img" aria-label="{escape(view.timeline.caption)}" '
         f'style="--legible: {legible_width(svg)}px">',
-        svg,
+        *_drawings(svg, narrow_svg),
         f"<figcaption>{escape(view.timeline.caption)}</figcaption>",
         "</figure>",
         "</section>",
@@ -122,6 +128,13 @@ def render_page(view: View, svg: str, changelogs: Sequence[tuple[str, str, str]]
         f"<script>{script}</script>",
     ]
     return html_page(view.title, _asset("report.css"), body, scripts=True, images=True)
+
+
+def _drawings(svg: str, narrow_svg: str) -> list[str]:
+    """The timeline's drawing, or its two (the page's CSS shows one by its width)."""
+    if not narrow_svg:
+        return [svg]
+    return [f'<div class="wide">{svg}</div>', f'<div class="narrow">{narrow_svg}</div>']
 
 
 def _changelogs_section(changelogs: Sequence[tuple[str, str, str]]) -> str:

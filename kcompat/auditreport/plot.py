@@ -5,6 +5,11 @@ the page shows the plot without JavaScript, it scales, and it can be searched an
 by screen readers. Only bars that are not zero are drawn, so a trunk of 300 commits
 stays a small drawing. The output is deterministic (fixed ids, no date), so two reports
 of one audit are byte for byte the same.
+
+A phone gets a drawing of its own (``narrow``): the wide one, scaled to a phone's
+width, would have 4 px text, and kept legible it scrolled sideways in its box, so a
+reader saw half of it. The narrow one is drawn at a phone's width with each legend
+below its panel and fewer tick labels; the page shows one or the other by its width.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from kcompat.errors import UsageError
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
 #: At most this many tick labels on the x axis (every n-th one beyond that).
 MAX_TICKS = 48
@@ -28,12 +34,27 @@ LEGEND_PT = 8
 #: drawing's natural size): on a narrow screen the plot keeps this share of its natural
 #: width and scrolls sideways.
 LEGIBLE_SCALE = 10 / (LEGEND_PT * 4 / 3)
+#: The narrow drawing's width: about a phone's (375 CSS px less the page's margins), so
+#: it shows at about its natural size, its text 12 px (9 pt) and none of it smaller.
+NARROW_INCHES = 3.5
+#: At most this many tick labels on the narrow drawing (a label and a gap each 18 px).
+NARROW_TICKS = 16
+#: The narrow drawing's panel of bars, and a row of its legend (9 pt and spacing), tall.
+NARROW_BARS_INCHES = 2.0
+LEGEND_ROW_INCHES = 0.22
+#: A character of a rotated tick label (9 pt), tall: the narrow figure grows by the
+#: longest label so its bars are not squeezed by it.
+TICK_CHAR_INCHES = 0.075
+#: The narrow drawing's element ids start with this: two drawings in one page, each of
+#: matplotlib's ids (``figure_1``, clip paths, markers) once.
+NARROW_IDS = "narrow-"
 #: Colours for rules, in order of first use (matplotlib's tab20, then its tab20b).
 _PALETTE_NAMES = ("tab20", "tab20b")
 
 
-def timeline_svg(timeline: Timeline) -> str:
-    """The stacked bars of ``timeline`` (errors above, warnings below) as an SVG element."""
+def timeline_svg(timeline: Timeline, *, narrow: bool = False) -> str:
+    """The stacked bars of ``timeline`` (errors above, warnings below) as an SVG element
+    (``narrow``: the drawing for a phone, legends below, ids prefixed by NARROW_IDS)."""
     try:
         import matplotlib
         from matplotlib.figure import Figure
@@ -45,8 +66,6 @@ def timeline_svg(timeline: Timeline) -> str:
         ) from None
     panels = [s for s in ("error", "warning") if any(x.severity == s for x in timeline.series)]
     colours = _colours([x.rule for x in timeline.series], matplotlib)
-    count = len(timeline.labels)
-    width = min(16.0, max(7.5, 4.0 + 0.12 * count))
     rc: dict[str, Any] = {
         "svg.fonttype": "none",  # text stays text
         "svg.hashsalt": "kcompat",  # stable element ids
@@ -55,19 +74,76 @@ def timeline_svg(timeline: Timeline) -> str:
         "font.family": "sans-serif",
     }
     with matplotlib.rc_context(rc):  # type: ignore[arg-type]
-        figure = Figure(figsize=(width, 1.2 + 2.6 * max(1, len(panels))), layout="constrained")
-        if not panels:
-            axes = figure.subplots(1, 1)
-            axes.text(0.5, 0.5, "no errors or warnings", ha="center", va="center")
-            axes.set_axis_off()
-        else:
-            grid = figure.subplots(len(panels), 1, sharex=True, squeeze=False)
-            for row, severity in enumerate(panels):
-                _panel(grid[row][0], timeline, severity, colours, last=row == len(panels) - 1)
+        draw = _narrow if narrow else _wide
+        figure = draw(Figure, timeline, panels, colours)
         out = io.StringIO()
         figure.savefig(out, format="svg", metadata={"Date": None, "Creator": "kcompat"})
     text = out.getvalue()
-    return text[text.index("<svg") :]  # the element alone: the page is the document
+    svg = text[text.index("<svg") :]  # the element alone: the page is the document
+    return _scoped(svg, NARROW_IDS) if narrow else svg
+
+
+def _wide(
+    figure_type: type[Figure], timeline: Timeline, panels: list[str], colours: dict[str, Any]
+) -> Figure:
+    """The desktop's drawing: as wide as the timeline is long, legends at the right."""
+    count = len(timeline.labels)
+    width = min(16.0, max(7.5, 4.0 + 0.12 * count))
+    figure = figure_type(figsize=(width, 1.2 + 2.6 * max(1, len(panels))), layout="constrained")
+    if not panels:
+        _empty(figure)
+    else:
+        grid = figure.subplots(len(panels), 1, sharex=True, squeeze=False)
+        for row, severity in enumerate(panels):
+            last = row == len(panels) - 1
+            _panel(grid[row][0], timeline, severity, colours, last=last)
+    return figure
+
+
+def _narrow(
+    figure_type: type[Figure], timeline: Timeline, panels: list[str], colours: dict[str, Any]
+) -> Figure:
+    """A phone's drawing: a phone's width, each panel's legend in a row of its own below
+    it (at the right it took half the width), at most NARROW_TICKS tick labels."""
+    if not panels:
+        figure = figure_type(figsize=(NARROW_INCHES, 1.2), layout="constrained")
+        _empty(figure)
+        return figure
+    rules = [sum(1 for s in timeline.series if s.severity == p) for p in panels]
+    heights = [h for n in rules for h in (NARROW_BARS_INCHES, LEGEND_ROW_INCHES * n)]
+    named = _ticks(timeline.labels, NARROW_TICKS)
+    ticks_tall = TICK_CHAR_INCHES * max((len(timeline.labels[i]) for i in named), default=0)
+    figure = figure_type(
+        figsize=(NARROW_INCHES, sum(heights) + ticks_tall + 0.6), layout="constrained"
+    )
+    grid = figure.add_gridspec(len(heights), 1, height_ratios=heights)
+    first: Axes | None = None
+    for row, severity in enumerate(panels):
+        axes = figure.add_subplot(grid[2 * row], sharex=first)
+        first = first or axes
+        key = figure.add_subplot(grid[2 * row + 1])
+        last = row == len(panels) - 1
+        _panel(axes, timeline, severity, colours, last=last, key=key, most=NARROW_TICKS)
+        if not last:
+            axes.tick_params(labelbottom=False)
+    return figure
+
+
+def _empty(figure: Figure) -> None:
+    axes = figure.subplots(1, 1)
+    axes.text(0.5, 0.5, "no errors or warnings", ha="center", va="center")
+    axes.set_axis_off()
+
+
+def _scoped(svg: str, prefix: str) -> str:
+    """``svg`` with each id, and each reference to one, prefixed: inside tags only (a
+    label's text is escaped, so ``<`` only opens a tag)."""
+
+    def tag(found: re.Match[str]) -> str:
+        text = re.sub(r'\sid="', lambda m: m.group(0) + prefix, found.group(0))
+        return text.replace("url(#", f"url(#{prefix}").replace('href="#', f'href="#{prefix}')
+
+    return re.sub(r"<[^>]*>", tag, svg)
 
 
 def legible_width(svg: str) -> int:
@@ -79,8 +155,17 @@ def legible_width(svg: str) -> int:
 
 
 def _panel(
-    axes: Axes, timeline: Timeline, severity: str, colours: dict[str, Any], *, last: bool
+    axes: Axes,
+    timeline: Timeline,
+    severity: str,
+    colours: dict[str, Any],
+    *,
+    last: bool,
+    key: Axes | None = None,
+    most: int = MAX_TICKS,
 ) -> None:
+    """One severity's stacked bars; its legend at the right, or in ``key`` (axes of
+    their own below it); tick labels (at most ``most``) when ``last``."""
     from matplotlib.ticker import MaxNLocator
 
     series = [s for s in timeline.series if s.severity == severity]
@@ -104,15 +189,23 @@ def _panel(
     axes.grid(axis="y", linewidth=0.4, alpha=0.5)
     axes.set_axisbelow(True)
     axes.yaxis.set_major_locator(MaxNLocator(integer=True))
-    axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=LEGEND_PT, frameon=False)
+    if key is None:
+        axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=LEGEND_PT, frameon=False)
+    else:
+        handles, labels = axes.get_legend_handles_labels()
+        key.legend(
+            handles, labels, loc="upper left", bbox_to_anchor=(0.0, 1.0), borderaxespad=0,
+            frameon=False,
+        )  # fmt: skip
+        key.set_axis_off()
     if last:
-        ticks = _ticks(timeline.labels)
+        ticks = _ticks(timeline.labels, most)
         axes.set_xticks(ticks, [timeline.labels[i] for i in ticks], rotation=90)
         axes.set_xlabel(f"{timeline.axis}s, in audit order")
 
 
-def _ticks(labels: Sequence[str]) -> list[int]:
-    step = max(1, -(-len(labels) // MAX_TICKS))
+def _ticks(labels: Sequence[str], most: int = MAX_TICKS) -> list[int]:
+    step = max(1, -(-len(labels) // most))
     return list(range(0, len(labels), step))
 
 

@@ -20,7 +20,8 @@ def report_html(audit: AuditData[Any, Any], page: Path | None = None) -> str:
     if kind.page is not None:  # a kind with a page of its own
         return kind.page(audit, page)
     view = build_view(audit)
-    return render_page(view, timeline_svg(view.timeline), kind.links(audit, page))
+    wide, narrow = timeline_svg(view.timeline), timeline_svg(view.timeline, narrow=True)
+    return render_page(view, wide, kind.links(audit, page), narrow)
 
 
 def require_libraries() -> None:
