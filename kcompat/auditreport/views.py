@@ -3,7 +3,7 @@
 Each job kind computes its :class:`View` from its summary and findings (its module:
 :mod:`.history`, :mod:`.corpus`); the page (:mod:`.page`) and the plot (:mod:`.plot`)
 draw any view. Findings repeat (in a transitive audit of 43 releases one break is found
-again in every release pair that spans it: 149,568 findings are 2,149 distinct ones), so
+again in every release pair that spans it: 147,344 findings are 2,039 distinct ones), so
 a view lists each distinct finding once, as a :class:`Group` with the steps it occurs in;
 the timeline and the per-message table are counts.
 """
