@@ -5,6 +5,7 @@ draws it. The line below is built so that each commit's outcome is known by hand
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -130,7 +131,11 @@ def test_every_commit_against_every_client_release(spark: Any, repo: Path, tmp_p
     html = page.read_text("utf-8")
     assert "default-src 'none'" in html and "<script" not in html and "<svg" in html
     assert not any(f'{attr}="http' in html for attr in ("src", "href"))  # nothing fetched
-    assert f'<td class="stranded">{commits[3]} HEAD</td><td>Produce, ListOffsets</td>' in html
+    assert (
+        f'data-label="stranded since">{commits[3]} HEAD</td><td class="apis" '
+        'data-label="on APIs"><span class="api">Produce</span>, '
+        '<span class="api">ListOffsets</span></td>'
+    ) in html
     text = CliRunner().invoke(app, ["report", str(out), "-o", str(tmp_path / "again.html")])
     assert text.exit_code == 0, text.output
     assert (tmp_path / "again.html").read_text("utf-8") == html
@@ -203,6 +208,10 @@ def test_names_and_subjects_are_escaped_in_the_text_and_the_page() -> None:
         )
     )
     assert "\x1b" not in page and "<script>" not in page and "&lt;b&gt;" in page
+    assert page.count('<span class="api">Evil\\x1b[31m\\u202e&lt;b&gt;</span>') == 1
+    assert page.count("<svg") == 2  # the wide map and a phone's, each id in the page once
+    ids = re.findall(r'\sid="([^"]+)"', page)
+    assert ids and len(ids) == len(set(ids)), [i for i in ids if ids.count(i) > 1]
     document = json.loads(render_json(summary))
     assert document["apis"] == [[7000, hostile]] and "\x1b" not in render_json(summary)
     assert StrandsSummary.from_json(document).lines == summary.lines

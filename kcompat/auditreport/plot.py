@@ -80,7 +80,7 @@ def timeline_svg(timeline: Timeline, *, narrow: bool = False) -> str:
         figure.savefig(out, format="svg", metadata={"Date": None, "Creator": "kcompat"})
     text = out.getvalue()
     svg = text[text.index("<svg") :]  # the element alone: the page is the document
-    return _scoped(svg, NARROW_IDS) if narrow else svg
+    return scoped(svg, NARROW_IDS) if narrow else svg
 
 
 def _wide(
@@ -111,7 +111,7 @@ def _narrow(
         return figure
     rules = [sum(1 for s in timeline.series if s.severity == p) for p in panels]
     heights = [h for n in rules for h in (NARROW_BARS_INCHES, LEGEND_ROW_INCHES * n)]
-    named = _ticks(timeline.labels, NARROW_TICKS)
+    named = tick_indices(timeline.labels, NARROW_TICKS)
     ticks_tall = TICK_CHAR_INCHES * max((len(timeline.labels[i]) for i in named), default=0)
     figure = figure_type(
         figsize=(NARROW_INCHES, sum(heights) + ticks_tall + 0.6), layout="constrained"
@@ -135,7 +135,7 @@ def _empty(figure: Figure) -> None:
     axes.set_axis_off()
 
 
-def _scoped(svg: str, prefix: str) -> str:
+def scoped(svg: str, prefix: str) -> str:
     """``svg`` with each id, and each reference to one, prefixed: inside tags only (a
     label's text is escaped, so ``<`` only opens a tag)."""
 
@@ -199,12 +199,12 @@ def _panel(
         )  # fmt: skip
         key.set_axis_off()
     if last:
-        ticks = _ticks(timeline.labels, most)
+        ticks = tick_indices(timeline.labels, most)
         axes.set_xticks(ticks, [timeline.labels[i] for i in ticks], rotation=90)
         axes.set_xlabel(f"{timeline.axis}s, in audit order")
 
 
-def _ticks(labels: Sequence[str], most: int = MAX_TICKS) -> list[int]:
+def tick_indices(labels: Sequence[str], most: int = MAX_TICKS) -> list[int]:
     step = max(1, -(-len(labels) // most))
     return list(range(0, len(labels), step))
 

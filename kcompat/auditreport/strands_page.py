@@ -3,19 +3,19 @@ releases (down), coloured by how many APIs each commit strands each release on, 
 table of since which commit each release can no longer talk to the line.
 
 As the audit pages: one file, nothing fetched (the map is an SVG with its raster inline,
-``img-src data:``), no script, readable on a phone (the map scrolls in its frame), and
+``img-src data:``), no script, readable on a phone (below 600 px the map drawn for its
+width, each client release a card: all of it in view, nothing scrolls sideways), and
 every name from a spec, a tag or a commit subject escaped.
 """
 
 from __future__ import annotations
 
-import io
 from collections.abc import Iterable
 from typing import Any
 
 from kcompat.auditreport.kinds import AuditData
-from kcompat.auditreport.plot import MAX_TICKS, legible_width
-from kcompat.errors import UsageError
+from kcompat.auditreport.plot import legible_width
+from kcompat.auditreport.strands_plot import heat_svg
 from kcompat.report.html_page import html_page, html_text
 from kcompat.report.strands_summary import StrandsSummary
 
@@ -32,67 +32,33 @@ table { border-collapse: collapse; }
 th, td { border-bottom: 1px solid #e3e3e3; padding: 0.25rem 0.5rem; text-align: left;
   vertical-align: top; }
 td.never { color: #1a7f37; } td.stranded { color: #b3261e; font-weight: 600; }
+figure.plot .narrow { display: none; }
+/* a phone: the map drawn for its width (all of it in view, its text 12 px), and each
+   client release a card whose lines say what they are; an API name is never split */
+@media (max-width: 600px) {
+  body { padding: 0 0.75rem 2rem; }
+  figure.plot .wide { display: none; }
+  figure.plot .narrow { display: block; }
+  figure.plot .narrow svg { display: block; width: 100%; max-width: 30rem; min-width: 0; }
+  table, tbody, tr, td { display: block; }
+  thead { display: none; }
+  tbody > tr { padding: 0.5rem 0; border-bottom: 1px solid #e3e3e3; }
+  td { border: 0; padding: 0.1rem 0; }
+  td.client { font-weight: 600; }
+  td:empty { display: none; }
+  td[data-label]::before { content: attr(data-label) ": "; color: #555; font-weight: 400; }
+}
 """
 
 
-def heat_svg(summary: StrandsSummary, rows: tuple[dict[str, Any], ...]) -> str:
-    """Commits by client releases, each cell the number of APIs stranded, as SVG."""
-    try:
-        import matplotlib
-        from matplotlib.colors import ListedColormap
-        from matplotlib.figure import Figure
-    except ImportError:
-        raise UsageError(
-            "matplotlib is not installed: pip install 'kcompat[report]' for HTML reports"
-        ) from None
-    clients = list(summary.clients)
-    position = {name: i for i, name in enumerate(clients)}
-    grid = [[0] * len(summary.commits) for _ in clients]
-    for row in rows:
-        grid[position[row["client"]]][int(row["commit_index"])] = int(row["count"])
-    top = max((max(line) for line in grid), default=0)
-    colours = ["#d8efdd", "#fff1b8", "#ffd39e", "#f9a98b", "#e4736b", "#b3261e"]
-    scale = ListedColormap(colours[: min(len(colours), top + 1)] if top else colours[:1])
-    rc: dict[str, Any] = {
-        "svg.fonttype": "none",
-        "svg.hashsalt": "kcompat",
-        "text.parse_math": False,
-        "font.size": 9,
-        "font.family": "sans-serif",
-    }
-    count = len(summary.commits)
-    with matplotlib.rc_context(rc):  # type: ignore[arg-type]
-        figure = Figure(
-            figsize=(min(16.0, max(7.5, 4.0 + 0.03 * count)), 1.6 + 0.17 * len(clients)),
-            layout="constrained",
-        )
-        axes = figure.subplots(1, 1)
-        bands = [[min(v, len(colours) - 1) for v in line] for line in grid]
-        image = axes.imshow(
-            bands,
-            aspect="auto",
-            interpolation="nearest",
-            cmap=scale,
-            vmin=0,
-            vmax=max(1, min(top, len(colours) - 1)),
-        )
-        axes.set_yticks(range(len(clients)), clients)
-        step = max(1, -(-count // MAX_TICKS))
-        ticks = list(range(0, count, step))
-        axes.set_xticks(ticks, [summary.commits[i] for i in ticks], rotation=90)
-        axes.set_xlabel(f"commits of {summary.line or 'HEAD'}, oldest first")
-        axes.set_ylabel("client releases")
-        bar = figure.colorbar(image, ax=axes, shrink=0.8)
-        bar.set_label("APIs stranded")
-        out = io.StringIO()
-        figure.savefig(out, format="svg", metadata={"Date": None, "Creator": "kcompat"})
-    text = out.getvalue()
-    return text[text.index("<svg") :]
-
-
 def _api_names(summary: StrandsSummary, keys: Iterable[int]) -> str:
-    """The APIs, by their names without "Request", as a list in prose."""
-    return ", ".join(summary.name_of(k).removesuffix("Request") for k in keys)
+    """The APIs, by their names without "Request", as a list in prose (HTML: each name
+    escaped, in a span of its own)."""
+    names = (html_text(summary.name_of(k).removesuffix("Request")) for k in keys)
+    return ", ".join(f'<span class="api">{name}</span>' for name in names)
+
+
+_SINCE = 'data-label="stranded since"'
 
 
 def _table(summary: StrandsSummary) -> str:
@@ -101,19 +67,19 @@ def _table(summary: StrandsSummary) -> str:
     for line in summary.lines:
         since = line.since(count)
         if since is None:
-            cell = '<td class="never">never</td><td></td>'
+            cell = f'<td class="since never" {_SINCE}>never</td><td class="apis"></td>'
         else:
             keys = dict.fromkeys(k for run in line.final(count) for k in run.apis)
-            apis = _api_names(summary, keys)
             cell = (
-                f'<td class="stranded">{html_text(summary.commits[since])} '
-                f"{html_text(summary.subjects[since])}</td><td>{html_text(apis)}</td>"
+                f'<td class="since stranded" {_SINCE}>{html_text(summary.commits[since])} '
+                f"{html_text(summary.subjects[since])}</td>"
+                f'<td class="apis" data-label="on APIs">{_api_names(summary, keys)}</td>'
             )
         earlier = line.earlier(count)
         runs = "".join(
             f"<li>{html_text(summary.commits[r.first])}–{html_text(summary.commits[r.last])} "
             f"({r.last - r.first + 1} commits): "
-            f"{html_text(_api_names(summary, r.apis))}</li>"
+            f"{_api_names(summary, r.apis)}</li>"
             for r in earlier
         )
         before = (
@@ -122,7 +88,10 @@ def _table(summary: StrandsSummary) -> str:
             if earlier
             else "never"
         )
-        body.append(f"<tr><td>{html_text(line.client)}</td>{cell}<td>{before}</td></tr>")
+        body.append(
+            f'<tr><td class="client">{html_text(line.client)}</td>{cell}'
+            f'<td class="before" data-label="stranded before">{before}</td></tr>'
+        )
     return (
         '<section id="clients"><h2>Since which commit each client release is stranded</h2>'
         '<div class="frame"><table><thead><tr><th>client release</th><th>stranded since</th>'
@@ -135,6 +104,7 @@ def render_strands(audit: AuditData[StrandsSummary, dict[str, Any]]) -> str:
     summary = audit.summary
     assert isinstance(summary, StrandsSummary)
     svg = heat_svg(summary, audit.findings)
+    narrow = heat_svg(summary, audit.findings, narrow=True)
     title = f"Client releases against the commits of {summary.line or 'HEAD'}"
     facts = (
         f"{len(summary.commits)} commits × {len(summary.clients)} client releases × "
@@ -146,7 +116,8 @@ def render_strands(audit: AuditData[StrandsSummary, dict[str, Any]]) -> str:
         "<main>",
         '<section id="map"><h2>APIs stranded, commit by commit</h2>',
         f'<figure class="plot" role="img" aria-label="{html_text(title)}" '
-        f'style="--legible: {legible_width(svg)}px">{svg}</figure></section>',
+        f'style="--legible: {legible_width(svg)}px"><div class="wide">{svg}</div>'
+        f'<div class="narrow">{narrow}</div></figure></section>',
         _table(summary),
         f"<section><h2>Notes</h2><ul>{notes}</ul></section>" if notes else "",
         "</main>",
