@@ -76,13 +76,33 @@ def _paths_named(value: str, cwd: str) -> list[str]:
 
 
 def _inside(workspace: str, paths: Sequence[str]) -> str | None:
-    """The first of ``paths`` that is the workspace or under it (symbolic links resolved)."""
+    """The first of ``paths`` that is the workspace or under it (symbolic links resolved,
+    and another spelling of the same folder counted: see :func:`_same_folder`)."""
     root = Path(os.path.realpath(workspace))
     for path in paths:
         real = Path(os.path.realpath(path))
-        if real == root or root in real.parents:
+        if real == root or root in real.parents or _same_folder(real, root):
             return path
     return None
+
+
+def _same_folder(path: Path, root: Path) -> bool:
+    """Whether ``path`` or a folder above it is ``root`` on disk, by device and inode.
+
+    Names are not enough where one folder has several spellings that ``realpath`` keeps
+    apart: macOS's and Windows's case-insensitive disks (``/Users/me/Work`` and
+    ``/users/me/work``), bind mounts."""
+    try:
+        folder = os.stat(root)
+    except OSError:
+        return False
+    for candidate in (path, *path.parents):
+        try:
+            if os.path.samestat(os.stat(candidate), folder):
+                return True
+        except OSError:
+            continue  # not there (yet): a folder above it may be
+    return False
 
 
 def _escape(text: str) -> str:

@@ -47,10 +47,7 @@ def history(
             "release tags B reaches and A does not).",
         ),
     ] = None,
-    tags: Annotated[
-        str | None,
-        typer.Option("--tags", metavar="REGEX", help="Regex of release tags (default: X.Y.Z)."),
-    ] = None,
+    tags: spark.TagsOption = None,
     released: ReleasedOption = None,
     out: spark.OutOption = None,
     fmt: TableFormatOption = TableFormat.text,

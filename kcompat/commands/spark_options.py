@@ -1,5 +1,5 @@
-"""Options the Spark commands (``history``, ``corpus build``, ``corpus verify``) share,
-declared once."""
+"""Options the Spark commands (``history``, ``strands``, ``corpus build``, ``corpus
+verify``) share, declared once."""
 
 from __future__ import annotations
 
@@ -26,5 +26,13 @@ OutOption = Annotated[
         "--out",
         metavar="DIR",
         help="Directory (or hdfs://, s3a:// URI) for findings and summary.json.",
+    ),
+]
+TagsOption = Annotated[
+    str | None,
+    typer.Option(
+        "--tags",
+        metavar="REGEX",
+        help="Regex of release tags (default: X.Y, X.Y.Z and vX.Y.Z; not -rc).",
     ),
 ]

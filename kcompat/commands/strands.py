@@ -51,10 +51,7 @@ def strands(
             help="Only the client releases from A to B (2.2.0..3.8.0, 3.0.., ..2.8).",
         ),
     ] = None,
-    tags: Annotated[
-        str | None,
-        typer.Option("--tags", metavar="REGEX", help="Regex of release tags (default: X.Y.Z)."),
-    ] = None,
+    tags: spark.TagsOption = None,
     repo_dir: RepoOption = None,
     out: spark.OutOption = None,
     master: spark.MasterOption = None,
