@@ -429,10 +429,22 @@ class GitRepo(Refs):
         key = (at, path)
         if key not in self._links:
             if at == INDEX:
-                self._index_entries(path)
+                self._index_modes()
             else:
                 self.list_files(at, [f":(literal){path}"])
         return self._links.get(key, False)
+
+    def _index_modes(self) -> None:
+        """Which staged files are links, the whole index asked once (``ls-files -s``):
+        a staged diff reads unchanged files too (a response's request)."""
+        if self._links.get((INDEX, ""), False):
+            return
+        self._links[(INDEX, "")] = True  # asked
+        for entry in self.run_git("ls-files", "-s", "-z").split("\x00"):
+            meta, _, name = entry.partition("\t")
+            parts = meta.split()
+            if len(parts) == 3 and parts[2] == "0":
+                self._links[(INDEX, name)] = parts[0] == LINK_MODE
 
     def read_worktree(self, path: str) -> bytes | None:
         """A working-tree file's first bytes (at most the spec size limit and one more), or
