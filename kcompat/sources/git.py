@@ -45,6 +45,7 @@ from kcompat.sources.githints import (
 )
 from kcompat.sources.gitrefs import Refs
 from kcompat.sources.gittables import (
+    LINK_MODE,
     SHA,
     Change,
     GitTables,
@@ -52,6 +53,7 @@ from kcompat.sources.gittables import (
     log_history,
     raw_changes,
 )
+from kcompat.sources.links import LinkText, could_be_link
 from kcompat.spec.load import MAX_BYTES
 
 if TYPE_CHECKING:
@@ -79,6 +81,8 @@ class GitRepo(Refs):
     _blobs: dict[str, bytes | None] = field(default_factory=dict, repr=False)
     _missing: dict[str, bool] = field(default_factory=dict, repr=False)
     _ids: dict[tuple[str, str], str | None] = field(default_factory=dict, repr=False)
+    # (commit or INDEX, path) -> whether git holds the file there as a symbolic link
+    _links: dict[tuple[str, str], bool] = field(default_factory=dict, repr=False)
     _commits: dict[str, str | None] = field(default_factory=dict, repr=False)
     _histories: dict[tuple[str, str, int], list[tuple[str, str]]] = field(
         default_factory=dict, repr=False
@@ -264,6 +268,7 @@ class GitRepo(Refs):
             if len(parts) == 3 and parts[1] == "blob":
                 files[path] = parts[2]
                 self._ids[(sha, path)] = parts[2]
+                self._links[(sha, path)] = parts[0] == LINK_MODE
         return files
 
     def changed_between(self, base: str, head: str, pathspecs: Sequence[str] = ()) -> list[str]:
@@ -305,7 +310,7 @@ class GitRepo(Refs):
         """Whether a file diff-index names without a new blob (stat-dirty: touched, or
         written back as it was) still holds its old blob's bytes. git would learn that by
         refreshing .git/index, which kcompat never writes; hashing the file is enough."""
-        path, old, new = change
+        path, old, new = change.path, change.old, change.new
         if new is not None or old is None:
             return False
         try:
@@ -319,16 +324,22 @@ class GitRepo(Refs):
     def _noted(self, changes: Iterable[Change], base: str, head: str | None) -> list[str]:
         """The paths of ``changes``, each side's blob noted for reading by id."""
         paths = set()
-        for path, old, new in changes:
+        for path, old, new, old_link, new_link in changes:
             paths.add(path)
             self._ids[(base, path)] = old
+            self._links[(base, path)] = old_link
             if head is not None and (head != INDEX or new is not None):
                 self._ids[(head, path)] = new  # an unmerged entry is read by name
+                self._links[(head, path)] = new_link
         return sorted(paths)
 
     # -- texts ----------------------------------------------------------------------
     def read_at(self, sha: str, path: str) -> bytes | None:
-        """A file's bytes at a commit, or None if it does not exist there."""
+        """A file's bytes at a commit, or None if it does not exist there; a symbolic
+        link's as :class:`LinkText` (the path it names: never followed)."""
+        return self._marked(sha, path, self._read_at(sha, path))
+
+    def _read_at(self, sha: str, path: str) -> bytes | None:
         key = (sha, path)
         if key not in self._ids and "\n" in path:  # cat-file cannot be asked its name
             self.list_files(sha, [f":(literal){path}"])
@@ -371,7 +382,10 @@ class GitRepo(Refs):
     def read_index(self, path: str) -> bytes | None:
         """A file's staged bytes, or None if it is not in the index; a file with an
         unresolved merge conflict (only its conflict stages staged) is one line saying
-        so, not a file removed."""
+        so, not a file removed; a symbolic link's as :class:`LinkText`."""
+        return self._marked(INDEX, path, self._read_index(path))
+
+    def _read_index(self, path: str) -> bytes | None:
         blob = self._ids.get((INDEX, path))
         if blob is not None:
             return self._listed(blob, path)
@@ -398,7 +412,39 @@ class GitRepo(Refs):
             parts = meta.split()
             if name == path and len(parts) == 3:
                 stages[parts[2]] = parts[1]
+                if parts[2] == "0":
+                    self._links[(INDEX, path)] = parts[0] == LINK_MODE
         return stages
+
+    def _marked(self, at: str, path: str, data: bytes | None) -> bytes | None:
+        """``data`` as :class:`LinkText` when git holds ``path`` at ``at`` (a commit or
+        the index) as a symbolic link: its text is a path, and must reach no parser."""
+        if data is None or not could_be_link(data) or not self._is_link(at, path):
+            return data
+        return LinkText(data)
+
+    def _is_link(self, at: str, path: str) -> bool:
+        """Whether git holds ``path`` at ``at`` as a link: known from the listing that
+        named the file, else asked of git (a file read by name: ``REV:path``)."""
+        key = (at, path)
+        if key not in self._links:
+            if at == INDEX:
+                self._index_modes()
+            else:
+                self.list_files(at, [f":(literal){path}"])
+        return self._links.get(key, False)
+
+    def _index_modes(self) -> None:
+        """Which staged files are links, the whole index asked once (``ls-files -s``):
+        a staged diff reads unchanged files too (a response's request)."""
+        if self._links.get((INDEX, ""), False):
+            return
+        self._links[(INDEX, "")] = True  # asked
+        for entry in self.run_git("ls-files", "-s", "-z").split("\x00"):
+            meta, _, name = entry.partition("\t")
+            parts = meta.split()
+            if len(parts) == 3 and parts[2] == "0":
+                self._links[(INDEX, name)] = parts[0] == LINK_MODE
 
     def read_worktree(self, path: str) -> bytes | None:
         """A working-tree file's first bytes (at most the spec size limit and one more), or
