@@ -17,8 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-#: The mode git gives a symbolic link: its blob is the path it names.
-LINK_MODE = "120000"
+from kcompat.sources.links import LINK_MODE
 
 
 class Change(NamedTuple):
