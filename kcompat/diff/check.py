@@ -22,10 +22,11 @@ from kcompat.rules.evolution.pairing import MessagePair, Pairing, pair_messages
 from kcompat.rules.registry import Rule, Subject, all_rules
 from kcompat.rules.runner import Call, Finishing, Outcome, compared, finish, run_rules
 from kcompat.rules.suppress import DirectiveKey, directive_keys
+from kcompat.sources.reading import parsed
 from kcompat.spec.ledger import TagLedger
 from kcompat.spec.model import Message
 from kcompat.spec.released import Releases
-from kcompat.spec.specfile import SpecFile, comments_of, read_spec
+from kcompat.spec.specfile import SpecFile, comments_of
 
 if TYPE_CHECKING:
     from kcompat.codec.compiler import CodeStore
@@ -187,8 +188,8 @@ def pair_specs(
 
 def paired_specs(pair: PreparedPair) -> Paired:
     """A prepared comparison's specs, read and paired exactly as :func:`check` pairs them."""
-    base_specs = [read_spec(path, data) for path, data in pair.base_files]
-    head_specs = [read_spec(path, data) for path, data in pair.head_files]
+    base_specs = [parsed(path, data) for path, data in pair.base_files]
+    head_specs = [parsed(path, data) for path, data in pair.head_files]
     return pair_specs(base_specs, head_specs, pair.releases, TagLedger.from_rows(pair.ledger))
 
 

@@ -19,6 +19,7 @@ from kcompat.errors import UsageError
 from kcompat.modes import ReleasedMode
 from kcompat.rules.evolution.pairing import match_specs
 from kcompat.sources.compared import Compared
+from kcompat.sources.links import LinkText
 from kcompat.sources.reading import load_sides, skipped_note
 from kcompat.sources.releases import TagReleases, releases_for
 from kcompat.sources.sides import companion_requests, companions
@@ -113,7 +114,9 @@ def prepare_pair(
     else:
         policy = _policy_of_base(base, loaded.base)
         note = _no_releases_note(base, mode, config)
-    note = "; ".join(part for part in (note, skipped_note(loaded.skipped)) if part)
+    note = "; ".join(
+        part for part in (note, skipped_note(loaded.skipped, links=loaded.links)) if part
+    )
     ledger = (
         ledger_from_history(
             base, loaded.base, loaded.head, counted if releases is not None else None, releases
@@ -197,6 +200,9 @@ def _no_releases_note(base: SpecSource, mode: ReleasedMode, config: Config) -> s
 
 
 def _text_of(spec: SpecFile) -> bytes:
+    """A spec's text to check; a link's stays marked (:class:`LinkText`), so checking
+    names it as the link it is rather than parsing a path."""
     if spec.document is not None:
         return spec.document.text.encode("utf-8")
-    return spec.raw if spec.raw is not None else b""
+    raw = spec.raw if spec.raw is not None else b""
+    return LinkText(raw) if spec.link is not None else raw

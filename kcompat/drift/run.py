@@ -48,7 +48,9 @@ def drift_request(request: DriftRequest) -> DriftResult:
     up_side, local_side = side_for(request.upstream, repo), side_for(request.local, repo)
     up_read, local_read = read_sides(up_side, local_side)
     up_specs, local_specs = up_read.specs, local_read.specs
-    skipped = skipped_note((*up_read.skipped, *local_read.skipped))
+    skipped = skipped_note(
+        (*up_read.skipped, *local_read.skipped), links=(*up_read.links, *local_read.links)
+    )
     if not up_specs or not local_specs:
         empty = request.upstream if not up_specs else request.local
         raise UsageError(f"no spec files found in {empty}" + (f"; {skipped}" if skipped else ""))

@@ -4,8 +4,9 @@ The Action lints the specs a pull request changes. Reading them from the checkou
 follow what the checkout holds: a committed link to ``/proc/self/environ`` or a runner's
 credentials, whose names and values would then reach annotations, the job summary and
 the comment. A commit holds a link as the path it names, so linting the committed blobs
-reads only what the pull request wrote (a link is linted as that path: not JSON, an
-``invalid-json`` error), exactly as ``diff`` reads them.
+reads only what the pull request wrote, exactly as ``diff`` reads them: a link is named
+as one and never followed (an ``invalid-json`` error under the configured spec paths,
+else a file left out, named in the note).
 """
 
 from __future__ import annotations
@@ -16,10 +17,10 @@ from kcompat.lint.check import run_lint
 from kcompat.lint.run import LintRequest, LintResult
 from kcompat.rules.registry import rule_categories
 from kcompat.sources.git import GitRepo
-from kcompat.sources.reading import is_spec, read_side, skipped_note
+from kcompat.sources.reading import is_spec, link_left_out, parsed, read_side, skipped_note
 from kcompat.sources.revision import revision
 from kcompat.sources.spec_paths import SpecPaths, under
-from kcompat.spec.specfile import SpecFile, read_spec
+from kcompat.spec.specfile import SpecFile
 
 
 def lint_committed(request: LintRequest, repo: GitRepo, commit: str) -> LintResult:
@@ -34,6 +35,7 @@ def lint_committed(request: LintRequest, repo: GitRepo, commit: str) -> LintResu
     targets: list[SpecFile] = []
     folders: set[str] = set()
     skipped: list[str] = []
+    links: list[str] = []
     for shown in request.paths:
         path = side.path_of(shown)
         if path is None or (inside and not under(path, inside)):
@@ -41,13 +43,16 @@ def lint_committed(request: LintRequest, repo: GitRepo, commit: str) -> LintResu
         data = side.read(path)
         if data is None:
             continue
-        spec = read_spec(side.shown(path), data)
+        spec = parsed(side.shown(path), data)
+        link = link_left_out(spec, side.shown(path))
         if is_spec(spec, configured=bool(inside), named=True):
             targets.append(spec)
             folders.add(str(PurePosixPath(path).parent))
+        elif link is not None:
+            links.append(link)
         else:
             skipped.append(side.shown(path))
-    note = skipped_note(skipped)
+    note = skipped_note(skipped, links=links)
     if not targets:
         return LintResult(config, note="No spec files among the changed files; nothing to lint.")
     named = {spec.path for spec in targets}

@@ -49,7 +49,7 @@ def lint_request(request: LintRequest) -> LintResult:
             note = f"None of the {len(named)} given file(s) is under the configured paths."
             return LintResult(config, note=note)
     read = read_targets([path_side(p) for p in chosen], spec_paths)
-    skipped = skipped_note(read.skipped)
+    skipped = skipped_note(read.skipped, links=read.links)
     if not read.targets and chosen and all(Path(p).is_file() for p in chosen):
         # a hook named only other JSON files (package.json, editor settings, templates)
         note = f"No spec files among the {len(chosen)} given file(s); nothing to lint."

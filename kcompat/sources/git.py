@@ -14,6 +14,7 @@ limit. Answers prefetched for many comparisons (:class:`GitTables`) are asked fi
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -25,6 +26,7 @@ from kcompat.bounded import read_if_present
 from kcompat.errors import UsageError
 from kcompat.sources import gitenv
 from kcompat.sources.confine import confine
+from kcompat.sources.files import from_here
 from kcompat.sources.gitcmd import (
     NO_DRIVERS,
     GitFailed,
@@ -52,6 +54,7 @@ from kcompat.sources.gittables import (
     log_history,
     raw_changes,
 )
+from kcompat.sources.links import LinkModes
 from kcompat.spec.load import MAX_BYTES
 
 if TYPE_CHECKING:
@@ -79,6 +82,7 @@ class GitRepo(Refs):
     _blobs: dict[str, bytes | None] = field(default_factory=dict, repr=False)
     _missing: dict[str, bool] = field(default_factory=dict, repr=False)
     _ids: dict[tuple[str, str], str | None] = field(default_factory=dict, repr=False)
+    modes: LinkModes = field(default_factory=LinkModes, repr=False)  # which files are links
     _commits: dict[str, str | None] = field(default_factory=dict, repr=False)
     _histories: dict[tuple[str, str, int], list[tuple[str, str]]] = field(
         default_factory=dict, repr=False
@@ -264,6 +268,7 @@ class GitRepo(Refs):
             if len(parts) == 3 and parts[1] == "blob":
                 files[path] = parts[2]
                 self._ids[(sha, path)] = parts[2]
+                self.modes.note(sha, path, parts[0])
         return files
 
     def changed_between(self, base: str, head: str, pathspecs: Sequence[str] = ()) -> list[str]:
@@ -305,7 +310,7 @@ class GitRepo(Refs):
         """Whether a file diff-index names without a new blob (stat-dirty: touched, or
         written back as it was) still holds its old blob's bytes. git would learn that by
         refreshing .git/index, which kcompat never writes; hashing the file is enough."""
-        path, old, new = change
+        path, old, new = change.path, change.old, change.new
         if new is not None or old is None:
             return False
         try:
@@ -319,16 +324,23 @@ class GitRepo(Refs):
     def _noted(self, changes: Iterable[Change], base: str, head: str | None) -> list[str]:
         """The paths of ``changes``, each side's blob noted for reading by id."""
         paths = set()
-        for path, old, new in changes:
+        for path, old, new, old_link, new_link in changes:
             paths.add(path)
             self._ids[(base, path)] = old
+            self.modes.note(base, path, old_link)
             if head is not None and (head != INDEX or new is not None):
                 self._ids[(head, path)] = new  # an unmerged entry is read by name
+                self.modes.note(head, path, new_link)
         return sorted(paths)
 
     # -- texts ----------------------------------------------------------------------
     def read_at(self, sha: str, path: str) -> bytes | None:
-        """A file's bytes at a commit, or None if it does not exist there."""
+        """A file's bytes at a commit, or None if it does not exist there; a symbolic
+        link's as :class:`LinkText` (the path it names: never followed)."""
+        ask = functools.partial(self.list_files, sha, [f":(literal){path}"])
+        return self.modes.marked(sha, path, self._read_at(sha, path), ask)
+
+    def _read_at(self, sha: str, path: str) -> bytes | None:
         key = (sha, path)
         if key not in self._ids and "\n" in path:  # cat-file cannot be asked its name
             self.list_files(sha, [f":(literal){path}"])
@@ -371,7 +383,10 @@ class GitRepo(Refs):
     def read_index(self, path: str) -> bytes | None:
         """A file's staged bytes, or None if it is not in the index; a file with an
         unresolved merge conflict (only its conflict stages staged) is one line saying
-        so, not a file removed."""
+        so, not a file removed; a symbolic link's as :class:`LinkText`."""
+        return self.modes.marked(INDEX, path, self._read_index(path), self._index_modes)
+
+    def _read_index(self, path: str) -> bytes | None:
         blob = self._ids.get((INDEX, path))
         if blob is not None:
             return self._listed(blob, path)
@@ -383,7 +398,7 @@ class GitRepo(Refs):
             found = self._object(f":0:{path}")
             conflict = found is None and any(self._object(f":{n}:{path}") for n in "23")
         if conflict:
-            shown = display(path, self)
+            shown = from_here(self.root / path)
             raise UsageError(
                 f"{shown}: unresolved merge conflict in the index; resolve it, then git add {shown}"
             )
@@ -398,7 +413,15 @@ class GitRepo(Refs):
             parts = meta.split()
             if name == path and len(parts) == 3:
                 stages[parts[2]] = parts[1]
+                if parts[2] == "0":
+                    self.modes.note(INDEX, path, parts[0])
         return stages
+
+    def _index_modes(self) -> None:
+        """Which staged files are links, the whole index asked once (``ls-files -s``):
+        a staged diff reads unchanged files too (a response's request)."""
+        if not self.modes.indexed(INDEX):
+            self.modes.note_index(INDEX, self.run_git("ls-files", "-s", "-z"))
 
     def read_worktree(self, path: str) -> bytes | None:
         """A working-tree file's first bytes (at most the spec size limit and one more), or
@@ -419,8 +442,8 @@ class GitRepo(Refs):
             data, self._missing[blob] = None, True
         if data is None and self._missing.get(blob, False):
             raise UsageError(
-                f"{display(path, self)}: the text (blob {blob[:12]}) is not in this partial "
-                f"clone, and kcompat never fetches; fetch it first: git -C {self.root} "
+                f"{from_here(self.root / path)}: the text (blob {blob[:12]}) is not in this "
+                f"partial clone, and kcompat never fetches; fetch it first: git -C {self.root} "
                 f"cat-file -p {blob} > /dev/null (or clone without --filter)"
             )
         return data
@@ -472,12 +495,3 @@ class GitRepo(Refs):
 
     def close(self) -> None:
         self.objects.close()
-
-
-def display(path: str, repo: GitRepo) -> str:
-    """A repo-relative path as shown to users: relative to the working directory if inside."""
-    full = repo.root / path
-    try:
-        return os.path.relpath(full)
-    except ValueError:
-        return path

@@ -15,9 +15,22 @@ import hashlib
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
-#: One changed file: its path, and its blob on each side (None where it is absent).
-Change = tuple[str, str | None, str | None]
+from kcompat.sources.links import LINK_MODE
+
+
+class Change(NamedTuple):
+    """One changed file: its path, its blob on each side (None where it is absent), and
+    whether git holds it there as a symbolic link (its blob then names a path, and is
+    never a spec: the link is not followed)."""
+
+    path: str
+    old: str | None
+    new: str | None
+    old_link: bool = False
+    new_link: bool = False
+
 
 _ABSENT = {"0" * 40, "0" * 64}
 SHA = re.compile(r"[0-9a-f]{40,64}\Z")
@@ -61,7 +74,8 @@ def raw_changes(tokens: Sequence[str]) -> list[Change]:
         if len(parts) < 5 or "160000" in parts[:2]:
             continue
         new = None if parts[4] == "U" else blob_id(parts[3])
-        found.append((path, blob_id(parts[2]), new))
+        old_link, new_link = (mode == LINK_MODE for mode in parts[:2])
+        found.append(Change(path, blob_id(parts[2]), new, old_link, new_link))
     return found
 
 

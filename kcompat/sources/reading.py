@@ -14,7 +14,10 @@ as a spec is decided once, the same for all of them:
   under a configured spec path (:class:`~kcompat.sources.spec_paths.SpecPaths`);
 - any other ``.json`` file never held a spec (an API-doc template with
   ``{{placeholders}}``, ``package.json``): it is left out, and the files left out that
-  do not parse are named, once, so nothing is dropped without a word.
+  do not parse are named, once, so nothing is dropped without a word;
+- a symbolic link git holds (:class:`~kcompat.sources.links.LinkText`) is never parsed
+  nor followed: where a spec is expected it is an error naming the link, elsewhere a
+  link left out, named as one.
 """
 
 from __future__ import annotations
@@ -26,9 +29,16 @@ from pathlib import PurePosixPath
 
 from kcompat.errors import UsageError
 from kcompat.sources.directory import DirectorySource
+from kcompat.sources.links import LinkText
 from kcompat.sources.source import SpecSource
 from kcompat.sources.spec_paths import SpecPaths, under
-from kcompat.spec.specfile import SpecFile, looks_like_spec, named_spec, read_spec
+from kcompat.spec.specfile import (
+    SpecFile,
+    linked_spec,
+    looks_like_spec,
+    named_spec,
+    read_spec,
+)
 
 #: No configured spec paths: a file's own text says whether it is a spec.
 ANYWHERE = SpecPaths()
@@ -46,8 +56,25 @@ def is_spec(spec: SpecFile, *, configured: bool = False, named: bool = False) ->
 
 def not_json(spec: SpecFile) -> bool:
     """A file left out that is worth a word: it does not parse (a template), so it is
-    not obviously some other JSON file (those are left out silently)."""
-    return spec.error is not None
+    not obviously some other JSON file (those are left out silently); a link has its own
+    word (:func:`link_left_out`)."""
+    return spec.error is not None and spec.link is None
+
+
+def parsed(name: str, data: bytes, parse: Parse = read_spec) -> SpecFile:
+    """A file as read: its text parsed, or, for a symbolic link git holds, the link
+    (its text is a path: never parsed, its target never read)."""
+    if isinstance(data, LinkText):
+        return linked_spec(name, data)
+    return parse(name, data)
+
+
+def link_left_out(spec: SpecFile, shown: str) -> str | None:
+    """How a link left out is named in the note (None for any other file): plainly a
+    link, so no one looks for a template."""
+    if spec.link is None:
+        return None
+    return f"{shown} is a symbolic link (to {spec.link})"
 
 
 @dataclass(frozen=True)
@@ -57,6 +84,7 @@ class Specs:
 
     files: list[tuple[str, bytes, SpecFile]] = field(default_factory=list)
     skipped: tuple[str, ...] = ()  # as the side shows them
+    links: tuple[str, ...] = ()  # links left out, each as :func:`link_left_out` words it
 
     @property
     def specs(self) -> list[SpecFile]:
@@ -96,20 +124,39 @@ def read_side(
     configured = configured_on(side, spec_paths)
     files: list[tuple[str, bytes, SpecFile]] = []
     skipped: list[str] = []
+    links: list[str] = []
     for path in side.paths(pathspecs):
         data = side.read(path)
         if data is None:
             continue
-        spec = parse(name(path) if name is not None else side.shown(path), data)
+        spec = parsed(name(path) if name is not None else side.shown(path), data, parse)
+        link = link_left_out(spec, side.shown(path))
         if is_spec(spec, configured=configured(path), named=named):
             files.append((path, data, spec))
+        elif link is not None:
+            links.append(link)
         elif not_json(spec):
             skipped.append(side.shown(path))
-    return Specs(files, tuple(skipped))
+    return Specs(files, tuple(skipped), tuple(links))
 
 
-def skipped_note(skipped: Sequence[str], most: int = 3) -> str:
-    """One line naming the ``.json`` files left out because they are not specs."""
+def skipped_note(skipped: Sequence[str], most: int = 3, links: Sequence[str] = ()) -> str:
+    """One line naming the ``.json`` files left out because they are not specs, and the
+    links left out (never followed)."""
+    return "; ".join(part for part in (_templates_note(skipped, most), _links_note(links)) if part)
+
+
+def _links_note(links: Sequence[str], most: int = 3) -> str:
+    """The links left out, each with the path it names."""
+    if not links:
+        return ""
+    names = sorted(links)
+    rest = f" and {len(names) - most} more" if len(names) > most else ""
+    shown = "; ".join(names[:most]) + rest
+    return f"{shown}, left out: links are not followed; commit the spec itself"
+
+
+def _templates_note(skipped: Sequence[str], most: int) -> str:
     if not skipped:
         return ""
     names = sorted(skipped)
@@ -135,6 +182,7 @@ class Loaded:
     head: list[SpecFile]
     compared: int  # spec files compared, counted once per side (for the summary)
     skipped: tuple[str, ...] = ()  # files on either side that are not specs and do not parse
+    links: tuple[str, ...] = ()  # links on either side left out (see :func:`link_left_out`)
 
 
 def load_sides(
@@ -194,8 +242,16 @@ def _load_pairs(
             if path not in specs and not_json(spec)
         }
     )
+    links = sorted(
+        {
+            link
+            for side, read in ((head, head_read), (base, base_read))
+            for path, spec in read.items()
+            if path not in specs and (link := link_left_out(spec, side.shown(path)))
+        }
+    )
     compared = _compared_count(base, head, base_specs, head_specs)
-    return Loaded(base_specs, head_specs, compared, tuple(left_out))
+    return Loaded(base_specs, head_specs, compared, tuple(left_out), tuple(links))
 
 
 def read_sides(
@@ -223,7 +279,12 @@ def read_sides(
         left_out = tuple(
             side.shown(p) for p, spec in read.items() if p not in specs and not_json(spec)
         )
-        out.append(Specs(files, left_out))
+        links = tuple(
+            link
+            for p, spec in read.items()
+            if p not in specs and (link := link_left_out(spec, side.shown(p)))
+        )
+        out.append(Specs(files, left_out, links))
     return out[0], out[1]
 
 
@@ -233,7 +294,7 @@ def _parsed(
     """The files of one side that exist and are not in ``skip``, parsed (in ``files``
     order)."""
     return {
-        path: read_spec(side.shown(path), data)
+        path: parsed(side.shown(path), data)
         for path, data in files.items()
         if data is not None and path not in skip
     }
@@ -275,6 +336,7 @@ class Targets:
     targets: list[SpecFile]
     context: list[SpecFile]
     skipped: tuple[str, ...] = ()
+    links: tuple[str, ...] = ()
 
 
 def read_targets(sides: Iterable[SpecSource], spec_paths: SpecPaths = ANYWHERE) -> Targets:
@@ -288,10 +350,12 @@ def read_targets(sides: Iterable[SpecSource], spec_paths: SpecPaths = ANYWHERE) 
     """
     targets: dict[str, SpecFile] = {}
     skipped: list[str] = []
+    links: list[str] = []
     folders: dict[str, SpecSource] = {}
     for side in sides:
         read = read_side(side, spec_paths=spec_paths, named=not side.whole)
         skipped += read.skipped
+        links += read.links
         for spec in read.specs:
             targets.setdefault(spec.path, spec)
             around = None if side.whole else _folder_around(side)
@@ -300,7 +364,7 @@ def read_targets(sides: Iterable[SpecSource], spec_paths: SpecPaths = ANYWHERE) 
     context: list[SpecFile] = []
     for _label, folder in sorted(folders.items()):
         context += [s for s in _neighbours(folder, spec_paths) if s.path not in targets]
-    return Targets(list(targets.values()), context, tuple(skipped))
+    return Targets(list(targets.values()), context, tuple(skipped), tuple(links))
 
 
 def _folder_around(side: SpecSource) -> SpecSource | None:
@@ -324,7 +388,7 @@ def _neighbours(folder: SpecSource, spec_paths: SpecPaths) -> list[SpecFile]:
             continue
         if data is None:
             continue
-        spec = read_spec(folder.shown(path), data)
+        spec = parsed(folder.shown(path), data)
         if is_spec(spec, configured=configured(path)):
             out.append(spec)
     return out

@@ -168,7 +168,7 @@ class ReleaseFiles:
         split = split_by_pair(out, [after for _before, after in pairs])
         if split is None:
             return None
-        return [{path: new for path, _old, new in found if _spec_like(path)} for found in split]
+        return [{c.path: c.new for c in found if _spec_like(c.path)} for found in split]
 
     def _readable(self, releases: list[Tag]) -> list[Tag]:
         """``releases`` whose commit and tree git has; each other one left out, said once."""

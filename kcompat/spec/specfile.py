@@ -22,6 +22,7 @@ class SpecFile:
     message: Message | None = None
     error: LoadError | None = None
     raw: bytes | None = None  # the bytes of a file that could not be read as a document
+    link: str | None = None  # a symbolic link git holds: the path it names (not followed)
 
     @property
     def ok(self) -> bool:
@@ -49,6 +50,23 @@ def _read_spec(path: str, data: bytes, size: int | None) -> SpecFile:
     except LoadError as err:
         return SpecFile(path, error=err, raw=data)
     return SpecFile(path, document, build_message(document))
+
+
+#: Characters of a link's target shown in a message (a target may be a page long).
+_TARGET_SHOWN = 120
+
+
+def linked_spec(path: str, target: bytes) -> SpecFile:
+    """A file git holds as a symbolic link to ``target``: an error naming the link, never
+    a parse of its text nor a read of what it points at (a pull request can point one at
+    a runner's credentials; the checkout, which follows it, may hold another spec)."""
+    text = target.decode("utf-8", "backslashreplace")
+    if len(text) > _TARGET_SHOWN:
+        text = text[: _TARGET_SHOWN - 3] + "..."
+    error = LoadError(
+        f"the file is a symbolic link (to {text}): links are not followed; commit the spec itself"
+    )
+    return SpecFile(path, error=error, raw=bytes(target), link=text)
 
 
 ParseKey = tuple[str, int, bytes]  # path, size and digest of the text

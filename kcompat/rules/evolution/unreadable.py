@@ -12,7 +12,14 @@ from kcompat.rules.registry import Category
 def spec_unreadable(context: DiffContext, report: Reporter) -> None:
     """A HEAD spec file does not parse, so its message cannot be compared."""
     for spec in context.unreadable:
-        if spec.error is not None:
+        if spec.link is not None and spec.error is not None:  # git holds a link there
+            report(
+                spec.error.pos,
+                spec.error.message,
+                path=spec.path,
+                hint="replace the link with the spec's own text; its message was not compared",
+            )
+        elif spec.error is not None:
             report(
                 spec.error.pos,
                 f"the spec does not parse: {spec.error.message}",
