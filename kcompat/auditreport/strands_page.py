@@ -16,10 +16,11 @@ from typing import Any
 from kcompat.auditreport.kinds import AuditData
 from kcompat.auditreport.plot import legible_width
 from kcompat.auditreport.strands_plot import heat_svg
-from kcompat.report.html_page import html_page, html_text
+from kcompat.report.html_page import cards_css, html_page, html_text
 from kcompat.report.strands_summary import StrandsSummary
 
-_CSS = """
+_CSS = (
+    """
 body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 0 auto;
   max-width: 1100px; padding: 0 1rem 3rem; color: #1b1b1b; background: #fff; }
 h1 { font-size: 1.4rem; margin: 1.2rem 0 0.4rem; }
@@ -40,15 +41,11 @@ figure.plot .narrow { display: none; }
   figure.plot .wide { display: none; }
   figure.plot .narrow { display: block; }
   figure.plot .narrow svg { display: block; width: 100%; max-width: 30rem; min-width: 0; }
-  table, tbody, tr, td { display: block; }
-  thead { display: none; }
-  tbody > tr { padding: 0.5rem 0; border-bottom: 1px solid #e3e3e3; }
-  td { border: 0; padding: 0.1rem 0; }
   td.client { font-weight: 600; }
-  td:empty { display: none; }
-  td[data-label]::before { content: attr(data-label) ": "; color: #555; font-weight: 400; }
-}
 """
+    + cards_css("#clients table")
+    + "}\n"
+)
 
 
 def _api_names(summary: StrandsSummary, keys: Iterable[int]) -> str:

@@ -1,11 +1,15 @@
 """The matrix as one self-contained HTML page, with ``kcompat report``'s conventions.
 
 Nothing is fetched when it is viewed and nothing runs (a Content-Security-Policy forbids
-both: inline style only), and it reads on a phone: the heat map (client releases down,
-broker releases across, each cell coloured by how many APIs it strands) scrolls sideways
-in its own frame, never the page. A cell links to its ``<details>`` below, which lists
-every API with the version negotiated (the browser opens it when followed); each API has
-a table of its ranges, release by release. Everything from a spec or a tag is escaped
+both: inline style only), and it reads on a phone. The heat map (client releases down,
+broker releases across, each cell coloured by how many APIs it strands) is there when its
+columns fit a phone (PHONE_PX); more of them scrolled sideways in their frame, so a
+reader saw a corner of the map, and below 600 px such a map gives way to its answer, the
+list per broker release (the oldest client that talks every API, the clients stranded
+and on which APIs). Below 600 px each row of a table is a card, so none is wider than
+the screen. A cell links to its ``<details>`` below, which lists every API with the
+version negotiated (the browser opens it when followed); each API has a table of its
+ranges, release by release. Everything from a spec or a tag is escaped
 (:func:`html.escape` of the :func:`~kcompat.escaping.shown` text); ids are indexes.
 """
 
@@ -22,11 +26,19 @@ from kcompat.matrix.render_text import SIDES
 from kcompat.matrix.run import MatrixResult
 from kcompat.negotiation.grid import Matrix
 from kcompat.negotiation.negotiate import STRANDED, UNSERVED, api_label
-from kcompat.report.html_page import html_page, html_text
+from kcompat.report.html_page import cards_css, html_page, html_text
 
 #: Background of a heat-map cell by APIs stranded: none, 1, 2, 3-4, 5 or more.
 HEAT = ("#d8efdd", "#fff1b8", "#ffd39e", "#f9a98b", "#e4736b")
-_CSS = """
+#: A phone's width for the map: 375 px less the page's margins and a scrollbar. A map
+#: shows there if its columns (CELL_PX each, a cell a finger can follow) and the longest
+#: release's name (CHAR_PX a character of the map's 11 px text) fit it: Kafka's names,
+#: 13 columns.
+PHONE_PX = 336
+CELL_PX = 22
+CHAR_PX = 7
+_CSS = (
+    """
 body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 0 auto;
   max-width: 1100px; padding: 0 1rem 3rem; color: #1b1b1b; background: #fff; }
 h1 { font-size: 1.4rem; margin: 1.2rem 0 0.4rem; }
@@ -51,7 +63,18 @@ details > summary { cursor: pointer; }
 details.cell { margin-left: 1rem; }
 details.cell p { margin: 0.2rem 0 0.5rem 1rem; }
 p.stranded { color: #b3261e; font-weight: 600; } p.unserved { color: #666; }
+#map p.phone { display: none; }
+/* a phone: a map too wide for it gives way to the list per broker release (next), whose
+   brokers are each a card; so are the rows of each API's ranges */
+@media (max-width: 600px) {
+  body { padding: 0 0.75rem 2rem; }
+  #map p.phone { display: block; }
+  #map p.phone ~ * { display: none; }
+  table.plain td:first-child { font-weight: 600; }
 """
+    + cards_css("table.plain")
+    + "}\n"
+)
 
 
 def _heat(stranded: int) -> str:
@@ -83,10 +106,22 @@ def _map(matrix: Matrix) -> list[str]:
     return [
         '<section id="map"><h2>Heat map: APIs stranded, client releases (rows) by broker '
         "releases (columns)</h2>",
+        *_phone(names),
         f'<p class="legend">{legend}</p>',
         '<div class="frame"><table class="heat"><thead><tr><th scope="col">client \\ broker'
         f"</th>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table></div>",
         "<p>Each cell links to its APIs and the versions negotiated, below.</p></section>",
+    ]
+
+
+def _phone(names: tuple[str, ...]) -> list[str]:
+    """What a phone shows instead of a map too wide for it (nothing when it fits)."""
+    if len(names) * CELL_PX + max(map(len, names), default=0) * CHAR_PX + 8 <= PHONE_PX:
+        return []
+    return [
+        f'<p class="phone">{len(names)} broker releases do not fit a phone\'s width: its '
+        'answer is <a href="#brokers">per broker release</a>, below, and each pair of '
+        'releases is in <a href="#cells">cells</a>.</p>'
     ]
 
 
@@ -135,8 +170,10 @@ def _ranges(result: MatrixResult) -> list[str]:
             else:
                 runs.append((r, r, row))
         body = "".join(
-            f"<tr><td>{html_text(names[a] if a == z else f'{names[a]}–{names[z]}')}</td>"
-            f"<td>{html_text(offered)}</td><td>{html_text(served)}</td></tr>"
+            f'<tr><td data-label="releases">'
+            f"{html_text(names[a] if a == z else f'{names[a]}–{names[z]}')}</td>"
+            f'<td data-label="clients send">{html_text(offered)}</td>'
+            f'<td data-label="brokers accept">{html_text(served)}</td></tr>'
             for a, z, (offered, served) in runs
         )
         out.append(
@@ -159,8 +196,9 @@ def _served(matrix: Matrix, r: int, j: int) -> str:
 
 def _summary(result: MatrixResult) -> list[str]:
     rows = "".join(
-        f"<tr><td>{html_text(line.brokers)}</td><td>{html_text(line.oldest or 'none')}</td>"
-        f"<td>{html_text(line.stranded_text())}</td></tr>"
+        f'<tr><td data-label="brokers">{html_text(line.brokers)}</td>'
+        f'<td data-label="oldest client">{html_text(line.oldest or "none")}</td>'
+        f'<td data-label="stranded clients">{html_text(line.stranded_text())}</td></tr>'
         for line in broker_lines(result)
     )
     return [

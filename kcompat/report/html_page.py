@@ -51,3 +51,19 @@ def html_page(
         "</html>",
     ]
     return "\n".join(lines) + "\n"
+
+
+def cards_css(table: str) -> str:
+    """Rules for a narrow screen's ``@media`` block that lay each row of the tables
+    ``table`` selects out as a card: a cell a line, its ``data-label`` before it (the
+    header row is not shown), empty cells gone, so no row is wider than the screen."""
+    cells = f"{table} td"
+    return (
+        f"  {table}, {table} tbody, {table} tr, {cells} {{ display: block; }}\n"
+        f"  {table} thead {{ display: none; }}\n"
+        f"  {table} tbody > tr {{ padding: 0.5rem 0; border-bottom: 1px solid #e3e3e3; }}\n"
+        f"  {cells} {{ border: 0; padding: 0.1rem 0; overflow-wrap: anywhere; }}\n"
+        f"  {cells}:empty {{ display: none; }}\n"
+        f'  {cells}[data-label]::before {{ content: attr(data-label) ": "; color: #555;\n'
+        "    font-weight: 400; }\n"
+    )
