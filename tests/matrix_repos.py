@@ -6,7 +6,7 @@ unstable latest version, deprecated versions, a controller-only and an inter-bro
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -133,7 +133,7 @@ def many_releases(path: Path, count: int = len(KAFKA_TAGS)) -> Path:
 def kafka_like(
     path: Path,
     head: Mapping[str, str] = HEAD,
-    releases: list[tuple[str, Mapping[str, str]]] = RELEASES,
+    releases: Sequence[tuple[str, Mapping[str, str]]] = RELEASES,
 ) -> Path:
     """The repository: a ``0.9.0`` tag before any spec, the releases (``v1.1.0-rc1`` a
     pre-release before ``v1.1.0``), then HEAD on main."""
