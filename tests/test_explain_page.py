@@ -14,8 +14,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.browser_view import seen_at
 from tests.diff_runner import run_process
-from tests.test_report_browser import HARNESS, browse, chromium
+from tests.test_report_browser import chromium
 
 #: 18 versions, nested structs and long names: FetchRequest's shape.
 VERSIONS = 17
@@ -121,15 +122,7 @@ window.addEventListener("load", function () {
 
 
 def _seen(tmp_path: Path, page: str, width: int) -> dict[str, float]:
-    (tmp_path / "probed.html").write_text(page.replace("</body>", PROBE + "</body>"), "utf-8")
-    harness = tmp_path / "harness.html"
-    harness.write_text(HARNESS.format(page="probed.html", width=width), "utf-8")
-    window = f"--window-size={max(width, 500)},1800"
-    dom = browse(harness, tmp_path / "profile", window, "--dump-dom").stdout
-    found = re.search(r'<pre id="probe">(.*?)</pre>', dom, re.S)
-    assert found, dom[-3000:]
-    seen: dict[str, float] = json.loads(found.group(1).replace("&quot;", '"'))
-    return seen
+    return seen_at(page, tmp_path, width, PROBE, screenshot=False)
 
 
 @pytest.mark.parametrize("width", [375, 1440])

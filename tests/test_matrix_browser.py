@@ -13,15 +13,14 @@ says; a map that fits a phone is still shown; at 1,280/1,440 px the page is as b
 
 from __future__ import annotations
 
-import html
 import json
 import re
-import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.browser_view import seen_at
 from tests.diff_runner import run_cli
 from tests.matrix_repos import kafka_like, many_releases
 from tests.test_report_browser import HARNESS, browse, chromium
@@ -162,27 +161,10 @@ def few(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[list[str]]
 
 
 def _seen(page: Path, where: Path, width: int) -> dict[str, Any]:
-    """What ``page`` shows in an iframe ``width`` px wide; a screenshot of it is left in
-    ``where`` (``pytest -rP`` prints its path)."""
-    shutil.copy(page, where / "matrix.html")
+    """What ``page`` shows in an iframe ``width`` px wide (a screenshot beside it)."""
+    policy = "default-src 'none'; style-src 'unsafe-inline'"
     text = page.read_text("utf-8")
-    policy = "default-src 'none'; style-src 'unsafe-inline'\""
-    assert text.count(policy) == 1, "the page's policy changed"  # no script of its own
-    probed = text.replace(policy, policy[:-1] + "; script-src 'unsafe-inline'\"")
-    (where / "probed.html").write_text(probed.replace("</body>", READER_PROBE + "</body>"), "utf-8")
-    harness = where / "harness.html"
-    harness.write_text(HARNESS.format(page="probed.html", width=width), "utf-8")
-    window = f"--window-size={max(width, 500)},1800"
-    dom = browse(harness, where / "profile", window, "--dump-dom").stdout
-    found = re.search(r'<pre id="probe">(.*?)</pre>', dom, re.S)
-    assert found, dom[-3000:]
-    showing = where / "showing.html"
-    showing.write_text(HARNESS.format(page="matrix.html", width=width), "utf-8")
-    shot = where / f"matrix-{width}px.png"
-    browse(showing, where / "profile", window, f"--screenshot={shot}")
-    print(f"screenshot at {width} px: {shot}")
-    seen: dict[str, Any] = json.loads(html.unescape(found.group(1)))
-    return seen
+    return seen_at(text, where, width, READER_PROBE, policy=policy, name="matrix")
 
 
 def _reads_on_a_phone(seen: dict[str, Any], summary: list[list[str]]) -> None:

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import re
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -22,8 +20,9 @@ from tests.diff_runner import run_cli
 pytest.importorskip("pyarrow", reason="pyarrow is not installed (the report extra)")
 pytest.importorskip("matplotlib", reason="matplotlib is not installed (the report extra)")
 
+from tests.browser_view import seen_at
 from tests.test_report import EVIDENCE, finding, write_audit
-from tests.test_report_browser import HARNESS, browse, chromium
+from tests.test_report_browser import chromium
 
 RELEASES = ["3.5.0", "3.6.0", "3.7.0", "3.8.0"]
 #: Kafka's names, long as they are.
@@ -167,22 +166,7 @@ window.addEventListener("load", function () {
 
 
 def _seen(page: Path, where: Path, width: int) -> dict[str, Any]:
-    shutil.copy(page, where / "audit.html")
-    text = page.read_text("utf-8")
-    (where / "probed.html").write_text(text.replace("</body>", PROBE + "</body>"), "utf-8")
-    harness = where / "harness.html"
-    harness.write_text(HARNESS.format(page="probed.html", width=width), "utf-8")
-    window = f"--window-size={max(width, 500)},1800"
-    dom = browse(harness, where / "profile", window, "--dump-dom").stdout
-    found = re.search(r'<pre id="probe">(.*?)</pre>', dom, re.S)
-    assert found, dom[-3000:]
-    seen: dict[str, Any] = json.loads(found.group(1).replace("&quot;", '"').replace("&amp;", "&"))
-    showing = where / "showing.html"
-    showing.write_text(HARNESS.format(page="audit.html", width=width), "utf-8")
-    shot = where / f"audit-{width}px.png"
-    browse(showing, where / "profile", window, f"--screenshot={shot}")
-    print(f"screenshot at {width} px: {shot}")  # pytest -rP shows where, for a person
-    return seen
+    return seen_at(page.read_text("utf-8"), where, width, PROBE, name="audit")
 
 
 def test_on_a_phone_each_finding_is_a_card(page: Path, tmp_path: Path) -> None:

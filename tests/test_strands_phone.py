@@ -9,11 +9,8 @@ Kafka's length in commits that change specs, Kafka's client releases and API nam
 
 from __future__ import annotations
 
-import html
 import itertools
 import json
-import re
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +26,8 @@ import pyarrow.parquet as pq  # noqa: E402
 from kcompat.auditreport.strands import StrandingsTable  # noqa: E402
 from kcompat.report.columns import arrow_schema  # noqa: E402
 from kcompat.report.strands_summary import ClientLine, Run, StrandsSummary  # noqa: E402
-from tests.test_report_browser import HARNESS, browse, chromium  # noqa: E402
+from tests.browser_view import seen_at  # noqa: E402
+from tests.test_report_browser import chromium  # noqa: E402
 
 #: Kafka's client releases from 2.2.0 (the first with specs) to 3.9.0.
 CLIENTS = [f"2.{minor}.{patch}" for minor in range(2, 9) for patch in range(3)] + [
@@ -160,27 +158,9 @@ window.addEventListener("load", function () {
 
 
 def _seen(page: Path, where: Path, width: int) -> dict[str, Any]:
-    """What the page shows in an iframe ``width`` px wide (a screenshot of it is left in
-    ``where``; ``pytest -rP`` prints its path)."""
-    shutil.copy(page, where / "strands.html")
-    text = page.read_text("utf-8")
+    """What the page shows in an iframe ``width`` px wide (a screenshot beside it)."""
     policy = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
-    assert text.count(policy) == 1, "the page's policy changed"  # no script of its own
-    probed = text.replace(policy, f"{policy}; script-src 'unsafe-inline'")  # the probe's
-    (where / "probed.html").write_text(probed.replace("</body>", PROBE + "</body>"), "utf-8")
-    harness = where / "harness.html"
-    harness.write_text(HARNESS.format(page="probed.html", width=width), "utf-8")
-    window = f"--window-size={max(width, 500)},1800"
-    dom = browse(harness, where / "profile", window, "--dump-dom").stdout
-    found = re.search(r'<pre id="probe">(.*?)</pre>', dom, re.S)
-    assert found, dom[-3000:]
-    seen: dict[str, Any] = json.loads(html.unescape(found.group(1)))
-    showing = where / "showing.html"
-    showing.write_text(HARNESS.format(page="strands.html", width=width), "utf-8")
-    shot = where / f"strands-{width}px.png"
-    browse(showing, where / "profile", window, f"--screenshot={shot}")
-    print(f"screenshot at {width} px: {shot}")
-    return seen
+    return seen_at(page.read_text("utf-8"), where, width, PROBE, policy=policy, name="strands")
 
 
 def _expected() -> dict[str, tuple[str, list[str]]]:
