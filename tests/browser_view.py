@@ -12,10 +12,52 @@ from __future__ import annotations
 import html
 import json
 import re
+import shutil
+import subprocess
 from pathlib import Path
 from typing import Any
 
-from tests.test_report_browser import HARNESS, browse
+import pytest
+
+#: A page of the given width (a phone's 375 CSS px, say) inside a browser window: an
+#: iframe is a viewport of its own, as a phone's screen is (Chromium's headless window is
+#: at least 500 px wide), and its media queries follow its width.
+HARNESS = """<!DOCTYPE html>
+<html><body style="margin: 0">
+<iframe src="{page}" style="width: {width}px; height: 1800px; border: 0; display: block"></iframe>
+<script>
+window.addEventListener("message", function (event) {{
+  var probe = document.createElement("pre");
+  probe.id = "probe";
+  probe.textContent = event.data;
+  document.body.appendChild(probe);
+}});
+</script>
+</body></html>
+"""
+
+
+def chromium() -> str:
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        found = shutil.which(name)
+        if found:
+            return found
+    pytest.skip("Chromium is not installed (apt-get install chromium): no browser to render in")
+
+
+def browse(page: Path, profile: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """Headless Chromium on a local file, with everything that would reach out turned off."""
+    command = [
+        chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync",
+        "--disable-extensions", "--no-first-run", "--no-default-browser-check",
+        f"--user-data-dir={profile}", "--window-size=1400,1800", "--virtual-time-budget=10000",
+        *args, page.as_uri(),
+    ]  # fmt: skip
+    done = subprocess.run(command, capture_output=True, text=True, timeout=180, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done
+
 
 #: Added to a copy's policy so the probe may run (the page served keeps its own).
 PROBE_ALLOWED = "; script-src 'unsafe-inline'"

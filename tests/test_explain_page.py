@@ -14,9 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser_view import seen_at
+from tests.browser_view import chromium, seen_at
 from tests.diff_runner import run_process
-from tests.test_report_browser import chromium
 
 #: 18 versions, nested structs and long names: FetchRequest's shape.
 VERSIONS = 17

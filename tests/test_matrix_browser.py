@@ -20,10 +20,9 @@ from typing import Any
 
 import pytest
 
-from tests.browser_view import seen_at
+from tests.browser_view import HARNESS, browse, chromium, seen_at
 from tests.diff_runner import run_cli
 from tests.matrix_repos import kafka_like, many_releases
-from tests.test_report_browser import HARNESS, browse, chromium
 
 #: What the page looks like once laid out, told to the harness around it.
 PROBE = """

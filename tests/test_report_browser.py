@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
-import subprocess
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -22,6 +20,7 @@ from typer.testing import CliRunner
 
 import kcompat.commands
 from kcompat.app import app
+from tests.browser_view import browse, chromium, seen_at
 
 kcompat.commands.register_all()
 
@@ -77,28 +76,6 @@ window.addEventListener("load", function () {
 });
 </script>
 """
-
-
-def chromium() -> str:
-    for name in ("chromium", "chromium-browser", "google-chrome"):
-        found = shutil.which(name)
-        if found:
-            return found
-    pytest.skip("Chromium is not installed (apt-get install chromium): no browser to render in")
-
-
-def browse(page: Path, profile: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    """Headless Chromium on a local file, with everything that would reach out turned off."""
-    command = [
-        chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        "--disable-extensions", "--no-first-run", "--no-default-browser-check",
-        f"--user-data-dir={profile}", "--window-size=1400,1800", "--virtual-time-budget=10000",
-        *args, page.as_uri(),
-    ]  # fmt: skip
-    done = subprocess.run(command, capture_output=True, text=True, timeout=180, check=False)
-    assert done.returncode == 0, done.stderr[-2000:]
-    return done
 
 
 @pytest.fixture(scope="module")
@@ -237,23 +214,6 @@ window.addEventListener("load", function () {
 </script>
 """
 
-#: A page of the given width (a phone's 375 CSS px, say) inside a browser window: an
-#: iframe is a viewport of its own, as a phone's screen is (Chromium's headless window is
-#: at least 500 px wide), and its media queries follow its width.
-HARNESS = """<!DOCTYPE html>
-<html><body style="margin: 0">
-<iframe src="{page}" style="width: {width}px; height: 1800px; border: 0; display: block"></iframe>
-<script>
-window.addEventListener("message", function (event) {{
-  var probe = document.createElement("pre");
-  probe.id = "probe";
-  probe.textContent = event.data;
-  document.body.appendChild(probe);
-}});
-</script>
-</body></html>
-"""
-
 
 @pytest.mark.parametrize("width", [375, 768, 1280, 1440])
 def test_the_page_reads_on_a_phone_a_tablet_and_a_desktop(
@@ -269,23 +229,8 @@ def test_the_page_reads_on_a_phone_a_tablet_and_a_desktop(
     from matplotlib.image import imread
 
     page, _ = audit_report
-    shutil.copy(page, tmp_path / "audit.html")
-    text = page.read_text("utf-8")
-    (tmp_path / "probed.html").write_text(
-        text.replace("</body>", LAYOUT_PROBE + "</body>"), "utf-8"
-    )
-    window = f"--window-size={max(width, 500)},1800"
-    probing = tmp_path / "probing.html"
-    probing.write_text(HARNESS.format(page="probed.html", width=width), "utf-8")
-    dom = browse(probing, tmp_path / "profile", window, "--dump-dom").stdout
-    found = re.search(r'<pre id="probe">(.*?)</pre>', dom, re.S)
-    assert found, dom[-3000:]
-    seen = json.loads(found.group(1).replace("&quot;", '"').replace("&amp;", "&"))
-    showing = tmp_path / "showing.html"
-    showing.write_text(HARNESS.format(page="audit.html", width=width), "utf-8")
+    seen = seen_at(page.read_text("utf-8"), tmp_path, width, LAYOUT_PROBE, name="audit")
     shot = tmp_path / f"audit-{width}px.png"
-    browse(showing, tmp_path / "profile", window, f"--screenshot={shot}")
-    print(f"screenshot at {width} px: {shot}")
     assert imread(shot).shape[1] == max(width, 500)
     scrollbar = width - seen["width"]  # the frame's own vertical scroll bar, if it draws one
     assert 0 <= scrollbar <= 20, seen

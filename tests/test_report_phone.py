@@ -20,9 +20,8 @@ from tests.diff_runner import run_cli
 pytest.importorskip("pyarrow", reason="pyarrow is not installed (the report extra)")
 pytest.importorskip("matplotlib", reason="matplotlib is not installed (the report extra)")
 
-from tests.browser_view import seen_at
+from tests.browser_view import chromium, seen_at
 from tests.test_report import EVIDENCE, finding, write_audit
-from tests.test_report_browser import chromium
 
 RELEASES = ["3.5.0", "3.6.0", "3.7.0", "3.8.0"]
 #: Kafka's names, long as they are.

@@ -26,8 +26,7 @@ import pyarrow.parquet as pq  # noqa: E402
 from kcompat.auditreport.strands import StrandingsTable  # noqa: E402
 from kcompat.report.columns import arrow_schema  # noqa: E402
 from kcompat.report.strands_summary import ClientLine, Run, StrandsSummary  # noqa: E402
-from tests.browser_view import seen_at  # noqa: E402
-from tests.test_report_browser import chromium  # noqa: E402
+from tests.browser_view import chromium, seen_at  # noqa: E402
 
 #: Kafka's client releases from 2.2.0 (the first with specs) to 3.9.0.
 CLIENTS = [f"2.{minor}.{patch}" for minor in range(2, 9) for patch in range(3)] + [
