@@ -59,6 +59,54 @@ def browse(page: Path, profile: Path, *args: str) -> subprocess.CompletedProcess
     return done
 
 
+#: What every probe may call: whether a node is laid out and inside the view, and what a
+#: figure shows of its drawing (there may be one drawing per width; the others are not
+#: laid out): does its box scroll, and each text of it as large as it shows on screen.
+MEASURES = """
+  function viewWidth() { return document.documentElement.clientWidth; }
+  function laidOut(node) { return node.getBoundingClientRect().width > 0; }
+  function inView(node) {
+    var box = node.getBoundingClientRect();
+    return box.width > 0 && box.left >= -0.5 && box.right <= viewWidth() + 0.5;
+  }
+  function drawing(figure, section) {
+    var shown = Array.prototype.filter.call(figure.querySelectorAll("svg"), laidOut);
+    var svg = shown[0];
+    var box = svg.getBoundingClientRect();
+    var scale = box.width / svg.viewBox.baseVal.width;  // screen px per unit of the drawing
+    var texts = Array.prototype.map.call(svg.querySelectorAll("text"), function (t) {
+      var r = t.getBoundingClientRect();
+      return {text: t.textContent, left: r.left, right: r.right, top: r.top,
+              bottom: r.bottom, px: parseFloat(getComputedStyle(t).fontSize) * scale};
+    });
+    return {drawings: shown.length, frame: figure.clientWidth, scroll: figure.scrollWidth,
+            sectionFrame: section.clientWidth, sectionScroll: section.scrollWidth,
+            left: box.left, right: box.right, shownWidth: box.width,
+            naturalWidth: svg.width.baseVal.value, texts: texts};
+  }
+"""
+
+
+def probe(body: str) -> str:
+    """A probe: ``body`` (JavaScript that ends by posting its JSON to the harness) run
+    once the page has loaded, with :data:`MEASURES` at hand."""
+    return (
+        '\n<script>\nwindow.addEventListener("load", function () {'
+        + MEASURES
+        + body
+        + "});\n</script>\n"
+    )
+
+
+def rendered_report(audit: Path, out: Path) -> Path:
+    """``kcompat report AUDIT -o OUT``, as a user runs it; OUT back."""
+    from tests.diff_runner import run_cli
+
+    run = run_cli(["report", str(audit), "-o", str(out)], out.parent)
+    assert run.code == 0, run.stderr
+    return out
+
+
 #: Added to a copy's policy so the probe may run (the page served keeps its own).
 PROBE_ALLOWED = "; script-src 'unsafe-inline'"
 

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser_view import HARNESS, browse, chromium, seen_at
+from tests.browser_view import HARNESS, browse, chromium, probe, seen_at
 from tests.diff_runner import run_cli
 from tests.matrix_repos import kafka_like, many_releases
 
@@ -87,17 +87,10 @@ def test_the_page_reads_on_a_phone_and_a_desktop(
 
 #: What a reader sees with every ``<details>`` open: what scrolls sideways (a box or the
 #: page), what lies outside the screen, the smallest text, the map, and the cards.
-READER_PROBE = """
-<script>
-window.addEventListener("load", function () {
+READER_PROBE = probe("""
   Array.prototype.forEach.call(document.querySelectorAll("details"), function (d) {
     d.open = true; });
-  var width = document.documentElement.clientWidth;
-  function laidOut(n) { var b = n.getBoundingClientRect(); return b.width > 0; }
-  function inView(n) {
-    var b = n.getBoundingClientRect();
-    return b.width > 0 && b.left >= -0.5 && b.right <= width + 0.5;
-  }
+  var width = viewWidth();
   function named(n) { return n.tagName + "." + n.className + ": " +
     n.textContent.slice(0, 60); }
   var all = Array.prototype.filter.call(document.body.querySelectorAll("*"), laidOut);
@@ -128,9 +121,7 @@ window.addEventListener("load", function () {
     ranges: {rows: ranges.length, inView: Array.prototype.every.call(ranges, inView),
              display: ranges.length ? getComputedStyle(ranges[0]).display : ""}};
   parent.postMessage(JSON.stringify(out), "*");
-});
-</script>
-"""
+""")
 
 
 def _page(repo: Path) -> tuple[Path, list[list[str]]]:

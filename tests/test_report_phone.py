@@ -20,7 +20,7 @@ from tests.diff_runner import run_cli
 pytest.importorskip("pyarrow", reason="pyarrow is not installed (the report extra)")
 pytest.importorskip("matplotlib", reason="matplotlib is not installed (the report extra)")
 
-from tests.browser_view import chromium, seen_at
+from tests.browser_view import chromium, probe, rendered_report, seen_at
 from tests.test_report import EVIDENCE, finding, write_audit
 
 RELEASES = ["3.5.0", "3.6.0", "3.7.0", "3.8.0"]
@@ -62,22 +62,12 @@ def page(tmp_path_factory: pytest.TempPathFactory) -> Path:
     where = tmp_path_factory.mktemp("phone")
     pairs = [[a, b] for a, b in itertools.pairwise(RELEASES)]
     summary = {"mode": "releases", "released": "tags", "comparisons": 3, "pairs": pairs}
-    audit = write_audit(where / "audit", summary, _rows())
-    out = where / "audit.html"
-    run = run_cli(["report", str(audit), "-o", str(out)], where)
-    assert run.code == 0, run.stderr
-    return out
+    return rendered_report(write_audit(where / "audit", summary, _rows()), where / "audit.html")
 
 
 #: Runs after the report's own script built its rows; says what the reader sees.
-PROBE = """
-<script>
-window.addEventListener("load", function () {
-  var width = document.documentElement.clientWidth;
-  function inView(node) {
-    var box = node.getBoundingClientRect();
-    return box.width > 0 && box.left >= -0.5 && box.right <= width + 0.5;
-  }
+PROBE = probe("""
+  var width = viewWidth();
   function lines(node) {  // the line boxes of a node's text
     var range = document.createRange();
     range.selectNodeContents(node);
@@ -122,27 +112,9 @@ window.addEventListener("load", function () {
               display: style.display};
     });
   }
-  // The timeline: its box (does it scroll inside?), the drawing the reader sees (there
-  // may be a drawing per width; the others are not laid out), and each text of it, as
-  // large as it shows on screen.
-  function timeline() {
-    var figure = document.querySelector("#timeline figure");
-    var shown = Array.prototype.filter.call(figure.querySelectorAll("svg"), function (s) {
-      return s.getBoundingClientRect().width > 0;
-    });
-    var svg = shown[0];
-    var box = svg.getBoundingClientRect();
-    var scale = box.width / svg.viewBox.baseVal.width;  // screen px per unit of the drawing
-    var texts = Array.prototype.map.call(svg.querySelectorAll("text"), function (t) {
-      var r = t.getBoundingClientRect();
-      return {text: t.textContent, left: r.left, right: r.right, top: r.top,
-              bottom: r.bottom, px: parseFloat(getComputedStyle(t).fontSize) * scale};
-    });
-    var section = document.getElementById("timeline");
-    return {drawings: shown.length, frame: figure.clientWidth, scroll: figure.scrollWidth,
-            sectionFrame: section.clientWidth, sectionScroll: section.scrollWidth,
-            left: box.left, right: box.right, shownWidth: box.width,
-            naturalWidth: svg.width.baseVal.value, texts: texts};
+  function timeline() {  // the drawing the reader sees, and its box
+    return drawing(document.querySelector("#timeline figure"),
+                   document.getElementById("timeline"));
   }
   var first = document.querySelector("#finding-rows tr");
   var message = document.querySelector("#message-rows tr");
@@ -159,9 +131,7 @@ window.addEventListener("load", function () {
     timeline: timeline()
   };
   parent.postMessage(JSON.stringify(out), "*");
-});
-</script>
-"""
+""")
 
 
 def _seen(page: Path, where: Path, width: int) -> dict[str, Any]:

@@ -16,8 +16,6 @@ from typing import Any
 
 import pytest
 
-from tests.diff_runner import run_cli
-
 pa = pytest.importorskip("pyarrow", reason="pyarrow is not installed (the report extra)")
 pytest.importorskip("matplotlib", reason="matplotlib is not installed (the report extra)")
 
@@ -26,7 +24,7 @@ import pyarrow.parquet as pq  # noqa: E402
 from kcompat.auditreport.strands import StrandingsTable  # noqa: E402
 from kcompat.report.columns import arrow_schema  # noqa: E402
 from kcompat.report.strands_summary import ClientLine, Run, StrandsSummary  # noqa: E402
-from tests.browser_view import chromium, seen_at  # noqa: E402
+from tests.browser_view import chromium, probe, rendered_report, seen_at  # noqa: E402
 
 #: Kafka's client releases from 2.2.0 (the first with specs) to 3.9.0.
 CLIENTS = [f"2.{minor}.{patch}" for minor in range(2, 9) for patch in range(3)] + [
@@ -91,41 +89,19 @@ def _write(directory: Path, summary: StrandsSummary) -> Path:
 def page(tmp_path_factory: pytest.TempPathFactory) -> Path:
     chromium()  # skip before the work when there is no browser
     where = tmp_path_factory.mktemp("strands-phone")
-    audit = _write(where / "audit", _summary())
-    out = where / "strands.html"
-    run = run_cli(["report", str(audit), "-o", str(out)], where)
-    assert run.code == 0, run.stderr
-    return out
+    return rendered_report(_write(where / "audit", _summary()), where / "strands.html")
 
 
 #: Says what the reader sees: the heat map's box and text, and each client release's row.
-PROBE = """
-<script>
-window.addEventListener("load", function () {
-  var width = document.documentElement.clientWidth;
-  function inView(node) {
-    var box = node.getBoundingClientRect();
-    return box.width > 0 && box.left >= -0.5 && box.right <= width + 0.5;
-  }
-  function laidOut(node) { return node.getBoundingClientRect().width > 0; }
-  function map() {
+PROBE = probe("""
+  var width = viewWidth();
+  function map() {  // the drawing the reader sees, its box, and its image of cells
     var figure = document.querySelector("#map figure");
-    var shown = Array.prototype.filter.call(figure.querySelectorAll("svg"), laidOut);
-    var svg = shown[0];
-    var box = svg.getBoundingClientRect();
-    var scale = box.width / svg.viewBox.baseVal.width;  // screen px per unit of the drawing
-    var texts = Array.prototype.map.call(svg.querySelectorAll("text"), function (t) {
-      var r = t.getBoundingClientRect();
-      return {text: t.textContent, left: r.left, right: r.right, top: r.top,
-              bottom: r.bottom, px: parseFloat(getComputedStyle(t).fontSize) * scale};
-    });
+    var shown = drawing(figure, document.getElementById("map"));
+    var svg = Array.prototype.filter.call(figure.querySelectorAll("svg"), laidOut)[0];
     var image = svg.querySelector("image").getBoundingClientRect();
-    var section = document.getElementById("map");
-    return {drawings: shown.length, frame: figure.clientWidth, scroll: figure.scrollWidth,
-            sectionFrame: section.clientWidth, sectionScroll: section.scrollWidth,
-            left: box.left, right: box.right, shownWidth: box.width,
-            naturalWidth: svg.width.baseVal.value, texts: texts,
-            image: {left: image.left, right: image.right, width: image.width}};
+    shown.image = {left: image.left, right: image.right, width: image.width};
+    return shown;
   }
   function smallest(node) {  // the smallest text of a node, in px
     var sizes = [parseFloat(getComputedStyle(node).fontSize)];
@@ -151,9 +127,7 @@ window.addEventListener("load", function () {
   var out = {width: width, pageWidth: document.documentElement.scrollWidth, map: map(),
              rows: rows, frame: frame.clientWidth, frameScroll: frame.scrollWidth};
   parent.postMessage(JSON.stringify(out), "*");
-});
-</script>
-"""
+""")
 
 
 def _seen(page: Path, where: Path, width: int) -> dict[str, Any]:
